@@ -1,0 +1,33 @@
+import { expect, expectOk, expectRows } from '../lib/check.js';
+import { fixedStrings, q } from './_tables.js';
+
+const TABLE = 'batch_text';
+const ROWS = fixedStrings(100, 100).map((s) => [s]);
+
+export default {
+  name: 'batch',
+  title: '100 rows of 100 characters inserted at once (bulk where the driver has it, else one multi-row INSERT)',
+  sql: `INSERT INTO ${TABLE} (v) VALUES (?) x 100`,
+  async setup(admin, { schema }) {
+    await admin.query(`DROP TABLE IF EXISTS ${q(schema, TABLE)}`);
+    await admin.query(`CREATE TABLE ${q(schema, TABLE)} (id BIGINT AUTO_INCREMENT PRIMARY KEY, v VARCHAR(100))`);
+  },
+  async beforeCell(admin, { schema }) {
+    await admin.query(`TRUNCATE TABLE ${q(schema, TABLE)}`);
+  },
+  plan(driver, { server }) {
+    if (driver.capabilities.batch && server.bulk) {
+      return { protocol: 'bulk', op: (conn) => () => conn.batch(`INSERT INTO ${TABLE} (v) VALUES (?)`, ROWS) };
+    }
+    // Nearest equivalent without a batch API: one multi-row INSERT built by the driver's own escaping.
+    return { protocol: 'text multi-row', op: (conn) => () => conn.query(`INSERT INTO ${TABLE} (v) VALUES ?`, [ROWS]) };
+  },
+  check: (result) => expectOk(result, 100),
+  async verify(admin, { schema }) {
+    const rows = await admin.query(`SELECT COUNT(*) AS n, SUM(v = ?) AS first, SUM(v = ?) AS last FROM ${q(schema, TABLE)}`, [ROWS[0][0], ROWS[99][0]]);
+    expectRows(rows, 1);
+    const { n, first, last } = rows[0];
+    expect(Number(n) > 0 && Number(n) % 100 === 0, `expected a multiple of 100 rows, found ${n}`);
+    expect(Number(first) === Number(n) / 100 && Number(last) === Number(n) / 100, 'inserted rows do not hold the values sent');
+  },
+};

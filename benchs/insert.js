@@ -1,0 +1,33 @@
+import { expect, expectOk, expectRows } from '../lib/check.js';
+import { fixedStrings, q } from './_tables.js';
+
+const TABLE = 'insert_text';
+const VALUES = fixedStrings(10, 100);
+const COLS = VALUES.map((_, i) => `t${i}`);
+const SQL = `INSERT INTO ${TABLE} (${COLS.join(', ')}) VALUES (${COLS.map(() => '?').join(', ')})`;
+
+export default {
+  name: 'insert',
+  title: 'INSERT of one row with 10 parameters of 100 characters',
+  sql: SQL,
+  async setup(admin, { schema }) {
+    await admin.query(`DROP TABLE IF EXISTS ${q(schema, TABLE)}`);
+    await admin.query(`CREATE TABLE ${q(schema, TABLE)} (id BIGINT AUTO_INCREMENT PRIMARY KEY, ${COLS.map((c) => `${c} VARCHAR(100)`).join(', ')})`);
+  },
+  async beforeCell(admin, { schema }) {
+    await admin.query(`TRUNCATE TABLE ${q(schema, TABLE)}`);
+  },
+  plan: () => ({ protocol: 'text', op: (conn) => () => conn.query(SQL, VALUES) }),
+  check(result) {
+    expectOk(result, 1);
+    expect(Number(result.insertId) > 0, `expected an insert id, got ${result.insertId}`);
+  },
+  /** After sampling: the rows the driver inserted hold exactly the values it was given. */
+  async verify(admin, { schema }) {
+    const rows = await admin.query(`SELECT COUNT(*) AS n, COUNT(DISTINCT ${COLS.join(', ')}) AS d, MIN(${COLS[0]}) AS first, MAX(${COLS[9]}) AS last FROM ${q(schema, TABLE)}`);
+    expectRows(rows, 1);
+    const { n, d, first, last } = rows[0];
+    expect(Number(n) > 0, 'no row was inserted');
+    expect(Number(d) === 1 && first === VALUES[0] && last === VALUES[9], 'inserted rows do not hold the values sent');
+  },
+};

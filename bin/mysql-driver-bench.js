@@ -1,0 +1,12 @@
+#!/usr/bin/env node
+// Entry point: checks that dependencies are installed, then hands over to lib/cli.js.
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+if (!existsSync(new URL('../node_modules/commander/package.json', import.meta.url))) {
+  process.stderr.write(`mysql-driver-bench: error: dependencies are not installed — run \`npm ci\` in ${root} (or \`npm run benchmark\`, which does it)\n`);
+  process.exit(3);
+}
+const { main } = await import('../lib/cli.js');
+process.exitCode = await main(process.argv.slice(2));

@@ -1,0 +1,45 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+
+// The same options for every driver (design.md, fairness rules).
+export const COMMON_OPTIONS = Object.freeze({
+  collation: 'UTF8MB4_UNICODE_CI',
+  connectTimeout: 10000,
+  trace: false, // per-query stack-trace capture: mysql and mysql2 default to on, mariadb to off
+  compress: false,
+});
+
+/** Connection target -> the option names the mysql-family drivers share. */
+export function baseOptions(target) {
+  const o = {
+    user: target.user,
+    password: target.password,
+    database: target.database,
+    connectTimeout: COMMON_OPTIONS.connectTimeout,
+    trace: COMMON_OPTIONS.trace,
+  };
+  if (target.socket) o.socketPath = target.socket;
+  else { o.host = target.host; o.port = target.port; }
+  return o;
+}
+
+/** Version of an installed package, read from its own package.json. */
+export function installedVersion(packageName, fromUrl = import.meta.url) {
+  const require = createRequire(fromUrl);
+  let dir = dirname(require.resolve(packageName));
+  for (;;) {
+    try {
+      const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+      if (pkg.name === packageName) return pkg.version;
+    } catch { /* not here */ }
+    const up = dirname(dir);
+    if (up === dir) return 'unknown';
+    dir = up;
+  }
+}
+
+/** Swallow 'error' events so a dropped connection fails the pending call instead of crashing the process. */
+export function ignoreErrorEvents(emitter) {
+  if (emitter && typeof emitter.on === 'function') emitter.on('error', () => {});
+}

@@ -1,0 +1,62 @@
+// Errors the user can act on: one line saying what went wrong and what to do.
+export const EXIT = Object.freeze({
+  OK: 0,
+  ROWS_FAILED: 1, // the run completed but at least one bench x driver row failed its check or errored
+  USAGE: 2, // bad flags, unknown bench or driver, unusable input file
+  SETUP: 3, // could not reach, log into or prepare the server (nothing was measured)
+  ABORTED: 4, // the run stopped part-way (server lost); partial results were saved
+  INTERRUPTED: 130, // SIGINT (Ctrl-C); 143 for SIGTERM
+});
+
+export class UserError extends Error {
+  constructor(message, { exitCode = EXIT.USAGE, hint, cause } = {}) {
+    super(message, cause ? { cause } : undefined);
+    this.name = 'UserError';
+    this.exitCode = exitCode;
+    this.hint = hint;
+  }
+}
+
+export function usageError(message, hint) {
+  return new UserError(message, { exitCode: EXIT.USAGE, hint });
+}
+
+export function setupError(message, hint, cause) {
+  return new UserError(message, { exitCode: EXIT.SETUP, hint, cause });
+}
+
+/** Turn a driver or system error met while connecting into a UserError naming cause and fix. */
+export function describeConnectError(err, target) {
+  const code = err?.code || err?.cause?.code;
+  const where = target.socket ? `socket ${target.socket}` : `${target.host}:${target.port}`;
+  const errno = err?.errno;
+  if (code === 'ER_ACCESS_DENIED_ERROR' || errno === 1045) {
+    return setupError(`access denied for user '${target.user}' on ${where}`,
+      'check the user and password (--user/--password, DB_USER/DB_PASSWORD or conf.js)', err);
+  }
+  if (code === 'ER_DBACCESS_DENIED_ERROR' || errno === 1044) {
+    return setupError(`user '${target.user}' may not use database '${target.database}' on ${where}`,
+      'grant it rights on that schema, or choose another with --database', err);
+  }
+  if (code === 'ER_BAD_DB_ERROR' || errno === 1049) {
+    return setupError(`database '${target.database}' does not exist on ${where}`,
+      'create it, or let the harness create its own by granting CREATE on it', err);
+  }
+  if (code === 'ECONNREFUSED') {
+    return setupError(`nothing is listening on ${where} (connection refused)`,
+      'is the server running? check --host/--port or DB_HOST/DB_PORT; leave both unset to use the embedded server', err);
+  }
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
+    return setupError(`host name '${target.host}' does not resolve`,
+      'check --host or DB_HOST', err);
+  }
+  if (code === 'ENOENT' && target.socket) {
+    return setupError(`socket ${target.socket} does not exist`, 'check --socket or DB_SOCKET', err);
+  }
+  if (code === 'ETIMEDOUT' || code === 'ER_CONNECTION_TIMEOUT' || /timeout/i.test(err?.message || '')) {
+    return setupError(`connecting to ${where} timed out`,
+      'is the host reachable and the port right? check --host/--port', err);
+  }
+  return setupError(`cannot connect to ${where}: ${err?.message || err}`,
+    'check the connection settings (--host, --port, --user, --password, --socket)', err);
+}

@@ -1,0 +1,71 @@
+// Pure renderers: results object -> text. Nothing here measures or writes.
+import Table from 'cli-table3';
+import { fmtOps, fmtPct, fmtSignedPct, fmtUs } from './format.js';
+
+export function describeRun(results) {
+  const { server, env, settings, drivers } = results;
+  const serverText = server ? `${server.kind === 'mysql' ? 'MySQL' : 'MariaDB'} ${server.version} (${server.embedded ? 'embedded' : 'remote'})` : 'no server';
+  const driverText = drivers.map((d) => `${d.name} ${d.version}${d.via ? ` (via ${d.via})` : ''}`).join(', ');
+  const conns = settings.concurrency === 1 ? '1 connection' : `${settings.concurrency} connections`;
+  return [
+    `${serverText} · Node ${env.node} · ${env.cpus} × ${env.cpuModel}`,
+    `drivers: ${driverText} · baseline ${settings.baseline} · ${conns} per driver · ${settings.time} s sampling per cell`,
+  ];
+}
+
+function deltaCell(row, baseline) {
+  if (!row.ok) return '';
+  if (row.driver === baseline) return 'baseline';
+  if (row.deltaPct === null || row.deltaPct === undefined) return '-';
+  return fmtSignedPct(row.deltaPct);
+}
+
+function opsCell(row) {
+  if (row.ok) return fmtOps(row.opsPerSec);
+  return row.status === 'n/a' ? 'n/a' : 'FAILED';
+}
+
+/** The main table, one row per bench x driver, followed by notes on failures and n/a rows. */
+export function renderTable(results, { color = false } = {}) {
+  const baseline = results.settings.baseline;
+  const head = ['bench', 'driver', 'protocol', 'ops/s', '± rme', 'samples', 'p50 µs', 'p99 µs', `Δ vs ${baseline}`];
+  const table = new Table({
+    head,
+    colAligns: ['left', 'left', 'left', 'right', 'right', 'right', 'right', 'right', 'right'],
+    style: { head: color ? ['cyan'] : [], border: color ? ['grey'] : [], compact: true },
+  });
+  const notes = [];
+  for (const bench of results.benches) {
+    bench.results.forEach((row, i) => {
+      table.push([
+        i === 0 ? bench.name : '',
+        row.driver,
+        row.protocol ?? '',
+        opsCell(row),
+        row.ok ? fmtPct(row.rme) : '',
+        row.ok ? String(row.samples) : '',
+        row.ok ? fmtUs(row.latency?.p50) : '',
+        row.ok ? fmtUs(row.latency?.p99) : '',
+        deltaCell(row, baseline),
+      ]);
+      if (!row.ok) notes.push(`${bench.name} · ${row.driver}: ${row.status === 'n/a' ? 'n/a' : 'FAILED'}: ${row.error}`);
+    });
+    if (bench.note) notes.push(`${bench.name}: ${bench.note}`);
+  }
+  const lines = [...describeRun(results), table.toString()];
+  if (notes.length) lines.push(notes.map((n) => `  ${n}`).join('\n'));
+  if (!results.complete) lines.push(`INCOMPLETE: ${results.stoppedBy ?? 'the run did not finish'}`);
+  return lines.join('\n') + '\n';
+}
+
+/** `list`: each bench with its SQL and, per driver, the protocol path it runs. */
+export function renderBenchList(benches, drivers, context) {
+  const table = new Table({ head: ['bench', 'what it measures', 'SQL', ...drivers.map((d) => d.name)], wordWrap: true, style: { head: [], border: [] }, colWidths: [18, 40, 34, ...drivers.map(() => 14)] });
+  for (const b of benches) {
+    table.push([b.name, b.title, b.sql, ...drivers.map((d) => {
+      const plan = b.plan(d, context);
+      return plan.unsupported ? 'n/a' : plan.protocol;
+    })]);
+  }
+  return table.toString() + '\n';
+}

@@ -1,0 +1,117 @@
+// Measures one bench x driver cell: warm-up, then sampling with benchmark.js.
+//
+// benchmark.js's deferred mode costs a few microseconds per sampled call, which would be
+// several percent of a ~70 us round trip. So one sampled call runs `opsPerCall` operations
+// back to back on each connection (sized from the warm-up to last about TARGET_CALL_MS),
+// and ops/s = calls/s x opsPerCall x connections. An operation stays exactly what the bench
+// defines; only the bookkeeping around it is amortised.
+import Benchmark from 'benchmark';
+import { performance } from 'node:perf_hooks';
+import { LatencyRecorder } from './latency.js';
+
+const TARGET_CALL_MS = 2;
+const MAX_OPS_PER_CALL = 512;
+
+export class SampleTimeout extends Error {
+  constructor(seconds) {
+    super(`no reply within ${seconds} s: the driver or the server hung`);
+    this.name = 'SampleTimeout';
+  }
+}
+
+/** k ops back to back on one connection; the first result is checked (all of them when checkAll). */
+async function chain(op, k, check, latencies, checkAll) {
+  for (let i = 0; i < k; i++) {
+    const t0 = performance.now();
+    const result = await op();
+    const t1 = performance.now();
+    if (latencies) latencies.push((t1 - t0) * 1000);
+    if (checkAll || i === 0) check(result);
+  }
+}
+
+function runCall(ops, k, check, latencies, checkAll) {
+  if (ops.length === 1) return chain(ops[0], k, check, latencies, checkAll);
+  return Promise.all(ops.map((op) => chain(op, k, check, latencies, checkAll)));
+}
+
+/** Reject after `ms` or when `signal` aborts, whichever comes first; `settle` must be awaited or raced. */
+function guard(promise, ms, signal) {
+  let timer;
+  let onAbort;
+  const stop = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new SampleTimeout(ms / 1000)), ms);
+    if (signal) {
+      onAbort = () => reject(signal.reason);
+      if (signal.aborted) onAbort();
+      else signal.addEventListener('abort', onAbort, { once: true });
+    }
+  });
+  return Promise.race([promise, stop]).finally(() => {
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', onAbort);
+  });
+}
+
+/**
+ * @param {object} p
+ * @param {Array<() => Promise>} p.ops one operation function per connection
+ * @param {(result) => void} p.check throws when the result is wrong
+ * @param {number} p.time sampling time in seconds
+ * @param {number} p.warmup warm-up time in seconds (every result checked)
+ * @param {number} [p.minSamples]
+ * @param {number} [p.callTimeoutMs] a sampled call taking longer fails the cell
+ * @param {AbortSignal} [p.signal]
+ * @returns {Promise<{opsPerSec, rme, samples, opsPerCall, ops, latencyUs: Float64Array}>}
+ */
+export async function measure({ ops, check, time, warmup, minSamples = 5, callTimeoutMs = 30000, signal, name = 'bench' }) {
+  // Warm-up: every result checked; also sizes the sampled call.
+  let warmOps = 0;
+  const warmStart = performance.now();
+  const warmEnd = warmStart + warmup * 1000;
+  do {
+    await guard(runCall(ops, 1, check, null, true), callTimeoutMs, signal);
+    warmOps++;
+  } while (performance.now() < warmEnd || warmOps < 3);
+  const msPerOp = (performance.now() - warmStart) / warmOps;
+  const opsPerCall = Math.max(1, Math.min(MAX_OPS_PER_CALL, Math.round(TARGET_CALL_MS / msPerOp)));
+
+  const latencies = new LatencyRecorder();
+  let failure = null;
+  const bench = new Benchmark(name, {
+    defer: true,
+    async: true,
+    maxTime: time,
+    minSamples,
+    fn(deferred) {
+      if (failure) {
+        deferred.resolve();
+        return;
+      }
+      guard(runCall(ops, opsPerCall, check, latencies, false), callTimeoutMs, signal).then(
+        () => deferred.resolve(),
+        (err) => {
+          failure = err;
+          deferred.benchmark._original.abort();
+          deferred.resolve();
+        },
+      );
+    },
+  });
+  await new Promise((resolve) => {
+    bench.on('complete', resolve);
+    bench.on('abort', resolve);
+    bench.run();
+  });
+  if (failure) throw failure;
+  if (bench.error) throw bench.error;
+  const callsPerSec = bench.hz;
+  return {
+    opsPerSec: callsPerSec * opsPerCall * ops.length,
+    rme: bench.stats.rme,
+    samples: bench.stats.sample.length,
+    opsPerCall,
+    ops: latencies.length,
+    latencyUs: latencies.toArray(),
+  };
+}

@@ -1,0 +1,75 @@
+// Pure statistics over plain numbers. No I/O, no clocks.
+
+export function mean(xs) {
+  if (xs.length === 0) return NaN;
+  let s = 0;
+  for (const x of xs) s += x;
+  return s / xs.length;
+}
+
+/** Unbiased sample variance (n - 1). */
+export function variance(xs) {
+  if (xs.length < 2) return 0;
+  const m = mean(xs);
+  let s = 0;
+  for (const x of xs) s += (x - m) ** 2;
+  return s / (xs.length - 1);
+}
+
+export function median(xs) {
+  if (xs.length === 0) return NaN;
+  const s = Float64Array.from(xs).sort();
+  return percentileOfSorted(s, 50);
+}
+
+/** Percentile by linear interpolation between closest ranks; `sorted` ascending. */
+export function percentileOfSorted(sorted, p) {
+  const n = sorted.length;
+  if (n === 0) return NaN;
+  if (n === 1) return sorted[0];
+  const rank = (p / 100) * (n - 1);
+  const lo = Math.floor(rank);
+  const hi = Math.ceil(rank);
+  return sorted[lo] + (sorted[hi] - sorted[lo]) * (rank - lo);
+}
+
+// Two-sided Student t critical values at 95 % confidence, by degrees of freedom.
+const T95 = [NaN, 12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
+  2.201, 2.179, 2.16, 2.145, 2.131, 2.12, 2.11, 2.101, 2.093, 2.086,
+  2.08, 2.074, 2.069, 2.064, 2.06, 2.056, 2.052, 2.048, 2.045, 2.042];
+
+export function tCritical95(df) {
+  if (!(df >= 1)) return NaN;
+  if (df < T95.length) return T95[Math.floor(df)];
+  if (df < 60) return 2.0;
+  if (df < 120) return 1.98;
+  return 1.96;
+}
+
+/** Relative margin of error (%) of the mean at 95 % confidence. */
+export function relativeMarginOfError(xs) {
+  if (xs.length < 2) return NaN;
+  const m = mean(xs);
+  const sem = Math.sqrt(variance(xs) / xs.length);
+  return (tCritical95(xs.length - 1) * sem / m) * 100;
+}
+
+/** Latency summary in the unit given (the harness records microseconds). */
+export function latencySummary(values) {
+  const sorted = Float64Array.from(values).sort();
+  if (sorted.length === 0) return null;
+  const r = (x) => Math.round(x * 10) / 10;
+  return {
+    count: sorted.length,
+    p50: r(percentileOfSorted(sorted, 50)),
+    p90: r(percentileOfSorted(sorted, 90)),
+    p99: r(percentileOfSorted(sorted, 99)),
+    max: r(sorted[sorted.length - 1]),
+  };
+}
+
+/** Percentage change from `base` to `value`; null when either is missing. */
+export function deltaPct(value, base) {
+  if (!(value > 0) || !(base > 0)) return null;
+  return ((value - base) / base) * 100;
+}

@@ -1,0 +1,16 @@
+// Timers that never keep the process alive on their own.
+export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms).unref());
+
+/** Resolve with `promise`'s value, or with `fallback` after `ms`. */
+export function within(promise, ms, fallback = undefined) {
+  let timer;
+  const late = new Promise((resolve) => { timer = setTimeout(() => resolve(fallback), ms); timer.unref(); });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
+/** Reject with `error()` after `ms` unless `promise` settles first. */
+export function deadline(promise, ms, error) {
+  let timer;
+  const late = new Promise((_, reject) => { timer = setTimeout(() => reject(error()), ms); timer.unref(); });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
