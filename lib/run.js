@@ -3,7 +3,7 @@ import conf from '../conf.js';
 import { resolveConnection } from './config.js';
 import { EXIT, UserError, describeConnectError } from './errors.js';
 import { addSecret } from './redact.js';
-import { startEmbeddedServer } from './server.js';
+import { startEmbeddedServer, installServerIfAllowed } from './server.js';
 import { prepareSchema, inspectServer } from './schema.js';
 import { loadDrivers } from './drivers/index.js';
 import adminDriver from './drivers/mariadb.js';
@@ -79,6 +79,7 @@ export async function runBenchmark({ benches, opts, env, stdout, stderr, signal:
     addSecret(connection.password);
     let target;
     if (connection.embedded) {
+      installServerIfAllowed(env);
       server = await startEmbeddedServer({ database: connection.database, onLog: (l) => progress.log(l) });
       server.process.once('exit', () => abort(new ServerLost('the embedded server exited unexpectedly')));
       target = { host: server.host, port: server.port, user: server.user, password: server.password, database: connection.database };
@@ -141,7 +142,8 @@ export async function runBenchmark({ benches, opts, env, stdout, stderr, signal:
       } else {
         stdout.write(table);
       }
-      stderr.write(`results saved to ${file}\n`);
+      if (results.complete) stderr.write(`results saved to ${file}\n`);
+      else stderr.write(`mysql-driver-bench: stopped: ${results.stoppedBy} — the rows measured so far are saved to ${file}\n`);
     }
   }
   if (exitCode === EXIT.OK && results.benches.some((b) => b.results.some((r) => r.status === 'failed'))) {

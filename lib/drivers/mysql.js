@@ -11,7 +11,8 @@ export default {
   options: { charset: COMMON_OPTIONS.collation, trace: false, compress: false },
 
   async connect(target) {
-    const conn = await promiseMysql.createConnection({ ...baseOptions(target), charset: COMMON_OPTIONS.collation });
+    // promise-mysql would otherwise reconnect on its own after a lost connection; the harness decides.
+    const conn = await promiseMysql.createConnection({ ...baseOptions(target), charset: COMMON_OPTIONS.collation, reconnect: false });
     ignoreErrorEvents(conn.connection);
     return {
       query: (sql, params) => conn.query(sql, params),

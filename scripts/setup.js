@@ -1,0 +1,73 @@
+#!/usr/bin/env node
+// Set-up for the README's commands, with no dependency of its own:
+//   - installs the npm dependencies (npm ci) when node_modules is missing or older than the lockfile;
+//   - with --server: makes sure mariadbd is there for the embedded server, installing the Debian/Ubuntu
+//     package mariadb-server when this machine can (root with apt-get), else one line saying how.
+// Everything it prints goes to stderr, so `--json -` output on stdout stays clean.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, statSync, writeFileSync, rmSync, accessSync, constants } from 'node:fs';
+import { delimiter, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const say = (line) => process.stderr.write(`setup: ${line}\n`);
+
+function dependenciesMissing() {
+  const installed = join(root, 'node_modules', '.package-lock.json');
+  if (!existsSync(installed)) return 'node_modules is missing';
+  if (statSync(join(root, 'package-lock.json')).mtimeMs > statSync(installed).mtimeMs + 1000) {
+    return 'package-lock.json is newer than node_modules';
+  }
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+  const missing = Object.keys(pkg.dependencies || {}).filter((d) => !existsSync(join(root, 'node_modules', d, 'package.json')));
+  return missing.length ? `missing packages: ${missing.join(', ')}` : null;
+}
+
+function ensureDependencies() {
+  const why = dependenciesMissing();
+  if (!why) return;
+  say(`${why}: running npm ci`);
+  const r = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: root, stdio: ['ignore', 2, 2] });
+  if (r.status !== 0) {
+    say('npm ci failed — check your network access to the npm registry, then run `npm ci` by hand');
+    process.exit(3);
+  }
+}
+
+function onPath(names, extra = ['/usr/sbin', '/usr/local/sbin']) {
+  const dirs = [...(process.env.PATH || '').split(delimiter), ...extra].filter(Boolean);
+  return names.some((n) => dirs.some((d) => {
+    try { accessSync(join(d, n), constants.X_OK); return true; } catch { return false; }
+  }));
+}
+
+function ensureServer() {
+  if (onPath(['mariadbd', 'mysqld']) && onPath(['mariadb-install-db', 'mysql_install_db'])) return;
+  const howTo = 'install the mariadb-server package (e.g. `sudo apt-get install mariadb-server`), or set DB_HOST/DB_SOCKET to use an existing server';
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  if (!isRoot || !onPath(['apt-get'])) {
+    say(`mariadbd was not found and this machine cannot install it here (${isRoot ? 'no apt-get' : 'not root'}) — ${howTo}`);
+    process.exit(3);
+  }
+  say('mariadbd was not found: installing the Debian package mariadb-server (apt-get, a minute or two)');
+  // Keep the package from starting a system-wide server: the harness starts its own.
+  const policy = '/usr/sbin/policy-rc.d';
+  const addedPolicy = !existsSync(policy);
+  if (addedPolicy) writeFileSync(policy, '#!/bin/sh\nexit 101\n', { mode: 0o755 });
+  try {
+    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+    const opts = { stdio: ['ignore', 2, 2], env };
+    let r = spawnSync('apt-get', ['update', '-qq'], opts);
+    if (r.status === 0) r = spawnSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', 'mariadb-server'], opts);
+    if (r.status !== 0) {
+      say(`apt-get could not install mariadb-server (exit ${r.status}) — ${howTo}`);
+      process.exit(3);
+    }
+  } finally {
+    if (addedPolicy) rmSync(policy, { force: true });
+  }
+  say('mariadb-server installed');
+}
+
+ensureDependencies();
+if (process.argv.includes('--server')) ensureServer();

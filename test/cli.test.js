@@ -1,0 +1,141 @@
+// End to end through the CLI, each run in its own TMPDIR so leftovers can be checked.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { isolatedDirs, runCli, startCli, leftovers, processesMentioning } from './helpers/cli.js';
+import { useEmbeddedServer } from './helpers/server.js';
+
+const remote = useEmbeddedServer({ database: 'cli_test_schema' });
+
+const noStackTrace = (text) => !/^\s+at .+:\d+:\d+\)?$/m.test(text);
+const savedResults = (out) => readdirSync(out).filter((f) => f.endsWith('.json')).map((f) => JSON.parse(readFileSync(join(out, f), 'utf8')));
+
+function assertNothingLeft(tmp) {
+  const left = leftovers(tmp);
+  assert.deepEqual(left.processes, [], 'no mariadbd (or watchdog) left running');
+  assert.deepEqual(left.files, [], 'no temp directory left behind');
+}
+
+test('--smoke --json - : only JSON on stdout, every bench x driver, nothing left behind', async () => {
+  const { tmp, out } = isolatedDirs();
+  const started = Date.now();
+  const r = await runCli(['--smoke', '--json', '-', '--out', out], { tmp });
+  const seconds = (Date.now() - started) / 1000;
+  assert.equal(r.code, 0, r.stderr);
+  assert.ok(seconds < 60, `smoke run took ${seconds} s`);
+  const json = JSON.parse(r.stdout);
+  assert.equal(json.schema, 1);
+  assert.equal(json.complete, true);
+  assert.equal(json.server.embedded, true);
+  assert.deepEqual(json.benches.map((b) => b.name), ['do', 'insert', 'batch', 'pipelining', 'select_100_cols', 'select_1000_rows', 'execute']);
+  for (const bench of json.benches) {
+    assert.deepEqual(bench.results.map((x) => x.driver).sort(), ['mariadb', 'mysql', 'mysql2'], bench.name);
+    for (const row of bench.results) {
+      if (row.ok) {
+        assert.ok(row.opsPerSec > 0 && row.samples >= 2 && Number.isFinite(row.rme), `${bench.name} ${row.driver}`);
+        assert.ok(row.latency.p50 > 0 && row.latency.p99 >= row.latency.p50);
+      } else {
+        assert.equal(row.status, 'n/a', `${bench.name} ${row.driver}: ${row.error}`);
+        assert.match(row.error, /not supported by driver/);
+      }
+    }
+  }
+  for (const key of ['startedAt', 'env', 'server', 'drivers', 'settings']) assert.ok(json[key], key);
+  assert.deepEqual(Object.keys(json.env).filter((k) => ['node', 'platform', 'cpuModel', 'cpus'].includes(k)).sort(), ['cpuModel', 'cpus', 'node', 'platform']);
+  assert.deepEqual(savedResults(out).length, 1, 'the results file is saved too');
+  assert.doesNotMatch(r.stdout + r.stderr + JSON.stringify(savedResults(out)), /password/i);
+  assertNothingLeft(tmp);
+});
+
+test('a remote run never shows its password, on stdout, stderr or in the results', async () => {
+  const { tmp, out } = isolatedDirs();
+  const { target } = remote;
+  const r = await runCli(['do', '--smoke', '--out', out], {
+    tmp, env: { DB_HOST: target.host, DB_PORT: String(target.port), DB_USER: target.user, DB_PASSWORD: target.password, DB_DATABASE: 'cli_test_schema' },
+  });
+  assert.equal(r.code, 0, r.stderr);
+  const json = savedResults(out)[0];
+  assert.equal(json.server.embedded, false);
+  for (const text of [r.stdout, r.stderr, JSON.stringify(json)]) assert.ok(!text.includes(target.password));
+  assertNothingLeft(tmp);
+});
+
+test('a wrong password is one clear line and exit 3, without the password or a stack trace', async () => {
+  const { tmp, out } = isolatedDirs();
+  const { target } = remote;
+  const wrong = 'Wr0ng-Pa55word-zz';
+  const r = await runCli(['--smoke', '--out', out, '--host', target.host, '--port', String(target.port), '--user', target.user, '--password', wrong], { tmp });
+  assert.equal(r.code, 3);
+  const lines = r.stderr.trim().split('\n');
+  assert.equal(lines.length, 1, r.stderr);
+  assert.match(lines[0], /^mysql-driver-bench: error: access denied for user 'bench' on 127\.0\.0\.1:\d+ — check the user and password/);
+  assert.ok(!r.stderr.includes(wrong) && !r.stdout.includes(wrong));
+  assert.ok(noStackTrace(r.stderr));
+  assert.deepEqual(readdirSync(out).filter((f) => f.endsWith('.json')), [], 'nothing was measured, nothing saved');
+  assertNothingLeft(tmp);
+});
+
+test('an unreachable port is one clear line and exit 3', async () => {
+  const { tmp, out } = isolatedDirs();
+  const r = await runCli(['--smoke', '--out', out, '--host', '127.0.0.1', '--port', '1'], { tmp });
+  assert.equal(r.code, 3);
+  assert.match(r.stderr.trim(), /^mysql-driver-bench: error: nothing is listening on 127\.0\.0\.1:1 \(connection refused\) — is the server running\?/);
+  assert.equal(r.stderr.trim().split('\n').length, 1);
+  assert.ok(noStackTrace(r.stderr));
+});
+
+test('unknown bench or driver: exit 2 with the valid names, before anything starts', async () => {
+  const { tmp } = isolatedDirs();
+  let r = await runCli(['nosuchbench'], { tmp });
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /unknown bench: nosuchbench — valid benches: do, insert, batch, pipelining, select_100_cols, select_1000_rows, execute/);
+  r = await runCli(['--drivers', 'mysql,pg'], { tmp });
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /unknown driver: pg — valid drivers: mysql, mysql2, mariadb/);
+  assertNothingLeft(tmp);
+});
+
+test('Ctrl-C half-way: exit 130, partial results saved, server and temp dir gone', async () => {
+  const { tmp, out } = isolatedDirs();
+  let sent = false;
+  const { done } = startCli(['--time', '1', '--warmup', '0.2', '--out', out], {
+    tmp,
+    onStderr: (text, child) => {
+      if (!sent && /\[ ?3\/\d+\]/.test(text)) { sent = true; child.kill('SIGINT'); }
+    },
+  });
+  const r = await done;
+  assert.ok(sent, 'the signal was sent');
+  assert.equal(r.code, 130, r.stderr);
+  const [json] = savedResults(out);
+  assert.equal(json.complete, false);
+  assert.equal(json.stoppedBy, 'interrupted by SIGINT');
+  const measured = json.benches.flatMap((b) => b.results).filter((x) => x.ok);
+  assert.ok(measured.length >= 3, 'rows measured before the signal are kept');
+  assert.match(r.stdout, /INCOMPLETE: interrupted by SIGINT/);
+  assert.ok(noStackTrace(r.stderr));
+  assertNothingLeft(tmp);
+});
+
+test('the server killed mid-run: exit 4, one clear line, partial results saved, nothing left', async () => {
+  const { tmp, out } = isolatedDirs();
+  let killed = false;
+  const { done } = startCli(['--time', '1', '--warmup', '0.2', '--out', out], {
+    tmp,
+    onStderr: (text) => {
+      if (!killed && /\[ ?2\/\d+\]/.test(text)) {
+        const server = processesMentioning(tmp).find((p) => /mariadbd/.test(p) && !/server-watchdog/.test(p));
+        if (server) { killed = true; process.kill(Number(server.split(':')[0]), 'SIGKILL'); }
+      }
+    },
+  });
+  const r = await done;
+  assert.ok(killed, 'the server was killed');
+  assert.equal(r.code, 4, r.stderr);
+  const [json] = savedResults(out);
+  assert.equal(json.complete, false);
+  assert.match(json.stoppedBy, /embedded server exited unexpectedly|lost the server/);
+  assert.ok(noStackTrace(r.stderr));
+  assertNothingLeft(tmp);
+});

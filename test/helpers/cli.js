@@ -1,0 +1,62 @@
+// Runs the CLI in a child process with its own TMPDIR, so a test can check nothing is left behind.
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const BIN = fileURLToPath(new URL('../../bin/mysql-driver-bench.js', import.meta.url));
+
+export function isolatedDirs() {
+  const base = mkdtempSync(join(tmpdir(), 'mdb-cli-test-'));
+  return { base, tmp: join(base, 'tmp'), out: join(base, 'results') };
+}
+
+/**
+ * Start the CLI. Returns { child, done } where done resolves to { code, signal, stdout, stderr }.
+ * `onStderr(text, child)` sees stderr as it arrives (to send a signal half-way, say).
+ */
+export function startCli(args, { env = {}, tmp, onStderr, timeoutMs = 120000 } = {}) {
+  const childEnv = { ...process.env, ...env };
+  for (const k of ['DB_HOST', 'DB_PORT', 'DB_USER', 'DB_PASSWORD', 'DB_DATABASE', 'DB_SOCKET', 'npm_lifecycle_event']) {
+    if (!(k in env)) delete childEnv[k];
+  }
+  if (tmp) {
+    childEnv.TMPDIR = tmp;
+    mkdirSync(tmp, { recursive: true });
+  }
+  const child = spawn(process.execPath, [BIN, ...args], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => { stdout += d; });
+  child.stderr.on('data', (d) => { stderr += d; onStderr?.(stderr, child); });
+  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+  const done = new Promise((resolve) => {
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stdout, stderr });
+    });
+  });
+  return { child, done };
+}
+
+export const runCli = (args, opts) => startCli(args, opts).done;
+
+/** Processes whose command line mentions `text` (e.g. a test's private TMPDIR). */
+export function processesMentioning(text) {
+  const found = [];
+  for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
+    try {
+      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
+      if (cmd.includes(text) && Number(pid) !== process.pid) found.push(`${pid}: ${cmd.trim()}`);
+    } catch { /* gone */ }
+  }
+  return found;
+}
+
+/** What is left in a test's TMPDIR and process table after the CLI exited (should be nothing). */
+export function leftovers(tmp) {
+  let files = [];
+  try { files = readdirSync(tmp); } catch { /* none */ }
+  return { files, processes: processesMentioning(tmp) };
+}

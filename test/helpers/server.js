@@ -1,0 +1,20 @@
+// One embedded server per test file, stopped when the file's tests are done.
+import { after, before } from 'node:test';
+import { startEmbeddedServer } from '../../lib/server.js';
+import adminDriver from '../../lib/drivers/mariadb.js';
+
+/** Registers before/after hooks; returns a getter for { server, target, admin }. */
+export function useEmbeddedServer({ database = 'mysql_driver_bench' } = {}) {
+  const state = {};
+  before(async () => {
+    state.server = await startEmbeddedServer({ database });
+    const s = state.server;
+    state.target = { host: s.host, port: s.port, user: s.user, password: s.password, database };
+    state.admin = await adminDriver.connect({ ...state.target, database: undefined });
+  });
+  after(async () => {
+    await state.admin?.close().catch(() => {});
+    await state.server?.stop();
+  });
+  return state;
+}
