@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { renderTable } from '../lib/report.js';
 import { applyDeltas, createResults, readResults, serialize } from '../lib/results.js';
 import { addSecret } from '../lib/redact.js';
-import { writeFileSync, mkdtempSync } from 'node:fs';
+import { writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -73,4 +73,5 @@ test('readResults accepts a results file and rejects anything else with a clear 
   writeFileSync(bad, '{"hello": 1}');
   assert.throws(() => readResults(bad), /not a mysql-driver-bench results file/);
   assert.throws(() => readResults(join(dir, 'missing.json')), /no such file/);
+  rmSync(dir, { recursive: true, force: true });
 });

@@ -1,15 +1,23 @@
 // Runs the CLI in a child process with its own TMPDIR, so a test can check nothing is left behind.
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const BIN = fileURLToPath(new URL('../../bin/mysql-driver-bench.js', import.meta.url));
 
+const created = [];
+
+/** A private TMPDIR and results dir for one CLI run; removed by removeIsolatedDirs(). */
 export function isolatedDirs() {
   const base = mkdtempSync(join(tmpdir(), 'mdb-cli-test-'));
+  created.push(base);
   return { base, tmp: join(base, 'tmp'), out: join(base, 'results') };
+}
+
+export function removeIsolatedDirs() {
+  for (const dir of created.splice(0)) rmSync(dir, { recursive: true, force: true });
 }
 
 /**
