@@ -1,7 +1,7 @@
 // One benchmark run: server, schema, drivers, matrix, results file, table. Returns the exit code.
 import conf from '../conf.js';
 import { resolveConnection } from './config.js';
-import { EXIT, UserError, describeConnectError } from './errors.js';
+import { EXIT, UserError, describeConnectError, usageError } from './errors.js';
 import { addSecret } from './redact.js';
 import { startEmbeddedServer, installServerIfAllowed } from './server.js';
 import { prepareSchema, inspectServer } from './schema.js';
@@ -72,6 +72,10 @@ export async function runBenchmark({ benches, opts, env, stdout, stderr, signal:
   let exitCode = EXIT.OK;
   try {
     const drivers = await loadDrivers(opts.drivers);
+    if (!drivers.some((d) => d.name === opts.baseline)) {
+      throw usageError(`baseline '${opts.baseline}' is not among the drivers run (${drivers.map((d) => d.name).join(', ')})`,
+        'add it to --drivers or choose another with --baseline');
+    }
     const connection = resolveConnection({
       flags: { host: opts.host, port: opts.port, user: opts.user, password: opts.password, database: opts.database, socket: opts.socket },
       env, file: conf,
@@ -100,7 +104,7 @@ export async function runBenchmark({ benches, opts, env, stdout, stderr, signal:
     results = createResults({
       env: describeEnvironment(),
       server: serverInfo,
-      drivers: drivers.map((d) => ({ name: d.name, package: d.packageName, version: d.version, via: d.via, options: d.options })),
+      drivers: drivers.map((d) => ({ name: d.name, package: d.packageName, version: d.version, via: d.via, source: d.source, options: d.options })),
       settings: { ...settings, schema: target.database },
     });
     const cells = benches.length * drivers.length;

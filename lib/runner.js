@@ -57,13 +57,13 @@ async function closeConnections(conns, { force = false } = {}) {
  * @param {() => Promise<boolean>} p.serverAlive
  */
 export async function runMatrix({ benches, drivers, admin, target, context, settings, results, signal, progress, serverAlive }) {
-  const pool = new Map(); // driver name -> { conns } or { error }
+  const connections = new Map(); // driver name -> { conns } or { error }
 
   const connect = async (driver) => {
     try {
-      pool.set(driver.name, { conns: await openConnections(driver, target, settings.concurrency) });
+      connections.set(driver.name, { conns: await openConnections(driver, target, settings.concurrency) });
     } catch (err) {
-      pool.set(driver.name, { error: `cannot connect: ${errorText(err)}` });
+      connections.set(driver.name, { error: `cannot connect: ${errorText(err)}` });
     }
   };
   for (const d of drivers) await connect(d);
@@ -95,7 +95,7 @@ export async function runMatrix({ benches, drivers, admin, target, context, sett
           progress?.done(bench, entry.results.at(-1));
           continue;
         }
-        const conn = pool.get(driver.name);
+        const conn = connections.get(driver.name);
         if (conn.error) {
           entry.results.push(failedRow(driver, plan.protocol, conn.error));
           progress?.done(bench, entry.results.at(-1));
@@ -103,11 +103,17 @@ export async function runMatrix({ benches, drivers, admin, target, context, sett
         }
         progress?.start(bench, driver);
         let row;
+        let sharedPool = null;
         try {
           await bench.beforeCell?.(admin, context);
+          // Pool benches: `concurrency` callers share one pool of that size from the driver itself.
+          if (plan.pool) sharedPool = await driver.createPool(target, settings.concurrency);
+          const ops = plan.pool
+            ? Array.from({ length: settings.concurrency }, () => plan.op(sharedPool))
+            : conn.conns.map((c) => plan.op(c));
           const m = await measure({
             name: `${bench.name} ${driver.name}`,
-            ops: conn.conns.map((c) => plan.op(c)),
+            ops,
             check: (r) => bench.check(r),
             time: settings.time,
             warmup: settings.warmup,
@@ -116,6 +122,8 @@ export async function runMatrix({ benches, drivers, admin, target, context, sett
             signal,
           });
           await bench.verify?.(admin, context);
+          if (sharedPool) await within(sharedPool.close(), 5000);
+          sharedPool = null;
           row = {
             driver: driver.name,
             protocol: plan.protocol,
@@ -125,6 +133,7 @@ export async function runMatrix({ benches, drivers, admin, target, context, sett
             opsPerSec: m.opsPerSec,
             rme: m.rme,
             samples: m.samples,
+            sampleOpsPerSec: m.sampleOpsPerSec.map((x) => Math.round(x * 10) / 10),
             opsPerCall: m.opsPerCall,
             connections: conn.conns.length,
             operations: m.ops,
@@ -136,6 +145,7 @@ export async function runMatrix({ benches, drivers, admin, target, context, sett
             throw signal.reason;
           }
           row = failedRow(driver, plan.protocol, errorText(err));
+          if (sharedPool) await within(Promise.resolve(sharedPool.close()).catch(() => {}), 5000);
           // A failed cell may leave its connections mid-reply: replace them before the next bench.
           await closeConnections(conn.conns, { force: true });
           if (!(await serverAlive())) {
@@ -149,7 +159,7 @@ export async function runMatrix({ benches, drivers, admin, target, context, sett
       }
     }
   } finally {
-    await Promise.all([...pool.values()].filter((p) => p.conns).map((p) => closeConnections(p.conns)));
+    await Promise.all([...connections.values()].filter((p) => p.conns).map((p) => closeConnections(p.conns)));
   }
   return results;
 }

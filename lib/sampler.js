@@ -106,8 +106,11 @@ export async function measure({ ops, check, time, warmup, minSamples = 5, callTi
   if (failure) throw failure;
   if (bench.error) throw bench.error;
   const callsPerSec = bench.hz;
+  const opsPerSample = opsPerCall * ops.length;
   return {
-    opsPerSec: callsPerSec * opsPerCall * ops.length,
+    opsPerSec: callsPerSec * opsPerSample,
+    // Each benchmark.js sample is the mean time of one call: as ops/s, for significance tests.
+    sampleOpsPerSec: bench.stats.sample.map((period) => opsPerSample / period),
     rme: bench.stats.rme,
     samples: bench.stats.sample.length,
     opsPerCall,

@@ -73,3 +73,53 @@ export function deltaPct(value, base) {
   if (!(value > 0) || !(base > 0)) return null;
   return ((value - base) / base) * 100;
 }
+
+/** Standard normal CDF (Abramowitz-Stegun 7.1.26 via erf), accurate to ~1e-7. */
+export function normalCdf(z) {
+  const t = 1 / (1 + 0.3275911 * Math.abs(z) / Math.SQRT2);
+  const y = 1 - (((((1.061405429 * t - 1.453152027) * t) + 1.421413741) * t - 0.284496736) * t + 0.254829592) * t * Math.exp(-(z * z) / 2);
+  return z >= 0 ? (1 + y) / 2 : (1 - y) / 2;
+}
+
+// The one significance level the harness uses, for the Δ column and for `compare`.
+export const SIGNIFICANCE_ALPHA = 0.05;
+
+/**
+ * Two-sided Mann-Whitney U test (normal approximation with tie correction and continuity
+ * correction). Returns { u, z, p }; p is NaN when either side has fewer than 2 values.
+ */
+export function mannWhitneyU(a, b) {
+  const n1 = a.length;
+  const n2 = b.length;
+  if (n1 < 2 || n2 < 2) return { u: NaN, z: NaN, p: NaN };
+  const all = [];
+  for (const x of a) all.push([x, 0]);
+  for (const x of b) all.push([x, 1]);
+  all.sort((x, y) => x[0] - y[0]);
+  const n = n1 + n2;
+  let rankSumA = 0;
+  let tieTerm = 0;
+  for (let i = 0; i < n;) {
+    let j = i;
+    while (j + 1 < n && all[j + 1][0] === all[i][0]) j++;
+    const rank = (i + j) / 2 + 1;
+    const t = j - i + 1;
+    if (t > 1) tieTerm += t ** 3 - t;
+    for (let k = i; k <= j; k++) if (all[k][1] === 0) rankSumA += rank;
+    i = j + 1;
+  }
+  const u1 = rankSumA - (n1 * (n1 + 1)) / 2;
+  const u = Math.min(u1, n1 * n2 - u1);
+  const mu = (n1 * n2) / 2;
+  const sigma = Math.sqrt((n1 * n2 / 12) * ((n + 1) - tieTerm / (n * (n - 1))));
+  if (sigma === 0) return { u, z: 0, p: 1 };
+  const z = (Math.abs(u1 - mu) - 0.5) / sigma;
+  const p = Math.min(1, 2 * (1 - normalCdf(Math.max(0, z))));
+  return { u, z: u1 > mu ? z : -z, p };
+}
+
+/** Is the difference between two sets of per-sample figures significant at SIGNIFICANCE_ALPHA? */
+export function significantDifference(a, b, alpha = SIGNIFICANCE_ALPHA) {
+  const { p } = mannWhitneyU(a, b);
+  return { p, significant: Number.isFinite(p) && p < alpha };
+}

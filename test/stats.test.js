@@ -42,3 +42,23 @@ test('delta against a baseline', () => {
   assert.equal(deltaPct(100, 0), null);
   assert.equal(deltaPct(undefined, 100), null);
 });
+
+test('Mann-Whitney U: textbook values and clear cases', async () => {
+  const { mannWhitneyU, significantDifference, normalCdf } = await import('../lib/stats.js');
+  assert.ok(Math.abs(normalCdf(1.96) - 0.975) < 1e-4);
+  assert.ok(Math.abs(normalCdf(-1) - 0.158655) < 1e-4);
+  // Two samples of 10 with one tie (20): U = 11.5; by hand, sigma = sqrt(100/12 * (21 - 6/380)) = 13.224,
+  // z = (|88.5 - 50| - 0.5) / 13.224 = 2.8736, p = 2 * (1 - Phi(z)) = 0.00406.
+  const a = [19, 22, 16, 29, 24, 20, 27, 25, 26, 28];
+  const b = [20, 11, 17, 12, 15, 13, 18, 21, 14, 23];
+  const r = mannWhitneyU(a, b);
+  assert.equal(r.u, 11.5);
+  assert.ok(Math.abs(r.z - 2.8736) < 1e-3, `z = ${r.z}`);
+  assert.ok(Math.abs(r.p - 0.00406) < 1e-4, `p = ${r.p}`);
+  assert.ok(r.z > 0, 'the first sample is the larger');
+  // Identical distributions: not significant. Shifted ones: significant.
+  const base = Array.from({ length: 50 }, (_, i) => 1000 + (i % 10));
+  assert.equal(significantDifference(base, [...base]).significant, false);
+  assert.equal(significantDifference(base, base.map((x) => x * 1.05)).significant, true);
+  assert.ok(Number.isNaN(mannWhitneyU([1], [2, 3]).p));
+});

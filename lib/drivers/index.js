@@ -1,3 +1,7 @@
+// Which drivers a run compares: built-in adapters by name, or adapter modules by path.
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { usageError } from '../errors.js';
 
 // Loaded lazily so that `--help` and `list` do not pay for every driver's import.
@@ -9,18 +13,61 @@ const BUILTIN = {
 
 export const BUILTIN_DRIVERS = Object.keys(BUILTIN);
 
-export function assertDriverNames(names) {
-  if (names.length === 0) throw usageError('no driver selected', `choose from: ${BUILTIN_DRIVERS.join(', ')}`);
-  const unknown = names.filter((n) => !BUILTIN[n]);
+const isPath = (spec) => /^(\.{1,2}\/|\/)|\.(m?js)$/.test(spec);
+
+/** Check the names before anything starts: built-in drivers, or adapter files that exist. */
+export function assertDriverNames(specs) {
+  if (specs.length === 0) throw usageError('no driver selected', `choose from: ${BUILTIN_DRIVERS.join(', ')}`);
+  const unknown = specs.filter((s) => !BUILTIN[s] && !isPath(s));
   if (unknown.length) {
     throw usageError(`unknown driver${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`,
-      `valid drivers: ${BUILTIN_DRIVERS.join(', ')}`);
+      `valid drivers: ${BUILTIN_DRIVERS.join(', ')}, or a path to an adapter module (./my-adapter.js)`);
   }
-  const dup = names.find((n, i) => names.indexOf(n) !== i);
+  const missing = specs.filter((s) => isPath(s) && !existsSync(resolve(s)));
+  if (missing.length) throw usageError(`adapter module not found: ${missing.join(', ')}`, 'check the path given to --drivers');
+  const dup = specs.find((n, i) => specs.indexOf(n) !== i);
   if (dup) throw usageError(`driver '${dup}' is named twice`);
 }
 
-export async function loadDrivers(names) {
-  assertDriverNames(names);
-  return Promise.all(names.map(async (n) => (await BUILTIN[n]()).default));
+/** An adapter module's default export must look like the built-in ones. */
+export function validateAdapter(adapter, from) {
+  const problems = [];
+  if (!adapter || typeof adapter !== 'object') problems.push('no default export object');
+  else {
+    if (typeof adapter.name !== 'string' || !/^[\w.@/-]{1,60}$/.test(adapter.name)) problems.push('a `name` string');
+    if (typeof adapter.connect !== 'function') problems.push('a `connect(target)` function');
+  }
+  if (problems.length) {
+    throw usageError(`adapter ${from} is missing ${problems.join(' and ')}`,
+      'an adapter exports default { name, version, capabilities, connect(target) -> { query, close } } (see README)');
+  }
+  return {
+    packageName: adapter.name,
+    version: 'unknown',
+    options: {},
+    ...adapter,
+    capabilities: { execute: false, batch: false, pipelining: false, ...adapter.capabilities },
+    source: from,
+  };
+}
+
+async function loadOne(spec) {
+  if (BUILTIN[spec]) return (await BUILTIN[spec]()).default;
+  const file = resolve(spec);
+  let mod;
+  try {
+    mod = await import(pathToFileURL(file).href);
+  } catch (err) {
+    throw usageError(`cannot load adapter ${spec}: ${err.message}`, 'check the module loads with `node <file>`');
+  }
+  return validateAdapter(mod.default, spec);
+}
+
+export async function loadDrivers(specs) {
+  assertDriverNames(specs);
+  const drivers = await Promise.all(specs.map(loadOne));
+  const names = drivers.map((d) => d.name);
+  const dup = names.find((n, i) => names.indexOf(n) !== i);
+  if (dup) throw usageError(`two drivers are named '${dup}'`, 'give each adapter module its own name');
+  return drivers;
 }
