@@ -43,3 +43,9 @@ export function installedVersion(packageName, fromUrl = import.meta.url) {
 export function ignoreErrorEvents(emitter) {
   if (emitter && typeof emitter.on === 'function') emitter.on('error', () => {});
 }
+
+/** Call `fn` once and keep its promise (lazy module loading). */
+export function once(fn) {
+  let p;
+  return () => (p ??= fn());
+}

@@ -1,24 +1,35 @@
 // `mysql2` through its promise API: text protocol (query) and prepared statements (execute).
-import mysql2 from 'mysql2/promise';
-import { COMMON_OPTIONS, baseOptions, installedVersion, ignoreErrorEvents } from './common.js';
+import { COMMON_OPTIONS, baseOptions, installedVersion, ignoreErrorEvents, once } from './common.js';
 
-export default {
-  name: 'mysql2',
-  packageName: 'mysql2',
-  version: installedVersion('mysql2'),
-  capabilities: { execute: true, batch: false, pipelining: false },
-  options: { charset: COMMON_OPTIONS.collation, trace: false, compress: false },
+/**
+ * @param {object} p
+ * @param {() => Promise<object>} p.load resolves to the `mysql2/promise` module of the release to measure
+ * @param {string} p.version
+ * @param {string} [p.name] the label in results (e.g. 'mysql2@3.9.0' when several releases run)
+ */
+export function createAdapter({ load, version, name = 'mysql2' }) {
+  const module = once(load);
+  return {
+    name,
+    packageName: 'mysql2',
+    version,
+    capabilities: { execute: true, batch: false, pipelining: false },
+    options: { charset: COMMON_OPTIONS.collation, trace: false, compress: false },
 
-  async connect(target) {
-    const conn = await mysql2.createConnection({ ...baseOptions(target), charset: COMMON_OPTIONS.collation });
-    ignoreErrorEvents(conn.connection);
-    ignoreErrorEvents(conn);
-    return {
-      query: async (sql, params) => (await conn.query(sql, params))[0],
-      execute: async (sql, params) => (await conn.execute(sql, params))[0],
-      close: () => conn.end(),
-      destroy: () => conn.destroy(),
-      threadId: conn.threadId ?? conn.connection?.threadId,
-    };
-  },
-};
+    async connect(target) {
+      const mysql2 = (await module()).default ?? (await module());
+      const conn = await mysql2.createConnection({ ...baseOptions(target), charset: COMMON_OPTIONS.collation });
+      ignoreErrorEvents(conn.connection);
+      ignoreErrorEvents(conn);
+      return {
+        query: async (sql, params) => (await conn.query(sql, params))[0],
+        execute: async (sql, params) => (await conn.execute(sql, params))[0],
+        close: () => conn.end(),
+        destroy: () => conn.destroy(),
+        threadId: conn.threadId ?? conn.connection?.threadId,
+      };
+    },
+  };
+}
+
+export default createAdapter({ load: () => import('mysql2/promise'), version: installedVersion('mysql2') });
