@@ -5,6 +5,7 @@ import { redact } from './redact.js';
 import { positiveInteger, positiveNumber, splitList } from './config.js';
 import { BUILTIN_DRIVERS, assertDriverNames, loadDrivers } from './drivers/index.js';
 import { runBenchmark } from './run.js';
+import { parseWake, DEFAULT_WAKE } from './wake.js';
 import { renderBenchList } from './report.js';
 
 const EXAMPLES = `
@@ -30,6 +31,9 @@ function addRunOptions(cmd) {
     .option('-c, --concurrency <n>', 'connections per driver, each with one call in flight', positiveInteger('--concurrency'), 1)
     .option('-t, --time <seconds>', 'sampling time per bench and driver', positiveNumber('--time'))
     .option('--warmup <seconds>', 'warm-up time per bench and driver (every result checked)', positiveNumber('--warmup'))
+    .option('-r, --rounds <n>', 'run the whole matrix n times, driver order rotated each round (default 3; --smoke 1)', positiveInteger('--rounds'))
+    .option('--wake <mode>', "CPU wake-up control while sampling: 'spin' (lowest-priority busy loops keep idle CPUs awake; 'spin:N' for N loops) or 'none'", parseWake, parseWake(DEFAULT_WAKE))
+    .option('--latency', 'wide table: p50, p90, p99 and max latency, and the spread between rounds')
     .option('--smoke', 'one short pass for CI: every bench on every driver, checks on, tiny sampling')
     .option('--json [file]', "also write the results JSON to a file ('-' or no value: stdout, which then carries only the JSON)")
     .option('-o, --out <dir>', 'directory for the results JSON', 'results')

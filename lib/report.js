@@ -7,9 +7,11 @@ export function describeRun(results) {
   const serverText = server ? `${server.kind === 'mysql' ? 'MySQL' : 'MariaDB'} ${server.version} (${server.embedded ? 'embedded' : 'remote'})` : 'no server';
   const driverText = drivers.map((d) => `${d.name} ${d.version}${d.via ? ` (via ${d.via})` : ''}`).join(', ');
   const conns = settings.concurrency === 1 ? '1 connection' : `${settings.concurrency} connections`;
+  const rounds = settings.rounds > 1 ? `${settings.rounds} rounds × ` : '';
+  const wake = settings.wake ? ` · wake ${settings.wake}` : '';
   return [
-    `${serverText} · Node ${env.node} · ${env.cpus} × ${env.cpuModel}`,
-    `drivers: ${driverText} · baseline ${settings.baseline} · ${conns} per driver · ${settings.time} s sampling per cell`,
+    `${serverText} · Node ${env.node} · ${env.cpus} × ${env.cpuModel}${wake}`,
+    `drivers: ${driverText} · baseline ${settings.baseline} · ${conns} per driver · ${rounds}${settings.time} s sampling per cell`,
   ];
 }
 
@@ -17,7 +19,8 @@ function deltaCell(row, baseline) {
   if (!row.ok) return '';
   if (row.driver === baseline) return 'baseline';
   if (row.deltaPct === null || row.deltaPct === undefined) return '-';
-  return fmtSignedPct(row.deltaPct);
+  // `~`: the test found no significant difference; the figure is shown for what it is.
+  return row.deltaSignificant === false ? `~ ${fmtSignedPct(row.deltaPct)}` : fmtSignedPct(row.deltaPct);
 }
 
 function opsCell(row) {
@@ -26,12 +29,14 @@ function opsCell(row) {
 }
 
 /** The main table, one row per bench x driver, followed by notes on failures and n/a rows. */
-export function renderTable(results, { color = false } = {}) {
+export function renderTable(results, { color = false, latency = false } = {}) {
   const baseline = results.settings.baseline;
-  const head = ['bench', 'driver', 'protocol', 'ops/s', '± rme', 'samples', 'p50 µs', 'p99 µs', `Δ vs ${baseline}`];
+  const wide = latency;
+  const head = ['bench', 'driver', 'protocol', 'ops/s', '± rme', 'samples',
+    'p50 µs', ...(wide ? ['p90 µs'] : []), 'p99 µs', ...(wide ? ['max µs', 'rounds ±'] : []), `Δ vs ${baseline}`];
   const table = new Table({
     head,
-    colAligns: ['left', 'left', 'left', 'right', 'right', 'right', 'right', 'right', 'right'],
+    colAligns: ['left', 'left', 'left', ...head.slice(3).map(() => 'right')],
     style: { head: color ? ['cyan'] : [], border: color ? ['grey'] : [], compact: true },
   });
   const notes = [];
@@ -45,7 +50,9 @@ export function renderTable(results, { color = false } = {}) {
         row.ok ? fmtPct(row.rme) : '',
         row.ok ? String(row.samples) : '',
         row.ok ? fmtUs(row.latency?.p50) : '',
+        ...(wide ? [row.ok ? fmtUs(row.latency?.p90) : ''] : []),
         row.ok ? fmtUs(row.latency?.p99) : '',
+        ...(wide ? [row.ok ? fmtUs(row.latency?.max) : '', row.ok && row.rounds?.length > 1 ? fmtPct(row.spreadPct) : ''] : []),
         deltaCell(row, baseline),
       ]);
       if (!row.ok) notes.push(`${bench.name} · ${row.driver}: ${row.status === 'n/a' ? 'n/a' : 'FAILED'}: ${row.error}`);
@@ -53,6 +60,9 @@ export function renderTable(results, { color = false } = {}) {
     if (bench.note) notes.push(`${bench.name}: ${bench.note}`);
   }
   const lines = [...describeRun(results), table.toString()];
+  if (results.benches.some((b) => b.results.some((r) => r.deltaSignificant === false))) {
+    notes.unshift(`~ : no significant difference from ${baseline} (Mann-Whitney U on per-sample ops/s, two-sided, 95 % confidence)`);
+  }
   if (notes.length) lines.push(notes.map((n) => `  ${n}`).join('\n'));
   if (!results.complete) lines.push(`INCOMPLETE: ${results.stoppedBy ?? 'the run did not finish'}`);
   return lines.join('\n') + '\n';

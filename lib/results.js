@@ -4,7 +4,7 @@ import { cpus, platform, release, arch, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { usageError } from './errors.js';
 import { redact } from './redact.js';
-import { deltaPct } from './stats.js';
+import { deltaPct, significantDifference } from './stats.js';
 
 export const SCHEMA_VERSION = 1;
 
@@ -44,6 +44,14 @@ export function applyDeltas(results) {
     const base = bench.results.find((r) => r.driver === baseline && r.ok);
     for (const row of bench.results) {
       row.deltaPct = row.ok && base ? deltaPct(row.opsPerSec, base.opsPerSec) : null;
+      if (row.deltaPct === null || row === base) {
+        row.deltaP = null;
+        row.deltaSignificant = null;
+        continue;
+      }
+      const { p, significant } = significantDifference(row.sampleOpsPerSec ?? [], base.sampleOpsPerSec ?? []);
+      row.deltaP = Number.isFinite(p) ? Number(p.toPrecision(3)) : null;
+      row.deltaSignificant = significant;
     }
   }
   return results;

@@ -1,30 +1,17 @@
 // One benchmark run: server, schema, drivers, matrix, results file, table. Returns the exit code.
-import conf from '../conf.js';
-import { resolveConnection } from './config.js';
-import { EXIT, UserError, describeConnectError, usageError } from './errors.js';
-import { addSecret } from './redact.js';
-import { startEmbeddedServer, installServerIfAllowed } from './server.js';
-import { prepareSchema, inspectServer } from './schema.js';
+import { EXIT, usageError } from './errors.js';
 import { loadDrivers } from './drivers/index.js';
-import adminDriver from './drivers/mariadb.js';
 import { runMatrix, ServerLost } from './runner.js';
 import { createResults, describeEnvironment, applyDeltas, assertWritableDir, writeResults, serialize } from './results.js';
 import { renderTable } from './report.js';
 import { createProgress } from './progress.js';
-import { within, deadline } from './timers.js';
+import { describeWake, withWake } from './wake.js';
+import { Interrupted, openServer, trapSignals } from './session.js';
 
 export const PRESETS = {
-  default: { time: 3, warmup: 1, minSamples: 5 },
-  smoke: { time: 0.1, warmup: 0.05, minSamples: 2 },
+  default: { time: 1.5, warmup: 0.5, minSamples: 5, rounds: 3 },
+  smoke: { time: 0.1, warmup: 0.05, minSamples: 2, rounds: 1 },
 };
-
-export class Interrupted extends Error {
-  constructor(signalName) {
-    super(`interrupted by ${signalName}`);
-    this.name = 'Interrupted';
-    this.exitCode = signalName === 'SIGTERM' ? 143 : EXIT.INTERRUPTED;
-  }
-}
 
 /** Settings recorded in the results (never connection secrets). */
 function runSettings(opts, benches) {
@@ -35,8 +22,10 @@ function runSettings(opts, benches) {
     baseline: opts.baseline,
     benches: benches.map((b) => b.name),
     concurrency: opts.concurrency,
+    rounds: opts.rounds ?? preset.rounds,
     time: opts.time ?? preset.time,
     warmup: opts.warmup ?? preset.warmup,
+    wake: describeWake(opts.wake),
     minSamples: preset.minSamples,
     callTimeoutMs: 30000,
   };
@@ -48,26 +37,8 @@ export async function runBenchmark({ benches, opts, env, stdout, stderr, signal:
   const settings = runSettings(opts, benches);
   assertWritableDir(opts.out);
 
-  const controller = new AbortController();
-  const abort = (reason) => { if (!controller.signal.aborted) controller.abort(reason); };
-  outerSignal?.addEventListener('abort', () => abort(outerSignal.reason), { once: true });
-  const onSignal = (name) => {
-    if (controller.signal.aborted) {
-      // Second Ctrl-C: stop now; the server and its directory go with the exit hook.
-      process.exit(new Interrupted(name).exitCode);
-    }
-    stderr.write(`\n${name}: stopping after cleaning up (again to quit at once)\n`);
-    abort(new Interrupted(name));
-  };
-  const onSigint = () => onSignal('SIGINT');
-  const onSigterm = () => onSignal('SIGTERM');
-  process.on('SIGINT', onSigint);
-  process.on('SIGTERM', onSigterm);
-
-  let server = null;
-  let admin = null;
-  const onExit = () => server?.stopSync();
-  process.on('exit', onExit);
+  const signals = trapSignals(stderr, outerSignal);
+  let session = null;
   let results = null;
   let exitCode = EXIT.OK;
   try {
@@ -76,30 +47,8 @@ export async function runBenchmark({ benches, opts, env, stdout, stderr, signal:
       throw usageError(`baseline '${opts.baseline}' is not among the drivers run (${drivers.map((d) => d.name).join(', ')})`,
         'add it to --drivers or choose another with --baseline');
     }
-    const connection = resolveConnection({
-      flags: { host: opts.host, port: opts.port, user: opts.user, password: opts.password, database: opts.database, socket: opts.socket },
-      env, file: conf,
-    });
-    addSecret(connection.password);
-    let target;
-    if (connection.embedded) {
-      installServerIfAllowed(env);
-      server = await startEmbeddedServer({ database: connection.database, onLog: (l) => progress.log(l) });
-      server.process.once('exit', () => abort(new ServerLost('the embedded server exited unexpectedly')));
-      target = { host: server.host, port: server.port, user: server.user, password: server.password, database: connection.database };
-    } else {
-      target = connection;
-    }
-    controller.signal.throwIfAborted();
-
-    try {
-      admin = await adminDriver.connect({ ...target, database: undefined });
-    } catch (err) {
-      throw describeConnectError(err, target);
-    }
-    await prepareSchema(admin, target.database);
-    const serverInfo = { ...(await inspectServer(admin)), embedded: connection.embedded };
-    const context = { schema: target.database, server: serverInfo };
+    session = await openServer({ opts, env, log: (l) => progress.log(l), abort: signals.abort, signal: signals.signal });
+    const { admin, target, context, serverInfo } = session;
 
     results = createResults({
       env: describeEnvironment(),
@@ -107,39 +56,34 @@ export async function runBenchmark({ benches, opts, env, stdout, stderr, signal:
       drivers: drivers.map((d) => ({ name: d.name, package: d.packageName, version: d.version, via: d.via, source: d.source, options: d.options })),
       settings: { ...settings, schema: target.database },
     });
-    const cells = benches.length * drivers.length;
-    const matrixProgress = createProgress(stderr, cells, { quiet: opts.quiet });
-    matrixProgress.log(`measuring ${benches.length} bench(es) × ${drivers.length} driver(s), ${settings.time} s each`);
+    const cells = benches.length * drivers.length * settings.rounds;
+    const matrixProgress = createProgress(stderr, cells, { quiet: opts.quiet, rounds: settings.rounds });
+    matrixProgress.log(`measuring ${benches.length} bench(es) × ${drivers.length} driver(s) × ${settings.rounds} round(s), `
+      + `${settings.warmup} s warm-up + ${settings.time} s sampling each, wake ${settings.wake}`);
 
     try {
-      await runMatrix({
+      await withWake(opts.wake, () => runMatrix({
         benches, drivers, admin, target, context, settings, results,
-        signal: controller.signal,
+        signal: signals.signal,
         progress: matrixProgress,
-        serverAlive: () => ping(admin),
-      });
+        serverAlive: session.alive,
+      }));
       results.complete = true;
     } catch (err) {
-      const reason = controller.signal.aborted ? controller.signal.reason : err;
+      const reason = signals.signal.aborted ? signals.signal.reason : err;
       if (!(reason instanceof Interrupted) && !(reason instanceof ServerLost)) throw reason;
       results.stoppedBy = reason.message;
       exitCode = reason instanceof Interrupted ? reason.exitCode : EXIT.ABORTED;
     }
   } finally {
-    if (admin) await within(admin.close().catch(() => {}), 2000);
-    if (server) {
-      progress.log('embedded server: stopping');
-      await server.stop();
-    }
-    process.off('exit', onExit);
-    process.off('SIGINT', onSigint);
-    process.off('SIGTERM', onSigterm);
+    await session?.close();
+    signals.dispose();
     if (results) {
       results.finishedAt = new Date().toISOString();
       applyDeltas(results);
       const file = writeResults(opts.out, results);
       if (typeof opts.json === 'string' && opts.json !== '-') writeResults(opts.out, results, opts.json);
-      const table = renderTable(results, { color: !jsonToStdout && stdout.isTTY });
+      const table = renderTable(results, { color: !jsonToStdout && stdout.isTTY, latency: opts.latency });
       if (jsonToStdout) {
         stdout.write(serialize(results));
         if (!opts.quiet) stderr.write(table);
@@ -153,17 +97,5 @@ export async function runBenchmark({ benches, opts, env, stdout, stderr, signal:
   if (exitCode === EXIT.OK && results.benches.some((b) => b.results.some((r) => r.status === 'failed'))) {
     exitCode = EXIT.ROWS_FAILED;
   }
-  if (!results.complete && exitCode === EXIT.OK) exitCode = EXIT.ABORTED;
   return exitCode;
 }
-
-async function ping(admin) {
-  try {
-    await deadline(admin.query('DO 1'), 5000, () => new Error('ping timeout'));
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-export { UserError };

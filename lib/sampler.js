@@ -62,9 +62,10 @@ function guard(promise, ms, signal) {
  * @param {number} [p.minSamples]
  * @param {number} [p.callTimeoutMs] a sampled call taking longer fails the cell
  * @param {AbortSignal} [p.signal]
+ * @param {LatencyRecorder} [p.latencies] where single-operation latencies (us) are appended
  * @returns {Promise<{opsPerSec, rme, samples, opsPerCall, ops, latencyUs: Float64Array}>}
  */
-export async function measure({ ops, check, time, warmup, minSamples = 5, callTimeoutMs = 30000, signal, name = 'bench' }) {
+export async function measure({ ops, check, time, warmup, minSamples = 5, callTimeoutMs = 30000, signal, name = 'bench', latencies = new LatencyRecorder() }) {
   // Warm-up: every result checked; also sizes the sampled call.
   let warmOps = 0;
   const warmStart = performance.now();
@@ -76,7 +77,7 @@ export async function measure({ ops, check, time, warmup, minSamples = 5, callTi
   const msPerOp = (performance.now() - warmStart) / warmOps;
   const opsPerCall = Math.max(1, Math.min(MAX_OPS_PER_CALL, Math.round(TARGET_CALL_MS / msPerOp)));
 
-  const latencies = new LatencyRecorder();
+  const recordedBefore = latencies.length;
   let failure = null;
   const bench = new Benchmark(name, {
     defer: true,
@@ -114,7 +115,7 @@ export async function measure({ ops, check, time, warmup, minSamples = 5, callTi
     rme: bench.stats.rme,
     samples: bench.stats.sample.length,
     opsPerCall,
-    ops: latencies.length,
-    latencyUs: latencies.toArray(),
+    ops: latencies.length - recordedBefore,
+    latencyUs: latencies.toArray().subarray(recordedBefore),
   };
 }

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { selectBenches } from '../benchs/index.js';
 import { loadDrivers } from '../lib/drivers/index.js';
 import { prepareSchema, inspectServer } from '../lib/schema.js';
-import { runMatrix, rotate } from '../lib/runner.js';
+import { runMatrix, rotate, aggregateRounds } from '../lib/runner.js';
 import { createResults } from '../lib/results.js';
 import { useEmbeddedServer } from './helpers/server.js';
 
@@ -56,5 +56,37 @@ test('a driver returning altered rows is failed, one that throws is failed, the 
   assert.equal(d.mariadb.ok, true);
   assert.equal(d.liar.ok, true, 'DO returns no rows, so the liar has nothing to alter');
   assert.equal(d.thrower.ok, false);
-  assert.deepEqual(doBench.order, ['liar', 'thrower', 'mariadb'], 'the second bench starts with the second driver');
+  assert.deepEqual(doBench.order, [['liar', 'thrower', 'mariadb']], 'the second bench starts with the second driver');
+});
+
+test('rounds: order rotates between rounds, each round is kept, the figure is their median', async () => {
+  const { admin, target } = env;
+  await prepareSchema(admin, target.database);
+  const context = { schema: target.database, server: await inspectServer(admin) };
+  const drivers = await loadDrivers(['mysql', 'mysql2', 'mariadb']);
+  const settings = { concurrency: 1, time: 0.1, warmup: 0.05, minSamples: 2, callTimeoutMs: 10000, rounds: 3 };
+  const results = createResults({ env: {}, server: context.server, drivers: [], settings: { ...settings, baseline: 'mysql' } });
+  await runMatrix({ benches: selectBenches(['do']), drivers, admin, target, context, settings, results, serverAlive: async () => true });
+  const [bench] = results.benches;
+  assert.deepEqual(bench.order, [['mysql', 'mysql2', 'mariadb'], ['mysql2', 'mariadb', 'mysql'], ['mariadb', 'mysql', 'mysql2']]);
+  for (const row of bench.results) {
+    assert.equal(row.rounds.length, 3, row.driver);
+    const figures = row.rounds.map((r) => r.opsPerSec).sort((a, b) => a - b);
+    assert.equal(row.opsPerSec, figures[1], 'median of three rounds');
+    assert.equal(row.samples, row.sampleOpsPerSec.length);
+    assert.equal(row.samples, row.rounds.reduce((s, r) => s + r.samples, 0));
+    assert.ok(row.latency.count === row.operations && row.operations > 0);
+  }
+});
+
+test('aggregateRounds: median figure, pooled rme, spread', () => {
+  const agg = aggregateRounds([
+    { opsPerSec: 100, rme: 1, sampleOpsPerSec: [99, 101] },
+    { opsPerSec: 110, rme: 1, sampleOpsPerSec: [109, 111] },
+    { opsPerSec: 90, rme: 1, sampleOpsPerSec: [89, 91] },
+  ]);
+  assert.equal(agg.opsPerSec, 100);
+  assert.equal(agg.samples, 6);
+  assert.equal(agg.spreadPct, 20);
+  assert.ok(agg.rme > 5 && agg.rme < 15);
 });
