@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { usageError } from '../errors.js';
+import { assertVersionedSpec, isVersionedSpec, loadVersionedDriver } from './versions.js';
 
 // Loaded lazily so that `--help` and `list` do not pay for every driver's import.
 const BUILTIN = {
@@ -14,15 +15,17 @@ const BUILTIN = {
 export const BUILTIN_DRIVERS = Object.keys(BUILTIN);
 
 const isPath = (spec) => /^(\.{1,2}\/|\/)|\.(m?js)$/.test(spec);
+const isRelease = (spec) => !isPath(spec) && isVersionedSpec(spec);
 
 /** Check the names before anything starts: built-in drivers, or adapter files that exist. */
 export function assertDriverNames(specs) {
   if (specs.length === 0) throw usageError('no driver selected', `choose from: ${BUILTIN_DRIVERS.join(', ')}`);
-  const unknown = specs.filter((s) => !BUILTIN[s] && !isPath(s));
+  const unknown = specs.filter((s) => !BUILTIN[s] && !isPath(s) && !isRelease(s));
   if (unknown.length) {
     throw usageError(`unknown driver${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`,
-      `valid drivers: ${BUILTIN_DRIVERS.join(', ')}, or a path to an adapter module (./my-adapter.js)`);
+      `valid drivers: ${BUILTIN_DRIVERS.join(', ')}, a release of one (mysql2@3.9.0, mariadb@latest), or a path to an adapter module (./my-adapter.js)`);
   }
+  specs.filter(isRelease).forEach(assertVersionedSpec);
   const missing = specs.filter((s) => isPath(s) && !existsSync(resolve(s)));
   if (missing.length) throw usageError(`adapter module not found: ${missing.join(', ')}`, 'check the path given to --drivers');
   const dup = specs.find((n, i) => specs.indexOf(n) !== i);
@@ -53,6 +56,8 @@ export function validateAdapter(adapter, from) {
 
 async function loadOne(spec) {
   if (BUILTIN[spec]) return (await BUILTIN[spec]()).default;
+  // A release from the npm registry, installed into the cache (resolved and checked before anything runs).
+  if (isRelease(spec)) return loadVersionedDriver(spec);
   const file = resolve(spec);
   let mod;
   try {
@@ -65,9 +70,15 @@ async function loadOne(spec) {
 
 export async function loadDrivers(specs) {
   assertDriverNames(specs);
-  const drivers = await Promise.all(specs.map(loadOne));
+  // One at a time: releases are installed by npm, which should not run twice at once on one cache.
+  const drivers = [];
+  for (const spec of specs) drivers.push(await loadOne(spec));
   const names = drivers.map((d) => d.name);
   const dup = names.find((n, i) => names.indexOf(n) !== i);
-  if (dup) throw usageError(`two drivers are named '${dup}'`, 'give each adapter module its own name');
+  if (dup) {
+    const from = specs.filter((s, i) => names[i] === dup);
+    throw usageError(`two drivers are named '${dup}' (from ${from.join(' and ')})`,
+      'give each adapter module its own name, and name each release once');
+  }
   return drivers;
 }
