@@ -7,6 +7,8 @@ import { BUILTIN_DRIVERS, assertDriverNames, loadDrivers } from './drivers/index
 import { runBenchmark } from './run.js';
 import { parseWake, DEFAULT_WAKE } from './wake.js';
 import { renderBenchList } from './report.js';
+import { registerCompare } from './commands/compare.js';
+import { registerReport } from './commands/report.js';
 
 const EXAMPLES = `
 Examples:
@@ -77,6 +79,10 @@ export function buildProgram({ stdout = process.stdout, stderr = process.stderr,
       const context = { schema: 'mysql_driver_bench', server: { kind: 'mariadb', bulk: true, blackhole: true } };
       stdout.write(renderBenchList(BENCHES, drivers, context));
     });
+
+  const io = { stdout, stderr, setExitCode: (code) => { exitCode = code; } };
+  registerCompare(program, io);
+  registerReport(program, io);
 
   program.addHelpText('after', EXAMPLES);
   return { program, exitCode: () => exitCode };

@@ -1,0 +1,275 @@
+// `compare`: matching rows, Δ, significance with the run's own test, geometric means, warnings,
+// exit codes. Fixtures are synthetic results objects built here, not measurements.
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync, readFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { compareResults, renderComparisonText, geometricMean, fmtSignificance } from '../lib/compare.js';
+import { applyDeltas, createResults, serialize } from '../lib/results.js';
+import { mannWhitneyU } from '../lib/stats.js';
+import { main } from '../lib/cli.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'mdb-compare-test-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Synthetic per-sample figures averaging `level`: a fixed ±3 % zig-zag over two full periods. */
+const samplesAround = (level, n = 26) => Array.from({ length: n }, (_, i) => level * (1 + (((i * 7) % 13) - 6) / 200));
+const mean = (xs) => xs.reduce((s, x) => s + x, 0) / xs.length;
+
+function row(driver, level, protocol = 'text') {
+  const sampleOpsPerSec = samplesAround(level);
+  return { driver, protocol, ok: true, status: 'ok', error: null, opsPerSec: mean(sampleOpsPerSec), rme: 1.1, samples: sampleOpsPerSec.length, sampleOpsPerSec, latency: { p50: 1, p90: 2, p99: 3, max: 4 } };
+}
+
+/** A synthetic run: three drivers, three benches; `scale[driver]` multiplies that driver's figures. */
+function fixture({ scale = {}, server = '10.11.0-MariaDB', wake = 'spin:1', extra } = {}) {
+  const r = createResults({
+    startedAt: new Date('2026-01-01T00:00:00Z'),
+    env: { node: 'v20.0.0', platform: 'linux', cpuModel: 'Test CPU', cpus: 2 },
+    server: { version: server, kind: 'mariadb', embedded: true, blackhole: true, bulk: true },
+    drivers: [{ name: 'mysql', version: '2.18.1' }, { name: 'mysql2', version: '3.0.0' }, { name: 'mariadb', version: '3.5.0' }],
+    settings: { baseline: 'mysql', concurrency: 1, time: 3, mode: 'default', wake },
+  });
+  const levels = { do: 1000, insert: 500, select_100_cols: 300 };
+  for (const [bench, level] of Object.entries(levels)) {
+    r.benches.push({
+      name: bench, title: bench, sql: 'SQL',
+      results: ['mariadb', 'mysql', 'mysql2'].map((d, i) => row(d, level * (1 + i / 10) * (scale[d] ?? 1))),
+    });
+  }
+  r.benches.push({
+    name: 'execute', title: 'exec', sql: 'SQL', results: [
+      { driver: 'mysql', protocol: 'n/a', ok: false, status: 'n/a', error: 'not supported by driver: no prepared statements' },
+      row('mysql2', 400, 'binary'),
+      row('mariadb', 420, 'binary'),
+    ],
+  });
+  extra?.(r);
+  r.complete = true;
+  return applyDeltas(r);
+}
+
+/** A copy of `results` whose figures for `driver` are cut by `pct` %. */
+function cut(results, driver, pct) {
+  const copy = structuredClone(results);
+  const f = 1 - pct / 100;
+  for (const b of copy.benches) {
+    for (const r of b.results) {
+      if (r.driver !== driver || !r.ok) continue;
+      r.opsPerSec *= f;
+      r.sampleOpsPerSec = r.sampleOpsPerSec.map((x) => x * f);
+    }
+  }
+  return copy;
+}
+
+test('rows are matched by bench and driver; Δ and significance come from the per-sample figures', () => {
+  const base = fixture();
+  const c = compareResults(base, cut(base, 'mysql2', 20));
+  assert.equal(c.kind, 'comparison');
+  assert.equal(c.rows.length, 3 * 3 + 2); // execute · mysql is n/a on both sides: nothing to compare
+  // Ordered by bench, then by the run's driver order (not the rotated measuring order).
+  assert.deepEqual(c.rows.slice(0, 3).map((r) => `${r.bench}/${r.driver}`), ['do/mysql', 'do/mysql2', 'do/mariadb']);
+  for (const r of c.rows) {
+    if (r.driver === 'mysql2') {
+      assert.ok(Math.abs(r.deltaPct + 20) < 1e-9, `${r.bench}: Δ ${r.deltaPct}`);
+      assert.equal(r.significant, true);
+      assert.equal(r.change, 'slower');
+      assert.ok(r.p < 0.05);
+      // The same test the run uses, on the same arrays.
+      const b = base.benches.find((x) => x.name === r.bench).results.find((x) => x.driver === 'mysql2');
+      assert.equal(r.p, mannWhitneyU(b.sampleOpsPerSec, b.sampleOpsPerSec.map((x) => x * 0.8)).p);
+      assert.match(fmtSignificance(r), /^p(<0\.001|=0\.0\d\d)$/);
+    } else {
+      assert.equal(r.deltaPct, 0);
+      assert.equal(r.significant, false);
+      assert.equal(fmtSignificance(r), '~');
+    }
+  }
+  assert.deepEqual(c.warnings, []);
+  assert.deepEqual(c.regressions, []); // no threshold: nothing is judged
+});
+
+test('geometric mean per driver over the benches compared', () => {
+  assert.ok(Math.abs(geometricMean([2, 8]) - 4) < 1e-12);
+  assert.ok(Number.isNaN(geometricMean([])));
+  const base = fixture();
+  const c = compareResults(base, cut(base, 'mysql2', 20));
+  const g = Object.fromEntries(c.geomean.map((x) => [x.driver, x]));
+  assert.deepEqual(Object.keys(g), ['mysql', 'mysql2', 'mariadb']);
+  assert.equal(g.mysql.benches, 3);
+  assert.equal(g.mysql2.benches, 4);
+  assert.ok(Math.abs(g.mysql2.deltaPct + 20) < 1e-9);
+  assert.equal(g.mysql2.slower, 4);
+  assert.ok(Math.abs(g.mariadb.deltaPct) < 1e-9);
+  assert.equal(g.mariadb.unchanged, 4);
+});
+
+test('--threshold: a significant regression larger than it is flagged, a smaller one is not', () => {
+  const base = fixture();
+  const next = cut(base, 'mysql2', 20);
+  const c10 = compareResults(base, next, { threshold: 10 });
+  assert.equal(c10.regressions.length, 4);
+  assert.ok(c10.regressions.every((r) => r.driver === 'mysql2' && r.reason === 'slower'));
+  assert.deepEqual(compareResults(base, next, { threshold: 25 }).regressions, []);
+  // Faster is never a regression.
+  assert.deepEqual(compareResults(next, base, { threshold: 0 }).regressions, []);
+});
+
+test('a row that passed in the base run and fails in the new one is listed, and is a regression under a threshold', () => {
+  const base = fixture();
+  const next = structuredClone(base);
+  Object.assign(next.benches[0].results.find((r) => r.driver === 'mariadb'), { ok: false, status: 'failed', error: 'wrong value', opsPerSec: undefined });
+  const c = compareResults(base, next, { threshold: 50 });
+  assert.deepEqual(c.notCompared, [{ bench: 'do', driver: 'mariadb', base: 'ok', new: 'failed', error: 'wrong value' }]);
+  assert.equal(c.regressions.length, 1);
+  assert.match(c.regressions[0].reason, /failed: wrong value/);
+  assert.deepEqual(compareResults(base, next).regressions, []);
+});
+
+test('rows present in only one run are listed separately', () => {
+  const base = fixture();
+  const next = fixture({ extra: (r) => { r.benches.shift(); r.benches.push({ name: 'batch', title: 'b', sql: 'x', results: [row('mysql', 10)] }); } });
+  const c = compareResults(base, next);
+  assert.deepEqual(c.onlyInBase.map((r) => `${r.bench}/${r.driver}`), ['do/mysql', 'do/mysql2', 'do/mariadb']);
+  assert.deepEqual(c.onlyInNew.map((r) => `${r.bench}/${r.driver}`), ['batch/mysql']);
+  const text = renderComparisonText(c);
+  assert.match(text, /only in base: do · mysql, do · mysql2, do · mariadb/);
+  assert.match(text, /only in new: batch · mysql/);
+});
+
+test('one warning line per condition that makes the runs incomparable', () => {
+  const base = fixture();
+  const next = fixture({ server: '10.6.2-MariaDB', wake: 'none' });
+  next.env.node = 'v22.1.0';
+  next.settings.concurrency = 4;
+  next.server.embedded = false;
+  const w = compareResults(base, next).warnings;
+  assert.equal(w.length, 5);
+  assert.match(w[0], /^server version differs: 10\.11\.0-MariaDB \(base\) vs 10\.6\.2-MariaDB \(new\)/);
+  assert.match(w.join('\n'), /^server differs: embedded \(base\) vs remote \(new\)/m);
+  assert.match(w.join('\n'), /^Node version differs: v20\.0\.0 \(base\) vs v22\.1\.0 \(new\)/m);
+  assert.match(w.join('\n'), /^concurrency differs: 1 \(base\) vs 4 \(new\)/m);
+  assert.match(w.join('\n'), /^wake mode differs: spin:1 \(base\) vs none \(new\)/m);
+  for (const line of w) assert.doesNotMatch(line, /\n/);
+  // A recorded wake mode against none recorded is a difference too; the network setting likewise.
+  const old = fixture();
+  delete old.settings.wake;
+  assert.match(compareResults(old, base).warnings.join('\n'), /wake mode differs: not recorded \(base\) vs spin:1 \(new\)/);
+  const net = fixture();
+  net.settings.network = { delayMs: 1 };
+  assert.match(compareResults(base, net).warnings.join('\n'), /network differs: not recorded \(base\) vs \{"delayMs":1\} \(new\)/);
+});
+
+test('rows without per-sample figures are shown as not tested, never as significant', () => {
+  const base = fixture();
+  const old = structuredClone(base);
+  for (const b of old.benches) for (const r of b.results) delete r.sampleOpsPerSec;
+  const c = compareResults(old, cut(base, 'mysql2', 50), { threshold: 10 });
+  assert.ok(c.rows.every((r) => !r.tested && !r.significant && fmtSignificance(r) === '?'));
+  assert.deepEqual(c.regressions, []);
+  assert.match(c.warnings.at(-1), /11 rows lack per-sample figures/);
+});
+
+// --- the command -------------------------------------------------------------------------------
+
+function sink() {
+  let text = '';
+  return { write: (s) => { text += s; return true; }, get text() { return text; }, isTTY: false };
+}
+
+async function cli(args) {
+  const stdout = sink();
+  const stderr = sink();
+  const code = await main(args, { stdout, stderr });
+  return { code, stdout: stdout.text, stderr: stderr.text };
+}
+
+function save(name, results) {
+  const file = join(dir, name);
+  writeFileSync(file, serialize(results));
+  return file;
+}
+
+test('compare: table, exit 1 only for a significant regression beyond --threshold', async () => {
+  const base = save('base.json', fixture());
+  const cutFile = save('cut.json', cut(fixture(), 'mysql2', 20));
+  const same = await cli(['compare', base, base]);
+  assert.equal(same.code, 0, same.stderr);
+  assert.match(same.stdout, /│ do\s+│ mysql\s+│\s+1,100 │\s+1\.1 % │\s+1,100 │\s+1\.1 % │\s+0\.0 % │\s+~ │/);
+  assert.match(same.stdout, /^base: .*base\.json \(2026-01-01T00:00:00\.000Z\) · MariaDB 10\.11\.0-MariaDB \(embedded\)/m);
+  assert.match(same.stdout, /│ geomean\s+│ mysql\s+│/);
+  assert.match(same.stdout, /Mann-Whitney U/);
+  assert.equal(same.stderr, '');
+
+  const r10 = await cli(['compare', base, cutFile, '--threshold', '10']);
+  assert.equal(r10.code, 1);
+  assert.match(r10.stdout, /│\s+│ mysql2\s+│\s+1,200 │\s+1\.1 % │\s+960 │\s+1\.1 % │\s+-20\.0 % │\s+p<0\.001 │ REGRESSION/);
+  assert.match(r10.stdout, /REGRESSION: do · mysql2 -20\.0 %, insert · mysql2 -20\.0 %/);
+  assert.equal((await cli(['compare', base, cutFile, '--threshold', '25'])).code, 0);
+  assert.equal((await cli(['compare', base, cutFile])).code, 0);
+});
+
+test('compare: a different server version is one warning line on stderr', async () => {
+  const base = save('base.json', fixture());
+  const other = save('other.json', fixture({ server: '10.6.2-MariaDB' }));
+  const r = await cli(['compare', base, other]);
+  assert.equal(r.code, 0);
+  assert.equal(r.stderr, 'mysql-driver-bench: warning: server version differs: 10.11.0-MariaDB (base) vs 10.6.2-MariaDB (new) — the figures may not be comparable\n');
+});
+
+test('compare: unusable input exits 2 with one line', async () => {
+  const base = save('base.json', fixture());
+  const notResults = join(dir, 'x.json');
+  writeFileSync(notResults, '{"a":1}');
+  const future = save('future.json', { ...fixture(), schema: 99 });
+  const broken = join(dir, 'broken.json');
+  writeFileSync(broken, '{"tool":');
+  const empty = save('empty.json', { ...fixture(), benches: [] });
+  for (const [file, msg] of [
+    [join(dir, 'missing.json'), /cannot read results file .*missing\.json': no such file/],
+    [notResults, /is not a mysql-driver-bench results file/],
+    [future, /has results schema 99; this version reads schema 1/],
+    [broken, /cannot read results file/],
+    [empty, /have no bench × driver row measured in both/],
+  ]) {
+    const r = await cli(['compare', base, file]);
+    assert.equal(r.code, 2, `${file}: ${r.stderr}`);
+    assert.match(r.stderr, msg);
+    assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+    assert.equal(r.stdout, '');
+  }
+  const bad = await cli(['compare', base, base, '--threshold', 'ten']);
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /--threshold must be a number/);
+});
+
+test('compare --json - prints only the comparison; --markdown and --html write their forms', async () => {
+  const base = save('base.json', fixture());
+  const cutFile = save('cut.json', cut(fixture(), 'mysql2', 20));
+  const j = await cli(['compare', base, cutFile, '--json', '-', '--threshold', '10', '-q']);
+  assert.equal(j.code, 1);
+  const parsed = JSON.parse(j.stdout);
+  assert.equal(parsed.kind, 'comparison');
+  assert.equal(parsed.regressions.length, 4);
+  assert.equal(parsed.geomean.length, 3);
+
+  const md = await cli(['compare', base, cutFile, '--markdown', '--threshold', '10']);
+  assert.equal(md.code, 1);
+  assert.match(md.stdout, /\*\*Regression\*\* \(threshold 10 %\): do · mysql2 -20\.0 %/);
+  assert.match(md.stdout, /^### mysql-driver-bench comparison/);
+  assert.match(md.stdout, /\|  \| mysql2 \| 1,200 \| 1\.1 % \| 960 \| 1\.1 % \| -20\.0 % \| p&lt;0\.001 \| REGRESSION \|/);
+  assert.match(md.stderr, /┌/); // the table went to stderr, stdout carries only the Markdown
+
+  const html = join(dir, 'cmp.html');
+  const h = await cli(['compare', base, cutFile, '--html', html]);
+  assert.equal(h.code, 0);
+  assert.ok(existsSync(html));
+  assert.match(readFileSync(html, 'utf8'), /<svg class="chart"/);
+  assert.match(h.stderr, /HTML written to .*cmp\.html/);
+
+  const both = await cli(['compare', base, cutFile, '--json', '-', '--markdown']);
+  assert.equal(both.code, 2);
+  assert.match(both.stderr, /cannot both go to stdout/);
+});
