@@ -9,6 +9,7 @@ export default {
   name: 'pipelining',
   title: `a burst of ${BURST} INSERTs issued without waiting for replies (one op = one burst)`,
   sql: `INSERT INTO ${TABLE} (v) VALUES (?) x ${BURST} in flight`,
+  statementsPerOp: BURST,
   async setup(admin, { schema, server }) {
     await admin.query(`DROP TABLE IF EXISTS ${q(schema, TABLE)}`);
     // BLACKHOLE keeps the server's work constant; without it, a plain table emptied before each driver.

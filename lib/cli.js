@@ -6,6 +6,7 @@ import { positiveInteger, positiveNumber, splitList } from './config.js';
 import { BUILTIN_DRIVERS, assertDriverNames, loadDrivers } from './drivers/index.js';
 import { runBenchmark } from './run.js';
 import { parseWake, DEFAULT_WAKE } from './wake.js';
+import { calibrate } from './calibrate.js';
 import { renderBenchList } from './report.js';
 import { registerCompare } from './commands/compare.js';
 import { registerReport } from './commands/report.js';
@@ -68,6 +69,27 @@ export function buildProgram({ stdout = process.stdout, stderr = process.stderr,
       const benches = selectBenches(benchNames);
       assertDriverNames(opts.drivers);
       exitCode = await runBenchmark({ benches, opts, env, stdout, stderr, signal });
+    });
+
+  program.command('calibrate')
+    .description('check that the harness reports what a bare await-loop measures (harness/bare >= 0.98 per driver, in both wake modes), and measure this host\'s CPU wake-up sensitivity')
+    .option('-d, --drivers <list>', 'drivers to calibrate', splitList, BUILTIN_DRIVERS)
+    .option('-t, --time <seconds>', 'seconds per measurement', positiveNumber('--time'), 0.5)
+    .option('--pairs <n>', 'harness/bare pairs per driver, statement and wake mode (the ratio is their median)', positiveInteger('--pairs'), 8)
+    .option('--wake <mode>', "wake modes to calibrate: 'both' or one mode ('spin', 'spin:N', 'none')", 'both')
+    .option('-q, --quiet', 'no progress lines on stderr')
+    .addOption(new Option('--host <host>', 'server host (a remote server: nothing is started)'))
+    .addOption(new Option('--port <port>', 'server port'))
+    .addOption(new Option('--user <user>', 'user name'))
+    .addOption(new Option('--password <password>', 'password (prefer DB_PASSWORD)'))
+    .addOption(new Option('--database <name>', "the harness's own schema"))
+    .addOption(new Option('--socket <path>', 'unix socket of the server'))
+    .option('--debug', 'print stack traces on errors')
+    .action(async (opts) => {
+      assertDriverNames(opts.drivers);
+      const spinMode = parseWake(opts.wake === 'both' || opts.wake === 'none' ? 'spin' : opts.wake);
+      const wakeModes = opts.wake === 'both' ? [parseWake('none'), spinMode] : [parseWake(opts.wake)];
+      exitCode = await calibrate({ opts: { ...opts, wakeModes, spinMode }, env, stdout, stderr, signal });
     });
 
   program.command('list')

@@ -35,13 +35,13 @@ export function assertDriverNames(specs) {
 /** An adapter module's default export must look like the built-in ones. */
 export function validateAdapter(adapter, from) {
   const problems = [];
-  if (!adapter || typeof adapter !== 'object') problems.push('no default export object');
+  if (!adapter || typeof adapter !== 'object') problems.push('a default export object');
   else {
     if (typeof adapter.name !== 'string' || !/^[\w.@/-]{1,60}$/.test(adapter.name)) problems.push('a `name` string');
     if (typeof adapter.connect !== 'function') problems.push('a `connect(target)` function');
   }
   if (problems.length) {
-    throw usageError(`adapter ${from} is missing ${problems.join(' and ')}`,
+    throw usageError(`adapter ${from} lacks ${problems.join(' and ')}`,
       'an adapter exports default { name, version, capabilities, connect(target) -> { query, close } } (see README)');
   }
   return {
