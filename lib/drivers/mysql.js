@@ -1,5 +1,6 @@
-// `mysql` through `promise-mysql`: text protocol only.
+// `mysql` through `promise-mysql`: text protocol only; its own pool; row events for streaming.
 import { COMMON_OPTIONS, baseOptions, installedVersion, ignoreErrorEvents, once } from './common.js';
+import { consumeRows } from '../row-stream.js';
 
 /**
  * @param {object} p
@@ -15,8 +16,9 @@ export function createAdapter({ load, version, via, name = 'mysql' }) {
     packageName: 'mysql',
     version,
     via,
-    capabilities: { execute: false, batch: false, pipelining: false },
+    capabilities: { execute: false, batch: false, pipelining: false, stream: true, pool: true },
     options: { charset: COMMON_OPTIONS.collation, trace: false, compress: false },
+    streamApi: "query(sql).on('result', row)",
 
     async connect(target) {
       const promiseMysql = (await module()).default ?? (await module());
@@ -25,9 +27,23 @@ export function createAdapter({ load, version, via, name = 'mysql' }) {
       ignoreErrorEvents(conn.connection);
       return {
         query: (sql, params) => conn.query(sql, params),
+        // The driver's streaming API: without a callback, rows arrive as 'result' events and are not kept.
+        stream: (sql, params, onRow) => consumeRows(conn.queryStream(sql, params), 'result', onRow),
         close: () => conn.end(),
         destroy: () => conn.destroy(),
         threadId: conn.threadId ?? conn.connection?.threadId,
+      };
+    },
+
+    /** The driver's own pool of `size` connections (mysql pings a free connection on every acquire). */
+    async createPool(target, size) {
+      const promiseMysql = (await module()).default ?? (await module());
+      const pool = await promiseMysql.createPool({ ...baseOptions(target), charset: COMMON_OPTIONS.collation, connectionLimit: size });
+      ignoreErrorEvents(pool.pool);
+      return {
+        size,
+        query: (sql, params) => pool.query(sql, params),
+        close: () => pool.end(),
       };
     },
   };

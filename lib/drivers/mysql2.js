@@ -1,5 +1,7 @@
-// `mysql2` through its promise API: text protocol (query) and prepared statements (execute).
+// `mysql2` through its promise API: text protocol (query) and prepared statements (execute);
+// its own pool; row events of the core connection for streaming.
 import { COMMON_OPTIONS, baseOptions, installedVersion, ignoreErrorEvents, once } from './common.js';
+import { consumeRows } from '../row-stream.js';
 
 /**
  * @param {object} p
@@ -13,8 +15,9 @@ export function createAdapter({ load, version, name = 'mysql2' }) {
     name,
     packageName: 'mysql2',
     version,
-    capabilities: { execute: true, batch: false, pipelining: false },
+    capabilities: { execute: true, batch: false, pipelining: false, stream: true, pool: true },
     options: { charset: COMMON_OPTIONS.collation, trace: false, compress: false },
+    streamApi: "connection.query(sql).on('result', row)",
 
     async connect(target) {
       const mysql2 = (await module()).default ?? (await module());
@@ -24,9 +27,25 @@ export function createAdapter({ load, version, name = 'mysql2' }) {
       return {
         query: async (sql, params) => (await conn.query(sql, params))[0],
         execute: async (sql, params) => (await conn.execute(sql, params))[0],
+        // The driver's streaming API: the core connection's query without a callback emits rows and keeps none.
+        stream: (sql, params, onRow) => consumeRows(conn.connection.query(sql, params), 'result', onRow),
         close: () => conn.end(),
         destroy: () => conn.destroy(),
         threadId: conn.threadId ?? conn.connection?.threadId,
+      };
+    },
+
+    /** The driver's own pool of `size` connections. */
+    async createPool(target, size) {
+      const mysql2 = (await module()).default ?? (await module());
+      const pool = mysql2.createPool({ ...baseOptions(target), charset: COMMON_OPTIONS.collation, connectionLimit: size, maxIdle: size });
+      ignoreErrorEvents(pool.pool);
+      ignoreErrorEvents(pool);
+      return {
+        size,
+        query: async (sql, params) => (await pool.query(sql, params))[0],
+        execute: async (sql, params) => (await pool.execute(sql, params))[0],
+        close: () => pool.end(),
       };
     },
   };
