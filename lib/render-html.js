@@ -121,7 +121,7 @@ export function barChart({ title, groups, marker, unit = 'ops/s' }) {
     const h = groupHeights[gi];
     const cy = y + h / 2;
     parts.push(`<text x="${labelW - 12}" y="${(g.sublabel ? cy - 3 : cy + 5).toFixed(1)}" font-size="15" font-weight="600" fill="#1a1a1a" text-anchor="end">${esc(g.label)}</text>`);
-    if (g.sublabel) parts.push(`<text x="${labelW - 12}" y="${(cy + 14).toFixed(1)}" font-size="13" fill="#555" text-anchor="end">${esc(g.sublabel)}</text>`);
+    if (g.sublabel) parts.push(`<text x="${labelW - 12}" y="${(cy + 14).toFixed(1)}" font-size="13" fill="${g.alert ? '#b71c1c" font-weight="700' : '#555'}" text-anchor="end">${esc(g.sublabel)}</text>`);
     if (!g.bars.length) {
       const failed = g.messageClass === 'failed';
       parts.push(`<text x="${plotX + 10}" y="${(cy + 5).toFixed(1)}" font-size="14" fill="${failed ? '#b71c1c' : '#555'}"${failed ? ' font-weight="600"' : ''}>${esc(g.message ?? '')}</text>`);
@@ -247,10 +247,11 @@ export function renderComparisonHtml(c) {
     const rows = c.rows.filter((r) => r.bench === bench);
     const groups = rows.map((r) => ({
       label: r.driver,
-      sublabel: `${fmtSignedPct(r.deltaPct)} · ${fmtSignificance(r)}${r.regression ? ' · REGRESSION' : ''}`,
+      sublabel: r.regression ? 'REGRESSION' : (r.protocolChanged ? `${r.base.protocol} → ${r.new.protocol}` : r.new.protocol ?? ''),
+      alert: r.regression,
       bars: [
         { value: r.base.opsPerSec, err: errOf(r.base), colour: BASE_COLOUR, text: `base ${fmtOps(r.base.opsPerSec)} ± ${fmtPct(r.base.rme)}` },
-        { value: r.new.opsPerSec, err: errOf(r.new), colour: colour(r.driver), bold: r.regression, text: `new ${fmtOps(r.new.opsPerSec)} ± ${fmtPct(r.new.rme)}` },
+        { value: r.new.opsPerSec, err: errOf(r.new), colour: colour(r.driver), bold: r.regression, text: `new ${fmtOps(r.new.opsPerSec)} ± ${fmtPct(r.new.rme)} · ${fmtSignedPct(r.deltaPct)} ${fmtSignificance(r)}` },
       ],
     }));
     body.push(`<section class="bench" id="bench-${esc(bench)}">`);
