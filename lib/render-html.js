@@ -82,7 +82,9 @@ const compact = (n) => {
  */
 export function barChart({ title, groups, marker, unit = 'ops/s' }) {
   const width = 960;
-  const labelW = 190;
+  // The label column fits the longest driver label or protocol line (approximate glyph widths).
+  const longest = Math.max(0, ...groups.map((g) => Math.max(String(g.label).length * 8.6, String(g.sublabel ?? '').length * 7.2)));
+  const labelW = Math.round(Math.min(330, Math.max(150, longest + 24)));
   const textW = 280;
   const plotX = labelW;
   const plotW = width - labelW - textW;
