@@ -2,15 +2,17 @@
 import { after, before } from 'node:test';
 import { startEmbeddedServer } from '../../lib/server.js';
 import adminDriver from '../../lib/drivers/mariadb.js';
+import { prepareSchema } from '../../lib/schema.js';
 
 /** Registers before/after hooks; returns a getter for { server, target, admin }. */
-export function useEmbeddedServer({ database = 'mysql_driver_bench' } = {}) {
+export function useEmbeddedServer({ database = 'mysql_driver_bench', prepare = false } = {}) {
   const state = {};
   before(async () => {
     state.server = await startEmbeddedServer({ database });
     const s = state.server;
     state.target = { host: s.host, port: s.port, user: s.user, password: s.password, database };
     state.admin = await adminDriver.connect({ ...state.target, database: undefined });
+    if (prepare) await prepareSchema(state.admin, database);
   });
   after(async () => {
     await state.admin?.close().catch(() => {});

@@ -1,0 +1,11 @@
+// How a bench runs on a driver: the bench's own plan, or for the floor reference client the
+// plain text statement with a check of the raw reply (it builds no rows).
+export const FLOOR_BENCH_NOTE = 'the floor reference client runs only benches with a raw-reply check (do, select_100_cols, select_1000_rows)';
+
+export function planFor(bench, driver, context) {
+  if (driver.capabilities?.floor) {
+    if (!bench.floor) return { unsupported: FLOOR_BENCH_NOTE };
+    return { ...bench.plan(driver, context), protocol: 'text', check: bench.floor.check };
+  }
+  return bench.plan(driver, context);
+}

@@ -1,0 +1,95 @@
+// Integration: the wire-floor client's reply handling, and the latency proxy's byte fidelity.
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createHash, randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { connectFloor, decodeTextRow, FloorError } from '../lib/floor-client.js';
+import { startProxy, resolveNetwork } from '../lib/proxy.js';
+import mariadb from '../lib/drivers/mariadb.js';
+import mysql2 from '../lib/drivers/mysql2.js';
+import { useEmbeddedServer } from './helpers/server.js';
+import { isolatedDirs, runCli, removeIsolatedDirs } from './helpers/cli.js';
+
+const env = useEmbeddedServer({ prepare: true });
+after(removeIsolatedDirs);
+const md5 = (s) => createHash('md5').update(s).digest('hex');
+
+test('floor client: OK, error and result-set replies from the real server', async () => {
+  const c = await connectFloor(env.target);
+  try {
+    const ok = await c.query('DO ?', [42]);
+    assert.deepEqual({ affectedRows: ok.affectedRows, warningStatus: ok.warningStatus }, { affectedRows: 0, warningStatus: 0 });
+    await c.query('CREATE TABLE IF NOT EXISTS floor_t (id INT AUTO_INCREMENT PRIMARY KEY, v VARCHAR(10))');
+    const ins = await c.query("INSERT INTO floor_t (v) VALUES ('a'), ('b')");
+    assert.equal(ins.affectedRows, 2);
+    assert.ok(ins.insertId > 0);
+
+    await assert.rejects(c.query('SELECT * FROM no_such_table'), (err) => err instanceof FloorError && err.errno === 1146 && err.sqlState === '42S02');
+    // The connection is still usable after an error reply.
+    const rs = await c.query("SELECT 1 AS a, 'x' AS b UNION ALL SELECT 3, NULL");
+    assert.equal(rs.columnCount, 2);
+    assert.equal(rs.rowCount, 2);
+    assert.deepEqual(decodeTextRow(rs.lastRow), ['3', null]);
+    const empty = await c.query('SELECT 1 FROM DUAL WHERE 1 = 0');
+    assert.deepEqual([empty.columnCount, empty.rowCount], [1, 0]);
+    // Many packets, split across TCP reads.
+    const big = await c.query('SELECT seq, REPEAT(CHAR(65 + seq % 26 USING ascii), 200) FROM seq_1_to_100000');
+    assert.equal(big.rowCount, 100000);
+    assert.deepEqual(decodeTextRow(big.lastRow), ['100000', String.fromCharCode(65 + (100000 % 26)).repeat(200)]);
+  } finally {
+    await c.close();
+  }
+  await assert.rejects(connectFloor({ ...env.target, password: 'definitely-wrong' }), (err) => err.code === 'ER_ACCESS_DENIED_ERROR');
+});
+
+test('proxy: a 100 000-row result and an 8 MB insert arrive whole and in order', async () => {
+  const proxy = await startProxy(env.target, 0.2);
+  const via = { ...env.target, host: proxy.host, port: proxy.port };
+  try {
+    for (const driver of [mariadb, mysql2]) {
+      const conn = await driver.connect(via);
+      try {
+        const rows = await conn.query('SELECT seq, REPEAT(CHAR(65 + seq % 26 USING ascii), 200) AS v FROM seq_1_to_100000');
+        assert.equal(rows.length, 100000, driver.name);
+        for (let i = 0; i < rows.length; i++) {
+          const expected = String.fromCharCode(65 + ((i + 1) % 26)).repeat(200);
+          if (Number(rows[i].seq) !== i + 1 || rows[i].v !== expected) assert.fail(`${driver.name}: row ${i + 1} out of order or altered`);
+        }
+        const blob = randomBytes(6 * 1024 * 1024).toString('base64'); // 8 MB of text
+        await conn.query('CREATE TABLE IF NOT EXISTS proxy_blob (id INT PRIMARY KEY, v LONGTEXT)');
+        await conn.query('REPLACE INTO proxy_blob VALUES (1, ?)', [blob]);
+        const [back] = await conn.query('SELECT MD5(v) AS h, LENGTH(v) AS n FROM proxy_blob WHERE id = 1');
+        assert.equal(Number(back.n), blob.length);
+        assert.equal(back.h, md5(blob), `${driver.name}: the insert's bytes arrived unaltered`);
+      } finally {
+        await conn.close();
+      }
+    }
+  } finally {
+    await proxy.stop();
+  }
+});
+
+test('network profiles and --rtt parsing', () => {
+  assert.deepEqual(resolveNetwork({}), { name: 'loopback', rttMs: 0 });
+  assert.deepEqual(resolveNetwork({ network: 'lan' }), { name: 'lan', rttMs: 0.5 });
+  assert.deepEqual(resolveNetwork({ rtt: '2' }), { name: 'rtt 2 ms', rttMs: 2 });
+  assert.throws(() => resolveNetwork({ rtt: '-1' }), /--rtt must be/);
+  assert.throws(() => resolveNetwork({ network: 'moon' }), /unknown network profile 'moon'/);
+  assert.throws(() => resolveNetwork({ rtt: '1', network: 'lan' }), /not both/);
+});
+
+test('a run with --rtt and the floor row records the network and each driver over the floor', async () => {
+  const { tmp, out } = isolatedDirs();
+  const r = await runCli(['do', 'select_100_cols', '--smoke', '--rtt', '0.5', '--floor', '--out', out], { tmp });
+  assert.equal(r.code, 0, r.stderr);
+  const json = JSON.parse(readFileSync(join(out, readdirSync(out).find((f) => f.endsWith('.json'))), 'utf8'));
+  assert.equal(json.settings.network.rttMs, 0.5);
+  assert.ok(json.settings.network.measuredAddedMs > 0);
+  assert.ok(json.settings.network.proxyCpuSeconds >= 0);
+  const doRows = json.benches[0].results;
+  assert.ok(doRows.find((x) => x.driver === 'floor').ok);
+  for (const row of doRows.filter((x) => x.driver !== 'floor')) assert.ok(Number.isFinite(row.overFloorPct), row.driver);
+  assert.match(r.stdout, /over floor/);
+});
