@@ -1,4 +1,5 @@
 import { expect, expectRows } from '../lib/check.js';
+import { decodeTextRow } from '../lib/floor-client.js';
 
 // Tables shared by more than one bench. Every name lives in the harness's own schema.
 export const HUNDRED_COLS = 'select_100_cols';
@@ -25,6 +26,13 @@ export function checkHundredCols(rows) {
   }
 }
 
+/** The same check on a raw reply of the floor client (no rows built): counts, then the row's values. */
+export function checkHundredColsRaw(reply) {
+  expect(reply.columnCount === 100 && reply.rowCount === 1, `expected 1 row of 100 columns, got ${reply.rowCount} of ${reply.columnCount}`);
+  const values = decodeTextRow(reply.lastRow);
+  for (let i = 1; i <= 100; i++) expect(values[i - 1] === String(i), `column i${i}: expected ${i}, got ${JSON.stringify(values[i - 1])}`);
+}
+
 /** `count` distinct strings of `length` ASCII characters. */
 export function fixedStrings(count, length) {
   return Array.from({ length: count }, (_, i) => {
@@ -34,3 +42,117 @@ export function fixedStrings(count, length) {
 }
 
 export const randomInt = () => Math.floor(Math.random() * 1e9);
+
+// ---------------------------------------------------------------------------------------------
+// A table of "user-like" rows mixing INT and VARCHAR columns; every value follows from the id,
+// so a check can tell a wrong value from a right one without knowing which id was asked for.
+export const MIXED = 'mixed_rows';
+export const MIXED_ROWS = 1000;
+
+/** The row with primary key `id`, as every driver should return it. */
+export function mixedRow(id) {
+  return {
+    id,
+    user_name: `user${id}`,
+    age: 18 + (id % 60),
+    email: `user${id}@example.com`,
+    score: (id * 7919) % 100000,
+    country: `country-${id % 200}`,
+    login_count: id * 3,
+    bio: `bio of user ${id}: `.padEnd(100, 'abcdefghij'),
+    flags: id % 16,
+    last_ip: `10.${(id >> 16) & 255}.${(id >> 8) & 255}.${id & 255}`,
+  };
+}
+const MIXED_KEYS = Object.keys(mixedRow(1));
+
+export async function createMixed(admin, schema) {
+  const t = q(schema, MIXED);
+  await admin.query(`DROP TABLE IF EXISTS ${t}`);
+  await admin.query(`CREATE TABLE ${t} (id INT NOT NULL PRIMARY KEY, user_name VARCHAR(32) NOT NULL, age INT NOT NULL,
+    email VARCHAR(100) NOT NULL, score INT NOT NULL, country VARCHAR(32) NOT NULL, login_count INT NOT NULL,
+    bio VARCHAR(255) NOT NULL, flags INT NOT NULL, last_ip VARCHAR(45) NOT NULL)`);
+  const values = [];
+  for (let id = 1; id <= MIXED_ROWS; id++) {
+    const r = mixedRow(id);
+    values.push(`(${MIXED_KEYS.map((k) => (typeof r[k] === 'number' ? r[k] : `'${r[k]}'`)).join(', ')})`);
+  }
+  await admin.query(`INSERT INTO ${t} (${MIXED_KEYS.join(', ')}) VALUES ${values.join(',')}`);
+}
+
+export const randomMixedId = () => 1 + Math.floor(Math.random() * MIXED_ROWS);
+
+/** One mixed row whose every column matches its id; `extra` more columns are allowed (checked by the caller). */
+export function checkMixedRow(row, extra = 0) {
+  expect(row && typeof row === 'object', `expected a row, got ${typeof row}`);
+  const id = row.id;
+  expect(Number.isInteger(id) && id >= 1 && id <= MIXED_ROWS, `column id: expected an id from 1 to ${MIXED_ROWS}, got ${JSON.stringify(id)}`);
+  const want = mixedRow(id);
+  for (const k of MIXED_KEYS) {
+    expect(row[k] === want[k], `row ${id}, column ${k}: expected ${JSON.stringify(want[k])}, got ${JSON.stringify(row[k])}`);
+  }
+  const n = Object.keys(row).length;
+  expect(n === MIXED_KEYS.length + extra, `expected ${MIXED_KEYS.length + extra} columns, got ${n}`);
+}
+
+/** The mixed row of `rows` (exactly one). */
+export function checkOneMixedRow(rows, extra = 0) {
+  expectRows(rows, 1);
+  checkMixedRow(rows[0], extra);
+}
+
+/**
+ * The SQL of a select of one mixed row by id plus a column whose alias differs on every call:
+ * `v<n>` holding the number n (checked by checkRandomAliasRow).
+ */
+export function randomAliasSelect(table = MIXED) {
+  const n = randomInt();
+  return `SELECT *, ${n} AS \`v${n}\` FROM ${table} WHERE id = ?`;
+}
+
+export function checkRandomAliasRow(rows) {
+  checkOneMixedRow(rows, 1);
+  const row = rows[0];
+  const alias = Object.keys(row).find((k) => /^v\d+$/.test(k));
+  expect(alias !== undefined, `expected a column named v<number>, got ${Object.keys(row).join(', ')}`);
+  expect(row[alias] === Number(alias.slice(1)), `column ${alias}: expected ${alias.slice(1)}, got ${JSON.stringify(row[alias])}`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rows of about 200 bytes for streaming reads: an INT id and a 200-character payload that follows
+// from the id.
+export const STREAM_TABLE = 'stream_rows';
+export const STREAM_MAX_ROWS = 100000;
+export const PAYLOAD_LENGTH = 200;
+
+const payloadCode = (id) => 97 + (id % 26);
+
+/** Throws unless `row` is row number `id` of the stream table. Cheap enough to run on every row. */
+export function checkStreamRow(row, id) {
+  if (row.id !== id) expect(false, `row ${id}: expected id ${id}, got ${JSON.stringify(row.id)}`);
+  const p = row.payload;
+  const c = payloadCode(id);
+  if (typeof p !== 'string' || p.length !== PAYLOAD_LENGTH || p.charCodeAt(0) !== c || p.charCodeAt(PAYLOAD_LENGTH - 1) !== c
+    || p.charCodeAt(PAYLOAD_LENGTH >> 1) !== c) {
+    expect(false, `row ${id}: payload is not ${PAYLOAD_LENGTH} × '${String.fromCharCode(c)}'`);
+  }
+}
+
+export const streamSql = (rows, table = STREAM_TABLE) => `SELECT id, payload FROM ${table} ORDER BY id LIMIT ${rows}`;
+
+/** Create and fill the stream table unless it already holds exactly its rows. */
+export async function createStreamRows(admin, schema, rows = STREAM_MAX_ROWS) {
+  const t = q(schema, STREAM_TABLE);
+  try {
+    const [r] = await admin.query(`SELECT COUNT(*) AS n, MIN(id) AS lo, MAX(id) AS hi, SUM(LENGTH(payload) = ${PAYLOAD_LENGTH}) AS ok FROM ${t}`);
+    if (Number(r.n) === rows && Number(r.lo) === 1 && Number(r.hi) === rows && Number(r.ok) === rows) return;
+  } catch { /* not there yet */ }
+  await admin.query(`DROP TABLE IF EXISTS ${t}`);
+  await admin.query(`CREATE TABLE ${t} (id INT NOT NULL PRIMARY KEY, payload VARCHAR(${PAYLOAD_LENGTH}) NOT NULL)`);
+  const chunk = 5000;
+  for (let lo = 1; lo <= rows; lo += chunk) {
+    const values = [];
+    for (let id = lo; id < lo + chunk && id <= rows; id++) values.push(`(${id},REPEAT(CHAR(${payloadCode(id)}),${PAYLOAD_LENGTH}))`);
+    await admin.query(`INSERT INTO ${t} (id, payload) VALUES ${values.join(',')}`);
+  }
+}

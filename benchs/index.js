@@ -6,8 +6,21 @@ import pipelining from './pipelining.js';
 import select100Cols from './select_100_cols.js';
 import select1000Rows from './select_1000_rows.js';
 import execute from './execute.js';
+import selectParam from './select_param.js';
+import select1RowMixed from './select_1_row_mixed.js';
+import selectCollations from './select_collations.js';
+import selectRandomAlias from './select_random_alias.js';
+import poolSelect from './pool_select.js';
+import poolSelectRandomAlias from './pool_select_random_alias.js';
+import streamRows from './stream_rows.js';
+import executeMetadata, { executeMetadataChanging } from './execute_metadata.js';
+import transfer from './transfer.js';
 
-export const BENCHES = [doBench, insert, batch, pipelining, select100Cols, select1000Rows, execute];
+export const BENCHES = [
+  doBench, insert, batch, pipelining, select100Cols, select1000Rows, execute,
+  selectParam, select1RowMixed, selectCollations, selectRandomAlias, poolSelect, poolSelectRandomAlias,
+  streamRows, executeMetadata, executeMetadataChanging, transfer,
+];
 
 export function selectBenches(names) {
   if (!names || names.length === 0) return BENCHES;
