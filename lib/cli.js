@@ -5,6 +5,8 @@ import { redact } from './redact.js';
 import { positiveInteger, positiveNumber, splitList } from './config.js';
 import { BUILTIN_DRIVERS, assertDriverNames, loadDrivers } from './drivers/index.js';
 import { runBenchmark } from './run.js';
+import { parseConcurrency } from './scaling.js';
+import { DEFAULT_ACCOUNTS } from './transfer.js';
 import { parseWake, DEFAULT_WAKE } from './wake.js';
 import { calibrate } from './calibrate.js';
 import { renderBenchList } from './report.js';
@@ -31,7 +33,8 @@ function addRunOptions(cmd) {
   return cmd
     .option('-d, --drivers <list>', `comma-separated drivers (${BUILTIN_DRIVERS.join(', ')})`, splitList, BUILTIN_DRIVERS)
     .option('-b, --baseline <driver>', 'driver the Δ column compares against', 'mysql')
-    .option('-c, --concurrency <n>', 'connections per driver, each with one call in flight', positiveInteger('--concurrency'), 1)
+    .option('-c, --concurrency <n>', 'connections per driver, each with one call in flight (pool benches: callers sharing a pool of that size); a list such as 1,4,16 runs every bench at each level and prints a scaling table', parseConcurrency, 1)
+    .option('--transfer-accounts <n>', `accounts (and users, cards, tokens) seeded for the transfer bench (default ${DEFAULT_ACCOUNTS})`, positiveInteger('--transfer-accounts'))
     .option('-t, --time <seconds>', 'sampling time per bench and driver', positiveNumber('--time'))
     .option('--warmup <seconds>', 'warm-up time per bench and driver (every result checked)', positiveNumber('--warmup'))
     .option('-r, --rounds <n>', 'run the whole matrix n times, driver order rotated each round (default 3; --smoke 1)', positiveInteger('--rounds'))

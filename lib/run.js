@@ -7,6 +7,8 @@ import { renderTable } from './report.js';
 import { createProgress } from './progress.js';
 import { describeWake, withWake } from './wake.js';
 import { Interrupted, openServer, trapSignals } from './session.js';
+import { catalogueFailed, renderCatalogue, runCatalogue } from './catalogue.js';
+import { concurrencyLevels } from './scaling.js';
 
 export const PRESETS = {
   default: { time: 1.5, warmup: 0.5, minSamples: 5, rounds: 3 },
@@ -56,18 +58,21 @@ export async function runBenchmark({ benches, opts, env, stdout, stderr, signal:
       drivers: drivers.map((d) => ({ name: d.name, package: d.packageName, version: d.version, via: d.via, source: d.source, options: d.options })),
       settings: { ...settings, schema: target.database },
     });
-    const cells = benches.length * drivers.length * settings.rounds;
+    const cells = benches.length * drivers.length * settings.rounds * concurrencyLevels(settings.concurrency).length;
     const matrixProgress = createProgress(stderr, cells, { quiet: opts.quiet, rounds: settings.rounds });
     matrixProgress.log(`measuring ${benches.length} bench(es) × ${drivers.length} driver(s) × ${settings.rounds} round(s), `
       + `${settings.warmup} s warm-up + ${settings.time} s sampling each, wake ${settings.wake}`);
 
     try {
-      await withWake(opts.wake, () => runMatrix({
-        benches, drivers, admin, target, context, settings, results,
+      // runCatalogue: once per --concurrency level, then the streaming and metadata sections.
+      await withWake(opts.wake, () => runCatalogue({
+        opts, settings, results, benches, drivers, admin, target, context, signal: signals.signal, log: (l) => matrixProgress.log(l),
+      }, (levelSettings) => runMatrix({
+        benches, drivers, admin, target, context, settings: levelSettings, results,
         signal: signals.signal,
         progress: matrixProgress,
         serverAlive: session.alive,
-      }));
+      })));
       results.complete = true;
     } catch (err) {
       const reason = signals.signal.aborted ? signals.signal.reason : err;
@@ -83,7 +88,7 @@ export async function runBenchmark({ benches, opts, env, stdout, stderr, signal:
       applyDeltas(results);
       const file = writeResults(opts.out, results);
       if (typeof opts.json === 'string' && opts.json !== '-') writeResults(opts.out, results, opts.json);
-      const table = renderTable(results, { color: !jsonToStdout && stdout.isTTY, latency: opts.latency });
+      const table = renderTable(results, { color: !jsonToStdout && stdout.isTTY, latency: opts.latency }) + renderCatalogue(results);
       if (jsonToStdout) {
         stdout.write(serialize(results));
         if (!opts.quiet) stderr.write(table);
@@ -94,7 +99,7 @@ export async function runBenchmark({ benches, opts, env, stdout, stderr, signal:
       else stderr.write(`mysql-driver-bench: stopped: ${results.stoppedBy} — the rows measured so far are saved to ${file}\n`);
     }
   }
-  if (exitCode === EXIT.OK && results.benches.some((b) => b.results.some((r) => r.status === 'failed'))) {
+  if (exitCode === EXIT.OK && (results.benches.some((b) => b.results.some((r) => r.status === 'failed')) || catalogueFailed(results))) {
     exitCode = EXIT.ROWS_FAILED;
   }
   return exitCode;

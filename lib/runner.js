@@ -189,6 +189,8 @@ export async function runMatrix({ benches, drivers, admin, target, context, sett
               pool: plan.pool ? { size: settings.concurrency, callers: settings.concurrency } : undefined,
               operations: cell.latencies.length,
               latency: latencySummary(cell.latencies.toArray()),
+              // A bench's own figures for the row (e.g. transfer: retries, deadlocks, p95).
+              workload: bench.summarize?.({ driver: driver.name, latencyUs: cell.latencies.toArray() }, context),
               rounds: cell.rounds.map(({ sampleOpsPerSec, ...r }) => r),
               sampleOpsPerSec: agg.sampleOpsPerSec,
             });
