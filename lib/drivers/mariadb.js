@@ -2,6 +2,7 @@
 // its own pool; queryStream() for streaming.
 import { COMMON_OPTIONS, baseOptions, installedVersion, ignoreErrorEvents, once } from './common.js';
 import { consumeRows } from '../row-stream.js';
+import { fillPool } from '../pool-fill.js';
 
 // MariaDB extended capability: the server may skip unchanged result metadata of prepared statements (10.6+).
 const CACHE_METADATA = 1n << 36n;
@@ -61,6 +62,7 @@ export function createAdapter({ load, version, name = 'mariadb' }) {
         connectionLimit: size,
       });
       ignoreErrorEvents(pool);
+      await fillPool(pool, size);
       return {
         size,
         query: (sql, params) => pool.query(sql, params),

@@ -1,6 +1,7 @@
 // `mysql` through `promise-mysql`: text protocol only; its own pool; row events for streaming.
 import { COMMON_OPTIONS, baseOptions, installedVersion, ignoreErrorEvents, once } from './common.js';
 import { consumeRows } from '../row-stream.js';
+import { fillPool } from '../pool-fill.js';
 
 /**
  * @param {object} p
@@ -40,6 +41,7 @@ export function createAdapter({ load, version, via, name = 'mysql' }) {
       const promiseMysql = (await module()).default ?? (await module());
       const pool = await promiseMysql.createPool({ ...baseOptions(target), charset: COMMON_OPTIONS.collation, connectionLimit: size });
       ignoreErrorEvents(pool.pool);
+      await fillPool(pool, size);
       return {
         size,
         query: (sql, params) => pool.query(sql, params),

@@ -2,6 +2,7 @@
 // its own pool; row events of the core connection for streaming.
 import { COMMON_OPTIONS, baseOptions, installedVersion, ignoreErrorEvents, once } from './common.js';
 import { consumeRows } from '../row-stream.js';
+import { fillPool } from '../pool-fill.js';
 
 /**
  * @param {object} p
@@ -41,6 +42,7 @@ export function createAdapter({ load, version, name = 'mysql2' }) {
       const pool = mysql2.createPool({ ...baseOptions(target), charset: COMMON_OPTIONS.collation, connectionLimit: size, maxIdle: size });
       ignoreErrorEvents(pool.pool);
       ignoreErrorEvents(pool);
+      await fillPool(pool, size);
       return {
         size,
         query: async (sql, params) => (await pool.query(sql, params))[0],
