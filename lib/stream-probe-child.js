@@ -111,6 +111,10 @@ export async function probe(job) {
   }
 }
 
+// The parent decides when to stop (it kills this process on Ctrl-C); if the parent goes, so does this.
+process.on('SIGINT', () => {});
+process.on('disconnect', () => process.exit(0));
+
 process.once('message', async (job) => {
   addSecret(job.target?.password);
   let reply;
