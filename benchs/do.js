@@ -10,4 +10,5 @@ export default {
     op: (conn) => () => conn.query('DO ?', [randomInt()]),
   }),
   check: (result) => expectOk(result, 0),
+  floor: { check: (result) => expectOk(result, 0) },
 };

@@ -1,5 +1,6 @@
 import { expect, expectRows } from '../lib/check.js';
 import { ROW_VALUE, THOUSAND_ROWS, q } from './_tables.js';
+import { decodeTextRow } from '../lib/floor-client.js';
 
 const SQL = `SELECT * FROM ${THOUSAND_ROWS}`;
 
@@ -23,5 +24,12 @@ export default {
         `row ${i + 1}: expected {id: ${i + 1}, val: '${ROW_VALUE}'}, got ${JSON.stringify(r)}`);
     }
     expect(Object.keys(rows[0]).length === 2, `expected 2 columns, got ${Object.keys(rows[0]).length}`);
+  },
+  floor: {
+    check(reply) {
+      expect(reply.columnCount === 2 && reply.rowCount === 1000, `expected 1000 rows of 2 columns, got ${reply.rowCount} of ${reply.columnCount}`);
+      const last = decodeTextRow(reply.lastRow);
+      expect(last[0] === '1000' && last[1] === ROW_VALUE, `last row: got ${JSON.stringify(last)}`);
+    },
   },
 };

@@ -1,4 +1,4 @@
-import { HUNDRED_COLS, checkHundredCols, createHundredCols } from './_tables.js';
+import { HUNDRED_COLS, checkHundredCols, checkHundredColsRaw, createHundredCols } from './_tables.js';
 
 const SQL = `SELECT * FROM ${HUNDRED_COLS}`;
 
@@ -9,4 +9,5 @@ export default {
   setup: (admin, { schema }) => createHundredCols(admin, schema),
   plan: () => ({ protocol: 'text', op: (conn) => () => conn.query(SQL) }),
   check: checkHundredCols,
+  floor: { check: checkHundredColsRaw },
 };

@@ -40,6 +40,9 @@ function addRunOptions(cmd) {
     .option('-r, --rounds <n>', 'run the whole matrix n times, driver order rotated each round (default 3; --smoke 1)', positiveInteger('--rounds'))
     .option('--wake <mode>', "CPU wake-up control while sampling: 'spin' (lowest-priority busy loops keep idle CPUs awake; 'spin:N' for N loops) or 'none'", parseWake, parseWake(DEFAULT_WAKE))
     .option('--latency', 'wide table: p50, p90, p99 and max latency, and the spread between rounds')
+    .option('--rtt <ms>', 'add this round-trip time between drivers and server (a latency proxy in its own process)')
+    .option('--network <profile>', 'a named --rtt: lan (0.5 ms), wan (20 ms), loopback (0)')
+    .option('--floor', 'add the wire-floor reference client (driver `floor`) to the drivers')
     .option('--smoke', 'one short pass for CI: every bench on every driver, checks on, tiny sampling')
     .option('--json [file]', "also write the results JSON to a file ('-' or no value: stdout, which then carries only the JSON)")
     .option('-o, --out <dir>', 'directory for the results JSON', 'results')
@@ -70,6 +73,7 @@ export function buildProgram({ stdout = process.stdout, stderr = process.stderr,
     .argument('[bench...]', `benches to run (${BENCHES.map((b) => b.name).join(', ')}); all when none are named`)
     .action(async (benchNames, opts) => {
       const benches = selectBenches(benchNames);
+      if (opts.floor && !opts.drivers.includes('floor')) opts.drivers = [...opts.drivers, 'floor'];
       assertDriverNames(opts.drivers);
       exitCode = await runBenchmark({ benches, opts, env, stdout, stderr, signal });
     });

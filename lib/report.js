@@ -1,6 +1,7 @@
 // Pure renderers: results object -> text. Nothing here measures or writes.
 import Table from 'cli-table3';
 import { fmtOps, fmtPct, fmtSignedPct, fmtUs } from './format.js';
+import { planFor } from './plan.js';
 
 export function describeRun(results) {
   const { server, env, settings, drivers } = results;
@@ -9,8 +10,10 @@ export function describeRun(results) {
   const conns = settings.concurrency === 1 ? '1 connection' : `${settings.concurrency} connections`;
   const rounds = settings.rounds > 1 ? `${settings.rounds} rounds × ` : '';
   const wake = settings.wake ? ` · wake ${settings.wake}` : '';
+  const net = settings.network?.rttMs > 0
+    ? ` · network +${settings.network.rttMs} ms RTT (measured +${settings.network.measuredAddedMs} ms)` : '';
   return [
-    `${serverText} · Node ${env.node} · ${env.cpus} × ${env.cpuModel}${wake}`,
+    `${serverText} · Node ${env.node} · ${env.cpus} × ${env.cpuModel}${wake}${net}`,
     `drivers: ${driverText} · baseline ${settings.baseline} · ${conns} per driver · ${rounds}${settings.time} s sampling per cell`,
   ];
 }
@@ -32,8 +35,10 @@ function opsCell(row) {
 export function renderTable(results, { color = false, latency = false } = {}) {
   const baseline = results.settings.baseline;
   const wide = latency;
+  const withFloor = results.benches.some((b) => b.results.some((r) => r.driver === 'floor' && r.ok));
   const head = ['bench', 'driver', 'protocol', 'ops/s', '± rme', 'samples',
-    'p50 µs', ...(wide ? ['p90 µs'] : []), 'p99 µs', ...(wide ? ['max µs', 'rounds ±'] : []), `Δ vs ${baseline}`];
+    'p50 µs', ...(wide ? ['p90 µs'] : []), 'p99 µs', ...(wide ? ['max µs', 'rounds ±'] : []), `Δ vs ${baseline}`,
+    ...(withFloor ? ['over floor'] : [])];
   const table = new Table({
     head,
     colAligns: ['left', 'left', 'left', ...head.slice(3).map(() => 'right')],
@@ -54,6 +59,7 @@ export function renderTable(results, { color = false, latency = false } = {}) {
         row.ok ? fmtUs(row.latency?.p99) : '',
         ...(wide ? [row.ok ? fmtUs(row.latency?.max) : '', row.ok && row.rounds?.length > 1 ? fmtPct(row.spreadPct) : ''] : []),
         deltaCell(row, baseline),
+        ...(withFloor ? [row.overFloorPct === null || row.overFloorPct === undefined ? (row.driver === 'floor' && row.ok ? 'floor' : '') : fmtSignedPct(row.overFloorPct, 0)] : []),
       ]);
       if (!row.ok) notes.push(`${bench.name} · ${row.driver}: ${row.status === 'n/a' ? 'n/a' : 'FAILED'}: ${row.error}`);
     });
@@ -73,7 +79,7 @@ export function renderBenchList(benches, drivers, context) {
   const table = new Table({ head: ['bench', 'what it measures', 'SQL', ...drivers.map((d) => d.name)], wordWrap: true, style: { head: [], border: [] }, colWidths: [18, 40, 34, ...drivers.map(() => 14)] });
   for (const b of benches) {
     table.push([b.name, b.title, b.sql, ...drivers.map((d) => {
-      const plan = b.plan(d, context);
+      const plan = planFor(b, d, context);
       return plan.unsupported ? 'n/a' : plan.protocol;
     })]);
   }

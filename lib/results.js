@@ -1,7 +1,7 @@
 // The results file: a versioned JSON object, never carrying a password.
-import { mkdirSync, writeFileSync, accessSync, constants, readFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync, readFileSync, existsSync, statSync, unlinkSync } from 'node:fs';
 import { cpus, platform, release, arch, totalmem } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { usageError } from './errors.js';
 import { redact } from './redact.js';
 import { deltaPct, significantDifference } from './stats.js';
@@ -42,7 +42,10 @@ export function applyDeltas(results) {
   const baseline = results.settings.baseline;
   for (const bench of results.benches) {
     const base = bench.results.find((r) => r.driver === baseline && r.ok);
+    const floor = bench.results.find((r) => r.driver === 'floor' && r.ok);
     for (const row of bench.results) {
+      // Each driver's extra time per operation over the reference client's, in %.
+      row.overFloorPct = floor && row.ok && row !== floor ? (floor.opsPerSec / row.opsPerSec - 1) * 100 : null;
       row.deltaPct = row.ok && base ? deltaPct(row.opsPerSec, base.opsPerSec) : null;
       if (row.deltaPct === null || row === base) {
         row.deltaP = null;
@@ -57,11 +60,27 @@ export function applyDeltas(results) {
   return results;
 }
 
-/** Fail before the run when results cannot be saved. */
+/**
+ * Fail before the run when results cannot be saved: create the directory one level at a time
+ * (a recursive mkdir under /proc never returns) and write a probe file (root passes access checks
+ * even on a read-only file system).
+ */
 export function assertWritableDir(dir) {
+  const abs = resolve(dir);
   try {
-    mkdirSync(dir, { recursive: true });
-    accessSync(dir, constants.W_OK);
+    const missing = [];
+    let existing = abs;
+    while (!existsSync(existing)) {
+      missing.unshift(existing);
+      existing = dirname(existing);
+    }
+    if (!statSync(existing).isDirectory()) {
+      throw Object.assign(new Error(`${existing} is not a directory`), { code: 'ENOTDIR' });
+    }
+    for (const d of missing) mkdirSync(d);
+    const probe = join(abs, `.write-probe-${process.pid}`);
+    writeFileSync(probe, '');
+    unlinkSync(probe);
   } catch (err) {
     throw usageError(`cannot write results to '${dir}': ${err.code || err.message}`,
       'choose a writable directory with --out');

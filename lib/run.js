@@ -7,6 +7,8 @@ import { renderTable } from './report.js';
 import { createProgress } from './progress.js';
 import { describeWake, withWake } from './wake.js';
 import { Interrupted, openServer, trapSignals } from './session.js';
+import { resolveNetwork, startMeasuredProxy } from './proxy.js';
+import adminDriver from './drivers/mariadb.js';
 import { catalogueFailed, renderCatalogue, runCatalogue } from './catalogue.js';
 import { concurrencyLevels } from './scaling.js';
 
@@ -37,10 +39,13 @@ export async function runBenchmark({ benches, opts, env, stdout, stderr, signal:
   const jsonToStdout = opts.json === true || opts.json === '-';
   const progress = createProgress(stderr, 0, { quiet: opts.quiet });
   const settings = runSettings(opts, benches);
+  const network = resolveNetwork({ rtt: opts.rtt, network: opts.network });
+  settings.network = { name: network.name, rttMs: network.rttMs };
   assertWritableDir(opts.out);
 
   const signals = trapSignals(stderr, outerSignal);
   let session = null;
+  let proxy = null;
   let results = null;
   let exitCode = EXIT.OK;
   try {
@@ -50,7 +55,17 @@ export async function runBenchmark({ benches, opts, env, stdout, stderr, signal:
         'add it to --drivers or choose another with --baseline');
     }
     session = await openServer({ opts, env, log: (l) => progress.log(l), abort: signals.abort, signal: signals.signal });
-    const { admin, target, context, serverInfo } = session;
+    const { admin, context, serverInfo } = session;
+    let { target } = session;
+    if (network.rttMs > 0) {
+      // The drivers go through the latency proxy; the harness's own admin connection does not.
+      const started = await startMeasuredProxy(target, network.rttMs, (t) => adminDriver.connect(t));
+      proxy = started.proxy;
+      Object.assign(settings.network, started.network);
+      progress.log(`network: ${network.rttMs} ms round trip requested, ${started.network.measuredAddedMs} ms measured added `
+        + `(proxy hop ${started.network.hopMs} ms compensated)`);
+      target = { ...target, host: proxy.host, port: proxy.port, socket: undefined };
+    }
 
     results = createResults({
       env: describeEnvironment(),
@@ -81,6 +96,11 @@ export async function runBenchmark({ benches, opts, env, stdout, stderr, signal:
       exitCode = reason instanceof Interrupted ? reason.exitCode : EXIT.ABORTED;
     }
   } finally {
+    if (proxy) {
+      settings.network.proxyCpuSeconds = await proxy.cpuSeconds();
+      if (results) results.settings.network = { ...settings.network };
+      await proxy.stop();
+    }
     await session?.close();
     signals.dispose();
     if (results) {

@@ -4,6 +4,7 @@ import { latencySummary, median, relativeMarginOfError } from './stats.js';
 import { LatencyRecorder } from './latency.js';
 import { redact } from './redact.js';
 import { within } from './timers.js';
+import { planFor } from './plan.js';
 
 export class ServerLost extends Error {
   constructor(message) {
@@ -136,7 +137,8 @@ export async function runMatrix({ benches, drivers, admin, target, context, sett
             progress?.skip?.();
             continue;
           }
-          const plan = bench.plan(driver, context);
+          const plan = planFor(bench, driver, context);
+          const check = plan.check ?? bench.check;
           const conn = connections.get(driver.name);
           const reason = plan.unsupported ? null : (setupFailed.get(bench.name) ?? conn.error);
           if (plan.unsupported || reason) {
@@ -159,7 +161,7 @@ export async function runMatrix({ benches, drivers, admin, target, context, sett
             const m = await measure({
               name: `${bench.name} ${driver.name}`,
               ops,
-              check: (r) => bench.check(r),
+              check,
               time: settings.time,
               warmup: settings.warmup,
               minSamples: settings.minSamples,

@@ -10,9 +10,11 @@ const BUILTIN = {
   mysql: () => import('./mysql.js'),
   mysql2: () => import('./mysql2.js'),
   mariadb: () => import('./mariadb.js'),
+  floor: () => import('./floor.js'), // the reference client, not one of the default drivers
 };
 
-export const BUILTIN_DRIVERS = Object.keys(BUILTIN);
+/** The drivers compared by default. */
+export const BUILTIN_DRIVERS = ['mysql', 'mysql2', 'mariadb'];
 
 const isPath = (spec) => /^(\.{1,2}\/|\/)|\.(m?js)$/.test(spec);
 const isRelease = (spec) => !isPath(spec) && isVersionedSpec(spec);
@@ -23,7 +25,7 @@ export function assertDriverNames(specs) {
   const unknown = specs.filter((s) => !BUILTIN[s] && !isPath(s) && !isRelease(s));
   if (unknown.length) {
     throw usageError(`unknown driver${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`,
-      `valid drivers: ${BUILTIN_DRIVERS.join(', ')}, a release of one (mysql2@3.9.0, mariadb@latest), or a path to an adapter module (./my-adapter.js)`);
+      `valid drivers: ${BUILTIN_DRIVERS.join(', ')}, floor (the reference client), a release of one (mysql2@3.9.0, mariadb@latest), or a path to an adapter module (./my-adapter.js)`);
   }
   specs.filter(isRelease).forEach(assertVersionedSpec);
   const missing = specs.filter((s) => isPath(s) && !existsSync(resolve(s)));

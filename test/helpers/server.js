@@ -5,10 +5,10 @@ import adminDriver from '../../lib/drivers/mariadb.js';
 import { prepareSchema } from '../../lib/schema.js';
 
 /** Registers before/after hooks; returns a getter for { server, target, admin }. */
-export function useEmbeddedServer({ database = 'mysql_driver_bench', prepare = false } = {}) {
+export function useEmbeddedServer({ database = 'mysql_driver_bench', prepare = false, blackhole = true } = {}) {
   const state = {};
   before(async () => {
-    state.server = await startEmbeddedServer({ database });
+    state.server = await startEmbeddedServer({ database, blackhole });
     const s = state.server;
     state.target = { host: s.host, port: s.port, user: s.user, password: s.password, database };
     state.admin = await adminDriver.connect({ ...state.target, database: undefined });
