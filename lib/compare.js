@@ -1,11 +1,11 @@
 // Pure: two results objects -> a comparison object (and its text table). Nothing here reads files,
 // measures or prints.
 import Table from 'cli-table3';
-import { SIGNIFICANCE_ALPHA, significantDifference, deltaPct } from './stats.js';
+import { SIGNIFICANCE_ALPHA, significantDifference, deltaPct, noiseFloorPct } from './stats.js';
 import { fmtOps, fmtPct, fmtSignedPct } from './format.js';
 
 export const COMPARISON_KIND = 'comparison';
-export const SIGNIFICANCE_TEST = 'two-sided Mann-Whitney U test on the per-sample ops/s';
+export const SIGNIFICANCE_TEST = 'two-sided Mann-Whitney U test on the per-sample ops/s, and |Δ| beyond the larger round-to-round spread';
 
 /** A value for a warning line: objects such as the wake mode `{ mode, spinners }` made readable. */
 export function describeSetting(value) {
@@ -127,8 +127,10 @@ export function compareResults(base, next, { threshold = null, baseFile, newFile
       continue;
     }
     const tested = hasSamples(a) && hasSamples(b);
-    const { p, significant } = tested ? significantDifference(a.sampleOpsPerSec, b.sampleOpsPerSec, alpha) : { p: NaN, significant: false };
     const d = deltaPct(b.opsPerSec, a.opsPerSec);
+    const { p, significant } = tested
+      ? significantDifference(a.sampleOpsPerSec, b.sampleOpsPerSec, alpha, { deltaPct: d, noisePct: noiseFloorPct(a, b) })
+      : { p: NaN, significant: false };
     const row = {
       bench: benchName,
       driver,

@@ -67,7 +67,8 @@ export function renderTable(results, { color = false, latency = false } = {}) {
   }
   const lines = [...describeRun(results), table.toString()];
   if (results.benches.some((b) => b.results.some((r) => r.deltaSignificant === false))) {
-    notes.unshift(`~ : no significant difference from ${baseline} (Mann-Whitney U on per-sample ops/s, two-sided, 95 % confidence)`);
+    notes.unshift(`~ : no significant difference from ${baseline} (two-sided Mann-Whitney U on per-sample ops/s at 95 %, `
+      + 'and the difference must exceed the larger round-to-round spread of the two rows)');
   }
   if (notes.length) lines.push(notes.map((n) => `  ${n}`).join('\n'));
   if (!results.complete) lines.push(`INCOMPLETE: ${results.stoppedBy ?? 'the run did not finish'}`);

@@ -4,7 +4,7 @@ import { cpus, platform, release, arch, totalmem } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { usageError } from './errors.js';
 import { redact } from './redact.js';
-import { deltaPct, significantDifference } from './stats.js';
+import { deltaPct, significantDifference, noiseFloorPct } from './stats.js';
 
 export const SCHEMA_VERSION = 1;
 
@@ -52,7 +52,8 @@ export function applyDeltas(results) {
         row.deltaSignificant = null;
         continue;
       }
-      const { p, significant } = significantDifference(row.sampleOpsPerSec ?? [], base.sampleOpsPerSec ?? []);
+      const { p, significant } = significantDifference(row.sampleOpsPerSec ?? [], base.sampleOpsPerSec ?? [], undefined,
+        { deltaPct: row.deltaPct, noisePct: noiseFloorPct(row, base) });
       row.deltaP = Number.isFinite(p) ? Number(p.toPrecision(3)) : null;
       row.deltaSignificant = significant;
     }

@@ -13,7 +13,7 @@ import { catalogueFailed, renderCatalogue, runCatalogue } from './catalogue.js';
 import { concurrencyLevels } from './scaling.js';
 
 export const PRESETS = {
-  default: { time: 1.5, warmup: 0.5, minSamples: 5, rounds: 3 },
+  default: { time: 1.25, warmup: 0.3, minSamples: 5, rounds: 2 },
   smoke: { time: 0.1, warmup: 0.05, minSamples: 2, rounds: 1 },
 };
 

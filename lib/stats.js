@@ -118,8 +118,18 @@ export function mannWhitneyU(a, b) {
   return { u, z: u1 > mu ? z : -z, p };
 }
 
-/** Is the difference between two sets of per-sample figures significant at SIGNIFICANCE_ALPHA? */
-export function significantDifference(a, b, alpha = SIGNIFICANCE_ALPHA) {
+/**
+ * The harness's one rule for "a real difference": the Mann-Whitney U test on the per-sample
+ * figures rejects equality at `alpha`, AND the difference is larger than the noise floor —
+ * the larger round-to-round spread (%) of the two rows. Samples taken seconds apart cannot see
+ * the slow drift of a shared machine; the spread between rounds, minutes apart, does.
+ * `deltaPct` and `noisePct` are optional; without them only the U test decides.
+ */
+export function significantDifference(a, b, alpha = SIGNIFICANCE_ALPHA, { deltaPct: d, noisePct = 0 } = {}) {
   const { p } = mannWhitneyU(a, b);
-  return { p, significant: Number.isFinite(p) && p < alpha };
+  const beyondNoise = d === undefined || d === null || Math.abs(d) > (noisePct || 0);
+  return { p, significant: Number.isFinite(p) && p < alpha && beyondNoise, beyondNoise };
 }
+
+/** The noise floor of two rows: the larger of their round-to-round spreads (0 with one round). */
+export const noiseFloorPct = (rowA, rowB) => Math.max(rowA?.spreadPct || 0, rowB?.spreadPct || 0);

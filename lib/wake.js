@@ -10,7 +10,7 @@ import { usageError } from './errors.js';
 const SPINNER = fileURLToPath(new URL('./spinner.js', import.meta.url));
 
 // Chosen from measurements on a 2-core VM (README, "CPU wake-ups").
-export const DEFAULT_WAKE = 'spin';
+export const DEFAULT_WAKE = 'none';
 
 /** Default number of spinners: all CPUs but one (at least one). */
 export const defaultSpinners = () => Math.max(1, cpus().length - 1);

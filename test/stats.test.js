@@ -62,3 +62,14 @@ test('Mann-Whitney U: textbook values and clear cases', async () => {
   assert.equal(significantDifference(base, base.map((x) => x * 1.05)).significant, true);
   assert.ok(Number.isNaN(mannWhitneyU([1], [2, 3]).p));
 });
+
+test('a difference inside the round-to-round spread is not significant, however small p is', async () => {
+  const { significantDifference, noiseFloorPct } = await import('../lib/stats.js');
+  const base = Array.from({ length: 50 }, (_, i) => 1000 + (i % 10));
+  const faster = base.map((x) => x * 1.08);
+  assert.equal(significantDifference(base, faster, 0.05, { deltaPct: 8, noisePct: 0 }).significant, true);
+  assert.equal(significantDifference(base, faster, 0.05, { deltaPct: 8, noisePct: 12 }).significant, false);
+  assert.equal(significantDifference(base, faster, 0.05, { deltaPct: 8, noisePct: 5 }).significant, true);
+  assert.equal(noiseFloorPct({ spreadPct: 3 }, { spreadPct: 12 }), 12);
+  assert.equal(noiseFloorPct({}, undefined), 0);
+});
