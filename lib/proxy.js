@@ -73,8 +73,8 @@ async function medianRoundTrip(conn, count = 200) {
 
 /**
  * Start a proxy adding `rttMs` and measure it: the proxy's own hop cost (with no delay) is
- * subtracted from the delay it adds, then the added round trip is measured against a direct
- * connection. Returns { proxy, network: { rttMs, hopMs, measuredAddedMs, oneWayMs } }.
+ * subtracted from the delay it adds, the added round trip is measured against a direct
+ * connection, the delay corrected once for the timer's overshoot, and measured again. Returns { proxy, network: { rttMs, hopMs, measuredAddedMs, oneWayMs } }.
  */
 export async function startMeasuredProxy(target, rttMs, connectProbe) {
   const proxy = await startProxy(target, 0);
@@ -85,10 +85,16 @@ export async function startMeasuredProxy(target, rttMs, connectProbe) {
       await medianRoundTrip(through, 50);
       const baseMs = await medianRoundTrip(direct);
       const hopMs = Math.max(0, (await medianRoundTrip(through)) - baseMs);
-      const oneWayMs = Math.max(0, (rttMs - hopMs) / 2);
-      proxy.setOneWay(oneWayMs);
-      await medianRoundTrip(through, 20); // data in flight with the old delay is gone
-      const measuredAddedMs = (await medianRoundTrip(through)) - (await medianRoundTrip(direct));
+      let oneWayMs = Math.max(0, (rttMs - hopMs) / 2);
+      const addedWith = async (ms) => {
+        proxy.setOneWay(ms);
+        await medianRoundTrip(through, 20); // data in flight with the old delay is gone
+        return (await medianRoundTrip(through)) - (await medianRoundTrip(direct));
+      };
+      let measuredAddedMs = await addedWith(oneWayMs);
+      // One correction for the timer's overshoot, which grows with the delay.
+      oneWayMs = Math.max(0, oneWayMs + (rttMs - measuredAddedMs) / 2);
+      measuredAddedMs = await addedWith(oneWayMs);
       const r3 = (x) => Math.round(x * 1000) / 1000;
       return { proxy, network: { rttMs, hopMs: r3(hopMs), oneWayMs: r3(oneWayMs), measuredAddedMs: r3(measuredAddedMs) } };
     } finally {
