@@ -1,24 +1,33 @@
-// Records single-operation latencies (microseconds) into a growable typed array.
+// Records single-operation latencies (microseconds). Up to `capacity` values are kept exactly;
+// past that, a uniform reservoir sample (Vitter's algorithm R) of that size, so percentiles stay
+// unbiased and memory stays bounded on long runs. The count and the maximum are always exact.
 export class LatencyRecorder {
-  constructor(initial = 1 << 14) {
-    this.values = new Float64Array(initial);
-    this.length = 0;
+  constructor(capacity = 1 << 20) {
+    this.capacity = capacity;
+    this.values = new Float64Array(Math.min(capacity, 1 << 14));
+    this.stored = 0;
+    this.length = 0; // operations recorded
+    this.max = 0;
   }
 
   push(us) {
-    if (this.length === this.values.length) {
-      const bigger = new Float64Array(this.values.length * 2);
-      bigger.set(this.values);
-      this.values = bigger;
+    this.length++;
+    if (us > this.max) this.max = us;
+    if (this.stored < this.capacity) {
+      if (this.stored === this.values.length) {
+        const bigger = new Float64Array(Math.min(this.capacity, this.values.length * 2));
+        bigger.set(this.values);
+        this.values = bigger;
+      }
+      this.values[this.stored++] = us;
+      return;
     }
-    this.values[this.length++] = us;
+    const j = Math.floor(Math.random() * this.length);
+    if (j < this.capacity) this.values[j] = us;
   }
 
+  /** The kept values (all of them until `capacity` is reached, then the reservoir). */
   toArray() {
-    return this.values.subarray(0, this.length);
-  }
-
-  clear() {
-    this.length = 0;
+    return this.values.subarray(0, this.stored);
   }
 }

@@ -8,9 +8,12 @@ import { createProgress } from './progress.js';
 import { describeWake, withWake } from './wake.js';
 import { Interrupted, openServer, trapSignals } from './session.js';
 import { resolveNetwork, startMeasuredProxy } from './proxy.js';
+import { sleep } from './timers.js';
 import adminDriver from './drivers/mariadb.js';
 import { catalogueFailed, renderCatalogue, runCatalogue } from './catalogue.js';
 import { concurrencyLevels } from './scaling.js';
+
+const mb = (bytes) => Math.round((bytes / 2 ** 20) * 10) / 10;
 
 export const PRESETS = {
   default: { time: 1.25, warmup: 0.3, minSamples: 5, rounds: 2 },
@@ -73,6 +76,16 @@ export async function runBenchmark({ benches, opts, env, stdout, stderr, signal:
       drivers: drivers.map((d) => ({ name: d.name, package: d.packageName, version: d.version, via: d.via, source: d.source, options: d.options })),
       settings: { ...settings, schema: target.database },
     });
+    const threadsConnected = async () => {
+      try {
+        const [row] = await admin.query("SHOW GLOBAL STATUS LIKE 'Threads_connected'");
+        return Number(row.Value);
+      } catch {
+        return null;
+      }
+    };
+    // The harness's own health over the run: its memory, and connections left open on the server.
+    results.health = { rssStartMB: mb(process.memoryUsage().rss), threadsConnectedBefore: await threadsConnected() };
     const cells = benches.length * drivers.length * settings.rounds * concurrencyLevels(settings.concurrency).length;
     const matrixProgress = createProgress(stderr, cells, { quiet: opts.quiet, rounds: settings.rounds });
     matrixProgress.log(`measuring ${benches.length} bench(es) × ${drivers.length} driver(s) × ${settings.rounds} round(s), `
@@ -89,6 +102,8 @@ export async function runBenchmark({ benches, opts, env, stdout, stderr, signal:
         serverAlive: session.alive,
       })));
       results.complete = true;
+      await sleep(300); // closed connections take a moment to leave the server's count
+      Object.assign(results.health, { rssEndMB: mb(process.memoryUsage().rss), threadsConnectedAfter: await threadsConnected() });
     } catch (err) {
       const reason = signals.signal.aborted ? signals.signal.reason : err;
       if (!(reason instanceof Interrupted) && !(reason instanceof ServerLost)) throw reason;

@@ -65,6 +65,12 @@ export function aggregateRounds(rounds) {
 
 const round1 = (x) => Math.round(x * 10) / 10;
 
+/** Percentiles from the recorder's (possibly sampled) values; count and max are exact. */
+function latencyOf(recorder) {
+  const summary = latencySummary(recorder.toArray());
+  return summary && { ...summary, count: recorder.length, max: round1(recorder.max) };
+}
+
 /**
  * @param {object} p
  * @param {Array} p.benches bench modules
@@ -190,7 +196,7 @@ export async function runMatrix({ benches, drivers, admin, target, context, sett
               connections: settings.concurrency,
               pool: plan.pool ? { size: settings.concurrency, callers: settings.concurrency } : undefined,
               operations: cell.latencies.length,
-              latency: latencySummary(cell.latencies.toArray()),
+              latency: latencyOf(cell.latencies),
               // A bench's own figures for the row (e.g. transfer: retries, deadlocks, p95).
               workload: bench.summarize?.({ driver: driver.name, latencyUs: cell.latencies.toArray() }, context),
               rounds: cell.rounds.map(({ sampleOpsPerSec, ...r }) => r),

@@ -73,3 +73,17 @@ test('a difference inside the round-to-round spread is not significant, however 
   assert.equal(noiseFloorPct({ spreadPct: 3 }, { spreadPct: 12 }), 12);
   assert.equal(noiseFloorPct({}, undefined), 0);
 });
+
+test('latency recorder: exact below capacity, a bounded uniform reservoir above it', async () => {
+  const { LatencyRecorder } = await import('../lib/latency.js');
+  const small = new LatencyRecorder(100);
+  for (let i = 1; i <= 50; i++) small.push(i);
+  assert.deepEqual(Array.from(small.toArray()), Array.from({ length: 50 }, (_, i) => i + 1));
+  const big = new LatencyRecorder(1000);
+  for (let i = 1; i <= 100000; i++) big.push(i);
+  assert.equal(big.length, 100000);
+  assert.equal(big.toArray().length, 1000, 'memory stays bounded');
+  assert.equal(big.max, 100000);
+  const mid = Float64Array.from(big.toArray()).sort()[500];
+  assert.ok(mid > 40000 && mid < 60000, `the reservoir's median ${mid} is near the true 50000`);
+});
