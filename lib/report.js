@@ -7,7 +7,9 @@ export function describeRun(results) {
   const { server, env, settings, drivers } = results;
   const serverText = server ? `${server.kind === 'mysql' ? 'MySQL' : 'MariaDB'} ${server.version} (${server.embedded ? 'embedded' : 'remote'})` : 'no server';
   const driverText = drivers.map((d) => `${d.name} ${d.version}${d.via ? ` (via ${d.via})` : ''}`).join(', ');
-  const conns = settings.concurrency === 1 ? '1 connection' : `${settings.concurrency} connections`;
+  const levels = [].concat(settings.concurrency);
+  const conns = levels.length > 1 ? `${levels.join(', ')} connections (one level after another)`
+    : levels[0] === 1 ? '1 connection' : `${levels[0]} connections`;
   const rounds = settings.rounds > 1 ? `${settings.rounds} rounds × ` : '';
   const wake = settings.wake ? ` · wake ${settings.wake}` : '';
   const net = settings.network?.rttMs > 0
@@ -45,10 +47,11 @@ export function renderTable(results, { color = false, latency = false } = {}) {
     style: { head: color ? ['cyan'] : [], border: color ? ['grey'] : [], compact: true },
   });
   const notes = [];
+  const multiLevel = [].concat(results.settings.concurrency ?? 1).length > 1;
   for (const bench of results.benches) {
     bench.results.forEach((row, i) => {
       table.push([
-        i === 0 ? bench.name : '',
+        i === 0 ? (multiLevel && bench.concurrency !== undefined ? `${bench.name} @${bench.concurrency}` : bench.name) : '',
         row.driver,
         row.protocol ?? '',
         opsCell(row),
@@ -77,7 +80,8 @@ export function renderTable(results, { color = false, latency = false } = {}) {
 
 /** `list`: each bench with its SQL and, per driver, the protocol path it runs. */
 export function renderBenchList(benches, drivers, context) {
-  const table = new Table({ head: ['bench', 'what it measures', 'SQL', ...drivers.map((d) => d.name)], wordWrap: true, style: { head: [], border: [] }, colWidths: [18, 40, 34, ...drivers.map(() => 14)] });
+  const nameWidth = Math.max(18, ...benches.map((b) => b.name.length + 2));
+  const table = new Table({ head: ['bench', 'what it measures', 'SQL', ...drivers.map((d) => d.name)], wordWrap: true, style: { head: [], border: [] }, colWidths: [nameWidth, 40, 34, ...drivers.map(() => 16)] });
   for (const b of benches) {
     table.push([b.name, b.title, b.sql, ...drivers.map((d) => {
       const plan = planFor(b, d, context);

@@ -75,3 +75,14 @@ test('readResults accepts a results file and rejects anything else with a clear 
   assert.throws(() => readResults(join(dir, 'missing.json')), /no such file/);
   rmSync(dir, { recursive: true, force: true });
 });
+
+test('a run over several concurrency levels names the level of each bench and in the header', () => {
+  const r = fixture();
+  r.settings.concurrency = [1, 4];
+  r.benches[0].concurrency = 1;
+  r.benches[1].concurrency = 4;
+  const text = renderTable(r);
+  assert.match(text, /1, 4 connections \(one level after another\) per driver/);
+  assert.match(text, /│ do @1 /);
+  assert.match(text, /│ execute @4 /);
+});
