@@ -46,7 +46,13 @@ function addRunOptions(cmd) {
     .option('--smoke', 'one short pass for CI: every bench on every driver, checks on, tiny sampling')
     .option('--json [file]', "also write the results JSON to a file ('-' or no value: stdout, which then carries only the JSON)")
     .option('-o, --out <dir>', 'directory for the results JSON', 'results')
-    .option('-q, --quiet', 'no progress lines on stderr')
+    .option('-q, --quiet', 'no progress lines on stderr');
+  return addConnectionOptions(cmd);
+}
+
+/** Where the server is (none of these: the embedded one), and --debug. */
+function addConnectionOptions(cmd) {
+  return cmd
     .addOption(new Option('--host <host>', 'server host (a remote server: nothing is started)'))
     .addOption(new Option('--port <port>', 'server port'))
     .addOption(new Option('--user <user>', 'user name'))
@@ -78,20 +84,13 @@ export function buildProgram({ stdout = process.stdout, stderr = process.stderr,
       exitCode = await runBenchmark({ benches, opts, env, stdout, stderr, signal });
     });
 
-  program.command('calibrate')
+  addConnectionOptions(program.command('calibrate'))
     .description('check that the harness reports what a bare await-loop measures (harness/bare >= 0.98 per driver, in both wake modes), and measure this host\'s CPU wake-up sensitivity')
     .option('-d, --drivers <list>', 'drivers to calibrate', splitList, BUILTIN_DRIVERS)
     .option('-t, --time <seconds>', 'seconds per measurement', positiveNumber('--time'), 0.5)
     .option('--pairs <n>', 'harness/bare pairs per driver, statement and wake mode (the ratio is their median)', positiveInteger('--pairs'), 8)
     .option('--wake <mode>', "wake modes to calibrate: 'both' or one mode ('spin', 'spin:N', 'none')", 'both')
     .option('-q, --quiet', 'no progress lines on stderr')
-    .addOption(new Option('--host <host>', 'server host (a remote server: nothing is started)'))
-    .addOption(new Option('--port <port>', 'server port'))
-    .addOption(new Option('--user <user>', 'user name'))
-    .addOption(new Option('--password <password>', 'password (prefer DB_PASSWORD)'))
-    .addOption(new Option('--database <name>', "the harness's own schema"))
-    .addOption(new Option('--socket <path>', 'unix socket of the server'))
-    .option('--debug', 'print stack traces on errors')
     .action(async (opts) => {
       assertDriverNames(opts.drivers);
       const spinMode = parseWake(opts.wake === 'both' || opts.wake === 'none' ? 'spin' : opts.wake);
