@@ -16,7 +16,7 @@ import { concurrencyLevels } from './scaling.js';
 const mb = (bytes) => Math.round((bytes / 2 ** 20) * 10) / 10;
 
 export const PRESETS = {
-  default: { time: 1.25, warmup: 0.3, minSamples: 5, rounds: 2 },
+  default: { time: 1, warmup: 0.3, minSamples: 5, rounds: 2 },
   smoke: { time: 0.1, warmup: 0.05, minSamples: 2, rounds: 1 },
 };
 
