@@ -30,14 +30,14 @@ Exit codes: 0 all rows measured and checked · 1 some row failed its check or er
 130 interrupted (Ctrl-C; partial results saved)`;
 
 function addRunOptions(cmd) {
-  return cmd
+  cmd
     .option('-d, --drivers <list>', `comma-separated drivers (${BUILTIN_DRIVERS.join(', ')})`, splitList, BUILTIN_DRIVERS)
     .option('-b, --baseline <driver>', 'driver the Δ column compares against', 'mysql')
     .option('-c, --concurrency <n>', 'connections per driver, each with one call in flight (pool benches: callers sharing a pool of that size); a list such as 1,4,16 runs every bench at each level and prints a scaling table', parseConcurrency, 1)
     .option('--transfer-accounts <n>', `accounts (and users, cards, tokens) seeded for the transfer bench (default ${DEFAULT_ACCOUNTS})`, positiveInteger('--transfer-accounts'))
-    .option('-t, --time <seconds>', 'sampling time per bench and driver', positiveNumber('--time'))
-    .option('--warmup <seconds>', 'warm-up time per bench and driver (every result checked)', positiveNumber('--warmup'))
-    .option('-r, --rounds <n>', 'run the whole matrix n times, driver order rotated each round (default 3; --smoke 1)', positiveInteger('--rounds'))
+    .option('-t, --time <seconds>', 'sampling time per bench, driver and round (default 1; --smoke 0.1)', positiveNumber('--time'))
+    .option('--warmup <seconds>', 'warm-up time per bench, driver and round, every result checked (default 0.3)', positiveNumber('--warmup'))
+    .option('-r, --rounds <n>', 'run the whole matrix n times, driver order rotated each round (default 2; --smoke 1)', positiveInteger('--rounds'))
     .option('--wake <mode>', "CPU wake-up control while sampling: 'spin' (lowest-priority busy loops keep idle CPUs awake; 'spin:N' for N loops) or 'none'", parseWake, parseWake(DEFAULT_WAKE))
     .option('--latency', 'wide table: p50, p90, p99 and max latency, and the spread between rounds')
     .option('--rtt <ms>', 'add this round-trip time between drivers and server (a latency proxy in its own process)')
