@@ -1,6 +1,6 @@
 import { Command, Option, CommanderError } from 'commander';
 import { BENCHES, selectBenches } from '../benchs/index.js';
-import { EXIT, UserError, usageError } from './errors.js';
+import { EXIT, UserError } from './errors.js';
 import { redact } from './redact.js';
 import { positiveInteger, positiveNumber, splitList } from './config.js';
 import { BUILTIN_DRIVERS, assertDriverNames, loadDrivers } from './drivers/index.js';

@@ -8,6 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync, writeFileSync, rmSync, accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { findServerBinaries } from '../lib/server.js'; // node built-ins only: safe before npm ci
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const say = (line) => process.stderr.write(`setup: ${line}\n`);
@@ -42,7 +43,8 @@ function onPath(names, extra = ['/usr/sbin', '/usr/local/sbin']) {
 }
 
 function ensureServer() {
-  if (onPath(['mariadbd', 'mysqld']) && onPath(['mariadb-install-db', 'mysql_install_db'])) return;
+  const { mariadbd, installDb } = findServerBinaries(); // exactly what the harness will look for
+  if (mariadbd && installDb) return;
   const howTo = 'install the mariadb-server package (e.g. `sudo apt-get install mariadb-server`), or set DB_HOST/DB_SOCKET to use an existing server';
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
   if (!isRoot || !onPath(['apt-get'])) {

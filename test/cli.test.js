@@ -3,14 +3,13 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { isolatedDirs, runCli, startCli, leftovers, processesMentioning, removeIsolatedDirs } from './helpers/cli.js';
+import { isolatedDirs, runCli, startCli, leftovers, processesMentioning, removeIsolatedDirs, noStackTrace } from './helpers/cli.js';
 import { useEmbeddedServer } from './helpers/server.js';
 import { BENCHES } from '../benchs/index.js';
 
 const remote = useEmbeddedServer({ database: 'cli_test_schema' });
 after(removeIsolatedDirs);
 
-const noStackTrace = (text) => !/^\s+at .+:\d+:\d+\)?$/m.test(text);
 const savedResults = (out) => readdirSync(out).filter((f) => f.endsWith('.json')).map((f) => JSON.parse(readFileSync(join(out, f), 'utf8')));
 
 function assertNothingLeft(tmp) {

@@ -5,13 +5,12 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { isolatedDirs, runCli, leftovers, removeIsolatedDirs } from './helpers/cli.js';
+import { isolatedDirs, runCli, leftovers, removeIsolatedDirs, noStackTrace } from './helpers/cli.js';
 import { useEmbeddedServer } from './helpers/server.js';
 
 const server = useEmbeddedServer({ database: 'faults_schema' });
 after(removeIsolatedDirs);
 
-const noStackTrace = (text) => !/^\s+at .+:\d+:\d+\)?$/m.test(text);
 const oneLine = (text) => text.trim().split('\n').filter((l) => !/^(embedded server|setup):/.test(l));
 const savedResults = (out) => {
   try { return readdirSync(out).filter((f) => f.endsWith('.json')); } catch { return []; }

@@ -50,6 +50,9 @@ export function startCli(args, { env = {}, tmp, onStderr, timeoutMs = 120000 } =
 
 export const runCli = (args, opts) => startCli(args, opts).done;
 
+/** True when `text` holds no stack-trace line (what users see without --debug). */
+export const noStackTrace = (text) => !/^\s+at .+:\d+:\d+\)?$/m.test(text);
+
 /** Processes whose command line mentions `text` (e.g. a test's private TMPDIR). */
 export function processesMentioning(text) {
   const found = [];
