@@ -4,7 +4,7 @@ import { performance } from 'node:perf_hooks';
 import Table from 'cli-table3';
 import { loadDrivers } from './drivers/index.js';
 import { measure } from './sampler.js';
-import { median } from './stats.js';
+import { median, medianConfidenceInterval } from './stats.js';
 import { createHundredCols, checkHundredCols } from '../benchs/_tables.js';
 import { expectOk } from './check.js';
 import { withWake, describeWake } from './wake.js';
@@ -13,6 +13,10 @@ import { fmtInt } from './format.js';
 import { EXIT } from './errors.js';
 
 export const MIN_RATIO = 0.98;
+const WARM_UP_SECONDS = 0.3;
+const SLICE_WARM_UP_SECONDS = 0.05;
+
+const fmtRatio = (row) => `${row.ratio.toFixed(3)}${row.ratioCI ? ` (${row.ratioCI[0].toFixed(3)}–${row.ratioCI[1].toFixed(3)})` : ''}`;
 
 const STATEMENTS = [
   { name: 'DO 1', sql: 'DO 1', check: (r) => expectOk(r, 0) },
@@ -34,10 +38,11 @@ async function bareLoop(conn, sql, seconds) {
 }
 
 /**
- * For each wake mode, driver and statement: `pairs` back-to-back pairs of the harness path and
- * the bare loop, `time` seconds each, which of the two goes first alternating. The ratio is the
- * median of the pairs' harness/bare ratios: pairing cancels the machine's slow drift, the median
- * its occasional hiccup.
+ * For each wake mode, driver and statement: `pairs` back-to-back pairs of short slices, one through
+ * the harness path (benchmark.js, the sampler's batching, checks and latency recording) and one bare
+ * loop, `time` seconds each, which of the two goes first alternating. The ratio is the median of the
+ * pairs' harness/bare ratios, with its distribution-free 95 % confidence interval: short adjacent
+ * slices cancel the machine's drift, many pairs and the median its hiccups.
  */
 export async function calibrate({ opts, env, stdout, stderr, signal: outerSignal }) {
   const signals = trapSignals(stderr, outerSignal);
@@ -55,13 +60,16 @@ export async function calibrate({ opts, env, stdout, stderr, signal: outerSignal
           const conn = await driver.connect(session.target);
           try {
             for (const st of STATEMENTS) {
+              await bareLoop(conn, st.sql, WARM_UP_SECONDS); // JIT and connection warm before the first pair
               const harness = [];
               const bare = [];
               const ratios = [];
               for (let i = 0; i < opts.pairs; i++) {
                 signals.signal.throwIfAborted();
                 const runHarness = async () => {
-                  const m = await measure({ ops: [() => conn.query(st.sql)], check: st.check, time: opts.time, warmup: 0.2, signal: signals.signal });
+                  const m = await measure({
+                    ops: [() => conn.query(st.sql)], check: st.check, time: opts.time, warmup: SLICE_WARM_UP_SECONDS, minSamples: 2, signal: signals.signal,
+                  });
                   harness.push(m.opsPerSec);
                 };
                 const runBare = async () => { await conn.query(st.sql); bare.push(await bareLoop(conn, st.sql, opts.time)); };
@@ -71,10 +79,11 @@ export async function calibrate({ opts, env, stdout, stderr, signal: outerSignal
               }
               const row = {
                 wake: describeWake(wake), driver: driver.name, statement: st.name,
-                harness: median(harness), bare: median(bare), ratio: median(ratios), pairs: ratios.length,
+                harness: median(harness), bare: median(bare), ratio: median(ratios),
+                ratioCI: medianConfidenceInterval(ratios), pairs: ratios.length,
               };
               rows.push(row);
-              log(`${row.wake.padEnd(7)} ${driver.name.padEnd(10)} ${st.name.padEnd(16)} harness ${fmtInt(row.harness)} · bare ${fmtInt(row.bare)} ops/s · ratio ${row.ratio.toFixed(3)}`);
+              log(`${row.wake.padEnd(7)} ${driver.name.padEnd(10)} ${st.name.padEnd(16)} harness ${fmtInt(row.harness)} · bare ${fmtInt(row.bare)} ops/s · ratio ${fmtRatio(row)}`);
             }
           } finally {
             await conn.close().catch(() => {});
@@ -121,12 +130,12 @@ export async function calibrate({ opts, env, stdout, stderr, signal: outerSignal
 
 export function renderCalibration(rows, sensitivity) {
   const table = new Table({
-    head: ['wake', 'driver', 'statement', 'harness ops/s', 'bare loop ops/s', 'harness/bare (median of pairs)'],
+    head: ['wake', 'driver', 'statement', 'harness ops/s', 'bare loop ops/s', 'harness/bare: median of pairs (95 % CI)'],
     colAligns: ['left', 'left', 'left', 'right', 'right', 'right'],
     style: { head: [], border: [], compact: true },
   });
   for (const r of rows) {
-    table.push([r.wake, r.driver, r.statement, fmtInt(r.harness), fmtInt(r.bare), `${r.ratio.toFixed(3)}${r.ratio < MIN_RATIO ? ' LOW' : ''}`]);
+    table.push([r.wake, r.driver, r.statement, fmtInt(r.harness), fmtInt(r.bare), `${fmtRatio(r)}${r.ratio < MIN_RATIO ? ' LOW' : ''}`]);
   }
   const lines = [table.toString()];
   for (const s of sensitivity) {

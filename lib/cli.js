@@ -87,8 +87,8 @@ export function buildProgram({ stdout = process.stdout, stderr = process.stderr,
   addConnectionOptions(program.command('calibrate'))
     .description('check that the harness reports what a bare await-loop measures (harness/bare >= 0.98 per driver, in both wake modes), and measure this host\'s CPU wake-up sensitivity')
     .option('-d, --drivers <list>', 'drivers to calibrate', splitList, BUILTIN_DRIVERS)
-    .option('-t, --time <seconds>', 'seconds per measurement', positiveNumber('--time'), 0.5)
-    .option('--pairs <n>', 'harness/bare pairs per driver, statement and wake mode (the ratio is their median)', positiveInteger('--pairs'), 8)
+    .option('-t, --time <seconds>', 'seconds per slice (each pair is one harness slice and one bare-loop slice)', positiveNumber('--time'), 0.25)
+    .option('--pairs <n>', 'harness/bare pairs per driver, statement and wake mode (the ratio is their median, with its 95 % confidence interval)', positiveInteger('--pairs'), 30)
     .option('--wake <mode>', "wake modes to calibrate: 'both' or one mode ('spin', 'spin:N', 'none')", 'both')
     .option('-q, --quiet', 'no progress lines on stderr')
     .action(async (opts) => {

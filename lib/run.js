@@ -12,13 +12,18 @@ import { sleep } from './timers.js';
 import adminDriver from './drivers/mariadb.js';
 import { catalogueFailed, renderCatalogue, runCatalogue } from './catalogue.js';
 import { concurrencyLevels } from './scaling.js';
-
-const mb = (bytes) => Math.round((bytes / 2 ** 20) * 10) / 10;
+import { startHealthMonitor } from './health.js';
 
 export const PRESETS = {
   default: { time: 1, warmup: 0.3, minSamples: 5, rounds: 2 },
   smoke: { time: 0.1, warmup: 0.05, minSamples: 2, rounds: 1 },
 };
+
+/** One line on the harness's own health: its memory over the run and the server's connection count. */
+export function describeHealth(h) {
+  const connections = h.threadsConnectedAfter === undefined ? '' : `; server connections ${h.threadsConnectedBefore} before, ${h.threadsConnectedAfter} after`;
+  return `harness memory: RSS ${h.rssStartMB} → ${h.rssEndMB} MB (peak ${h.rssPeakMB}), V8 heap used ${h.heapUsedStartMB} → ${h.heapUsedEndMB} MB${connections}`;
+}
 
 /** Settings recorded in the results (never connection secrets). */
 function runSettings(opts, benches) {
@@ -85,9 +90,20 @@ export async function runBenchmark({ benches, opts, env, stdout, stderr, signal:
       }
     };
     // The harness's own health over the run: its memory, and connections left open on the server.
-    results.health = { rssStartMB: mb(process.memoryUsage().rss), threadsConnectedBefore: await threadsConnected() };
+    const threadsConnectedBefore = await threadsConnected();
+    const memory = startHealthMonitor();
     const cells = benches.length * drivers.length * settings.rounds * concurrencyLevels(settings.concurrency).length;
     const matrixProgress = createProgress(stderr, cells, { quiet: opts.quiet, rounds: settings.rounds });
+    const startCell = matrixProgress.start.bind(matrixProgress);
+    matrixProgress.start = (bench, driver, round) => {
+      memory.setCell(`${bench.name} · ${driver.name}`);
+      startCell(bench, driver, round);
+    };
+    // Kept up to date so that an interrupted run still saves what its memory did.
+    const recordHealth = (extra) => {
+      const { timeline, ...summary } = memory.stop();
+      results.health = { ...summary, threadsConnectedBefore, ...extra, timeline };
+    };
     matrixProgress.log(`measuring ${benches.length} bench(es) × ${drivers.length} driver(s) × ${settings.rounds} round(s), `
       + `${settings.warmup} s warm-up + ${settings.time} s sampling each, wake ${settings.wake}`);
 
@@ -103,8 +119,9 @@ export async function runBenchmark({ benches, opts, env, stdout, stderr, signal:
       })));
       results.complete = true;
       await sleep(300); // closed connections take a moment to leave the server's count
-      Object.assign(results.health, { rssEndMB: mb(process.memoryUsage().rss), threadsConnectedAfter: await threadsConnected() });
+      recordHealth({ threadsConnectedAfter: await threadsConnected() });
     } catch (err) {
+      recordHealth({});
       const reason = signals.signal.aborted ? signals.signal.reason : err;
       if (!(reason instanceof Interrupted) && !(reason instanceof ServerLost)) throw reason;
       results.stoppedBy = reason.message;
@@ -130,6 +147,7 @@ export async function runBenchmark({ benches, opts, env, stdout, stderr, signal:
       } else {
         stdout.write(table);
       }
+      if (results.health && !opts.quiet) stderr.write(`${describeHealth(results.health)}\n`);
       if (results.complete) stderr.write(`results saved to ${file}\n`);
       else stderr.write(`mysql-driver-bench: stopped: ${results.stoppedBy} — the rows measured so far are saved to ${file}\n`);
     }

@@ -133,3 +133,31 @@ export function significantDifference(a, b, alpha = SIGNIFICANCE_ALPHA, { deltaP
 
 /** The noise floor of two rows: the larger of their round-to-round spreads (0 with one round). */
 export const noiseFloorPct = (rowA, rowB) => Math.max(rowA?.spreadPct || 0, rowB?.spreadPct || 0);
+
+/** log C(n, k), for binomial tails without overflow. */
+function logChoose(n, k) {
+  let s = 0;
+  for (let i = 1; i <= k; i++) s += Math.log(n - k + i) - Math.log(i);
+  return s;
+}
+
+/**
+ * Distribution-free confidence interval of the median (order statistics, binomial with p = 1/2):
+ * the widest k with P(Binomial(n, 1/2) < k) <= (1 - level) / 2 gives [x(k), x(n-k+1)].
+ * Returns null when n is too small for the level (n < 6 at 95 %).
+ */
+export function medianConfidenceInterval(xs, level = 0.95) {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const n = sorted.length;
+  const tail = (1 - level) / 2;
+  let cumulative = 0;
+  let k = 0; // P(B < k+1) = cumulative after adding P(B = k)
+  while (k < n) {
+    const next = cumulative + Math.exp(logChoose(n, k) - n * Math.LN2);
+    if (next > tail) break;
+    cumulative = next;
+    k++;
+  }
+  if (k === 0) return null;
+  return [sorted[k - 1], sorted[n - k]];
+}

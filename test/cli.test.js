@@ -140,3 +140,24 @@ test('the server killed mid-run: exit 4, one clear line, partial results saved, 
   assert.ok(noStackTrace(r.stderr));
   assertNothingLeft(tmp);
 });
+
+test('calibrate: a harness/bare ratio with its interval per driver and statement, the wake-up sensitivity, an exit code that follows the ratios', async () => {
+  const { tmp } = isolatedDirs();
+  const r = await runCli(['calibrate', '--pairs', '6', '--time', '0.05', '--wake', 'none', '-q'], { tmp });
+  assert.ok(r.code === 0 || r.code === 1, `exit ${r.code}: ${r.stderr}`);
+  noStackTrace(r.stderr);
+  const rows = r.stdout.split('\n').filter((l) => /^│ none\s+│/.test(l));
+  assert.equal(rows.length, 6, r.stdout); // 3 drivers × (DO 1, select_100_cols)
+  let low = false;
+  for (const line of rows) {
+    const m = /(\d\.\d{3}) \((\d\.\d{3})–(\d\.\d{3})\)( LOW)?/.exec(line);
+    assert.ok(m, `a ratio with its interval: ${line}`);
+    const [ratio, lo, hi] = m.slice(1, 4).map(Number);
+    assert.ok(lo <= ratio && ratio <= hi, line);
+    assert.equal(Boolean(m[4]), ratio < 0.98, line);
+    low ||= ratio < 0.98;
+  }
+  assert.equal(r.code, low ? 1 : 0, 'exit 1 exactly when a ratio is below 0.98');
+  assert.match(r.stdout, /wake-up sensitivity \(bare DO 1 loop, mysql, one connection\): [\d,]+ ops\/s with idle CPUs, [\d,]+ ops\/s kept awake \(spin:\d+\): ×\d/);
+  assertNothingLeft(tmp);
+});

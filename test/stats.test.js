@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mean, variance, median, percentileOfSorted, relativeMarginOfError, latencySummary, deltaPct, tCritical95 } from '../lib/stats.js';
+import { mean, variance, median, percentileOfSorted, relativeMarginOfError, latencySummary, deltaPct, tCritical95, medianConfidenceInterval } from '../lib/stats.js';
 
 test('mean, variance and median', () => {
   assert.equal(mean([1, 2, 3, 4]), 2.5);
@@ -86,4 +86,14 @@ test('latency recorder: exact below capacity, a bounded uniform reservoir above 
   assert.equal(big.max, 100000);
   const mid = Float64Array.from(big.toArray()).sort()[500];
   assert.ok(mid > 40000 && mid < 60000, `the reservoir's median ${mid} is near the true 50000`);
+});
+
+test('median confidence interval: order-statistic ranks from the binomial table, null when n is too small', () => {
+  const ranks = (n) => medianConfidenceInterval(Array.from({ length: n }, (_, i) => n - i)); // unsorted input
+  assert.equal(ranks(5), null); // 2 × 1/32 > 5 %: no 95 % interval from 5 values
+  assert.deepEqual(ranks(6), [1, 6]);
+  assert.deepEqual(ranks(10), [2, 9]);
+  assert.deepEqual(ranks(20), [6, 15]);
+  assert.deepEqual(ranks(30), [10, 21]);
+  assert.deepEqual(medianConfidenceInterval([5, 1, 4, 2, 3, 9, 8, 7, 6, 10], 0.8), [3, 8]);
 });
