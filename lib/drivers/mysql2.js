@@ -36,6 +36,12 @@ export function createAdapter({ load, version, name = 'mysql2' }) {
       };
     },
 
+    /** Forget the compiled row parsers, a module-wide cache shared by every connection. */
+    async releaseCaches() {
+      const mysql2 = (await module()).default ?? (await module());
+      mysql2.clearParserCache?.();
+    },
+
     /** The driver's own pool of `size` connections. */
     async createPool(target, size) {
       const mysql2 = (await module()).default ?? (await module());
