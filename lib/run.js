@@ -58,6 +58,10 @@ export async function runBenchmark({ benches, opts, env, stdout, stderr, signal:
   let exitCode = EXIT.OK;
   try {
     const drivers = await loadDrivers(opts.drivers);
+    // A baseline given as it was written in --drivers (mysql2@latest, ./adapter.js) means that driver's row label.
+    const asWritten = opts.drivers.indexOf(opts.baseline);
+    if (asWritten >= 0) opts = { ...opts, baseline: drivers[asWritten].name };
+    settings.baseline = opts.baseline;
     if (!drivers.some((d) => d.name === opts.baseline)) {
       throw usageError(`baseline '${opts.baseline}' is not among the drivers run (${drivers.map((d) => d.name).join(', ')})`,
         'add it to --drivers or choose another with --baseline');

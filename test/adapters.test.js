@@ -58,3 +58,15 @@ test('a module that is not an adapter is a usage error', async () => {
   assert.equal(r.code, 2);
   assert.match(r.stderr, /adapter .*server\.js lacks a default export object — an adapter exports default \{ name, version, capabilities, connect/);
 });
+
+test('--baseline written as in --drivers (a path here, like mysql2@latest) means that driver\'s row', async () => {
+  const { tmp, out } = isolatedDirs();
+  const slow = fixture('slow-adapter.js');
+  const r = await runCli(['do', '--smoke', '--drivers', `mariadb,${slow}`, '--baseline', slow, '--json', '-', '--out', out], { tmp });
+  assert.equal(r.code, 0, r.stderr);
+  const json = JSON.parse(r.stdout);
+  assert.equal(json.settings.baseline, 'slow-mariadb');
+  const rows = json.benches[0].results;
+  assert.equal(rows.find((x) => x.driver === 'slow-mariadb').deltaPct, 0);
+  assert.ok(Number.isFinite(rows.find((x) => x.driver === 'mariadb').deltaPct));
+});
