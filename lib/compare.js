@@ -1,7 +1,7 @@
 // Pure: two results objects -> a comparison object (and its text table). Nothing here reads files,
 // measures or prints.
 import Table from 'cli-table3';
-import { SIGNIFICANCE_ALPHA, significantDifference, deltaPct, noiseFloorPct } from './stats.js';
+import { SIGNIFICANCE_ALPHA, significantDifference, deltaPct, noiseFloorPct, median } from './stats.js';
 import { fmtOps, fmtPct, fmtSignedPct } from './format.js';
 
 export const COMPARISON_KIND = 'comparison';
@@ -76,6 +76,9 @@ function figures(row) {
 const hasSamples = (row) => Array.isArray(row?.sampleOpsPerSec) && row.sampleOpsPerSec.length >= 2;
 
 /** Geometric mean of positive numbers; NaN for none. */
+/** Unchanged drivers moving together by this much (%) is reported as the host's own shift. */
+export const HOST_SHIFT_WARN_PCT = 5;
+
 export function geometricMean(xs) {
   const ok = xs.filter((x) => x > 0 && Number.isFinite(x));
   if (ok.length === 0 || ok.length !== xs.length) return NaN;
@@ -183,6 +186,17 @@ export function compareResults(base, next, { threshold = null, baseFile, newFile
     }
   }
 
+  // Drivers of the same version in both runs should not have moved: when most of them moved together
+  // (the median of their geometric-mean changes, so one driver that did change cannot fake it), the
+  // host ran at a different speed, and changes of that size elsewhere may be the host too.
+  const changed = new Set(driverChanges.map((d) => d.driver));
+  const steady = geomean.filter((g) => !changed.has(g.driver) && g.benches > 0);
+  const hostShiftPct = steady.length >= 2 ? median(steady.map((g) => g.deltaPct)) : null;
+  if (hostShiftPct !== null && Math.abs(hostShiftPct) >= HOST_SHIFT_WARN_PCT) {
+    warnings.push(`the drivers whose version did not change (${steady.map((g) => g.driver).join(', ')}) moved by a median of `
+      + `${fmtSignedPct(hostShiftPct)} (geometric means per driver): the host itself ran at a different speed, and changes of that size may be the host, not the drivers`);
+  }
+
   const regressions = [
     ...rows.filter((r) => r.regression).map((r) => ({ bench: r.bench, driver: r.driver, deltaPct: r.deltaPct, p: r.p, reason: 'slower' })),
     ...(threshold !== null ? broken.map((r) => ({ bench: r.bench, driver: r.driver, deltaPct: null, p: null, reason: `failed: ${r.error ?? 'check failed'}` })) : []),
@@ -199,6 +213,7 @@ export function compareResults(base, next, { threshold = null, baseFile, newFile
     new: runSummary(next, newFile),
     warnings,
     driverChanges,
+    hostShiftPct,
     rows,
     geomean,
     notCompared,

@@ -4,7 +4,7 @@ import { cpus, platform, release, arch, totalmem } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { usageError } from './errors.js';
 import { redact } from './redact.js';
-import { deltaPct, significantDifference, noiseFloorPct } from './stats.js';
+import { deltaPct, significantDifference, noiseFloorPct, runResolution } from './stats.js';
 
 export const SCHEMA_VERSION = 1;
 
@@ -58,6 +58,7 @@ export function applyDeltas(results) {
       row.deltaSignificant = significant;
     }
   }
+  results.resolution = runResolution(results.benches.flatMap((b) => b.results));
   return results;
 }
 

@@ -161,3 +161,20 @@ export function medianConfidenceInterval(xs, level = 0.95) {
   if (k === 0) return null;
   return [sorted[k - 1], sorted[n - k]];
 }
+
+/**
+ * What a run can resolve: over its measured rows with more than one round, the median and largest
+ * round-to-round spread (how far the same cell moved between rounds) and the median rme.
+ * Null when no row has two rounds.
+ */
+export function runResolution(rows) {
+  const multi = rows.filter((r) => r.ok && (r.rounds?.length ?? 0) > 1 && Number.isFinite(r.spreadPct));
+  if (multi.length === 0) return null;
+  const round1 = (x) => Math.round(x * 10) / 10;
+  return {
+    cells: multi.length,
+    medianSpreadPct: round1(median(multi.map((r) => r.spreadPct))),
+    maxSpreadPct: round1(Math.max(...multi.map((r) => r.spreadPct))),
+    medianRmePct: round1(median(multi.map((r) => r.rme))),
+  };
+}

@@ -273,3 +273,22 @@ test('compare --json - prints only the comparison; --markdown and --html write t
   assert.equal(both.code, 2);
   assert.match(both.stderr, /cannot both go to stdout/);
 });
+
+test('unchanged drivers moving together are reported as the host shifting; one driver that changed cannot fake it', () => {
+  const base = fixture();
+  const slowHost = cut(cut(cut(base, 'mysql', 20), 'mysql2', 20), 'mariadb', 20);
+  const c = compareResults(base, slowHost);
+  assert.ok(Math.abs(c.hostShiftPct + 20) < 1e-9, `host shift ${c.hostShiftPct}`);
+  assert.ok(c.warnings.some((w) => /did not change \(mysql, mysql2, mariadb\) moved by a median of -20\.0 %/.test(w)), c.warnings.join('\n'));
+
+  const oneDriver = compareResults(base, cut(base, 'mysql2', 20));
+  assert.equal(oneDriver.hostShiftPct, 0);
+  assert.ok(!oneDriver.warnings.some((w) => /moved by/.test(w)));
+
+  // A new release of mysql2 is left out of the estimate: the two others did not move.
+  const release = cut(base, 'mysql2', 30);
+  release.drivers = release.drivers.map((d) => (d.name === 'mysql2' ? { ...d, version: '3.1.0' } : d));
+  const r = compareResults(base, release);
+  assert.equal(r.hostShiftPct, 0);
+  assert.deepEqual(r.driverChanges.map((d) => d.driver), ['mysql2']);
+});

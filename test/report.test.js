@@ -86,3 +86,14 @@ test('a run over several concurrency levels names the level of each bench and in
   assert.match(text, /│ do @1 /);
   assert.match(text, /│ execute @4 /);
 });
+
+test('a run with rounds states its resolution: the median and largest round-to-round spread of its cells', () => {
+  const r = fixture();
+  assert.equal(r.resolution, null, 'single-round rows: nothing to say');
+  assert.doesNotMatch(renderTable(r), /resolution:/);
+  const spreads = [4, 10, 30];
+  r.benches[0].results.forEach((row, i) => Object.assign(row, { spreadPct: spreads[i], rounds: [{}, {}] }));
+  applyDeltas(r);
+  assert.deepEqual(r.resolution, { cells: 3, medianSpreadPct: 10, maxSpreadPct: 30, medianRmePct: 0.8 });
+  assert.match(renderTable(r), /resolution: the same cell moved by a median of 10\.0 % between rounds in this run \(largest 30\.0 %, 3 cells\)/);
+});
