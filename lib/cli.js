@@ -35,7 +35,7 @@ function addRunOptions(cmd) {
     .option('-b, --baseline <driver>', 'driver the Δ column compares against', 'mysql')
     .option('-c, --concurrency <n>', 'connections per driver, each with one call in flight (pool benches: callers sharing a pool of that size); a list such as 1,4,16 runs every bench at each level and prints a scaling table', parseConcurrency, 1)
     .option('--transfer-accounts <n>', `accounts (and users, cards, tokens) seeded for the transfer bench (default ${DEFAULT_ACCOUNTS})`, positiveInteger('--transfer-accounts'))
-    .option('-t, --time <seconds>', 'sampling time per bench, driver and round (default 1; --smoke 0.1)', positiveNumber('--time'))
+    .option('-t, --time <seconds>', 'sampling time per bench, driver and round (default 1.5; --smoke 0.1)', positiveNumber('--time'))
     .option('--warmup <seconds>', 'warm-up time per bench, driver and round, every result checked (default 0.3)', positiveNumber('--warmup'))
     .option('-r, --rounds <n>', 'run the whole matrix n times, driver order rotated each round (default 2; --smoke 1)', positiveInteger('--rounds'))
     .option('--wake <mode>', "CPU wake-up control while sampling: 'spin' (lowest-priority busy loops keep idle CPUs awake; 'spin:N' for N loops) or 'none'", parseWake, parseWake(DEFAULT_WAKE))

@@ -15,7 +15,7 @@ import { concurrencyLevels } from './scaling.js';
 import { startHealthMonitor } from './health.js';
 
 export const PRESETS = {
-  default: { time: 1, warmup: 0.3, minSamples: 5, rounds: 2 },
+  default: { time: 1.5, warmup: 0.3, minSamples: 5, rounds: 2 },
   smoke: { time: 0.1, warmup: 0.05, minSamples: 2, rounds: 1 },
 };
 

@@ -11,6 +11,8 @@ import { LatencyRecorder } from './latency.js';
 
 const TARGET_CALL_MS = 2;
 const MAX_OPS_PER_CALL = 512;
+// Length of one benchmark.js sample (a cycle of `count` calls), sized from the warm-up.
+const TARGET_SAMPLE_MS = 100;
 
 export class SampleTimeout extends Error {
   constructor(seconds) {
@@ -76,6 +78,12 @@ export async function measure({ ops, check, time, warmup, minSamples = 5, callTi
   } while (performance.now() < warmEnd || warmOps < 3);
   const msPerOp = (performance.now() - warmStart) / warmOps;
   const opsPerCall = Math.max(1, Math.min(MAX_OPS_PER_CALL, Math.round(TARGET_CALL_MS / msPerOp)));
+  // benchmark.js re-runs a cycle that finishes under minTime and keeps only the re-run: with cycles
+  // sized near minTime, that throws away the fast cycles and biases ops/s low. So the count per
+  // cycle is fixed from the warm-up and minTime sits far below it: every cycle is a sample.
+  const callMs = opsPerCall * msPerOp;
+  const callsPerSample = Math.max(1, Math.round(TARGET_SAMPLE_MS / callMs));
+  const sampleMs = callsPerSample * callMs;
 
   const recordedBefore = latencies.length;
   let failure = null;
@@ -85,8 +93,11 @@ export async function measure({ ops, check, time, warmup, minSamples = 5, callTi
     // benchmark.js idles between samples (5 ms by default); after an idle gap the first operations
     // run on a cold CPU inside the next timed sample. A shorter gap and longer samples shrink that.
     delay: 0,
-    minTime: 0.1,
-    maxTime: time,
+    initCount: callsPerSample,
+    minTime: sampleMs / 1000 / 4,
+    // Our own clock decides when sampling ends (see the cycle listener): benchmark.js's elapsed-time
+    // bookkeeping overran --time by 40-100 %.
+    maxTime: Number.MAX_VALUE,
     minSamples,
     fn(deferred) {
       if (failure) {
@@ -102,6 +113,11 @@ export async function measure({ ops, check, time, warmup, minSamples = 5, callTi
         },
       );
     },
+  });
+  const samplingStart = performance.now();
+  // Runs before benchmark.js decides whether to take another sample.
+  bench.on('cycle', () => {
+    if (performance.now() - samplingStart >= time * 1000) bench.maxTime = 0;
   });
   await new Promise((resolve) => {
     bench.on('complete', resolve);
