@@ -65,7 +65,7 @@ function guard(promise, ms, signal) {
  * @param {number} [p.callTimeoutMs] a sampled call taking longer fails the cell
  * @param {AbortSignal} [p.signal]
  * @param {LatencyRecorder} [p.latencies] where single-operation latencies (us) are appended
- * @returns {Promise<{opsPerSec, rme, samples, opsPerCall, ops, sampleOpsPerSec}>}
+ * @returns {Promise<{opsPerSec, rme, samples, cycles, samplingSeconds, opsPerCall, ops, sampleOpsPerSec}>}
  */
 export async function measure({ ops, check, time, warmup, minSamples = 5, callTimeoutMs = 30000, signal, name = 'bench', latencies = new LatencyRecorder() }) {
   // Warm-up: every result checked; also sizes the sampled call.
@@ -116,7 +116,9 @@ export async function measure({ ops, check, time, warmup, minSamples = 5, callTi
   });
   const samplingStart = performance.now();
   // Runs before benchmark.js decides whether to take another sample.
+  let cycles = 0;
   bench.on('cycle', () => {
+    cycles++;
     if (performance.now() - samplingStart >= time * 1000) bench.maxTime = 0;
   });
   await new Promise((resolve) => {
@@ -134,6 +136,8 @@ export async function measure({ ops, check, time, warmup, minSamples = 5, callTi
     sampleOpsPerSec: bench.stats.sample.map((period) => opsPerSample / period),
     rme: bench.stats.rme,
     samples: bench.stats.sample.length,
+    cycles, // benchmark.js cycles run; equal to samples unless one was discarded for finishing early
+    samplingSeconds: (performance.now() - samplingStart) / 1000,
     opsPerCall,
     ops: latencies.length - recordedBefore,
   };
