@@ -75,10 +75,10 @@ function figures(row) {
 
 const hasSamples = (row) => Array.isArray(row?.sampleOpsPerSec) && row.sampleOpsPerSec.length >= 2;
 
-/** Geometric mean of positive numbers; NaN for none. */
 /** Unchanged drivers moving together by this much (%) is reported as the host's own shift. */
 export const HOST_SHIFT_WARN_PCT = 5;
 
+/** Geometric mean of positive numbers; NaN for none. */
 export function geometricMean(xs) {
   const ok = xs.filter((x) => x > 0 && Number.isFinite(x));
   if (ok.length === 0 || ok.length !== xs.length) return NaN;

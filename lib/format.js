@@ -19,3 +19,9 @@ export const fmtUs = (n) => {
   if (!Number.isFinite(n)) return '-';
   return n >= 100 ? fmtInt(n) : n.toFixed(1);
 };
+
+/** What a run can resolve (results.resolution), as one sentence without a leading label. */
+export function describeResolution(res) {
+  return `the same cell moved by a median of ${fmtPct(res.medianSpreadPct)} between rounds in this run `
+    + `(largest ${fmtPct(res.maxSpreadPct)}, ${res.cells} cells): differences smaller than that may be the host drifting rather than the drivers`;
+}

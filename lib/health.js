@@ -1,6 +1,8 @@
 // The harness's own memory over a run: a bounded timeline of RSS and V8 heap, sampled on a timer
 // (unref'd, so it never keeps the process alive), labelled with the cell being measured.
-const mb = (bytes) => Math.round((bytes / 2 ** 20) * 10) / 10;
+import { round1 } from './stats.js';
+
+const mb = (bytes) => round1(bytes / 2 ** 20);
 
 function reading(label, startedAt, now) {
   const m = process.memoryUsage();

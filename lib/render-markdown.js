@@ -1,5 +1,5 @@
 // Pure: results or comparison -> Markdown (a pull-request comment, $GITHUB_STEP_SUMMARY).
-import { fmtOps, fmtPct, fmtSignedPct, fmtUs } from './format.js';
+import { describeResolution, fmtOps, fmtPct, fmtSignedPct, fmtUs } from './format.js';
 import { describeSetting, fmtGeomeanChanges, fmtSignificance, rowNote } from './compare.js';
 
 const serverText = (server) => (server
@@ -107,10 +107,7 @@ export function renderResultsMarkdown(results) {
   if (notes.length) out.push(notes.map((n) => `- ${mdCell(n)}`).join('\n'), '');
   const anySig = results.benches.some((b) => b.results.some((r) => r.deltaSignificant !== undefined && r.deltaSignificant !== null));
   out.push(`ops/s over all of a driver's connections; ± rme: relative margin of error at 95 %${anySig ? '; ~: the difference from the baseline is not significant (two-sided Mann-Whitney U on per-sample ops/s, α = 0.05, and |Δ| beyond the larger round-to-round spread of the two rows)' : ''}.`, '');
-  const res = results.resolution;
-  if (res) {
-    out.push(`Resolution: the same cell moved by a median of ${fmtPct(res.medianSpreadPct)} between rounds in this run (largest ${fmtPct(res.maxSpreadPct)}, ${res.cells} cells); smaller differences may be the host drifting rather than the drivers.`, '');
-  }
+  if (results.resolution) out.push(`Resolution: ${describeResolution(results.resolution)}.`, '');
   out.push('<details><summary>Environment</summary>', '', environmentList(results), '', '</details>', '');
   return out.join('\n');
 }

@@ -1,6 +1,6 @@
 // Pure renderers: results object -> text. Nothing here measures or writes.
 import Table from 'cli-table3';
-import { fmtOps, fmtPct, fmtSignedPct, fmtUs } from './format.js';
+import { describeResolution, fmtOps, fmtPct, fmtSignedPct, fmtUs } from './format.js';
 import { planFor } from './plan.js';
 
 export function describeRun(results) {
@@ -73,11 +73,7 @@ export function renderTable(results, { color = false, latency = false } = {}) {
     notes.unshift(`~ : no significant difference from ${baseline} (two-sided Mann-Whitney U on per-sample ops/s at 95 %, `
       + 'and the difference must exceed the larger round-to-round spread of the two rows)');
   }
-  const res = results.resolution;
-  if (res) {
-    notes.push(`resolution: the same cell moved by a median of ${fmtPct(res.medianSpreadPct)} between rounds in this run `
-      + `(largest ${fmtPct(res.maxSpreadPct)}, ${res.cells} cells): differences smaller than that may be the host drifting rather than the drivers`);
-  }
+  if (results.resolution) notes.push(`resolution: ${describeResolution(results.resolution)}`);
   if (notes.length) lines.push(notes.map((n) => `  ${n}`).join('\n'));
   if (!results.complete) lines.push(`INCOMPLETE: ${results.stoppedBy ?? 'the run did not finish'}`);
   return lines.join('\n') + '\n';

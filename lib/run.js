@@ -103,7 +103,7 @@ export async function runBenchmark({ benches, opts, env, stdout, stderr, signal:
       memory.setCell(`${bench.name} · ${driver.name}`);
       startCell(bench, driver, round);
     };
-    // Kept up to date so that an interrupted run still saves what its memory did.
+    // Recorded when the matrix ends, also when it is interrupted, so partial results keep their memory timeline.
     const recordHealth = (extra) => {
       const { timeline, ...summary } = memory.stop();
       results.health = { ...summary, threadsConnectedBefore, ...extra, timeline };

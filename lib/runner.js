@@ -1,6 +1,6 @@
 // Runs the bench x driver matrix over rounds and produces plain result rows. No rendering here.
 import { measure } from './sampler.js';
-import { latencySummary, median, relativeMarginOfError } from './stats.js';
+import { latencySummary, median, relativeMarginOfError, round1 } from './stats.js';
 import { LatencyRecorder } from './latency.js';
 import { redact } from './redact.js';
 import { within } from './timers.js';
@@ -62,8 +62,6 @@ export function aggregateRounds(rounds) {
     sampleOpsPerSec: pooled,
   };
 }
-
-const round1 = (x) => Math.round(x * 10) / 10;
 
 /** Percentiles from the recorder's (possibly sampled) values; count and max are exact. */
 function latencyOf(recorder) {

@@ -54,17 +54,19 @@ export function relativeMarginOfError(xs) {
   return (tCritical95(xs.length - 1) * sem / m) * 100;
 }
 
+/** Rounded to one decimal, as figures are kept in results. */
+export const round1 = (x) => Math.round(x * 10) / 10;
+
 /** Latency summary in the unit given (the harness records microseconds). */
 export function latencySummary(values) {
   const sorted = Float64Array.from(values).sort();
   if (sorted.length === 0) return null;
-  const r = (x) => Math.round(x * 10) / 10;
   return {
     count: sorted.length,
-    p50: r(percentileOfSorted(sorted, 50)),
-    p90: r(percentileOfSorted(sorted, 90)),
-    p99: r(percentileOfSorted(sorted, 99)),
-    max: r(sorted[sorted.length - 1]),
+    p50: round1(percentileOfSorted(sorted, 50)),
+    p90: round1(percentileOfSorted(sorted, 90)),
+    p99: round1(percentileOfSorted(sorted, 99)),
+    max: round1(sorted[sorted.length - 1]),
   };
 }
 
@@ -170,7 +172,6 @@ export function medianConfidenceInterval(xs, level = 0.95) {
 export function runResolution(rows) {
   const multi = rows.filter((r) => r.ok && (r.rounds?.length ?? 0) > 1 && Number.isFinite(r.spreadPct));
   if (multi.length === 0) return null;
-  const round1 = (x) => Math.round(x * 10) / 10;
   return {
     cells: multi.length,
     medianSpreadPct: round1(median(multi.map((r) => r.spreadPct))),

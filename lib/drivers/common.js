@@ -44,8 +44,11 @@ export function ignoreErrorEvents(emitter) {
   if (emitter && typeof emitter.on === 'function') emitter.on('error', () => {});
 }
 
-/** Call `fn` once and keep its promise (lazy module loading). */
-export function once(fn) {
+/** Load a driver module lazily, once; returns its default export when it has one. */
+export function loadOnce(load) {
   let p;
-  return () => (p ??= fn());
+  return async () => {
+    const mod = await (p ??= load());
+    return mod.default ?? mod;
+  };
 }

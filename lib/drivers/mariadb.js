@@ -1,6 +1,6 @@
 // `mariadb`: text protocol (query), prepared statements (execute), bulk (batch), pipelining;
 // its own pool; queryStream() for streaming.
-import { COMMON_OPTIONS, baseOptions, installedVersion, ignoreErrorEvents, once } from './common.js';
+import { COMMON_OPTIONS, baseOptions, installedVersion, ignoreErrorEvents, loadOnce } from './common.js';
 import { consumeRows } from '../row-stream.js';
 import { fillPool } from '../pool-fill.js';
 
@@ -21,7 +21,7 @@ const hasFlag = (flags, flag) => {
  * @param {string} [p.name] the label in results (e.g. 'mariadb@3.4.0' when several releases run)
  */
 export function createAdapter({ load, version, name = 'mariadb' }) {
-  const module = once(load);
+  const module = loadOnce(load);
   return {
     name,
     packageName: 'mariadb',
@@ -31,7 +31,7 @@ export function createAdapter({ load, version, name = 'mariadb' }) {
     streamApi: "queryStream(sql).on('data', row)",
 
     async connect(target) {
-      const mariadb = (await module()).default ?? (await module());
+      const mariadb = await module();
       const conn = await mariadb.createConnection({
         ...baseOptions(target), collation: COMMON_OPTIONS.collation, compress: false, pipelining: true, bulk: true,
       });
@@ -56,7 +56,7 @@ export function createAdapter({ load, version, name = 'mariadb' }) {
 
     /** The driver's own pool of `size` connections (same options as a single connection). */
     async createPool(target, size) {
-      const mariadb = (await module()).default ?? (await module());
+      const mariadb = await module();
       const pool = mariadb.createPool({
         ...baseOptions(target), collation: COMMON_OPTIONS.collation, compress: false, pipelining: true, bulk: true,
         connectionLimit: size,

@@ -1,5 +1,5 @@
 // `mysql` through `promise-mysql`: text protocol only; its own pool; row events for streaming.
-import { COMMON_OPTIONS, baseOptions, installedVersion, ignoreErrorEvents, once } from './common.js';
+import { COMMON_OPTIONS, baseOptions, installedVersion, ignoreErrorEvents, loadOnce } from './common.js';
 import { consumeRows } from '../row-stream.js';
 import { fillPool } from '../pool-fill.js';
 
@@ -11,7 +11,7 @@ import { fillPool } from '../pool-fill.js';
  * @param {string} [p.name] the label in results (e.g. 'mysql@2.18.1' when several releases run)
  */
 export function createAdapter({ load, version, via, name = 'mysql' }) {
-  const module = once(load);
+  const module = loadOnce(load);
   return {
     name,
     packageName: 'mysql',
@@ -22,7 +22,7 @@ export function createAdapter({ load, version, via, name = 'mysql' }) {
     streamApi: "query(sql).on('result', row)",
 
     async connect(target) {
-      const promiseMysql = (await module()).default ?? (await module());
+      const promiseMysql = await module();
       // promise-mysql would otherwise reconnect on its own after a lost connection; the harness decides.
       const conn = await promiseMysql.createConnection({ ...baseOptions(target), charset: COMMON_OPTIONS.collation, reconnect: false });
       ignoreErrorEvents(conn.connection);
@@ -38,7 +38,7 @@ export function createAdapter({ load, version, via, name = 'mysql' }) {
 
     /** The driver's own pool of `size` connections (mysql pings a free connection on every acquire). */
     async createPool(target, size) {
-      const promiseMysql = (await module()).default ?? (await module());
+      const promiseMysql = await module();
       const pool = await promiseMysql.createPool({ ...baseOptions(target), charset: COMMON_OPTIONS.collation, connectionLimit: size });
       ignoreErrorEvents(pool.pool);
       await fillPool(pool, size);

@@ -1,6 +1,6 @@
 // `mysql2` through its promise API: text protocol (query) and prepared statements (execute);
 // its own pool; row events of the core connection for streaming.
-import { COMMON_OPTIONS, baseOptions, installedVersion, ignoreErrorEvents, once } from './common.js';
+import { COMMON_OPTIONS, baseOptions, installedVersion, ignoreErrorEvents, loadOnce } from './common.js';
 import { consumeRows } from '../row-stream.js';
 import { fillPool } from '../pool-fill.js';
 
@@ -11,7 +11,7 @@ import { fillPool } from '../pool-fill.js';
  * @param {string} [p.name] the label in results (e.g. 'mysql2@3.9.0' when several releases run)
  */
 export function createAdapter({ load, version, name = 'mysql2' }) {
-  const module = once(load);
+  const module = loadOnce(load);
   return {
     name,
     packageName: 'mysql2',
@@ -21,7 +21,7 @@ export function createAdapter({ load, version, name = 'mysql2' }) {
     streamApi: "connection.query(sql).on('result', row)",
 
     async connect(target) {
-      const mysql2 = (await module()).default ?? (await module());
+      const mysql2 = await module();
       const conn = await mysql2.createConnection({ ...baseOptions(target), charset: COMMON_OPTIONS.collation });
       ignoreErrorEvents(conn.connection);
       ignoreErrorEvents(conn);
@@ -38,13 +38,13 @@ export function createAdapter({ load, version, name = 'mysql2' }) {
 
     /** Forget the compiled row parsers, a module-wide cache shared by every connection. */
     async releaseCaches() {
-      const mysql2 = (await module()).default ?? (await module());
+      const mysql2 = await module();
       mysql2.clearParserCache?.();
     },
 
     /** The driver's own pool of `size` connections. */
     async createPool(target, size) {
-      const mysql2 = (await module()).default ?? (await module());
+      const mysql2 = await module();
       const pool = mysql2.createPool({ ...baseOptions(target), charset: COMMON_OPTIONS.collation, connectionLimit: size, maxIdle: size });
       ignoreErrorEvents(pool.pool);
       ignoreErrorEvents(pool);
