@@ -12,7 +12,7 @@ export default {
     await admin.query(`DROP TABLE IF EXISTS ${q(schema, TABLE)}`);
     await admin.query(`CREATE TABLE ${q(schema, TABLE)} (id BIGINT AUTO_INCREMENT PRIMARY KEY, v VARCHAR(100))`);
   },
-  async beforeCell(admin, { schema }) {
+  async beforeWindow(admin, { schema }) {
     await admin.query(`TRUNCATE TABLE ${q(schema, TABLE)}`);
   },
   plan(driver, { server }) {

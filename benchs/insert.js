@@ -14,7 +14,7 @@ export default {
     await admin.query(`DROP TABLE IF EXISTS ${q(schema, TABLE)}`);
     await admin.query(`CREATE TABLE ${q(schema, TABLE)} (id BIGINT AUTO_INCREMENT PRIMARY KEY, ${COLS.map((c) => `${c} VARCHAR(100)`).join(', ')})`);
   },
-  async beforeCell(admin, { schema }) {
+  async beforeWindow(admin, { schema }) {
     await admin.query(`TRUNCATE TABLE ${q(schema, TABLE)}`);
   },
   plan: () => ({ protocol: 'text', op: (conn) => () => conn.query(SQL, VALUES) }),

@@ -16,7 +16,7 @@ export default {
     const engine = server.blackhole ? 'BLACKHOLE' : 'InnoDB';
     await admin.query(`CREATE TABLE ${q(schema, TABLE)} (v VARCHAR(100)) ENGINE=${engine}`);
   },
-  async beforeCell(admin, { schema, server }) {
+  async beforeWindow(admin, { schema, server }) {
     if (!server.blackhole) await admin.query(`TRUNCATE TABLE ${q(schema, TABLE)}`);
   },
   note: ({ server }) => (server.blackhole ? 'into a BLACKHOLE table' : 'no BLACKHOLE engine: into an InnoDB table emptied before each driver'),

@@ -4,16 +4,17 @@ import {
 
 // One operation = one payments transaction (8 statements between START TRANSACTION and COMMIT),
 // `--concurrency` workers each on its own connection, on random accounts. ops/s = transactions/s.
-// The workload's own counts (committed, retries, deadlocks) are kept per driver and level and put
-// into the row by `summarize`; the money check runs after every cell (`verify`).
+// The workload's own counts (committed, retries, deadlocks) are kept in the driver's process: per
+// window for the money check the harness runs after every window (`verify`), and in total for the
+// row (`summarize`).
 
-let state = null; // { accounts, id, byDriver: Map(name -> stats), cell: stats of the cell being measured }
+let state = null; // { accounts, id }: the seeded identities, as the application keeps them
 
 const accountsOf = (ctx) => ctx?.options?.transferAccounts ?? DEFAULT_ACCOUNTS;
 
 function stateFor(ctx) {
   const accounts = accountsOf(ctx);
-  if (!state || state.accounts !== accounts) state = { accounts, id: identities(accounts), byDriver: new Map(), cell: newStats() };
+  if (!state || state.accounts !== accounts) state = { accounts, id: identities(accounts) };
   return state;
 }
 
@@ -24,31 +25,24 @@ export default {
   sql: 'START TRANSACTION; 3 SELECTs (requester, card + account, approver); UPDATE debit; UPDATE credit; INSERT transfer; COMMIT',
   statementsPerOp: 8,
   note: (ctx) => `${accountsOf(ctx).toLocaleString('en-US')} accounts; deadlocks and lock wait timeouts retried; `
-    + 'after each cell: sum of balances unchanged, each balance = seed + its transfers, transfer rows = committed transactions',
-  async setup(admin, ctx) {
-    const s = stateFor(ctx);
-    await seed(admin, ctx.schema, s.accounts);
-    s.byDriver = new Map(); // a new level (or run): counts start again
-  },
-  async beforeCell(admin, ctx) {
-    const s = stateFor(ctx);
-    await resetBalances(admin, ctx.schema);
-    s.cell = newStats();
-  },
+    + 'after each window: sum of balances unchanged, each balance = seed + its transfers, transfer rows = committed transactions',
+  setup: (admin, ctx) => seed(admin, ctx.schema, stateFor(ctx).accounts),
+  beforeWindow: (admin, ctx) => resetBalances(admin, ctx.schema),
   plan(driver, ctx) {
     const s = stateFor(ctx);
-    if (!s.byDriver.has(driver.name)) s.byDriver.set(driver.name, newStats());
-    const perDriver = s.byDriver.get(driver.name);
+    const counters = [newStats(), newStats()]; // [this bench in total, the current window]
     return {
       protocol: 'text, 8 statements',
-      op: (conn) => () => transferOnce(conn, s.id, [perDriver, s.cell]),
+      op: (conn) => () => transferOnce(conn, s.id, counters),
+      /** The window's counts so far; counting starts again. */
+      windowStats() {
+        const w = counters[1];
+        counters[1] = newStats();
+        return w;
+      },
+      summarize: (latencyUs) => ({ accounts: s.accounts, ...counters[0], p95: latencyP95(latencyUs) }),
     };
   },
   check: checkTransfer,
-  verify: (admin, ctx) => verifyMoney(admin, ctx.schema, { accounts: stateFor(ctx).accounts, committed: stateFor(ctx).cell.committed }),
-  /** Extra figures for the row (runner hook): the workload's counts and the p95 latency. */
-  summarize({ driver, latencyUs }, ctx) {
-    const s = stateFor(ctx);
-    return { accounts: s.accounts, ...(s.byDriver.get(driver) ?? newStats()), p95: latencyP95(latencyUs) };
-  },
+  verify: (admin, ctx, windowStats) => verifyMoney(admin, ctx.schema, { accounts: stateFor(ctx).accounts, committed: windowStats?.committed ?? 0 }),
 };

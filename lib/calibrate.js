@@ -1,149 +1,71 @@
-// `calibrate`: proves the harness's sampling path reports what a bare await-loop of the same
-// driver and statement does, and measures this host's CPU wake-up sensitivity.
-import { performance } from 'node:perf_hooks';
+// `calibrate`: the harness against a bare await loop of the same driver and statement, in the same
+// placement and wake mode, in interleaved windows. Each driver runs twice, each in its own process:
+// once through the harness (benchmark.js, the sampler's batching, checks, latency recording) and
+// once as a bare loop (the statement awaited back to back, nothing else). The ratio is the paired one:
+// the median over rounds of harness/bare, with its 95 % interval.
 import Table from 'cli-table3';
-import { loadDrivers } from './drivers/index.js';
-import { measure } from './sampler.js';
-import { median, medianConfidenceInterval } from './stats.js';
-import { createHundredCols, checkHundredCols } from '../benchs/_tables.js';
-import { expectOk } from './check.js';
-import { withWake, describeWake } from './wake.js';
-import { openServer, trapSignals, Interrupted } from './session.js';
-import { fmtInt } from './format.js';
+import { selectBenches } from '../benchs/index.js';
 import { EXIT } from './errors.js';
+import { fmtInt } from './format.js';
+import { pairedDelta } from './stats.js';
+import { describeRun } from './report.js';
 
 export const MIN_RATIO = 0.98;
-const WARM_UP_SECONDS = 0.3;
-const SLICE_WARM_UP_SECONDS = 0.05;
+export const CALIBRATION_BENCHES = ['do', 'select_100_cols'];
+const BARE = ' (bare loop)';
 
-const fmtRatio = (row) => `${row.ratio.toFixed(3)}${row.ratioCI ? ` (${row.ratioCI[0].toFixed(3)}–${row.ratioCI[1].toFixed(3)})` : ''}`;
-
-const STATEMENTS = [
-  { name: 'DO 1', sql: 'DO 1', check: (r) => expectOk(r, 0) },
-  { name: 'select_100_cols', sql: 'SELECT * FROM select_100_cols', check: checkHundredCols },
-];
-
-/** A bare loop: the statement awaited back to back for `seconds`, nothing else. */
-async function bareLoop(conn, sql, seconds) {
-  const end = performance.now() + seconds * 1000;
-  const start = performance.now();
-  let n = 0;
-  let now = start;
-  while (now < end) {
-    for (let i = 0; i < 32; i++) await conn.query(sql);
-    n += 32;
-    now = performance.now();
-  }
-  return n / ((now - start) / 1000);
+/** Each driver and its bare-loop twin (the same adapter; its process runs bare loops). */
+export function withBareTwins(drivers) {
+  return drivers.flatMap((d) => [d, { ...d, name: `${d.name}${BARE}`, bare: true }]);
 }
 
-/**
- * For each wake mode, driver and statement: `pairs` back-to-back pairs of short slices, one through
- * the harness path (benchmark.js, the sampler's batching, checks and latency recording) and one bare
- * loop, `time` seconds each, which of the two goes first alternating. The ratio is the median of the
- * pairs' harness/bare ratios, with its distribution-free 95 % confidence interval: short adjacent
- * slices cancel the machine's drift, many pairs and the median its hiccups.
- */
-export async function calibrate({ opts, env, stdout, stderr, signal: outerSignal }) {
-  const signals = trapSignals(stderr, outerSignal);
-  const log = (l) => { if (!opts.quiet) stderr.write(`${l}\n`); };
-  let session = null;
+/** Pure: per bench and driver, the harness row, the bare row and their paired ratio. */
+export function calibrationRows(results) {
   const rows = [];
-  const sensitivity = [];
-  try {
-    const drivers = await loadDrivers(opts.drivers);
-    session = await openServer({ opts, env, log, abort: signals.abort, signal: signals.signal });
-    await createHundredCols(session.admin, session.target.database);
-    for (const wake of opts.wakeModes) {
-      await withWake(wake, async () => {
-        for (const driver of drivers) {
-          const conn = await driver.connect(session.target);
-          try {
-            for (const st of STATEMENTS) {
-              await bareLoop(conn, st.sql, WARM_UP_SECONDS); // JIT and connection warm before the first pair
-              const harness = [];
-              const bare = [];
-              const ratios = [];
-              for (let i = 0; i < opts.pairs; i++) {
-                signals.signal.throwIfAborted();
-                const runHarness = async () => {
-                  const m = await measure({
-                    ops: [() => conn.query(st.sql)], check: st.check, time: opts.time, warmup: SLICE_WARM_UP_SECONDS, minSamples: 2, signal: signals.signal,
-                  });
-                  harness.push(m.opsPerSec);
-                };
-                const runBare = async () => { await conn.query(st.sql); bare.push(await bareLoop(conn, st.sql, opts.time)); };
-                // Alternate which goes first, so neither always profits from the other's warm-up.
-                if (i % 2 === 0) { await runHarness(); await runBare(); } else { await runBare(); await runHarness(); }
-                ratios.push(harness.at(-1) / bare.at(-1));
-              }
-              const row = {
-                wake: describeWake(wake), driver: driver.name, statement: st.name,
-                harness: median(harness), bare: median(bare), ratio: median(ratios),
-                ratioCI: medianConfidenceInterval(ratios), pairs: ratios.length,
-              };
-              rows.push(row);
-              log(`${row.wake.padEnd(7)} ${driver.name.padEnd(10)} ${st.name.padEnd(16)} harness ${fmtInt(row.harness)} · bare ${fmtInt(row.bare)} ops/s · ratio ${fmtRatio(row)}`);
-            }
-          } finally {
-            await conn.close().catch(() => {});
-          }
-        }
-      });
-    }
-    // Host sensitivity: a bare DO 1 loop on one connection with idle CPUs, then kept awake.
-    const [first] = drivers;
-    const conn = await first.connect(session.target);
-    try {
-      const byMode = {};
-      for (const wake of [{ mode: 'none', spinners: 0 }, opts.spinMode]) {
-        const figures = [];
-        await withWake(wake, async () => {
-          for (let i = 0; i < opts.pairs; i++) figures.push(await bareLoop(conn, 'DO 1', opts.time));
-        });
-        byMode[wake.mode] = median(figures);
+  for (const bench of results.benches) {
+    for (const harness of bench.results.filter((r) => !r.driver.endsWith(BARE))) {
+      const bare = bench.results.find((r) => r.driver === `${harness.driver}${BARE}`);
+      const row = { bench: bench.name, driver: harness.driver, harness, bare, ratio: null, ratioCI: null };
+      if (harness.ok && bare?.ok) {
+        const d = pairedDelta(harness.rounds, bare.rounds);
+        row.ratio = d ? 1 + d.deltaPct / 100 : null;
+        row.ratioCI = d?.ci ? d.ci.map((x) => 1 + x / 100) : null;
       }
-      sensitivity.push({ driver: first.name, idle: byMode.none, awake: byMode.spin, factor: byMode.spin / byMode.none, spin: describeWake(opts.spinMode) });
-    } finally {
-      await conn.close().catch(() => {});
+      rows.push(row);
     }
-  } catch (err) {
-    if (err instanceof Interrupted || signals.signal.reason instanceof Interrupted) {
-      stderr.write('mysql-driver-bench: calibrate interrupted\n');
-      return (signals.signal.reason ?? err).exitCode;
-    }
-    throw err;
-  } finally {
-    await session?.close();
-    signals.dispose();
   }
-
-  stdout.write(renderCalibration(rows, sensitivity));
-  const low = rows.filter((r) => r.ratio < MIN_RATIO);
-  if (low.length) {
-    stderr.write(`mysql-driver-bench: harness/bare below ${MIN_RATIO} for ${low.map((r) => `${r.driver} ${r.statement} (${r.wake})`).join(', ')} — `
-      + 'the harness is costing the drivers time on this machine, or the machine is too busy to measure: run again on a quiet machine\n');
-    return EXIT.ROWS_FAILED;
-  }
-  return EXIT.OK;
+  return rows;
 }
 
-export function renderCalibration(rows, sensitivity) {
+const fmtRatio = (r) => (r.ratio === null ? '-' : `${r.ratio.toFixed(3)}${r.ratioCI ? ` (${r.ratioCI[0].toFixed(3)}–${r.ratioCI[1].toFixed(3)})` : ''}`);
+
+/** Pure: the calibration report. */
+export function renderCalibration(results) {
   const table = new Table({
-    head: ['wake', 'driver', 'statement', 'harness ops/s', 'bare loop ops/s', 'harness/bare: median of pairs (95 % CI)'],
-    colAligns: ['left', 'left', 'left', 'right', 'right', 'right'],
+    head: ['bench', 'driver', 'harness ops/s', 'bare loop ops/s', 'harness/bare: median of rounds (95 % interval)'],
+    colAligns: ['left', 'left', 'right', 'right', 'right'],
     style: { head: [], border: [], compact: true },
   });
-  for (const r of rows) {
-    table.push([r.wake, r.driver, r.statement, fmtInt(r.harness), fmtInt(r.bare), `${fmtRatio(r)}${r.ratio < MIN_RATIO ? ' LOW' : ''}`]);
+  for (const r of calibrationRows(results)) {
+    const failed = !r.harness.ok ? r.harness : r.bare && !r.bare.ok ? r.bare : null;
+    table.push([r.bench, r.driver, r.harness.ok ? fmtInt(r.harness.opsPerSec) : '', r.bare?.ok ? fmtInt(r.bare.opsPerSec) : '',
+      failed ? `${failed.status === 'n/a' ? 'n/a' : 'FAILED'}: ${failed.error}` : `${fmtRatio(r)}${r.ratio < MIN_RATIO ? ' LOW' : ''}`]);
   }
-  const lines = [table.toString()];
-  for (const s of sensitivity) {
-    lines.push(`wake-up sensitivity (bare DO 1 loop, ${s.driver}, one connection): ${fmtInt(s.idle)} ops/s with idle CPUs, `
-      + `${fmtInt(s.awake)} ops/s kept awake (${s.spin}): ×${s.factor.toFixed(2)}`);
-    lines.push(s.factor > 1.2
-      ? '  this host\'s CPU wake-ups dominate one-connection figures: compare only runs taken in the same --wake mode'
-      : '  this host\'s CPU wake-ups barely move one-connection figures');
-  }
-  return lines.join('\n') + '\n';
+  return `${[...describeRun(results), table.toString()].join('\n')}\n`;
 }
+
+export function calibrateVariant(stderr) {
+  return {
+    prepareDrivers: withBareTwins,
+    render: renderCalibration,
+    exitCode(results, code) {
+      const low = calibrationRows(results).filter((r) => r.ratio !== null && r.ratio < MIN_RATIO);
+      if (code !== EXIT.OK || low.length === 0) return code;
+      stderr.write(`mysql-driver-bench: harness/bare below ${MIN_RATIO} for ${low.map((r) => `${r.driver} ${r.bench}`).join(', ')} — `
+        + 'the harness is costing the drivers time on this machine, or the machine is too busy to measure: run again on a quiet machine\n');
+      return EXIT.ROWS_FAILED;
+    },
+  };
+}
+
+export const calibrationBenches = () => selectBenches(CALIBRATION_BENCHES);

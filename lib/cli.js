@@ -4,11 +4,13 @@ import { EXIT, UserError } from './errors.js';
 import { redact } from './redact.js';
 import { positiveInteger, positiveNumber, splitList } from './config.js';
 import { BUILTIN_DRIVERS, assertDriverNames, loadDrivers } from './drivers/index.js';
-import { runBenchmark } from './run.js';
+import { PRESETS, runBenchmark } from './run.js';
+import { DEFAULT_PLACEMENT, parsePlacement } from './measuring/placement.js';
 import { parseConcurrency } from './scaling.js';
 import { DEFAULT_ACCOUNTS } from './transfer.js';
 import { parseWake, DEFAULT_WAKE } from './wake.js';
-import { calibrate } from './calibrate.js';
+import { CALIBRATION_BENCHES, MIN_RATIO, calibrateVariant, calibrationBenches } from './calibrate.js';
+import { DESIGN_BENCHES, aaRun, aaVariant } from './commands/aa.js';
 import { renderBenchList } from './report.js';
 import { registerCompare } from './commands/compare.js';
 import { registerReport } from './commands/report.js';
@@ -31,19 +33,27 @@ Exit codes: 0 all rows measured and checked · 1 some row failed its check or er
 
 function addRunOptions(cmd) {
   cmd
-    .option('-d, --drivers <list>', `comma-separated drivers (${BUILTIN_DRIVERS.join(', ')})`, splitList, BUILTIN_DRIVERS)
+    .option('-d, --drivers <list>', `comma-separated drivers (${BUILTIN_DRIVERS.join(', ')}); name#tag runs another process of the same driver, e.g. mysql2#2`, splitList, BUILTIN_DRIVERS)
     .option('-b, --baseline <driver>', 'driver the Δ column compares against', 'mysql')
     .option('-c, --concurrency <n>', 'connections per driver, each with one call in flight (pool benches: callers sharing a pool of that size); a list such as 1,4,16 runs every bench at each level and prints a scaling table', parseConcurrency, 1)
     .option('--transfer-accounts <n>', `accounts (and users, cards, tokens) seeded for the transfer bench (default ${DEFAULT_ACCOUNTS})`, positiveInteger('--transfer-accounts'))
-    .option('-t, --time <seconds>', 'sampling time per bench, driver and round (default 1.5; --smoke 0.1)', positiveNumber('--time'))
-    .option('--warmup <seconds>', 'warm-up time per bench, driver and round, every result checked (default 0.3)', positiveNumber('--warmup'))
-    .option('-r, --rounds <n>', 'run the whole matrix n times, driver order rotated each round (default 2; --smoke 1)', positiveInteger('--rounds'))
-    .option('--wake <mode>', "CPU wake-up control while sampling: 'spin' (lowest-priority busy loops keep idle CPUs awake; 'spin:N' for N loops) or 'none'", parseWake, parseWake(DEFAULT_WAKE))
-    .option('--latency', 'wide table: p50, p90, p99 and max latency, and the spread between rounds')
     .option('--rtt <ms>', 'add this round-trip time between drivers and server (a latency proxy in its own process)')
     .option('--network <profile>', 'a named --rtt: lan (0.5 ms), wan (20 ms), loopback (0)')
     .option('--floor', 'add the wire-floor reference client (driver `floor`) to the drivers')
-    .option('--smoke', 'one short pass for CI: every bench on every driver, checks on, tiny sampling')
+    .option('--smoke', 'one short pass for CI: every bench on every driver, checks on, tiny sampling');
+  return addMeasureOptions(cmd);
+}
+
+/** How windows are measured, where processes run, where results go: every measuring command's. */
+function addMeasureOptions(cmd) {
+  cmd
+    .option('-t, --time <seconds>', `measured time per bench and driver, split into --rounds windows (default ${PRESETS.default.time}; --smoke ${PRESETS.smoke.time})`, positiveNumber('--time'))
+    .option('-r, --rounds <n>', `rounds per bench: each gives every driver one window, in a fresh random order (default ${PRESETS.default.rounds}; --smoke ${PRESETS.smoke.rounds})`, positiveInteger('--rounds'))
+    .option('--lead <seconds>', `unmeasured lead-in at the start of every window (default ${PRESETS.default.lead})`, positiveNumber('--lead'))
+    .option('--warmup <seconds>', `warm-up per bench and driver before its first window, every result checked (default ${PRESETS.default.warmup})`, positiveNumber('--warmup'))
+    .option('--cpus <placement>', "CPU placement: 'shared' (each driver's JavaScript thread and the embedded server on one CPU, the rest on the others), 'split' (drivers on one CPU, server on another) or 'none' (the scheduler decides)", parsePlacement, DEFAULT_PLACEMENT)
+    .option('--wake <mode>', "CPU wake-up control while sampling: 'spin' (lowest-priority busy loops keep idle CPUs awake; 'spin:N' for N loops) or 'none'", parseWake, parseWake(DEFAULT_WAKE))
+    .option('--latency', 'wide table: p50, p90, p99 and max latency, the window-to-window spread, and the cost per operation (client CPU, GC, server CPU)')
     .option('--json [file]', "also write the results JSON to a file ('-' or no value: stdout, which then carries only the JSON)")
     .option('-o, --out <dir>', 'directory for the results JSON', 'results')
     .option('-q, --quiet', 'no progress lines on stderr');
@@ -84,18 +94,24 @@ export function buildProgram({ stdout = process.stdout, stderr = process.stderr,
       exitCode = await runBenchmark({ benches, opts, env, stdout, stderr, signal });
     });
 
-  addConnectionOptions(program.command('calibrate'))
-    .description('check that the harness reports what a bare await-loop measures (harness/bare >= 0.98 per driver, in both wake modes), and measure this host\'s CPU wake-up sensitivity')
+  addMeasureOptions(program.command('aa'))
+    .description('A/A: measure the baseline driver against a second process of itself with the normal machinery, and print the resolution this machine gives (differences below it cannot be told from noise)')
+    .argument('[bench...]', `benches (default: the seven design benches, ${DESIGN_BENCHES.join(', ')})`)
+    .option('-b, --baseline <driver>', 'the driver measured against itself', 'mysql')
+    .action(async (benchNames, opts) => {
+      const run = aaRun(benchNames, { ...opts, concurrency: 1, smoke: false });
+      assertDriverNames(run.opts.drivers);
+      exitCode = await runBenchmark({ ...run, env, stdout, stderr, signal, variant: aaVariant() });
+    });
+
+  addMeasureOptions(program.command('calibrate'))
+    .description(`check that the harness reports what a bare await loop of the same driver and statement measures, in interleaved windows (harness/bare >= ${MIN_RATIO} per driver on ${CALIBRATION_BENCHES.join(' and ')})`)
     .option('-d, --drivers <list>', 'drivers to calibrate', splitList, BUILTIN_DRIVERS)
-    .option('-t, --time <seconds>', 'seconds per slice (each pair is one harness slice and one bare-loop slice)', positiveNumber('--time'), 0.25)
-    .option('--pairs <n>', 'harness/bare pairs per driver, statement and wake mode (the ratio is their median, with its 95 % confidence interval)', positiveInteger('--pairs'), 30)
-    .option('--wake <mode>', "wake modes to calibrate: 'both' or one mode ('spin', 'spin:N', 'none')", 'both')
-    .option('-q, --quiet', 'no progress lines on stderr')
     .action(async (opts) => {
       assertDriverNames(opts.drivers);
-      const spinMode = parseWake(opts.wake === 'both' || opts.wake === 'none' ? 'spin' : opts.wake);
-      const wakeModes = opts.wake === 'both' ? [parseWake('none'), spinMode] : [parseWake(opts.wake)];
-      exitCode = await calibrate({ opts: { ...opts, wakeModes, spinMode }, env, stdout, stderr, signal });
+      exitCode = await runBenchmark({
+        benches: calibrationBenches(), opts: { ...opts, baseline: opts.drivers[0], concurrency: 1 }, env, stdout, stderr, signal, variant: calibrateVariant(stderr),
+      });
     });
 
   program.command('list')

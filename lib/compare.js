@@ -5,7 +5,9 @@ import { SIGNIFICANCE_ALPHA, significantDifference, deltaPct, noiseFloorPct, med
 import { fmtOps, fmtPct, fmtSignedPct } from './format.js';
 
 export const COMPARISON_KIND = 'comparison';
-export const SIGNIFICANCE_TEST = 'two-sided Mann-Whitney U test on the per-sample ops/s, and |Δ| beyond the larger round-to-round spread';
+// Two runs are not paired (their windows were not taken side by side), so `compare` has a rule of its
+// own: the U test between the two rows' window figures, and a change beyond their window-to-window spread.
+export const SIGNIFICANCE_TEST = 'two-sided Mann-Whitney U test on the per-window ops/s (per-sample in schema-1 files), and |Δ| beyond the larger window-to-window spread (interquartile range) of the two rows';
 
 /** A value for a warning line: objects such as the wake mode `{ mode, spinners }` made readable. */
 export function describeSetting(value) {
@@ -32,7 +34,9 @@ const CONDITIONS = [
   { what: 'Node version', get: (r) => r.env?.node },
   { what: 'concurrency', get: (r) => r.settings?.concurrency },
   { what: 'run mode', get: (r) => r.settings?.mode, optional: true },
-  { what: 'wake mode', get: (r) => r.settings?.wake, optional: true },
+  { what: 'wake mode', get: (r) => r.settings?.wake, optional: true, decisive: true },
+  { what: 'CPU placement', get: (r) => r.settings?.placement?.mode ?? (r.schema >= 2 ? undefined : 'none (results schema 1)'), optional: true, decisive: true },
+  { what: 'measuring method', get: (r) => (r.schema >= 2 ? 'interleaved windows, one process per driver' : 'sequential cells in one process'), decisive: true },
   { what: 'network', get: (r) => r.settings?.network, optional: true },
 ];
 
@@ -43,7 +47,9 @@ export function incomparabilities(base, next) {
     const a = c.get(base);
     const b = c.get(next);
     if (c.optional && (a === undefined || a === null) && (b === undefined || b === null)) continue;
-    if (!same(a, b)) lines.push(`${c.what} differs: ${describeSetting(a)} (base) vs ${describeSetting(b)} (new) — the figures may not be comparable`);
+    if (same(a, b)) continue;
+    lines.push(`${c.what} differs: ${describeSetting(a)} (base) vs ${describeSetting(b)} (new) — `
+      + (c.decisive ? 'the runs are incomparable: take both with the same settings' : 'the figures may not be comparable'));
   }
   for (const [side, r] of [['base', base], ['new', next]]) {
     if (r.complete === false) lines.push(`the ${side} run is incomplete (${r.stoppedBy ?? 'it did not finish'}) — only its measured rows are compared`);

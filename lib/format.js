@@ -20,8 +20,34 @@ export const fmtUs = (n) => {
   return n >= 100 ? fmtInt(n) : n.toFixed(1);
 };
 
-/** What a run can resolve (results.resolution), as one sentence without a leading label. */
+/** What a run resolves (results.resolution), as one sentence without a leading label. */
 export function describeResolution(res) {
-  return `the same cell moved by a median of ${fmtPct(res.medianSpreadPct)} between rounds in this run `
-    + `(largest ${fmtPct(res.maxSpreadPct)}, ${res.cells} cells): differences smaller than that may be the host drifting rather than the drivers`;
+  if (res?.pct === undefined) return 'not measured';
+  return `differences above ${fmtPct(res.pct)} (the median half-width of the 95 % intervals of its paired Δs, `
+    + `${res.rows} row${res.rows === 1 ? '' : 's'}; widest ±${fmtPct(res.largestPct)})`;
+}
+
+/** The one significance rule, in words, for the notes under a table. */
+export function describeSignificanceRule(res) {
+  return '~ : not a significant difference: the 95 % interval of the paired Δ (the median, over rounds, of the '
+    + 'row\'s ops/s divided by the reference\'s in the same round) includes 0, or |Δ| is within the run\'s '
+    + `resolution${res?.pct !== undefined ? ` (${fmtPct(res.pct)})` : ''}`;
+}
+
+/** The larger distance from Δ to its interval's bounds (the ± shown beside a Δ). */
+export const deltaMargin = (row) => (row.deltaCI
+  ? Math.max(Math.abs(row.deltaCI[1] - row.deltaPct), Math.abs(row.deltaPct - row.deltaCI[0])) : null);
+
+/**
+ * A row's Δ cell: 'baseline' or 'reference' on the row the bench compares against, else the paired
+ * Δ with its ± and `~` when it is not significant.
+ */
+export function fmtDelta(row, bench, baseline) {
+  if (!row.ok) return '';
+  const reference = bench?.deltaReference ?? baseline;
+  if (row.driver === reference) return reference === baseline ? 'baseline' : 'reference';
+  if (!Number.isFinite(row.deltaPct)) return '-';
+  const margin = deltaMargin(row);
+  const text = `${fmtSignedPct(row.deltaPct)}${margin === null ? '' : ` ±${margin.toFixed(1)}`}`;
+  return row.deltaSignificant ? text : `~ ${text}`;
 }

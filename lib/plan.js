@@ -9,3 +9,15 @@ export function planFor(bench, driver, context) {
   }
   return bench.plan(driver, context);
 }
+
+/** A plan's check of one result: its own (the floor's, or one bound to set-up data), else the bench's. */
+export const checkFor = (plan, bench) => plan.check ?? bench.check;
+
+/**
+ * Run a bench's set-up through the harness's own connection. Returns the context the bench's plans
+ * see: with `setupData` when the set-up shares something with the drivers (e.g. a reference result).
+ */
+export async function setUpBench(bench, admin, context) {
+  const setup = await bench.setup?.(admin, context);
+  return setup?.shared === undefined ? context : { ...context, setupData: setup.shared };
+}

@@ -1,27 +1,23 @@
-// Progress lines on stderr while a run is under way.
-import { fmtOps, fmtPct } from './format.js';
+// Progress lines on stderr while a run is under way: one line per bench when it is done, and on a
+// terminal the round being measured.
+import { fmtOps } from './format.js';
 
-export function createProgress(stream, total, { quiet = false, rounds = 1 } = {}) {
+export function createProgress(stream, total, { quiet = false } = {}) {
   let n = 0;
   const started = Date.now();
   const write = (line) => { if (!quiet) stream.write(`${line}\n`); };
   const prefix = () => `[${String(n).padStart(String(total).length)}/${total}]`;
+  const seconds = () => ((Date.now() - started) / 1000).toFixed(0);
   return {
     log: (line) => write(line),
-    start(bench, driver) {
-      if (stream.isTTY && !quiet) stream.write(`  … ${bench.name} · ${driver.name}\r`);
+    round(bench, r, rounds) {
+      if (stream.isTTY && !quiet) stream.write(`  … ${bench.name} · round ${r + 1}/${rounds}  (${seconds()} s)\x1b[K\r`);
     },
-    skip() {
+    benchDone(bench, rows) {
       n++;
-    },
-    done(bench, row, round = 0) {
-      n++;
-      const secs = ((Date.now() - started) / 1000).toFixed(0);
-      const what = row.ok
-        ? `${fmtOps(row.opsPerSec)} ops/s ±${fmtPct(row.rme)}`
-        : `${row.status === 'n/a' ? 'n/a' : 'FAILED'}: ${row.error}`;
-      const r = rounds > 1 ? `round ${round + 1}/${rounds} ` : '';
-      write(`${prefix()} ${r}${bench.name.padEnd(18)} ${row.driver.padEnd(10)} ${what}  (${secs} s)`);
+      const what = rows.map((row) => `${row.driver} ${row.ok ? fmtOps(row.opsPerSec) : row.status === 'n/a' ? 'n/a' : 'FAILED'}`).join(' · ');
+      write(`${prefix()} ${bench.name.padEnd(18)} ${what} ops/s  (${seconds()} s)`);
+      for (const row of rows) if (row.status === 'failed') write(`    ${row.driver} FAILED: ${row.error}`);
     },
   };
 }

@@ -1,9 +1,9 @@
 // Pure: results or comparison -> one self-contained HTML page. Inline CSS and inline SVG only:
 // no scripts, no fonts, no images, no external URL of any kind, so the page opens offline and
 // can be attached to a CI run as is.
-import { fmtOps, fmtPct, fmtSignedPct, fmtUs } from './format.js';
+import { describeSignificanceRule, fmtDelta, fmtOps, fmtPct, fmtSignedPct, fmtUs } from './format.js';
 import { fmtGeomeanChanges, fmtSignificance, rowNote } from './compare.js';
-import { deltaText, environmentFacts, orderedRows, statusText } from './render-markdown.js';
+import { COST_HEAD, costTexts, environmentFacts, orderedRows, statusText } from './render-markdown.js';
 
 export function esc(value) {
   return String(value ?? '')
@@ -173,7 +173,7 @@ export function renderResultsHtml(results) {
   const body = [];
   body.push(`<h1>mysql-driver-bench results${results.complete === false ? ' (INCOMPLETE)' : ''}</h1>`);
   const tested = results.benches.some((b) => b.results.some((r) => typeof r.deltaSignificant === 'boolean'));
-  body.push(`<p class="sub">ops/s per driver, higher is better; whiskers: ± relative margin of error (95 %); baseline: <b>${esc(baseline)}</b> (outlined bar, dashed line)${tested ? `; <code>~</code> after a Δ: not significantly different from ${esc(baseline)} (Mann-Whitney U on the per-sample ops/s, α = 0.05)` : ''}.</p>`);
+  body.push(`<p class="sub">ops/s per driver, higher is better; whiskers: ± relative margin of error (95 %); baseline: <b>${esc(baseline)}</b> (outlined bar, dashed line)${tested ? `; ${esc(describeSignificanceRule(results.resolution))}` : ''}.</p>`);
   if (results.complete === false) body.push(`<p class="bad">Incomplete run: ${esc(results.stoppedBy ?? 'it did not finish')} — only the rows measured are shown.</p>`);
   body.push(environmentBlock(results));
   for (const bench of results.benches) {
@@ -187,7 +187,7 @@ export function renderResultsHtml(results) {
         return { label, sublabel, bars: [], message: `${row.status === 'n/a' ? 'n/a' : 'FAILED'}: ${row.error ?? ''}`.slice(0, 90), messageClass: row.status === 'n/a' ? 'na' : 'failed' };
       }
       const err = Number.isFinite(row.rme) ? (row.opsPerSec * row.rme) / 100 : 0;
-      const d = isBase ? 'baseline' : deltaText(row, baseline);
+      const d = fmtDelta(row, bench, baseline);
       return {
         label,
         sublabel,
@@ -199,23 +199,25 @@ export function renderResultsHtml(results) {
     body.push(`<p class="sub">${esc(bench.title ?? '')}</p>`);
     if (bench.sql) body.push(`<p class="sql"><code>${esc(bench.sql)}</code></p>`);
     body.push(barChart({ title: `${bench.name}: ops/s per driver`, groups, marker: base ? { value: base.opsPerSec, label: baseline } : null }));
-    body.push(resultsTable(results, rows, baseline));
+    body.push(resultsTable(rows, bench, baseline));
+    if (bench.deltaNote) body.push(`<p class="sub">${esc(bench.deltaNote)}</p>`);
     if (bench.note) body.push(`<p class="sub">${esc(bench.note)}</p>`);
     body.push('</section>');
   }
   return page(`mysql-driver-bench results ${results.startedAt ?? ''}`, body.join('\n'));
 }
 
-function resultsTable(results, rows, baseline) {
-  const head = ['driver', 'protocol', 'ops/s', '± rme', 'samples', 'p50 µs', 'p99 µs', `Δ vs ${baseline}`];
-  const num = [false, false, true, true, true, true, true, true];
+function resultsTable(rows, bench, baseline) {
+  const head = ['driver', 'protocol', 'ops/s', '± rme', 'samples', 'p50 µs', 'p99 µs', ...COST_HEAD, `Δ vs ${baseline}`];
+  const num = [false, false, ...Array(9).fill(true)];
   const th = head.map((h, i) => `<th${num[i] ? ' class="num"' : ''}>${esc(h)}</th>`).join('');
   const tr = rows.map((row) => {
     const cells = [
       row.driver, row.protocol ?? '', statusText(row),
       row.ok ? fmtPct(row.rme) : '', row.ok ? String(row.samples ?? '') : '',
       row.ok ? fmtUs(row.latency?.p50) : '', row.ok ? fmtUs(row.latency?.p99) : '',
-      row.ok ? deltaText(row, baseline) : (row.error ?? ''),
+      ...costTexts(row),
+      row.ok ? fmtDelta(row, bench, baseline) : (row.error ?? ''),
     ];
     const cls = row.ok ? '' : row.status === 'n/a' ? ' class="na"' : ' class="failed"';
     return `<tr${cls}>${cells.map((c, i) => `<td${num[i] && row.ok ? ' class="num"' : ''}>${esc(c)}</td>`).join('')}</tr>`;

@@ -1,5 +1,6 @@
 // Pure: results or comparison -> Markdown (a pull-request comment, $GITHUB_STEP_SUMMARY).
-import { describeResolution, fmtOps, fmtPct, fmtSignedPct, fmtUs } from './format.js';
+import { describeResolution, describeSignificanceRule, fmtDelta, fmtOps, fmtPct, fmtSignedPct, fmtUs } from './format.js';
+import { describePlacement } from './measuring/placement.js';
 import { describeSetting, fmtGeomeanChanges, fmtSignificance, rowNote } from './compare.js';
 
 const serverText = (server) => (server
@@ -28,9 +29,11 @@ export function environmentFacts(r) {
   if (s.mode) settings.push(`mode ${s.mode}`);
   if (s.baseline) settings.push(`baseline ${s.baseline}`);
   if (s.concurrency !== undefined) settings.push(`${s.concurrency} connection${s.concurrency === 1 ? '' : 's'} per driver`);
-  if (s.time !== undefined) settings.push(`${s.time} s sampling`);
-  if (s.warmup !== undefined) settings.push(`${s.warmup} s warm-up`);
+  if (s.time !== undefined) settings.push(`${s.time} s measured per bench and driver`);
   if (s.rounds !== undefined) settings.push(`${s.rounds} round${s.rounds === 1 ? '' : 's'}`);
+  if (s.lead !== undefined) settings.push(`${s.lead} s lead-in per window`);
+  if (s.warmup !== undefined) settings.push(`${s.warmup} s warm-up`);
+  if (s.placement !== undefined) settings.push(describePlacement(s.placement));
   if (s.wake !== undefined) settings.push(`wake ${describeSetting(s.wake)}`);
   if (s.network !== undefined) settings.push(`network ${describeSetting(s.network)}`);
   if (settings.length) facts.push(['settings', settings.join(' · ')]);
@@ -52,15 +55,13 @@ function mdTable(head, rows, align) {
   return [line(head), sep, ...rows.map(line)].join('\n');
 }
 
-/** Δ against the baseline as the run computed it, with its significance when the run tested it. */
-export function deltaText(row, baseline) {
-  if (!row.ok) return '';
-  if (row.driver === baseline) return 'baseline';
-  if (row.deltaPct === null || row.deltaPct === undefined) return '-';
-  const d = fmtSignedPct(row.deltaPct);
-  if (row.deltaSignificant === false) return `${d} ~`;
-  if (row.deltaSignificant === true && Number.isFinite(row.deltaP)) return `${d} (${row.deltaP < 0.001 ? 'p<0.001' : `p=${row.deltaP.toFixed(3)}`})`;
-  return d;
+export const COST_HEAD = ['cpu µs/op', 'gc ms/1k', 'server µs/op'];
+
+/** A row's cost per operation as texts (empty where not measured). */
+export function costTexts(row) {
+  const c = row.ok ? row.cost : null;
+  if (!c) return ['', '', ''];
+  return [fmtUs(c.clientCpuUsPerOp), Number.isFinite(c.gcMsPer1000Ops) ? c.gcMsPer1000Ops.toFixed(2) : '-', fmtUs(c.serverCpuUsPerOp)];
 }
 
 export const statusText = (row) => (row.ok ? fmtOps(row.opsPerSec) : row.status === 'n/a' ? 'n/a' : 'FAILED');
@@ -84,30 +85,34 @@ export function renderResultsMarkdown(results) {
     orderedRows(results, bench).forEach((row, i) => {
       rows.push([
         i === 0 ? bench.name : '',
-        row.driver + (row.driver === baseline ? ' (baseline)' : ''),
+        row.driver,
         row.protocol ?? '',
         statusText(row),
         row.ok ? fmtPct(row.rme) : '',
         row.ok ? String(row.samples ?? '') : '',
         row.ok ? fmtUs(row.latency?.p50) : '',
         row.ok ? fmtUs(row.latency?.p99) : '',
-        deltaText(row, baseline),
+        ...costTexts(row),
+        fmtDelta(row, bench, baseline),
       ]);
       if (!row.ok) notes.push(`${bench.name} · ${row.driver}: ${row.status === 'n/a' ? 'n/a' : 'FAILED'}: ${row.error ?? ''}`);
     });
+    if (bench.deltaNote) notes.push(`${bench.name}: ${bench.deltaNote}`);
     if (bench.note) notes.push(`${bench.name}: ${bench.note}`);
   }
   const out = [
     `### mysql-driver-bench results${results.complete === false ? ' (INCOMPLETE)' : ''}`,
     '',
-    mdTable(['bench', 'driver', 'protocol', 'ops/s', '± rme', 'samples', 'p50 µs', 'p99 µs', `Δ vs ${baseline}`],
-      rows, ['left', 'left', 'left', 'right', 'right', 'right', 'right', 'right', 'right']),
+    mdTable(['bench', 'driver', 'protocol', 'ops/s', '± rme', 'samples', 'p50 µs', 'p99 µs', ...COST_HEAD, `Δ vs ${baseline}`],
+      rows, ['left', 'left', 'left', ...Array(9).fill('right')]),
     '',
   ];
   if (notes.length) out.push(notes.map((n) => `- ${mdCell(n)}`).join('\n'), '');
   const anySig = results.benches.some((b) => b.results.some((r) => r.deltaSignificant !== undefined && r.deltaSignificant !== null));
-  out.push(`ops/s over all of a driver's connections; ± rme: relative margin of error at 95 %${anySig ? '; ~: the difference from the baseline is not significant (two-sided Mann-Whitney U on per-sample ops/s, α = 0.05, and |Δ| beyond the larger round-to-round spread of the two rows)' : ''}.`, '');
-  if (results.resolution) out.push(`Resolution: ${describeResolution(results.resolution)}.`, '');
+  out.push(`ops/s over all of a driver's connections; ± rme: relative margin of error at 95 % over the windows; `
+    + `cpu µs/op: the driver process's CPU time (all threads) per operation; gc ms/1k: its GC pauses per 1 000 operations; `
+    + `server µs/op: the embedded server's CPU time per operation${anySig ? `; ${describeSignificanceRule(results.resolution)}` : ''}.`, '');
+  if (results.resolution) out.push(`Resolution: this run resolves ${describeResolution(results.resolution)}.`, '');
   out.push('<details><summary>Environment</summary>', '', environmentList(results), '', '</details>', '');
   return out.join('\n');
 }

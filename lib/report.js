@@ -1,6 +1,7 @@
 // Pure renderers: results object -> text. Nothing here measures or writes.
 import Table from 'cli-table3';
-import { describeResolution, fmtOps, fmtPct, fmtSignedPct, fmtUs } from './format.js';
+import { describeResolution, describeSignificanceRule, fmtDelta, fmtOps, fmtPct, fmtSignedPct, fmtUs } from './format.js';
+import { describePlacement } from './measuring/placement.js';
 import { planFor } from './plan.js';
 
 export function describeRun(results) {
@@ -10,22 +11,24 @@ export function describeRun(results) {
   const levels = [].concat(settings.concurrency);
   const conns = levels.length > 1 ? `${levels.join(', ')} connections (one level after another)`
     : levels[0] === 1 ? '1 connection' : `${levels[0]} connections`;
-  const rounds = settings.rounds > 1 ? `${settings.rounds} rounds × ` : '';
+  const windows = settings.lead !== undefined
+    ? `${settings.rounds} rounds × (${settings.lead} s lead-in + ${Math.round((settings.time / settings.rounds) * 1000) / 1000} s measured) per driver and bench`
+    : `${settings.rounds > 1 ? `${settings.rounds} rounds × ` : ''}${settings.time} s sampling per cell`;
   const wake = settings.wake ? ` · wake ${settings.wake}` : '';
+  const placement = settings.placement ? ` · ${describePlacement(settings.placement)}` : '';
   const net = settings.network?.rttMs > 0
     ? ` · network +${settings.network.rttMs} ms RTT (measured +${settings.network.measuredAddedMs} ms)` : '';
   return [
-    `${serverText} · Node ${env.node} · ${env.cpus} × ${env.cpuModel}${wake}${net}`,
-    `drivers: ${driverText} · baseline ${settings.baseline} · ${conns} per driver · ${rounds}${settings.time} s sampling per cell`,
+    `${serverText} · Node ${env.node} · ${env.cpus} × ${env.cpuModel}${placement}${wake}${net}`,
+    `drivers: ${driverText} · baseline ${settings.baseline} · ${conns} per driver · ${windows}`,
   ];
 }
 
-function deltaCell(row, baseline) {
-  if (!row.ok) return '';
-  if (row.driver === baseline) return 'baseline';
-  if (row.deltaPct === null || row.deltaPct === undefined) return '-';
-  // `~`: the test found no significant difference; the figure is shown for what it is.
-  return row.deltaSignificant === false ? `~ ${fmtSignedPct(row.deltaPct)}` : fmtSignedPct(row.deltaPct);
+/** Cost per operation: the driver process's CPU (all threads) and GC pauses, the embedded server's CPU. */
+function costCells(row) {
+  const c = row.ok ? row.cost : null;
+  if (!c) return ['', '', ''];
+  return [fmtUs(c.clientCpuUsPerOp), Number.isFinite(c.gcMsPer1000Ops) ? c.gcMsPer1000Ops.toFixed(2) : '-', fmtUs(c.serverCpuUsPerOp)];
 }
 
 function opsCell(row) {
@@ -39,7 +42,8 @@ export function renderTable(results, { color = false, latency = false } = {}) {
   const wide = latency;
   const withFloor = results.benches.some((b) => b.results.some((r) => r.driver === 'floor' && r.ok));
   const head = ['bench', 'driver', 'protocol', 'ops/s', '± rme', 'samples',
-    'p50 µs', ...(wide ? ['p90 µs'] : []), 'p99 µs', ...(wide ? ['max µs', 'rounds ±'] : []), `Δ vs ${baseline}`,
+    'p50 µs', ...(wide ? ['p90 µs'] : []), 'p99 µs',
+    ...(wide ? ['max µs', 'IQR', 'cpu µs/op', 'gc ms/1k', 'server µs/op'] : []), `Δ vs ${baseline}`,
     ...(withFloor ? ['over floor'] : [])];
   const table = new Table({
     head,
@@ -60,20 +64,20 @@ export function renderTable(results, { color = false, latency = false } = {}) {
         row.ok ? fmtUs(row.latency?.p50) : '',
         ...(wide ? [row.ok ? fmtUs(row.latency?.p90) : ''] : []),
         row.ok ? fmtUs(row.latency?.p99) : '',
-        ...(wide ? [row.ok ? fmtUs(row.latency?.max) : '', row.ok && row.rounds?.length > 1 ? fmtPct(row.spreadPct) : ''] : []),
-        deltaCell(row, baseline),
+        ...(wide ? [row.ok ? fmtUs(row.latency?.max) : '', row.ok && row.rounds?.length > 1 ? fmtPct(row.spreadPct) : '', ...costCells(row)] : []),
+        fmtDelta(row, bench, baseline),
         ...(withFloor ? [row.overFloorPct === null || row.overFloorPct === undefined ? (row.driver === 'floor' && row.ok ? 'floor' : '') : fmtSignedPct(row.overFloorPct, 0)] : []),
       ]);
       if (!row.ok) notes.push(`${bench.name} · ${row.driver}: ${row.status === 'n/a' ? 'n/a' : 'FAILED'}: ${row.error}`);
     });
+    if (bench.deltaNote) notes.push(`${bench.name}: ${bench.deltaNote}`);
     if (bench.note) notes.push(`${bench.name}: ${bench.note}`);
   }
   const lines = [...describeRun(results), table.toString()];
   if (results.benches.some((b) => b.results.some((r) => r.deltaSignificant === false))) {
-    notes.unshift(`~ : no significant difference from ${baseline} (two-sided Mann-Whitney U on per-sample ops/s at 95 %, `
-      + 'and the difference must exceed the larger round-to-round spread of the two rows)');
+    notes.unshift(describeSignificanceRule(results.resolution));
   }
-  if (results.resolution) notes.push(`resolution: ${describeResolution(results.resolution)}`);
+  if (results.resolution) notes.push(`resolution: this run resolves ${describeResolution(results.resolution)}`);
   if (notes.length) lines.push(notes.map((n) => `  ${n}`).join('\n'));
   if (!results.complete) lines.push(`INCOMPLETE: ${results.stoppedBy ?? 'the run did not finish'}`);
   return lines.join('\n') + '\n';

@@ -4,9 +4,12 @@ import { cpus, platform, release, arch, totalmem } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { usageError } from './errors.js';
 import { redact } from './redact.js';
-import { deltaPct, significantDifference, noiseFloorPct, runResolution } from './stats.js';
+import { pairedDelta, pairedResolution, pairedSignificant } from './stats.js';
 
-export const SCHEMA_VERSION = 1;
+// 2: one process per driver, interleaved windows, paired Δ with its interval (deltaCI), cost per
+// operation, placement. `compare` still reads 1.
+export const SCHEMA_VERSION = 2;
+export const READABLE_SCHEMAS = [1, 2];
 
 export function describeEnvironment() {
   const cpuList = cpus();
@@ -37,28 +40,58 @@ export function createResults({ startedAt = new Date(), env, server, drivers, se
   };
 }
 
-/** Fill each row's deltaPct against the baseline driver's row of the same bench. */
+/**
+ * The reference of a bench's Δ column: the baseline's row when it was measured there, else the
+ * first driver in --drivers order that was. Returns { row, note } (row null when no row was measured).
+ */
+export function deltaReference(bench, baseline, driverOrder) {
+  const measured = (name) => bench.results.find((r) => r.driver === name && r.ok);
+  const base = measured(baseline);
+  if (base) return { row: base, note: null };
+  const row = driverOrder.map(measured).find(Boolean) ?? null;
+  const baseRow = bench.results.find((r) => r.driver === baseline);
+  const why = !baseRow ? `${baseline} did not run it`
+    : baseRow.status === 'n/a' ? `${baseline}: ${String(baseRow.error).replace(/^not supported by driver: /, '')}` : `${baseline} failed`;
+  if (!row) return { row: null, note: null };
+  const others = bench.results.filter((r) => r.ok && r !== row).length;
+  return { row, note: others ? `Δ against ${row.driver} (${why})` : `no Δ: only ${row.driver} was measured (${why})` };
+}
+
+/**
+ * Fill each row's paired Δ against its bench's reference (the baseline, or the first driver that ran
+ * the bench), the run's resolution, and each Δ's significance under the one rule (stats.js).
+ */
 export function applyDeltas(results) {
   const baseline = results.settings.baseline;
+  const driverOrder = (results.drivers ?? []).map((d) => d.name);
+  const paired = [];
   for (const bench of results.benches) {
-    const base = bench.results.find((r) => r.driver === baseline && r.ok);
+    const { row: ref, note } = deltaReference(bench, baseline, driverOrder);
+    bench.deltaReference = ref?.driver ?? null;
+    bench.deltaNote = note;
     const floor = bench.results.find((r) => r.driver === 'floor' && r.ok);
     for (const row of bench.results) {
       // Each driver's extra time per operation over the reference client's, in %.
       row.overFloorPct = floor && row.ok && row !== floor ? (floor.opsPerSec / row.opsPerSec - 1) * 100 : null;
-      row.deltaPct = row.ok && base ? deltaPct(row.opsPerSec, base.opsPerSec) : null;
-      if (row.deltaPct === null || row === base) {
-        row.deltaP = null;
-        row.deltaSignificant = null;
+      row.deltaCI = null;
+      row.deltaSignificant = null;
+      if (!row.ok || !ref) {
+        row.deltaPct = null;
         continue;
       }
-      const { p, significant } = significantDifference(row.sampleOpsPerSec ?? [], base.sampleOpsPerSec ?? [], undefined,
-        { deltaPct: row.deltaPct, noisePct: noiseFloorPct(row, base) });
-      row.deltaP = Number.isFinite(p) ? Number(p.toPrecision(3)) : null;
-      row.deltaSignificant = significant;
+      if (row === ref) {
+        row.deltaPct = 0;
+        continue;
+      }
+      const d = pairedDelta(row.rounds, ref.rounds);
+      row.deltaPct = d ? d.deltaPct : null;
+      row.deltaCI = d?.ci ?? null;
+      row.deltaPairs = d?.pairs ?? 0;
+      if (d) paired.push([row, d]);
     }
   }
-  results.resolution = runResolution(results.benches.flatMap((b) => b.results));
+  results.resolution = pairedResolution(paired.map(([, d]) => d));
+  for (const [row, d] of paired) row.deltaSignificant = pairedSignificant(d, results.resolution?.pct);
   return results;
 }
 
@@ -113,8 +146,8 @@ export function readResults(file) {
   if (data?.tool !== 'mysql-driver-bench' || !Array.isArray(data.benches)) {
     throw usageError(`'${file}' is not a mysql-driver-bench results file`);
   }
-  if (data.schema !== SCHEMA_VERSION) {
-    throw usageError(`'${file}' has results schema ${data.schema}; this version reads schema ${SCHEMA_VERSION}`);
+  if (!READABLE_SCHEMAS.includes(data.schema)) {
+    throw usageError(`'${file}' has results schema ${data.schema}; this version reads schemas ${READABLE_SCHEMAS.join(' and ')}`);
   }
   return data;
 }

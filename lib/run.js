@@ -2,6 +2,10 @@
 import { EXIT, usageError } from './errors.js';
 import { loadDrivers } from './drivers/index.js';
 import { runMatrix, ServerLost } from './runner.js';
+import { DriverProcesses } from './drivers/driver-handle.js';
+import { DEFAULT_PLACEMENT, canPin, describePlacement, pin, pinThreads, planPlacement } from './measuring/placement.js';
+
+const round3 = (x) => Math.round(x * 1000) / 1000;
 import { createResults, describeEnvironment, applyDeltas, assertWritableDir, writeResults, serialize } from './results.js';
 import { renderTable } from './report.js';
 import { createProgress } from './progress.js';
@@ -14,9 +18,11 @@ import { catalogueFailed, renderCatalogue, runCatalogue } from './catalogue.js';
 import { concurrencyLevels } from './scaling.js';
 import { startHealthMonitor } from './health.js';
 
+// time: measured seconds per bench and driver, split into `rounds` windows; lead: the unmeasured
+// lead-in of each window (README, "How a bench is measured").
 export const PRESETS = {
-  default: { time: 1.5, warmup: 0.3, minSamples: 5, rounds: 2 },
-  smoke: { time: 0.1, warmup: 0.05, minSamples: 2, rounds: 1 },
+  default: { time: 3, lead: 0.1, warmup: 0.3, rounds: 12 },
+  smoke: { time: 0.1, lead: 0.02, warmup: 0.05, rounds: 2 },
 };
 
 /** One line on the harness's own health: its memory over the run and the server's connection count. */
@@ -36,14 +42,22 @@ function runSettings(opts, benches) {
     concurrency: opts.concurrency,
     rounds: opts.rounds ?? preset.rounds,
     time: opts.time ?? preset.time,
+    lead: opts.lead ?? preset.lead,
     warmup: opts.warmup ?? preset.warmup,
     wake: describeWake(opts.wake),
-    minSamples: preset.minSamples,
     callTimeoutMs: 30000,
   };
 }
 
-export async function runBenchmark({ benches, opts, env, stdout, stderr, signal: outerSignal }) {
+/** The main table and the catalogue's sections: what a run prints. */
+const renderRun = (results, { color, latency }) => renderTable(results, { color, latency }) + renderCatalogue(results);
+
+/**
+ * One run: server, placement, driver processes, the benches, the results file, the report.
+ * `variant` lets a command reuse the whole run with its own rows and report (`aa`, `calibrate`):
+ * { prepareDrivers(drivers) -> drivers, render(results, { color, latency }) -> text, exitCode(results, code) -> code }.
+ */
+export async function runBenchmark({ benches, opts, env, stdout, stderr, signal: outerSignal, variant = {} }) {
   const jsonToStdout = opts.json === true || opts.json === '-';
   const progress = createProgress(stderr, 0, { quiet: opts.quiet });
   const settings = runSettings(opts, benches);
@@ -54,13 +68,15 @@ export async function runBenchmark({ benches, opts, env, stdout, stderr, signal:
   const signals = trapSignals(stderr, outerSignal);
   let session = null;
   let proxy = null;
+  let processes = null;
   let results = null;
   let exitCode = EXIT.OK;
   try {
-    const drivers = await loadDrivers(opts.drivers);
+    const loaded = await loadDrivers(opts.drivers);
+    const drivers = variant.prepareDrivers ? variant.prepareDrivers(loaded) : loaded;
     // A baseline given as it was written in --drivers (mysql2@latest, ./adapter.js) means that driver's row label.
     const asWritten = opts.drivers.indexOf(opts.baseline);
-    if (asWritten >= 0) opts = { ...opts, baseline: drivers[asWritten].name };
+    if (asWritten >= 0) opts = { ...opts, baseline: loaded[asWritten].name };
     settings.baseline = opts.baseline;
     if (!drivers.some((d) => d.name === opts.baseline)) {
       throw usageError(`baseline '${opts.baseline}' is not among the drivers run (${drivers.map((d) => d.name).join(', ')})`,
@@ -69,15 +85,28 @@ export async function runBenchmark({ benches, opts, env, stdout, stderr, signal:
     session = await openServer({ opts, env, log: (l) => progress.log(l), abort: signals.abort, signal: signals.signal });
     const { admin, context, serverInfo } = session;
     let { target } = session;
+    // CPU placement: the same for every driver, recorded in the results.
+    const placement = planPlacement(opts.cpus ?? DEFAULT_PLACEMENT, { embedded: serverInfo.embedded, pinning: canPin() });
+    if (placement.note) progress.log(`placement: ${placement.note}`);
+    pin(session.serverPid, placement.server);
+    pin(process.pid, placement.harness);
+    settings.placement = placement;
     if (network.rttMs > 0) {
       // The drivers go through the latency proxy; the harness's own admin connection does not.
       const started = await startMeasuredProxy(target, network.rttMs, (t) => adminDriver.connect(t));
       proxy = started.proxy;
+      pin(proxy.pid, placement.server ?? placement.client);
       Object.assign(settings.network, started.network);
       progress.log(`network: ${network.rttMs} ms round trip requested, ${started.network.measuredAddedMs} ms measured added `
         + `(proxy hop ${started.network.hopMs} ms compensated)`);
       target = { ...target, host: proxy.host, port: proxy.port, socket: undefined };
     }
+    const placedThreads = new Map();
+    const place = (pid) => {
+      if (!placedThreads.has(pid)) placedThreads.set(pid, new Set());
+      pinThreads(pid, placement.client, placement.harness, placedThreads.get(pid));
+    };
+    processes = new DriverProcesses({ target, context, place });
 
     results = createResults({
       env: describeEnvironment(),
@@ -96,30 +125,35 @@ export async function runBenchmark({ benches, opts, env, stdout, stderr, signal:
     // The harness's own health over the run: its memory, and connections left open on the server.
     const threadsConnectedBefore = await threadsConnected();
     const memory = startHealthMonitor();
-    const cells = benches.length * drivers.length * settings.rounds * concurrencyLevels(settings.concurrency).length;
-    const matrixProgress = createProgress(stderr, cells, { quiet: opts.quiet, rounds: settings.rounds });
-    const startCell = matrixProgress.start.bind(matrixProgress);
-    matrixProgress.start = (bench, driver, round) => {
-      memory.setCell(`${bench.name} · ${driver.name}`);
-      startCell(bench, driver, round);
+    const levels = concurrencyLevels(settings.concurrency).length;
+    const matrixProgress = createProgress(stderr, benches.length * levels, { quiet: opts.quiet });
+    const benchProgress = {
+      round(bench, r, rounds) {
+        if (r === 0) memory.setCell(bench.name);
+        matrixProgress.round(bench, r, rounds);
+      },
+      benchDone: matrixProgress.benchDone,
     };
     // Recorded when the matrix ends, also when it is interrupted, so partial results keep their memory timeline.
     const recordHealth = (extra) => {
       const { timeline, ...summary } = memory.stop();
       results.health = { ...summary, threadsConnectedBefore, ...extra, timeline };
     };
-    matrixProgress.log(`measuring ${benches.length} bench(es) × ${drivers.length} driver(s) × ${settings.rounds} round(s), `
-      + `${settings.warmup} s warm-up + ${settings.time} s sampling each, wake ${settings.wake}`);
+    matrixProgress.log(`measuring ${benches.length} bench(es) × ${drivers.length} driver(s), each driver in its own process: `
+      + `${settings.rounds} rounds of interleaved windows (${settings.lead} s lead-in + ${round3(settings.time / settings.rounds)} s measured), `
+      + `${describePlacement(placement)}, wake ${settings.wake}`);
 
     try {
       // runCatalogue: once per --concurrency level, then the streaming and metadata sections.
       await withWake(opts.wake, () => runCatalogue({
         opts, settings, results, benches, drivers, admin, target, context, signal: signals.signal, log: (l) => matrixProgress.log(l),
       }, (levelSettings) => runMatrix({
-        benches, drivers, admin, target, context, settings: levelSettings, results,
+        benches, drivers, processes, admin, context, results,
+        settings: { ...levelSettings, time: levelSettings.time / levelSettings.rounds },
         signal: signals.signal,
-        progress: matrixProgress,
+        progress: benchProgress,
         serverAlive: session.alive,
+        serverPid: session.serverPid,
       })));
       results.complete = true;
       await sleep(300); // closed connections take a moment to leave the server's count
@@ -132,6 +166,7 @@ export async function runBenchmark({ benches, opts, env, stdout, stderr, signal:
       exitCode = reason instanceof Interrupted ? reason.exitCode : EXIT.ABORTED;
     }
   } finally {
+    await processes?.endAll();
     if (proxy) {
       settings.network.proxyCpuSeconds = await proxy.cpuSeconds();
       if (results) results.settings.network = { ...settings.network };
@@ -144,7 +179,7 @@ export async function runBenchmark({ benches, opts, env, stdout, stderr, signal:
       applyDeltas(results);
       const file = writeResults(opts.out, results);
       if (typeof opts.json === 'string' && opts.json !== '-') writeResults(opts.out, results, opts.json);
-      const table = renderTable(results, { color: !jsonToStdout && stdout.isTTY, latency: opts.latency }) + renderCatalogue(results);
+      const table = (variant.render ?? renderRun)(results, { color: !jsonToStdout && stdout.isTTY, latency: opts.latency });
       if (jsonToStdout) {
         stdout.write(serialize(results));
         if (!opts.quiet) stderr.write(table);
@@ -159,5 +194,5 @@ export async function runBenchmark({ benches, opts, env, stdout, stderr, signal:
   if (exitCode === EXIT.OK && (results.benches.some((b) => b.results.some((r) => r.status === 'failed')) || catalogueFailed(results))) {
     exitCode = EXIT.ROWS_FAILED;
   }
-  return exitCode;
+  return variant.exitCode ? variant.exitCode(results, exitCode) : exitCode;
 }

@@ -97,6 +97,7 @@ export async function openServer({ opts, env, log, abort, signal }) {
       context: { schema: target.database, server: serverInfo },
       close,
       alive: () => ping(admin),
+      serverPid: server?.process.pid ?? null, // the embedded server (null for a remote one)
     };
   } catch (err) {
     await close();

@@ -165,17 +165,43 @@ export function medianConfidenceInterval(xs, level = 0.95) {
 }
 
 /**
- * What a run can resolve: over its measured rows with more than one round, the median and largest
- * round-to-round spread (how far the same cell moved between rounds) and the median rme.
- * Null when no row has two rounds.
+ * The paired comparison of a row with its reference, window by window: in each round both were
+ * measured, ratio = row ops/s / reference ops/s. Δ is the median ratio as a change in %, with the
+ * distribution-free 95 % interval of that median (null under 6 pairs); `halfWidthPct` is half the
+ * interval's width relative to the median ratio: how precisely this row's Δ is known.
+ * @param {Array<{round, opsPerSec}>} rounds
+ * @param {Array<{round, opsPerSec}>} refRounds
  */
-export function runResolution(rows) {
-  const multi = rows.filter((r) => r.ok && (r.rounds?.length ?? 0) > 1 && Number.isFinite(r.spreadPct));
-  if (multi.length === 0) return null;
+export function pairedDelta(rounds, refRounds) {
+  const ref = new Map((refRounds ?? []).map((r) => [r.round, r.opsPerSec]));
+  const ratios = (rounds ?? []).filter((r) => r.opsPerSec > 0 && ref.get(r.round) > 0).map((r) => r.opsPerSec / ref.get(r.round));
+  if (ratios.length === 0) return null;
+  const mid = median(ratios);
+  const ci = medianConfidenceInterval(ratios);
   return {
-    cells: multi.length,
-    medianSpreadPct: round1(median(multi.map((r) => r.spreadPct))),
-    maxSpreadPct: round1(Math.max(...multi.map((r) => r.spreadPct))),
-    medianRmePct: round1(median(multi.map((r) => r.rme))),
+    deltaPct: (mid - 1) * 100,
+    ci: ci && [(ci[0] - 1) * 100, (ci[1] - 1) * 100],
+    pairs: ratios.length,
+    halfWidthPct: ci ? ((ci[1] - ci[0]) / 2 / mid) * 100 : null,
   };
+}
+
+/**
+ * What a run resolves: the median, over its paired rows, of their Δ intervals' relative half-width
+ * (the same for an A/A run and a normal one). Null when no row has an interval.
+ */
+export function pairedResolution(deltas) {
+  const widths = deltas.map((d) => d?.halfWidthPct).filter(Number.isFinite);
+  if (widths.length === 0) return null;
+  return { pct: round1(median(widths)), rows: widths.length, largestPct: round1(Math.max(...widths)) };
+}
+
+/**
+ * The harness's one rule for "a real difference" between two rows of a run: the 95 % interval of
+ * the paired Δ excludes 0, and |Δ| is beyond the run's resolution.
+ */
+export function pairedSignificant(delta, resolutionPct = 0) {
+  if (!delta?.ci) return false;
+  const excludesZero = delta.ci[0] > 0 || delta.ci[1] < 0;
+  return excludesZero && Math.abs(delta.deltaPct) > (resolutionPct ?? 0);
 }

@@ -1,6 +1,7 @@
 // Integration: every bench's check passes on every driver that supports it, and fails on wrong data.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { checkFor, setUpBench } from '../lib/plan.js';
 import { BENCHES } from '../benchs/index.js';
 import { loadDrivers, BUILTIN_DRIVERS } from '../lib/drivers/index.js';
 import { prepareSchema, inspectServer } from '../lib/schema.js';
@@ -31,22 +32,24 @@ test('every bench passes its check on every driver that supports it, and rejects
   for (const d of drivers) conns.set(d.name, await d.connect(target));
   try {
     for (const bench of BENCHES) {
-      await bench.setup?.(admin, context);
+      const benchContext = await setUpBench(bench, admin, context);
       for (const driver of drivers) {
         await t.test(`${bench.name} on ${driver.name}`, async () => {
-          const plan = bench.plan(driver, context);
+          const plan = bench.plan(driver, benchContext);
           if (plan.unsupported) {
             // Only prepared-statement benches may be n/a, and only on mysql, which has none.
             assert.equal(driver.name, 'mysql');
             assert.match(plan.unsupported, /prepared statement/);
             return;
           }
-          await bench.beforeCell?.(admin, context);
+          await bench.beforeWindow?.(admin, context);
           const op = plan.op(conns.get(driver.name));
-          for (let i = 0; i < 3; i++) bench.check(await op());
-          await bench.verify?.(admin, context);
+          const check = checkFor(plan, bench);
+          plan.windowStats?.();
+          for (let i = 0; i < 3; i++) check(await op());
+          await bench.verify?.(admin, context, plan.windowStats?.());
           const result = await op();
-          assert.throws(() => bench.check(corrupt(result)), CheckError);
+          assert.throws(() => check(corrupt(result)), CheckError);
         });
       }
     }

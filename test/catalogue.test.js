@@ -2,6 +2,7 @@
 // are pools, the transfer workload's money check, and the streaming and metadata probes.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { checkFor, setUpBench } from '../lib/plan.js';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,13 +11,15 @@ import { BENCHES, selectBenches } from '../benchs/index.js';
 import { loadDrivers, BUILTIN_DRIVERS } from '../lib/drivers/index.js';
 import { prepareSchema, inspectServer } from '../lib/schema.js';
 import { CheckError } from '../lib/check.js';
-import { runMatrix } from '../lib/runner.js';
-import { createResults } from '../lib/results.js';
 import { runStreamingProbe } from '../lib/streaming.js';
 import { runMetadataProbe } from '../lib/metadata-probe.js';
 import { identities, resetBalances, seed, transferOnce, verifyMoney, newStats } from '../lib/transfer.js';
 import { createStreamRows } from '../benchs/_tables.js';
 import { useEmbeddedServer } from './helpers/server.js';
+import { measureWith } from './helpers/measure.js';
+import { fileURLToPath } from 'node:url';
+
+const fixture = (name) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
 
 const env = useEmbeddedServer();
 const CATALOGUE = ['select_param', 'select_1_row_mixed', 'select_collations', 'select_random_alias', 'pool_select',
@@ -62,21 +65,23 @@ test('every catalogue bench passes its check on every driver that supports it, a
   for (const d of drivers) conns.set(d.name, await d.connect(target));
   try {
     for (const bench of selectBenches(CATALOGUE)) {
-      await bench.setup?.(admin, context);
+      const benchContext = await setUpBench(bench, admin, context);
       for (const driver of drivers) {
         await t.test(`${bench.name} on ${driver.name}`, async () => {
-          const plan = bench.plan(driver, context);
+          const plan = bench.plan(driver, benchContext);
           if (plan.unsupported) {
             assert.match(bench.name, /^execute_metadata/);
             assert.equal(driver.name, 'mysql');
             return;
           }
-          await bench.beforeCell?.(admin, context);
+          await bench.beforeWindow?.(admin, context);
           const op = plan.op(conns.get(driver.name));
-          for (let i = 0; i < 4; i++) bench.check(await op());
-          await bench.verify?.(admin, context);
+          const check = checkFor(plan, bench);
+          plan.windowStats?.();
+          for (let i = 0; i < 4; i++) check(await op());
+          await bench.verify?.(admin, context, plan.windowStats?.());
           const result = await op();
-          assert.throws(() => bench.check(corrupt(result)), CheckError);
+          assert.throws(() => check(corrupt(result)), CheckError);
         });
       }
     }
@@ -156,12 +161,9 @@ test('a pool bench uses the driver\'s own pool: the server sees exactly pool-siz
 });
 
 test('the runner runs a pool bench with --concurrency callers on a pool of that size, and records both', async () => {
-  const { admin, target } = env;
   const context = await prepared();
   const drivers = await loadDrivers(BUILTIN_DRIVERS);
-  const settings = { concurrency: 3, time: 0.1, warmup: 0.05, minSamples: 2, callTimeoutMs: 10000, rounds: 1 };
-  const results = createResults({ env: {}, server: context.server, drivers: [], settings: { ...settings, baseline: 'mysql' } });
-  await runMatrix({ benches: selectBenches(['pool_select']), drivers, admin, target, context, settings, results, serverAlive: async () => true });
+  const { results } = await measureWith({ ...env, context, drivers, benches: selectBenches(['pool_select']), settings: { concurrency: 3 } });
   for (const row of results.benches[0].results) {
     assert.equal(row.ok, true, `${row.driver}: ${row.error}`);
     assert.deepEqual(row.pool, { size: 3, callers: 3 });
@@ -169,20 +171,12 @@ test('the runner runs a pool bench with --concurrency callers on a pool of that 
 });
 
 test('transfer: the money check passes on real transfers and fails when a transfer is applied to one side only', async () => {
-  const { admin, target } = env;
+  const { admin } = env;
   const context = await prepared();
   const bench = selectBenches(['transfer'])[0];
-  const [mariadb, mysql2] = await loadDrivers(['mariadb', 'mysql2']);
-  // Credits are dropped (the driver answers OK without sending them): money leaves and never arrives.
-  const oneSided = wrapped(mariadb, 'one-sided', (sql, params, call) => (/balance = balance \+/.test(sql)
-    ? Promise.resolve({ affectedRows: 1, insertId: 0, warningStatus: 0 }) : call()));
-  // Transfers are never recorded: balances move, the transfer table stays empty.
-  const unrecorded = wrapped(mysql2, 'unrecorded', (sql, params, call) => (/^INSERT INTO transfer_transfers/.test(sql)
-    ? Promise.resolve({ affectedRows: 1, insertId: 1, warningStatus: 0 }) : call()));
-  const drivers = [mariadb, oneSided, mysql2, unrecorded];
-  const settings = { concurrency: 2, time: 0.1, warmup: 0.05, minSamples: 2, callTimeoutMs: 10000, rounds: 1 };
-  const results = createResults({ env: {}, server: context.server, drivers: [], settings: { ...settings, baseline: 'mariadb' } });
-  await runMatrix({ benches: [bench], drivers, admin, target, context, settings, results, serverAlive: async () => true });
+  // one-sided: credits are dropped (money leaves and never arrives); unrecorded: transfers are never recorded.
+  const drivers = await loadDrivers(['mariadb', fixture('one-sided-adapter.js'), 'mysql2', fixture('unrecorded-adapter.js')]);
+  const { results } = await measureWith({ ...env, context, drivers, benches: [bench], settings: { concurrency: 2 } });
   const row = (name) => results.benches[0].results.find((r) => r.driver === name);
 
   for (const name of ['mariadb', 'mysql2']) {

@@ -26,7 +26,7 @@ test('--smoke --json - : only JSON on stdout, every bench x driver, nothing left
   assert.equal(r.code, 0, r.stderr);
   assert.ok(seconds < 60, `smoke run took ${seconds} s`);
   const json = JSON.parse(r.stdout);
-  assert.equal(json.schema, 1);
+  assert.equal(json.schema, 2);
   assert.equal(json.complete, true);
   assert.equal(json.server.embedded, true);
   assert.deepEqual(json.benches.map((b) => b.name), BENCHES.map((b) => b.name));
@@ -36,6 +36,8 @@ test('--smoke --json - : only JSON on stdout, every bench x driver, nothing left
       if (row.ok) {
         assert.ok(row.opsPerSec > 0 && row.samples >= 2 && Number.isFinite(row.rme), `${bench.name} ${row.driver}`);
         assert.ok(row.latency.p50 > 0 && row.latency.p99 >= row.latency.p50);
+        assert.ok(row.cost.clientCpuUsPerOp > 0 && row.cost.serverCpuUsPerOp >= 0, `${bench.name} ${row.driver}: ${JSON.stringify(row.cost)}`);
+        assert.equal(row.rounds.length, json.settings.rounds);
       } else {
         assert.equal(row.status, 'n/a', `${bench.name} ${row.driver}: ${row.error}`);
         assert.match(row.error, /not supported by driver/);
@@ -43,6 +45,8 @@ test('--smoke --json - : only JSON on stdout, every bench x driver, nothing left
     }
   }
   for (const key of ['startedAt', 'env', 'server', 'drivers', 'settings']) assert.ok(json[key], key);
+  assert.equal(json.settings.placement.mode, 'shared');
+  assert.equal(json.settings.wake, 'none');
   assert.deepEqual(Object.keys(json.env).filter((k) => ['node', 'platform', 'cpuModel', 'cpus'].includes(k)).sort(), ['cpuModel', 'cpus', 'node', 'platform']);
   assert.deepEqual(savedResults(out).length, 1, 'the results file is saved too');
   assert.doesNotMatch(r.stdout + r.stderr + JSON.stringify(savedResults(out)), /password/i);
@@ -141,13 +145,13 @@ test('the server killed mid-run: exit 4, one clear line, partial results saved, 
   assertNothingLeft(tmp);
 });
 
-test('calibrate: a harness/bare ratio with its interval per driver and statement, the wake-up sensitivity, an exit code that follows the ratios', async () => {
-  const { tmp } = isolatedDirs();
-  const r = await runCli(['calibrate', '--pairs', '6', '--time', '0.05', '--wake', 'none', '-q'], { tmp });
+test('calibrate: per driver and statement, the harness against a bare loop in its own process, paired, with an interval and an exit code that follows the ratios', async () => {
+  const { tmp, out } = isolatedDirs();
+  const r = await runCli(['calibrate', '--rounds', '6', '--time', '0.3', '--out', out, '-q'], { tmp });
   assert.ok(r.code === 0 || r.code === 1, `exit ${r.code}: ${r.stderr}`);
-  noStackTrace(r.stderr);
-  const rows = r.stdout.split('\n').filter((l) => /^│ none\s+│/.test(l));
-  assert.equal(rows.length, 6, r.stdout); // 3 drivers × (DO 1, select_100_cols)
+  assert.ok(noStackTrace(r.stderr));
+  const rows = r.stdout.split('\n').filter((l) => /^│ (do|select_100_cols)\s+│/.test(l) || /^│\s+│ (mysql|mysql2|mariadb)\s+│/.test(l));
+  assert.equal(rows.length, 6, r.stdout); // 3 drivers × (do, select_100_cols)
   let low = false;
   for (const line of rows) {
     const m = /(\d\.\d{3}) \((\d\.\d{3})–(\d\.\d{3})\)( LOW)?/.exec(line);
@@ -158,6 +162,6 @@ test('calibrate: a harness/bare ratio with its interval per driver and statement
     low ||= ratio < 0.98;
   }
   assert.equal(r.code, low ? 1 : 0, 'exit 1 exactly when a ratio is below 0.98');
-  assert.match(r.stdout, /wake-up sensitivity \(bare DO 1 loop, mysql, one connection\): [\d,]+ ops\/s with idle CPUs, [\d,]+ ops\/s kept awake \(spin:\d+\): ×\d/);
+  assert.match(r.stdout, /drivers: mysql [^·]*, mysql \(bare loop\) /);
   assertNothingLeft(tmp);
 });

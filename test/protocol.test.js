@@ -2,6 +2,7 @@
 // so a label can never claim a prepared statement (or a bulk insert) the driver did not use.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { checkFor, setUpBench } from '../lib/plan.js';
 import { BENCHES } from '../benchs/index.js';
 import { loadDrivers, BUILTIN_DRIVERS } from '../lib/drivers/index.js';
 import { prepareSchema, inspectServer } from '../lib/schema.js';
@@ -51,17 +52,17 @@ test('every protocol label matches what the server counted', async (t) => {
   const own = Object.fromEntries(COUNTERS.map((k) => [k, b[k] - a[k]]));
 
   for (const bench of BENCHES) {
-    await bench.setup?.(admin, context);
+    const benchContext = await setUpBench(bench, admin, context);
     for (const driver of drivers) {
-      const plan = bench.plan(driver, context);
+      const plan = bench.plan(driver, benchContext);
       if (plan.unsupported) continue;
       await t.test(`${bench.name} on ${driver.name} is '${plan.protocol}'`, async () => {
-        await bench.beforeCell?.(admin, context);
+        await bench.beforeWindow?.(admin, context);
         const conn = plan.pool ? await driver.createPool(target, 2) : await driver.connect(target);
         try {
           const op = plan.op(conn);
           const before = await snapshot(admin);
-          for (let i = 0; i < OPS; i++) bench.check(await op());
+          for (let i = 0; i < OPS; i++) checkFor(plan, bench)(await op());
           const after = await snapshot(admin);
           const delta = Object.fromEntries(COUNTERS.map((k) => [k, after[k] - before[k] - own[k]]));
           assertCountersMatch(plan.protocol, delta, OPS, bench.statementsPerOp ?? 1);

@@ -25,6 +25,8 @@ function fixture() {
     driver, protocol, ok: true, status: 'ok', error: null, opsPerSec, rme: 2.5, samples: 20,
     sampleOpsPerSec: Array.from({ length: 20 }, (_, i) => opsPerSec * (1 + ((i % 5) - 2) / 100)),
     latency: { p50: 80, p90: 90, p99: 150, max: 900 },
+    rounds: Array.from({ length: 12 }, (_, i) => ({ round: i, opsPerSec: opsPerSec * (1 + ((i % 3) - 1) / 100) })),
+    cost: { clientCpuUsPerOp: 31.5, gcMsPer1000Ops: 0.25, serverCpuUsPerOp: 22 },
   });
   r.benches.push({ name: 'do', title: 'DO with a random number', sql: 'DO ?', results: [ok('mysql2', 1200), ok('mysql', 1000), ok('mysql2@3.9.0', 1100), ok('mariadb', 900)] });
   r.benches.push({ name: 'insert', title: 'INSERT of 10 parameters', sql: 'INSERT INTO t VALUES (?)', results: [ok('mysql', 700), ok('mysql2', 720), ok('mysql2@3.9.0', 710), ok('mariadb', 650)] });
@@ -71,7 +73,7 @@ test('the charts show every driver, error bars, the baseline and rows that did n
   assert.match(doChart, /stroke-dasharray="5 4"/); // the baseline's line
   assert.match(doChart, /text · baseline/);
   assert.match(doChart, /1,000 ± 2\.5 % · baseline/);
-  assert.match(doChart, /1,200 ± 2\.5 % · \+20\.0 % \(p&lt;0\.001\)/);
+  assert.match(doChart, /1,200 ± 2\.5 % · \+20\.0 % ±0\.0/);
   const exec = html.slice(html.indexOf('id="bench-execute"'));
   assert.match(exec, /n\/a: not supported by driver: no prepared statements/);
   assert.match(exec, /FAILED: column i3: expected 3, got &lt;b&gt;4&lt;\/b&gt;/);
@@ -107,9 +109,10 @@ test('the comparison page: self-contained, one chart per bench compared, base an
 test('the Markdown summary: one table row per bench and driver, notes, environment', () => {
   const md = renderResultsMarkdown(fixture());
   assert.match(md, /^### mysql-driver-bench results\n/);
-  assert.match(md, /^\| bench \| driver \| protocol \| ops\/s \| ± rme \| samples \| p50 µs \| p99 µs \| Δ vs mysql \|$/m);
-  assert.match(md, /^\| do \| mysql \(baseline\) \| text \| 1,000 \| 2\.5 % \| 20 \| 80\.0 \| 150 \| baseline \|$/m);
-  assert.match(md, /^\|  \| mysql2@3\.9\.0 \| text \| 1,100 \| 2\.5 % \| 20 \| 80\.0 \| 150 \| \+10\.0 % \(p&lt;0\.001\) \|$/m);
+  assert.match(md, /^\| bench \| driver \| protocol \| ops\/s \| ± rme \| samples \| p50 µs \| p99 µs \| cpu µs\/op \| gc ms\/1k \| server µs\/op \| Δ vs mysql \|$/m);
+  assert.match(md, /^\| do \| mysql \| text \| 1,000 \| 2\.5 % \| 20 \| 80\.0 \| 150 \| 31\.5 \| 0\.25 \| 22\.0 \| baseline \|$/m);
+  assert.match(md, /^\|  \| mysql2@3\.9\.0 \| text \| 1,100 \| 2\.5 % \| 20 \| 80\.0 \| 150 \| 31\.5 \| 0\.25 \| 22\.0 \| \+10\.0 % ±0\.0 \|$/m);
+  assert.match(md, /- execute: Δ against mysql2@3\.9\.0 \(mysql: no prepared statements\)/);
   assert.match(md, /^\|  \| mariadb \| binary \| FAILED \|/m);
   assert.match(md, /- execute · mariadb: FAILED: column i3: expected 3, got &lt;b&gt;4&lt;\/b&gt;/);
   assert.match(md, /- \*\*server\*\*: MariaDB 10\.11\.0-MariaDB \(embedded\)/);

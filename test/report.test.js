@@ -7,6 +7,9 @@ import { writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+/** Twelve rounds' window figures around `opsPerSec`, moving together across drivers (the host). */
+const windows = (opsPerSec, wobble = () => 0) => Array.from({ length: 12 }, (_, i) => ({ round: i, opsPerSec: opsPerSec * (1 + ((i % 5) - 2) / 100) * (1 + wobble(i)) }));
+
 function fixture() {
   const r = createResults({
     startedAt: new Date('2026-01-01T00:00:00Z'),
@@ -15,7 +18,10 @@ function fixture() {
     drivers: [{ name: 'mysql', version: '2.18.1' }, { name: 'mysql2', version: '3.0.0' }, { name: 'mariadb', version: '3.5.0' }],
     settings: { baseline: 'mysql', concurrency: 1, time: 3 },
   });
-  const ok = (driver, opsPerSec, protocol = 'text') => ({ driver, protocol, ok: true, status: 'ok', error: null, opsPerSec, rme: 0.8, samples: 60, latency: { p50: 80, p90: 90, p99: 150, max: 900 } });
+  const ok = (driver, opsPerSec, protocol = 'text') => ({
+    driver, protocol, ok: true, status: 'ok', error: null, opsPerSec, rme: 0.8, samples: 60, latency: { p50: 80, p90: 90, p99: 150, max: 900 },
+    rounds: windows(opsPerSec),
+  });
   r.benches.push({ name: 'do', title: 'DO', sql: 'DO ?', results: [ok('mysql', 10000), ok('mysql2', 12000), ok('mariadb', 9000)] });
   r.benches.push({
     name: 'execute', title: 'exec', sql: 'SELECT', results: [
@@ -28,21 +34,44 @@ function fixture() {
   return applyDeltas(r);
 }
 
-test('deltas are against the baseline of the same bench, null where it is missing', () => {
+test('deltas are paired against the baseline of the same bench, or the first driver that ran it, with the reason', () => {
   const r = fixture();
-  assert.equal(r.benches[0].results[0].deltaPct, 0);
-  assert.equal(r.benches[0].results[1].deltaPct, 20);
-  assert.equal(r.benches[0].results[2].deltaPct, -10);
-  assert.equal(r.benches[1].results[1].deltaPct, null);
-  assert.equal(r.benches[1].results[2].deltaPct, null);
+  const [doRows, execRows] = r.benches.map((b) => b.results);
+  assert.equal(doRows[0].deltaPct, 0);
+  assert.ok(Math.abs(doRows[1].deltaPct - 20) < 1e-9);
+  assert.ok(Math.abs(doRows[2].deltaPct + 10) < 1e-9);
+  assert.deepEqual(doRows[1].deltaCI.map((x) => Math.round(x * 1e6) / 1e6), [20, 20], 'the host moved both alike: the paired ratio did not move');
+  assert.equal(doRows[1].deltaSignificant, true);
+  assert.equal(r.benches[0].deltaReference, 'mysql');
+  assert.equal(r.benches[0].deltaNote, null);
+  // mysql has no prepared statements: the Δ of execute is against mysql2, the first driver that ran it.
+  assert.equal(r.benches[1].deltaReference, 'mysql2');
+  assert.equal(r.benches[1].deltaNote, 'no Δ: only mysql2 was measured (mysql: no prepared statements)');
+  assert.equal(execRows[1].deltaPct, 0);
+  assert.equal(execRows[2].deltaPct, null, 'a failed row has no Δ');
+});
+
+test('with two measured rows and the baseline n/a, the reference is named and the other row gets a paired Δ', () => {
+  const r = fixture();
+  const exec = r.benches[1];
+  exec.results[2] = { ...r.benches[0].results[2], driver: 'mariadb', protocol: 'binary', opsPerSec: 7500, rounds: windows(7500) };
+  applyDeltas(r);
+  assert.equal(exec.deltaReference, 'mysql2');
+  assert.equal(exec.deltaNote, 'Δ against mysql2 (mysql: no prepared statements)');
+  assert.ok(Math.abs(exec.results[2].deltaPct - 50) < 1e-9);
+  assert.equal(exec.results[2].deltaSignificant, true);
+  const text = renderTable(r);
+  assert.match(text, /│\s+│ mysql2\s+│ binary\s+│\s+5,000 │.*│\s+reference │/);
+  assert.match(text, /│\s+│ mariadb\s+│ binary\s+│\s+7,500 │.*│\s+\+50\.0 % ±0\.0 │/);
+  assert.match(text, /execute: Δ against mysql2 \(mysql: no prepared statements\)/);
 });
 
 test('the table shows each row, the baseline, n/a and failures with their reasons', () => {
   const text = renderTable(fixture());
   assert.match(text, /MariaDB 10\.11\.0-MariaDB \(embedded\)/);
   assert.match(text, /│ do\s+│ mysql\s+│ text\s+│\s+10,000 │\s+0\.8 % │\s+60 │\s+80\.0 │\s+150 │\s+baseline │/);
-  assert.match(text, /│\s+│ mysql2\s+│ text\s+│\s+12,000 │.*\+20\.0 % │/);
-  assert.match(text, /│\s+│ mariadb\s+│ text\s+│\s+9,000 │.*-10\.0 % │/);
+  assert.match(text, /│\s+│ mysql2\s+│ text\s+│\s+12,000 │.*\+20\.0 % ±0\.0 │/);
+  assert.match(text, /│\s+│ mariadb\s+│ text\s+│\s+9,000 │.*-10\.0 % ±0\.0 │/);
   assert.match(text, /execute · mysql: n\/a: not supported by driver/);
   assert.match(text, /execute · mariadb: FAILED: column i3: expected 3, got 4/);
   assert.doesNotMatch(text, /INCOMPLETE/);
@@ -87,13 +116,22 @@ test('a run over several concurrency levels names the level of each bench and in
   assert.match(text, /│ execute @4 /);
 });
 
-test('a run with rounds states its resolution: the median and largest round-to-round spread of its cells', () => {
+test('a run states its resolution: the median half-width of its paired Δ intervals; within it a Δ is ~', () => {
   const r = fixture();
-  assert.equal(r.resolution, null, 'single-round rows: nothing to say');
-  assert.doesNotMatch(renderTable(r), /resolution:/);
-  const spreads = [4, 10, 30];
-  r.benches[0].results.forEach((row, i) => Object.assign(row, { spreadPct: spreads[i], rounds: [{}, {}] }));
+  // mysql2 wobbles ±4 % against mysql from round to round; mariadb does not.
+  r.benches[0].results[1].rounds = windows(12000, (i) => (i % 2 ? 0.04 : -0.04));
   applyDeltas(r);
-  assert.deepEqual(r.resolution, { cells: 3, medianSpreadPct: 10, maxSpreadPct: 30, medianRmePct: 0.8 });
-  assert.match(renderTable(r), /resolution: the same cell moved by a median of 10\.0 % between rounds in this run \(largest 30\.0 %, 3 cells\)/);
+  const mysql2 = r.benches[0].results[1];
+  assert.ok(mysql2.deltaCI[0] < 20 && mysql2.deltaCI[1] > 20, JSON.stringify(mysql2.deltaCI));
+  assert.equal(r.resolution.rows, 2);
+  assert.ok(r.resolution.pct > 0 && r.resolution.largestPct >= r.resolution.pct);
+  assert.match(renderTable(r), /resolution: this run resolves differences above \d+\.\d % \(the median half-width of the 95 % intervals of its paired Δs, 2 rows; widest ±\d+\.\d %\)/);
+  // A Δ inside the run's resolution is shown as ~, even when its own interval excludes 0.
+  r.benches[0].results[2].rounds = windows(10100);
+  r.benches[0].results[1].rounds = windows(30000, (i) => (i % 2 ? 0.5 : -0.4));
+  applyDeltas(r);
+  assert.ok(r.resolution.pct > 1, JSON.stringify(r.resolution));
+  assert.equal(r.benches[0].results[2].deltaSignificant, false);
+  assert.match(renderTable(r), /│\s+│ mariadb\s+│ text\s+│.*│\s+~ \+1\.0 % ±0\.0 │/);
+  assert.match(renderTable(r), /~ : not a significant difference/);
 });

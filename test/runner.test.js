@@ -1,92 +1,104 @@
-// Integration: the runner marks wrong or failing drivers as failed and carries on with the others.
+// Integration: the runner measures every driver in its own process in interleaved rounds, marks
+// wrong, failing, crashing or hanging drivers as failed, and carries on with the others.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { fileURLToPath } from 'node:url';
 import { selectBenches } from '../benchs/index.js';
 import { loadDrivers } from '../lib/drivers/index.js';
 import { prepareSchema, inspectServer } from '../lib/schema.js';
-import { runMatrix, rotate, aggregateRounds } from '../lib/runner.js';
-import { createResults } from '../lib/results.js';
+import { rotate } from '../lib/runner.js';
+import { shuffle } from '../lib/measuring/coordinator.js';
+import { median } from '../lib/stats.js';
 import { useEmbeddedServer } from './helpers/server.js';
+import { alive, measureWith } from './helpers/measure.js';
 
 const env = useEmbeddedServer();
+const fixture = (name) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
 
-/** A driver adapter wrapping a real one, with its results passed through `alter`. */
-function wrapped(base, name, alter) {
-  return {
-    ...base,
-    name,
-    async connect(target) {
-      const conn = await base.connect(target);
-      const wrap = (fn) => async (...args) => alter(await fn(...args));
-      return { ...conn, query: wrap(conn.query), execute: conn.execute && wrap(conn.execute) };
-    },
-  };
+async function prepared() {
+  const { admin, target } = env;
+  await prepareSchema(admin, target.database);
+  return { schema: target.database, server: await inspectServer(admin) };
 }
 
-test('rotate shifts the order by one per step', () => {
+const byDriver = (bench) => Object.fromEntries(bench.results.map((r) => [r.driver, r]));
+
+test('rotate shifts the order by one per step; shuffle is a permutation', () => {
   assert.deepEqual(rotate(['a', 'b', 'c'], 0), ['a', 'b', 'c']);
   assert.deepEqual(rotate(['a', 'b', 'c'], 1), ['b', 'c', 'a']);
   assert.deepEqual(rotate(['a', 'b', 'c'], 5), ['c', 'a', 'b']);
+  const seq = [0.9, 0.1, 0.5];
+  let i = 0;
+  assert.deepEqual(shuffle(['a', 'b', 'c'], () => seq[i++]).sort(), ['a', 'b', 'c']);
 });
 
 test('a driver returning altered rows is failed, one that throws is failed, the others are measured', async () => {
-  const { admin, target } = env;
-  await prepareSchema(admin, target.database);
-  const context = { schema: target.database, server: await inspectServer(admin) };
-  const [mariadb] = await loadDrivers(['mariadb']);
-  const liar = wrapped(mariadb, 'liar', (rows) => (Array.isArray(rows) ? rows.map((r) => ({ ...r, i50: 0 })) : rows));
-  const thrower = wrapped(mariadb, 'thrower', () => { throw new Error('boom on every call'); });
-  const drivers = [mariadb, liar, thrower];
-  const benches = selectBenches(['select_100_cols', 'do']);
-  const settings = { concurrency: 1, time: 0.1, warmup: 0.05, minSamples: 2, callTimeoutMs: 10000 };
-  const results = createResults({ env: {}, server: context.server, drivers: [], settings: { ...settings, baseline: 'mariadb' } });
-  await runMatrix({ benches, drivers, admin, target, context, settings, results, serverAlive: async () => true });
-
+  const context = await prepared();
+  const drivers = await loadDrivers(['mariadb', fixture('lying-adapter.js'), fixture('throwing-adapter.js')]);
+  const { results } = await measureWith({ ...env, context, drivers, benches: selectBenches(['select_100_cols', 'do']) });
   const [sel, doBench] = results.benches;
-  const byDriver = (b) => Object.fromEntries(b.results.map((r) => [r.driver, r]));
   const s = byDriver(sel);
   assert.equal(s.mariadb.ok, true);
   assert.ok(s.mariadb.opsPerSec > 0);
-  assert.equal(s.liar.ok, false);
-  assert.equal(s.liar.status, 'failed');
-  assert.match(s.liar.error, /column i50: expected 50, got 0/);
-  assert.equal(s.liar.opsPerSec, undefined, 'a failed row carries no speed');
-  assert.match(s.thrower.error, /boom on every call/);
+  assert.equal(s['lying-mysql2'].ok, false);
+  assert.equal(s['lying-mysql2'].status, 'failed');
+  assert.match(s['lying-mysql2'].error, /column i100: expected 100, got 101/);
+  assert.equal(s['lying-mysql2'].opsPerSec, undefined, 'a failed row carries no speed');
+  assert.match(s.throwing.error, /this adapter fails every call/);
   const d = byDriver(doBench);
   assert.equal(d.mariadb.ok, true);
-  assert.equal(d.liar.ok, true, 'DO returns no rows, so the liar has nothing to alter');
-  assert.equal(d.thrower.ok, false);
-  assert.deepEqual(doBench.order, [['liar', 'thrower', 'mariadb']], 'the second bench starts with the second driver');
+  assert.equal(d['lying-mysql2'].ok, true, 'DO returns no rows, so the liar has nothing to alter');
+  assert.equal(d.throwing.ok, false);
 });
 
-test('rounds: order rotates between rounds, each round is kept, the figure is their median', async () => {
-  const { admin, target } = env;
-  await prepareSchema(admin, target.database);
-  const context = { schema: target.database, server: await inspectServer(admin) };
+test('rounds: every driver gets one window per round in a fresh random order, from its own process; the figure is the median window', async () => {
+  const context = await prepared();
   const drivers = await loadDrivers(['mysql', 'mysql2', 'mariadb']);
-  const settings = { concurrency: 1, time: 0.1, warmup: 0.05, minSamples: 2, callTimeoutMs: 10000, rounds: 3 };
-  const results = createResults({ env: {}, server: context.server, drivers: [], settings: { ...settings, baseline: 'mysql' } });
-  await runMatrix({ benches: selectBenches(['do']), drivers, admin, target, context, settings, results, serverAlive: async () => true });
+  const { results, pids } = await measureWith({ ...env, context, drivers, benches: selectBenches(['do']), settings: { rounds: 6 }, serverPid: env.server.process.pid });
   const [bench] = results.benches;
-  assert.deepEqual(bench.order, [['mysql', 'mysql2', 'mariadb'], ['mysql2', 'mariadb', 'mysql'], ['mariadb', 'mysql', 'mysql2']]);
+  assert.equal(bench.order.length, 6);
+  for (const order of bench.order) assert.deepEqual([...order].sort(), ['mariadb', 'mysql', 'mysql2']);
+  assert.equal(new Set(pids).size, 3, 'one process per driver');
+  assert.ok(!pids.includes(process.pid));
+  for (const pid of pids) assert.equal(alive(pid), false, 'driver processes end with the run');
   for (const row of bench.results) {
-    assert.equal(row.rounds.length, 3, row.driver);
-    const figures = row.rounds.map((r) => r.opsPerSec).sort((a, b) => a - b);
-    assert.equal(row.opsPerSec, figures[1], 'median of three rounds');
-    assert.equal(row.samples, row.sampleOpsPerSec.length);
-    assert.equal(row.samples, row.rounds.reduce((s, r) => s + r.samples, 0));
+    assert.equal(row.ok, true, row.error);
+    assert.deepEqual(row.rounds.map((r) => r.round), [0, 1, 2, 3, 4, 5], row.driver);
+    assert.ok(Math.abs(row.opsPerSec - median(row.rounds.map((r) => r.opsPerSec))) <= 0.1 * 3, 'median of the windows');
+    assert.equal(row.sampleOpsPerSec.length, 6);
     assert.ok(row.latency.count === row.operations && row.operations > 0);
+    assert.ok(row.cost.clientCpuUsPerOp > 0 && row.cost.gcMsPer1000Ops >= 0 && row.cost.serverCpuUsPerOp >= 0, JSON.stringify(row.cost));
   }
+  // The paired Δ: each non-reference row against mysql, round by round, with its interval.
+  const mysql2 = byDriver(bench).mysql2;
+  assert.ok(Number.isFinite(mysql2.deltaPct) && mysql2.deltaPairs === 6 && mysql2.deltaCI.length === 2);
+  assert.ok(mysql2.deltaCI[0] <= mysql2.deltaPct && mysql2.deltaPct <= mysql2.deltaCI[1]);
+  assert.equal(byDriver(bench).mysql.deltaPct, 0);
 });
 
-test('aggregateRounds: median figure, pooled rme, spread', () => {
-  const agg = aggregateRounds([
-    { opsPerSec: 100, rme: 1, sampleOpsPerSec: [99, 101] },
-    { opsPerSec: 110, rme: 1, sampleOpsPerSec: [109, 111] },
-    { opsPerSec: 90, rme: 1, sampleOpsPerSec: [89, 91] },
-  ]);
-  assert.equal(agg.opsPerSec, 100);
-  assert.equal(agg.samples, 6);
-  assert.equal(agg.spreadPct, 20);
-  assert.ok(agg.rme > 5 && agg.rme < 15);
+test('a driver process that crashes fails its row with the reason, is started again for the next bench, and the others are measured', async () => {
+  const context = await prepared();
+  const drivers = await loadDrivers(['mariadb', fixture('crashing-adapter.js')]);
+  const { results, pids } = await measureWith({ ...env, context, drivers, benches: selectBenches(['do', 'select_100_cols']) });
+  for (const bench of results.benches) {
+    const rows = byDriver(bench);
+    assert.equal(rows.mariadb.ok, true, `${bench.name}: ${rows.mariadb.error}`);
+    assert.equal(rows.crashing.ok, false);
+    assert.match(rows.crashing.error, /the driver process exited \(SIGKILL\)/);
+  }
+  assert.equal(pids.length, 3, 'the crashed process was replaced for the second bench');
+  for (const pid of pids) assert.equal(alive(pid), false);
+});
+
+test('a driver process that stops answering is killed after its window\'s time limit and fails its row', async () => {
+  const context = await prepared();
+  const drivers = await loadDrivers([fixture('hanging-adapter.js'), 'mysql2']);
+  const started = Date.now();
+  const { results, pids } = await measureWith({ ...env, context, drivers, benches: selectBenches(['do']), settings: { callTimeoutMs: 1000 } });
+  const rows = byDriver(results.benches[0]);
+  assert.equal(rows.mysql2.ok, true, rows.mysql2.error);
+  assert.equal(rows.hanging.ok, false);
+  assert.match(rows.hanging.error, /the driver process did not answer within \d+ s \((open|window)\): killed/);
+  assert.ok(Date.now() - started < 60000);
+  for (const pid of pids) assert.equal(alive(pid), false);
 });

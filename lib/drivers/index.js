@@ -19,16 +19,26 @@ export const BUILTIN_DRIVERS = ['mysql', 'mysql2', 'mariadb'];
 const isPath = (spec) => /^(\.{1,2}\/|\/)|\.(m?js)$/.test(spec);
 const isRelease = (spec) => !isPath(spec) && isVersionedSpec(spec);
 
+/**
+ * `mysql2#2`: a second process of the same driver, as a row of its own (an A/A comparison).
+ * Returns { base, tag } (tag null for a plain spec).
+ */
+export function splitRepeat(spec) {
+  const m = /^(.+?)#([\w.-]{1,20})$/.exec(spec);
+  return m ? { base: m[1], tag: m[2] } : { base: spec, tag: null };
+}
+
 /** Check the names before anything starts: built-in drivers, or adapter files that exist. */
 export function assertDriverNames(specs) {
   if (specs.length === 0) throw usageError('no driver selected', `choose from: ${BUILTIN_DRIVERS.join(', ')}`);
-  const unknown = specs.filter((s) => !BUILTIN[s] && !isPath(s) && !isRelease(s));
+  const bases = specs.map((s) => splitRepeat(s).base);
+  const unknown = bases.filter((s) => !BUILTIN[s] && !isPath(s) && !isRelease(s));
   if (unknown.length) {
     throw usageError(`unknown driver${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`,
-      `valid drivers: ${BUILTIN_DRIVERS.join(', ')}, floor (the reference client), a release of one (mysql2@3.9.0, mariadb@latest), or a path to an adapter module (./my-adapter.js)`);
+      `valid drivers: ${BUILTIN_DRIVERS.join(', ')}, floor (the reference client), a release of one (mysql2@3.9.0, mariadb@latest), a path to an adapter module (./my-adapter.js), or any of these with #tag for a second process of it (mysql2#2)`);
   }
-  specs.filter(isRelease).forEach(assertVersionedSpec);
-  const missing = specs.filter((s) => isPath(s) && !existsSync(resolve(s)));
+  bases.filter(isRelease).forEach(assertVersionedSpec);
+  const missing = bases.filter((s) => isPath(s) && !existsSync(resolve(s)));
   if (missing.length) throw usageError(`adapter module not found: ${missing.join(', ')}`, 'check the path given to --drivers');
   const dup = specs.find((n, i) => specs.indexOf(n) !== i);
   if (dup) throw usageError(`driver '${dup}' is named twice`);
@@ -56,7 +66,19 @@ export function validateAdapter(adapter, from) {
   };
 }
 
+/**
+ * Load one driver. `loadSpec` is what a driver process loads to get the same adapter: a built-in
+ * name, an exact release (installed by now), or an absolute path; with `#tag` for a repeat.
+ */
 async function loadOne(spec) {
+  const { base, tag } = splitRepeat(spec);
+  const adapter = await loadBase(base);
+  const loadSpec = isRelease(base) ? adapter.name : isPath(base) ? resolve(base) : base;
+  if (!tag) return { ...adapter, loadSpec };
+  return { ...adapter, name: `${adapter.name}#${tag}`, loadSpec: `${loadSpec}#${tag}`, repeatOf: adapter.name };
+}
+
+async function loadBase(spec) {
   if (BUILTIN[spec]) return (await BUILTIN[spec]()).default;
   // A release from the npm registry, installed into the cache (resolved and checked before anything runs).
   if (isRelease(spec)) return loadVersionedDriver(spec);

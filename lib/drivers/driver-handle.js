@@ -1,0 +1,221 @@
+// The parent's side of a driver process (driver-process.js): start it, send it requests, stop it
+// (SIGSTOP) while other drivers are measured and continue it (SIGCONT) for its own turn, and end it.
+// A process that crashes or stops answering fails the request with a clear reason; it never hangs
+// or fails the run.
+import { fork, spawn } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { redact } from '../redact.js';
+
+const CHILD = fileURLToPath(new URL('./driver-process.js', import.meta.url));
+const WATCHDOG = fileURLToPath(new URL('./orphan-watchdog.js', import.meta.url));
+const START_TIMEOUT_MS = 30000;
+
+export class DriverProcessError extends Error {
+  constructor(message) {
+    super(message);
+    this.name = 'DriverProcessError';
+  }
+}
+
+/** Every driver process this harness started and has not ended (ended on exit, whatever happens). */
+const live = new Set();
+process.on('exit', () => {
+  for (const child of live) {
+    try { child.kill('SIGKILL'); } catch { /* gone */ }
+  }
+});
+
+// One watchdog per harness process, started with the first driver process (see orphan-watchdog.js).
+let watchdog = null;
+function watch(pid) {
+  if (!watchdog) {
+    watchdog = spawn(process.execPath, [WATCHDOG], { detached: true, stdio: ['pipe', 'ignore', 'ignore'] });
+    watchdog.on('error', () => {});
+    watchdog.stdin.on('error', () => {});
+    watchdog.unref();
+    watchdog.stdin.unref?.();
+  }
+  watchdog.stdin.write(`${pid}\n`);
+}
+// An ended process's pid may be reused: the watchdog forgets it.
+const unwatch = (pid) => watchdog?.stdin.write(`-${pid}\n`);
+
+export class DriverHandle {
+  /**
+   * @param {object} p
+   * @param {object} p.driver the loaded adapter (its loadSpec and name say what the child loads)
+   * @param {object} p.target where the driver connects
+   * @param {object} p.context { schema, server, options } handed to the benches
+   * @param {boolean} [p.bare] the child's windows run a bare await loop instead (calibrate)
+   * @param {(pid: number) => void} [p.place] pins the process to its CPUs (placement)
+   */
+  static async start({ driver, target, context, bare = false, place = () => {} }) {
+    const handle = new DriverHandle(driver);
+    // The temp dir in the command line lets a test find a leftover process of its own run.
+    const child = fork(CHILD, [`--tmpdir=${tmpdir()}`], {
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+      serialization: 'advanced',
+      execArgv: [],
+    });
+    handle.child = child;
+    live.add(child);
+    watch(child.pid);
+    child.stderr.on('data', (d) => { handle.stderr = (handle.stderr + d).slice(-4000); });
+    child.on('message', (m) => handle.onMessage(m));
+    child.on('error', (err) => handle.onExit(`cannot run the driver process: ${err.message}`));
+    child.on('exit', (code, signal) => handle.onExit(`the driver process exited (${signal ?? `code ${code}`})`));
+    await handle.waitReady();
+    place(child.pid);
+    await handle.request('init', { spec: driver.loadSpec ?? driver.name, target, context, bare }, START_TIMEOUT_MS);
+    handle.place = () => place(child.pid);
+    handle.pause();
+    return handle;
+  }
+
+  constructor(driver) {
+    this.driver = driver;
+    this.child = null;
+    this.stderr = '';
+    this.pending = new Map();
+    this.nextId = 1;
+    this.exitReason = null;
+    this.paused = false;
+    this.readyWaiter = null;
+  }
+
+  get pid() { return this.child?.pid; }
+
+  get alive() { return this.exitReason === null; }
+
+  waitReady() {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.kill();
+        reject(new DriverProcessError(`the driver process did not start within ${START_TIMEOUT_MS / 1000} s`));
+      }, START_TIMEOUT_MS);
+      this.readyWaiter = {
+        resolve: () => { clearTimeout(timer); resolve(); },
+        reject: (err) => { clearTimeout(timer); reject(err); },
+      };
+    });
+  }
+
+  onMessage(m) {
+    if (m?.ready) {
+      this.readyWaiter?.resolve();
+      return;
+    }
+    const p = this.pending.get(m?.id);
+    if (!p) return;
+    this.pending.delete(m.id);
+    p.settle(m);
+  }
+
+  onExit(reason) {
+    if (this.exitReason !== null) return;
+    const last = this.stderr.trim().split('\n').filter(Boolean).at(-1);
+    this.exitReason = redact(last ? `${reason}: ${last}` : reason);
+    live.delete(this.child);
+    unwatch(this.child.pid);
+    const err = new DriverProcessError(this.exitReason);
+    this.readyWaiter?.reject(err);
+    for (const p of this.pending.values()) p.settle({ ok: false, error: this.exitReason, crashed: true });
+    this.pending.clear();
+  }
+
+  /**
+   * Send one request; resolves to its result. Rejects with the driver's error (a failed check, a
+   * driver error), or a DriverProcessError when the process died or did not answer in `timeoutMs`
+   * (it is then killed).
+   */
+  request(cmd, args, timeoutMs) {
+    if (!this.alive) return Promise.reject(new DriverProcessError(this.exitReason));
+    return new Promise((resolve, reject) => {
+      const id = this.nextId++;
+      const timer = setTimeout(() => {
+        this.pending.delete(id);
+        this.kill();
+        reject(new DriverProcessError(`the driver process did not answer within ${Math.round(timeoutMs / 1000)} s (${cmd}): killed`));
+      }, timeoutMs);
+      this.pending.set(id, {
+        settle: (m) => {
+          clearTimeout(timer);
+          if (m.ok) resolve(m.result);
+          else reject(m.crashed ? new DriverProcessError(m.error) : new Error(m.error));
+        },
+      });
+      this.child.send({ id, cmd, args });
+    });
+  }
+
+  /** Stop the process (all its threads: its garbage collection too) until resume(). */
+  pause() {
+    if (!this.alive || this.paused) return;
+    try { this.child.kill('SIGSTOP'); this.paused = true; } catch { /* gone */ }
+  }
+
+  resume() {
+    if (!this.alive || !this.paused) return;
+    try { this.child.kill('SIGCONT'); this.paused = false; } catch { /* gone */ }
+  }
+
+  /** Continue the process for one request, and stop it again afterwards. */
+  async turn(cmd, args, timeoutMs) {
+    this.resume();
+    try {
+      return await this.request(cmd, args, timeoutMs);
+    } finally {
+      // Threads the process started while setting up a bench take their CPUs too.
+      if (cmd === 'open' && this.alive) this.place?.();
+      this.pause();
+    }
+  }
+
+  kill() {
+    if (!this.child) return;
+    try { this.child.kill('SIGKILL'); } catch { /* gone */ }
+  }
+
+  /** End the process: continue it (a stopped process cannot exit), disconnect, and kill it if it lingers. */
+  async end() {
+    if (!this.child || this.child.exitCode !== null || this.child.signalCode !== null) return;
+    const gone = new Promise((resolve) => this.child.once('exit', resolve));
+    this.resume();
+    try { this.child.disconnect(); } catch { /* already */ }
+    const timer = setTimeout(() => this.kill(), 2000);
+    await gone;
+    clearTimeout(timer);
+  }
+}
+
+/** The run's driver processes: one per driver, started on first use, started again after a crash. */
+export class DriverProcesses {
+  /**
+   * @param {object} p
+   * @param {object} p.target @param {object} p.context
+   * @param {(pid: number) => void} [p.place] @param {boolean} [p.bare]
+   */
+  constructor({ target, context, place, bare = false }) {
+    this.options = { target, context, place, bare };
+    this.handles = new Map();
+  }
+
+  async get(driver) {
+    const handle = this.handles.get(driver.name);
+    if (handle?.alive) return handle;
+    const started = await DriverHandle.start({ driver, ...this.options, bare: driver.bare ?? this.options.bare });
+    this.handles.set(driver.name, started);
+    return started;
+  }
+
+  pids() {
+    return [...this.handles.values()].filter((h) => h.alive).map((h) => h.pid);
+  }
+
+  async endAll() {
+    const handles = [...this.handles.values()];
+    this.handles.clear();
+    await Promise.all(handles.map((h) => h.end()));
+  }
+}

@@ -1,0 +1,166 @@
+// One row of a run in a process of its own: its own heap, module cache and JIT. Forked by
+// driver-handle.js; the parent only coordinates. Everything that touches the driver happens here:
+// connections and pools, warm-up, result checks, latency recording, lead-ins and measured windows,
+// and the cost of each window (this process's CPU time, all threads, and its GC pauses).
+//
+// Requests arrive over IPC as { id, cmd, args }; each gets one reply { id, ok, result | error }.
+//   init   { spec, name, context, target, bare }  load the adapter (by its load spec)
+//   open   { bench, concurrency, warmup, callTimeoutMs }  plan, connect, warm up (every result checked)
+//   window { lead, time }  unmeasured lead-in, then `time` seconds sampled by benchmark.js
+//   close  {}  close the connections; the cell's latency percentiles and the bench's own figures
+import { PerformanceObserver, performance } from 'node:perf_hooks';
+import { BENCHES } from '../../benchs/index.js';
+import { loadDrivers } from './index.js';
+import { checkFor, planFor } from '../plan.js';
+import { bareLoop, leadIn, sampleWindow, warmUp } from '../sampler.js';
+import { LatencyRecorder } from '../latency.js';
+import { latencySummary, round1 } from '../stats.js';
+import { addSecret, redact } from '../redact.js';
+import { within } from '../timers.js';
+
+// Ctrl-C reaches the whole process group: it is the parent's to handle, and the parent ends this
+// process. If the parent goes away without doing so, this process ends with it.
+process.on('SIGINT', () => {});
+process.on('SIGTERM', () => process.exit(0));
+process.on('disconnect', () => process.exit(0));
+
+// GC pauses of this process, kept for a few seconds, to be summed over a window's measured part.
+const gcPauses = [];
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) gcPauses.push([e.startTime, e.duration]);
+}).observe({ entryTypes: ['gc'] });
+
+function gcMsBetween(t0, t1) {
+  let ms = 0;
+  for (const [start, duration] of gcPauses) if (start >= t0 && start < t1) ms += duration;
+  while (gcPauses.length && gcPauses[0][0] < t1 - 10000) gcPauses.shift();
+  return ms;
+}
+
+const cpuUs = () => {
+  const u = process.cpuUsage();
+  return u.user + u.system;
+};
+
+const errorText = (err) => redact(err?.sqlMessage || err?.message || String(err));
+
+let driver = null;
+let context = null;
+let target = null;
+let bare = false;
+let cell = null; // the bench being measured: { bench, plan, check, ops, conns, pool, sizing, latencies, settings }
+
+async function openConnections(count) {
+  const conns = [];
+  try {
+    for (let i = 0; i < count; i++) conns.push(await driver.connect(target));
+    return conns;
+  } catch (err) {
+    await closeAll(conns, true);
+    throw err;
+  }
+}
+
+async function closeAll(conns, force = false) {
+  await Promise.all(conns.map(async (c) => {
+    try {
+      if (force) c.destroy?.();
+      else await within(c.close(), 2000);
+    } catch {
+      try { c.destroy?.(); } catch { /* gone */ }
+    }
+  }));
+}
+
+async function closeCell({ force = false } = {}) {
+  if (!cell) return;
+  const { conns, pool } = cell;
+  cell = null;
+  if (pool) await within(Promise.resolve(pool.close()).catch(() => {}), 5000);
+  await closeAll(conns, force);
+  // Drop what the driver caches across connections (mysql2's compiled row parsers), so every bench
+  // starts from the same driver state.
+  try { await driver.releaseCaches?.(); } catch { /* housekeeping never fails a row */ }
+}
+
+const handlers = {
+  async init(args) {
+    target = args.target;
+    addSecret(target?.password);
+    context = args.context;
+    bare = Boolean(args.bare);
+    [driver] = await loadDrivers([args.spec]);
+    return { name: driver.name, version: driver.version };
+  },
+
+  async open({ bench: benchName, concurrency, warmup, callTimeoutMs, setupData }) {
+    await closeCell({ force: true });
+    const bench = BENCHES.find((b) => b.name === benchName);
+    if (!bench) throw new Error(`unknown bench ${benchName}`);
+    const plan = planFor(bench, driver, setupData === undefined ? context : { ...context, setupData });
+    if (plan.unsupported) return { unsupported: plan.unsupported };
+    const check = checkFor(plan, bench);
+    let pool = null;
+    let conns = [];
+    if (plan.pool) pool = await driver.createPool(target, concurrency);
+    else conns = await openConnections(concurrency);
+    cell = { bench, plan, check, pool, conns, latencies: new LatencyRecorder(), callTimeoutMs };
+    cell.ops = pool ? Array.from({ length: concurrency }, () => plan.op(pool)) : conns.map((c) => plan.op(c));
+    if (bare) cell.check = () => {};
+    cell.sizing = await warmUp({ ops: cell.ops, check, warmup, callTimeoutMs });
+    return { protocol: plan.protocol, pool: Boolean(plan.pool), msPerOp: cell.sizing.msPerOp };
+  },
+
+  async window({ lead, time }) {
+    if (!cell) throw new Error('window before open');
+    const { ops, check, sizing, latencies, callTimeoutMs, plan } = cell;
+    plan.windowStats?.(); // counts start again with this window
+    const leadOps = await leadIn({ ops, check, sizing, seconds: lead, callTimeoutMs });
+    const cpu0 = cpuUs();
+    const t0 = performance.now();
+    const m = bare
+      ? await bareLoop(ops[0], time)
+      : await sampleWindow({ ops, check, sizing, time, callTimeoutMs, latencies, name: cell.bench.name });
+    const t1 = performance.now();
+    const cpu = cpuUs() - cpu0;
+    // GC entries are delivered after the turn they happened in.
+    await new Promise((resolve) => setImmediate(resolve));
+    return {
+      opsPerSec: m.opsPerSec,
+      sampleOpsPerSec: (m.sampleOpsPerSec ?? [m.opsPerSec]).map(round1),
+      samples: m.samples ?? 1,
+      ops: m.ops,
+      leadOps,
+      seconds: (t1 - t0) / 1000,
+      cpuUs: cpu,
+      gcMs: gcMsBetween(t0, t1),
+      workload: plan.windowStats?.(),
+    };
+  },
+
+  async close() {
+    if (!cell) return {};
+    const { latencies, plan } = cell;
+    const summary = latencySummary(latencies.toArray());
+    const result = {
+      latency: summary && { ...summary, count: latencies.length, max: round1(latencies.max) },
+      operations: latencies.length,
+      workload: plan.summarize?.(latencies.toArray()),
+      rssMB: round1(process.memoryUsage().rss / 2 ** 20),
+    };
+    await closeCell();
+    return result;
+  },
+};
+
+process.on('message', async ({ id, cmd, args }) => {
+  try {
+    const result = await handlers[cmd](args ?? {});
+    process.send({ id, ok: true, result });
+  } catch (err) {
+    // A failed cell may leave its connections mid-reply: drop them.
+    if (cmd === 'open' || cmd === 'window') await closeCell({ force: true }).catch(() => {});
+    process.send({ id, ok: false, error: errorText(err) });
+  }
+});
+process.send({ ready: true });

@@ -1,0 +1,144 @@
+// Measures one bench on every driver in interleaved rounds (RMIT): each round gives every driver
+// one window (an unmeasured lead-in, then the measured part), in a fresh random order, while every
+// other driver process is stopped. The parent only coordinates: it prepares and checks the bench's
+// tables through its admin connection between windows, and reads the embedded server's CPU time.
+import { planFor } from '../plan.js';
+import { redact } from '../redact.js';
+import { DriverProcessError } from '../drivers/driver-handle.js';
+import { processCpuUs } from './proc-cpu.js';
+import { summarizeWindows } from './windows.js';
+
+export class ServerLost extends Error {
+  constructor(message) {
+    super(message);
+    this.name = 'ServerLost';
+  }
+}
+
+const errorText = (err) => redact(err?.sqlMessage || err?.message || String(err));
+
+/** A fresh random order (Fisher-Yates). */
+export function shuffle(list, random = Math.random) {
+  const out = [...list];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [out[i], out[j]] = [out[j], out[i]];
+  }
+  return out;
+}
+
+/** Reject as soon as `signal` aborts, whatever `promise` does. */
+function unlessAborted(promise, signal) {
+  if (!signal) return promise;
+  let onAbort;
+  const aborted = new Promise((_, reject) => {
+    onAbort = () => reject(signal.reason);
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+  });
+  return Promise.race([promise, aborted]).finally(() => signal.removeEventListener('abort', onAbort));
+}
+
+/**
+ * @param {object} p
+ * @param {object} p.bench the bench module
+ * @param {Array} p.drivers the adapters, in --drivers order
+ * @param {{ get(driver): Promise<DriverHandle> }} p.processes one process per driver
+ * @param {object} p.admin the harness's own connection (set-up and checks, never measured)
+ * @param {object} p.context { schema, server, options }
+ * @param {object} p.settings { rounds, time, lead, warmup, concurrency, callTimeoutMs }
+ * @param {number} [p.serverPid] the embedded mariadbd, for its CPU time per operation
+ * @param {AbortSignal} [p.signal]
+ * @param {object} [p.progress] { round(bench, r, rounds) }
+ * @param {() => Promise<boolean>} p.serverAlive
+ * @returns {Promise<{ rows: Array, order: string[][] }>} one row per driver, in driver order
+ */
+export async function measureBench({ bench, drivers, processes, admin, context, settings, serverPid, signal, progress, serverAlive }) {
+  const { rounds, time, lead, warmup, concurrency, callTimeoutMs } = settings;
+  const cells = drivers.map((driver) => ({ driver, plan: planFor(bench, driver, context), windows: [], row: null }));
+  const fail = async (cell, err) => {
+    if (signal?.aborted) throw signal.reason;
+    cell.row = failedRow(cell, errorText(err));
+    if (!(err instanceof DriverProcessError) && !(await serverAlive())) {
+      throw new ServerLost(`lost the server during ${bench.name} on ${cell.driver.name}: ${errorText(err)}`);
+    }
+  };
+  const active = () => cells.filter((c) => !c.row);
+
+  for (const cell of cells) {
+    if (cell.plan.unsupported) cell.row = { driver: cell.driver.name, protocol: 'n/a', ok: false, status: 'n/a', error: `not supported by driver: ${cell.plan.unsupported}` };
+  }
+  // Connections, pool and warm-up in each driver's own process, one driver at a time.
+  for (const cell of active()) {
+    signal?.throwIfAborted();
+    try {
+      cell.handle = await unlessAborted(processes.get(cell.driver), signal);
+      const opened = await unlessAborted(cell.handle.turn('open', { bench: bench.name, concurrency, warmup, callTimeoutMs, setupData: context.setupData },
+        callTimeoutMs + warmup * 1000 + 30000), signal);
+      cell.protocol = opened.protocol ?? cell.plan.protocol;
+      cell.pool = opened.pool;
+    } catch (err) {
+      await fail(cell, err);
+    }
+  }
+
+  const order = [];
+  const windowTimeoutMs = callTimeoutMs + (lead + time) * 1000 + 10000;
+  for (let r = 0; r < rounds; r++) {
+    const roundOrder = shuffle(active());
+    if (roundOrder.length === 0) break;
+    order.push(roundOrder.map((c) => c.driver.name));
+    progress?.round?.(bench, r, rounds);
+    for (const cell of roundOrder) {
+      signal?.throwIfAborted();
+      try {
+        await bench.beforeWindow?.(admin, context);
+        const server0 = processCpuUs(serverPid);
+        const w = await unlessAborted(cell.handle.turn('window', { lead, time }, windowTimeoutMs), signal);
+        const server1 = processCpuUs(serverPid);
+        // The bench's own check of what the driver wrote (rows inserted, money conserved).
+        await bench.verify?.(admin, context, w.workload);
+        cell.windows.push({ round: r, ...w, serverCpuUs: server0 === null || server1 === null ? null : server1 - server0 });
+      } catch (err) {
+        await fail(cell, err);
+      }
+    }
+  }
+
+  for (const cell of cells.filter((c) => c.handle && !c.row)) {
+    signal?.throwIfAborted();
+    let closed = {};
+    try {
+      closed = await unlessAborted(cell.handle.turn('close', {}, 30000), signal);
+    } catch (err) {
+      await fail(cell, err);
+      continue;
+    }
+    cell.row = {
+      driver: cell.driver.name,
+      protocol: cell.protocol,
+      ok: true,
+      status: 'ok',
+      error: null,
+      ...summarizeWindows(cell.windows),
+      connections: concurrency,
+      pool: cell.pool ? { size: concurrency, callers: concurrency } : undefined,
+      operations: closed.operations,
+      latency: closed.latency,
+      // A bench's own figures for the row (e.g. transfer: retries, deadlocks, p95).
+      workload: closed.workload,
+      processRssMB: closed.rssMB,
+    };
+  }
+  // A driver failed part-way: its process may hold open connections or a half-read reply.
+  for (const cell of cells) {
+    if (cell.handle && cell.row && !cell.row.ok && cell.handle.alive) {
+      await cell.handle.turn('close', {}, 10000).catch(() => cell.handle.kill());
+    }
+  }
+  return { rows: cells.map((c) => c.row), order };
+}
+
+function failedRow(cell, error) {
+  return { driver: cell.driver.name, protocol: cell.protocol ?? cell.plan.protocol ?? 'n/a', ok: false, status: 'failed', error };
+}

@@ -1,0 +1,41 @@
+// Pure: a driver's measured windows of one bench -> the figures of its row.
+import { median, percentileOfSorted, relativeMarginOfError, round1 } from '../stats.js';
+
+const sum = (xs) => xs.reduce((s, x) => s + x, 0);
+const round3 = (x) => Math.round(x * 1000) / 1000;
+
+/**
+ * @param {Array<{round, opsPerSec, samples, ops, leadOps, cpuUs, gcMs, serverCpuUs}>} windows
+ * @returns the row's figures: ops/s (median window), rme (95 % margin of the mean window), the
+ * window-to-window spread (interquartile range / median, %), the windows themselves, and the cost
+ * per operation (client CPU, GC pauses, server CPU) summed over all windows.
+ */
+export function summarizeWindows(windows) {
+  const figures = windows.map((w) => w.opsPerSec);
+  const sorted = Float64Array.from(figures).sort();
+  const mid = median(figures);
+  const ops = sum(windows.map((w) => w.ops));
+  const serverKnown = windows.every((w) => Number.isFinite(w.serverCpuUs));
+  return {
+    opsPerSec: mid,
+    rme: windows.length > 1 ? relativeMarginOfError(figures) : NaN,
+    samples: sum(windows.map((w) => w.samples)),
+    spreadPct: windows.length > 1 ? ((percentileOfSorted(sorted, 75) - percentileOfSorted(sorted, 25)) / mid) * 100 : 0,
+    cost: ops > 0 ? {
+      clientCpuUsPerOp: round1(sum(windows.map((w) => w.cpuUs)) / ops),
+      gcMsPer1000Ops: round3((sum(windows.map((w) => w.gcMs)) / ops) * 1000),
+      // The server's CPU is read around the whole window, lead-in included.
+      serverCpuUsPerOp: serverKnown ? round1(sum(windows.map((w) => w.serverCpuUs)) / sum(windows.map((w) => w.ops + w.leadOps))) : null,
+    } : null,
+    rounds: windows.map((w) => ({
+      round: w.round,
+      opsPerSec: round1(w.opsPerSec),
+      samples: w.samples,
+      ops: w.ops,
+      cpuUsPerOp: w.ops > 0 ? round1(w.cpuUs / w.ops) : null,
+      gcMs: round3(w.gcMs),
+    })),
+    // The window figures, for `compare`'s test between two runs.
+    sampleOpsPerSec: figures.map(round1),
+  };
+}

@@ -1,0 +1,34 @@
+// Runs benches through the real machinery (one process per driver, interleaved windows) against a
+// test's embedded server, and ends the driver processes afterwards.
+import { DriverProcesses } from '../../lib/drivers/driver-handle.js';
+import { runMatrix } from '../../lib/runner.js';
+import { createResults, applyDeltas } from '../../lib/results.js';
+
+export const QUICK = { concurrency: 1, rounds: 2, time: 0.05, lead: 0.02, warmup: 0.05, callTimeoutMs: 10000 };
+
+/** Returns the results object (deltas applied) and the pids of the driver processes it used. */
+export async function measureWith({ benches, drivers, target, admin, context, settings = {}, baseline, signal, serverPid }) {
+  const s = { ...QUICK, ...settings };
+  const results = createResults({
+    env: {}, server: context.server, drivers: drivers.map((d) => ({ name: d.name })), settings: { ...s, baseline: baseline ?? drivers[0].name },
+  });
+  const processes = new DriverProcesses({ target, context });
+  const pids = new Set();
+  const tracking = { get: async (d) => { const h = await processes.get(d); pids.add(h.pid); return h; } };
+  try {
+    await runMatrix({ benches, drivers, processes: tracking, admin, context, settings: s, results, signal, serverPid, serverAlive: async () => true });
+  } finally {
+    await processes.endAll();
+  }
+  return { results: applyDeltas(results), pids: [...pids] };
+}
+
+/** Is a process still there? */
+export function alive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
