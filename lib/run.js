@@ -2,7 +2,7 @@
 import { EXIT, usageError } from './errors.js';
 import { loadDrivers } from './drivers/index.js';
 import { runMatrix, ServerLost } from './runner.js';
-import { DriverProcesses } from './drivers/driver-handle.js';
+import { DRIVER_PROCESS_FLAGS, DriverProcesses } from './drivers/driver-handle.js';
 import { DEFAULT_PLACEMENT, canPin, describePlacement, pin, pinThreads, planPlacement } from './measuring/placement.js';
 
 const round3 = (x) => Math.round(x * 1000) / 1000;
@@ -21,7 +21,7 @@ import { startHealthMonitor } from './health.js';
 // time: measured seconds per bench and driver, split into `rounds` windows; lead: the unmeasured
 // lead-in of each window (README, "How a bench is measured").
 export const PRESETS = {
-  default: { time: 3, lead: 0.1, warmup: 0.3, rounds: 12 },
+  default: { time: 2.5, lead: 0.03, warmup: 0.3, rounds: 36 },
   smoke: { time: 0.1, lead: 0.02, warmup: 0.05, rounds: 2 },
 };
 
@@ -43,6 +43,7 @@ function runSettings(opts, benches) {
     rounds: opts.rounds ?? preset.rounds,
     time: opts.time ?? preset.time,
     lead: opts.lead ?? preset.lead,
+    driverProcessFlags: [...DRIVER_PROCESS_FLAGS],
     warmup: opts.warmup ?? preset.warmup,
     wake: describeWake(opts.wake),
     callTimeoutMs: 30000,

@@ -1,23 +1,22 @@
 // Times a driver's operations with benchmark.js, inside the driver's own process: a warm-up that
 // sizes the sampled call, an unmeasured lead-in, and measured windows.
 //
-// benchmark.js's deferred mode costs a few microseconds per sampled call, which would be
-// several percent of a ~70 us round trip. So one sampled call runs `opsPerCall` operations
-// back to back on each connection (sized from the warm-up to last about TARGET_CALL_MS),
-// and ops/s = calls/s x opsPerCall x connections. An operation stays exactly what the bench
-// defines; only the bookkeeping around it is amortised.
+// benchmark.js's deferred mode costs tens of microseconds per sampled call (measured here: about
+// 50 µs, 4-5 % of a 1 ms call of DO statements). So one benchmark.js sample is one call that runs
+// a whole sample's worth of operations back to back on each connection, and ops/s = samples/s x
+// opsPerCall x connections. An operation stays exactly what the bench defines; one result in every
+// `opsPerCheck` (about every TARGET_CHECK_MS) is checked, as before the bookkeeping was amortised.
 import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
 import Benchmark from 'benchmark';
 import { LatencyRecorder } from './latency.js';
 
-const TARGET_CALL_MS = 2;
-const MAX_OPS_PER_CALL = 512;
-// Length of one benchmark.js sample (a cycle of `count` calls): about an eighth of the window,
-// between these bounds, so a window holds several samples.
-const MIN_SAMPLE_MS = 10;
-const MAX_SAMPLE_MS = 100;
-const SAMPLES_PER_WINDOW = 8;
+const TARGET_CHECK_MS = 2;
+const MAX_OPS_PER_CHECK = 512;
+// One benchmark.js sample per window: between two samples benchmark.js spends about 2.5 ms cloning
+// the benchmark and compiling a new test function while the connection idles, and the operations
+// after such a gap run cold. Eight samples per window cost the drivers 10-17 % against a bare loop
+// here (`calibrate`), two about 3.5 %.
 
 // benchmark.js waits on setTimeout(0) between samples: about 1 ms in which the CPU idles, and the
 // next sample starts on a cold CPU. Its own lodash (the one it was installed with), given a
@@ -35,20 +34,20 @@ export class SampleTimeout extends Error {
   }
 }
 
-/** k ops back to back on one connection; the first result is checked (all of them when checkAll). */
-async function chain(op, k, check, latencies, checkAll) {
+/** k ops back to back on one connection; every `checkEvery`-th result is checked, the first included. */
+async function chain(op, k, check, latencies, checkEvery) {
   for (let i = 0; i < k; i++) {
     const t0 = performance.now();
     const result = await op();
     const t1 = performance.now();
     if (latencies) latencies.push((t1 - t0) * 1000);
-    if (checkAll || i === 0) check(result);
+    if (i % checkEvery === 0) check(result);
   }
 }
 
-function runCall(ops, k, check, latencies, checkAll) {
-  if (ops.length === 1) return chain(ops[0], k, check, latencies, checkAll);
-  return Promise.all(ops.map((op) => chain(op, k, check, latencies, checkAll)));
+function runCall(ops, k, check, latencies, checkEvery) {
+  if (ops.length === 1) return chain(ops[0], k, check, latencies, checkEvery);
+  return Promise.all(ops.map((op) => chain(op, k, check, latencies, checkEvery)));
 }
 
 /** Reject after `ms` or when `signal` aborts, whichever comes first. */
@@ -70,19 +69,47 @@ function guard(promise, ms, signal) {
 }
 
 /**
+ * One timer for a whole stretch of calls, instead of one per call inside a measured window: `failed`
+ * rejects when no call has finished for `ms`, or when `signal` aborts. Call progress() after each call.
+ */
+function stallWatch(ms, signal) {
+  let last = performance.now();
+  let timer = null;
+  let fail;
+  const failed = new Promise((_, reject) => { fail = reject; });
+  failed.catch(() => {}); // observed through Promise.race
+  const check = () => {
+    if (performance.now() - last >= ms) fail(new SampleTimeout(ms / 1000));
+    else timer = setTimeout(check, ms / 4);
+  };
+  timer = setTimeout(check, ms / 4);
+  const onAbort = () => fail(signal.reason);
+  if (signal?.aborted) onAbort();
+  else signal?.addEventListener('abort', onAbort, { once: true });
+  return {
+    failed,
+    progress() { last = performance.now(); },
+    stop() {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    },
+  };
+}
+
+/**
  * Warm-up: operations back to back for `warmup` seconds (at least 3), every result checked.
- * Returns the sizing of the sampled call: { msPerOp, opsPerCall }.
+ * Returns what sizes the sampled calls: { msPerOp, opsPerCheck }.
  */
 export async function warmUp({ ops, check, warmup, callTimeoutMs = 30000, signal }) {
   let warmOps = 0;
   const warmStart = performance.now();
   const warmEnd = warmStart + warmup * 1000;
   do {
-    await guard(runCall(ops, 1, check, null, true), callTimeoutMs, signal);
+    await guard(runCall(ops, 1, check, null, 1), callTimeoutMs, signal);
     warmOps++;
   } while (performance.now() < warmEnd || warmOps < 3);
   const msPerOp = (performance.now() - warmStart) / warmOps;
-  return { msPerOp, opsPerCall: Math.max(1, Math.min(MAX_OPS_PER_CALL, Math.round(TARGET_CALL_MS / msPerOp))) };
+  return { msPerOp, opsPerCheck: Math.max(1, Math.min(MAX_OPS_PER_CHECK, Math.round(TARGET_CHECK_MS / msPerOp))) };
 }
 
 /**
@@ -94,47 +121,82 @@ export async function leadIn({ ops, check, sizing, seconds, callTimeoutMs = 3000
   let calls = 0;
   const end = performance.now() + seconds * 1000;
   while (performance.now() < end) {
-    await guard(runCall(ops, sizing.opsPerCall, check, null, false), callTimeoutMs, signal);
+    await guard(runCall(ops, sizing.opsPerCheck, check, null, sizing.opsPerCheck), callTimeoutMs, signal);
     calls++;
   }
-  return calls * sizing.opsPerCall * ops.length;
+  return calls * sizing.opsPerCheck * ops.length;
 }
 
 /**
- * One measured window: benchmark.js samples the operations for `time` seconds.
- * @returns {Promise<{opsPerSec, rme, samples, cycles, samplingSeconds, opsPerCall, ops, sampleOpsPerSec}>}
+ * A lead-in that runs until the measured part takes over: operations back to back for at least
+ * `seconds`, and on until stop() (each result checked). `reached` resolves once `seconds` have run;
+ * stop() resolves, when the operation in flight has finished, to the number of operations run.
+ */
+function runningLeadIn({ ops, check, seconds, callTimeoutMs, signal }) {
+  let running = true;
+  let n = 0;
+  let reachedResolve;
+  const reached = new Promise((resolve) => { reachedResolve = resolve; });
+  const end = performance.now() + seconds * 1000;
+  const loop = (async () => {
+    while (running) {
+      await guard(runCall(ops, 1, check, null, 1), callTimeoutMs, signal);
+      n += ops.length;
+      if (performance.now() >= end) reachedResolve();
+    }
+    return n;
+  })();
+  loop.catch(() => reachedResolve()); // a failing lead-in fails the window through stop()
+  return { reached, stop: () => { running = false; return loop; } };
+}
+
+/**
+ * One window: an unmeasured lead-in of `lead` seconds, then benchmark.js times one sample of about
+ * `time` seconds. benchmark.js needs about 3 ms to start a run (it clones the benchmark and compiles
+ * its test function, in several turns of the event loop); the lead-in goes on meanwhile, so the
+ * measured operations do not start on a connection and CPU left idle (on this VM that idle start
+ * cost 2-3 % of the window's figure against a bare loop).
+ * @returns {Promise<{opsPerSec, rme, samples, cycles, samplingSeconds, opsPerCall, ops, leadOps, sampleOpsPerSec}>}
  */
 export async function sampleWindow({
-  ops, check, sizing, time, minSamples = 2, callTimeoutMs = 30000, signal, name = 'bench', latencies = new LatencyRecorder(),
+  ops, check, sizing, time, lead = 0, callTimeoutMs = 30000, signal, name = 'bench', latencies = new LatencyRecorder(),
 }) {
-  const { msPerOp, opsPerCall } = sizing;
-  // benchmark.js re-runs a cycle that finishes under minTime and keeps only the re-run: with cycles
-  // sized near minTime, that throws away the fast cycles and biases ops/s low. So the count per
-  // cycle is fixed from the warm-up and minTime sits far below it: every cycle is a sample.
-  const callMs = opsPerCall * msPerOp;
-  const targetSampleMs = Math.min(MAX_SAMPLE_MS, Math.max(MIN_SAMPLE_MS, (time * 1000) / SAMPLES_PER_WINDOW));
-  const callsPerSample = Math.max(1, Math.round(targetSampleMs / callMs));
-  const sampleMs = callsPerSample * callMs;
+  const { msPerOp, opsPerCheck } = sizing;
+  // benchmark.js re-runs a cycle that finishes under minTime and keeps only the re-run. So the one
+  // sample is one call of a fixed number of operations, sized from the warm-up, with minTime far below it.
+  const opsPerCall = Math.max(1, Math.round((time * 1000) / msPerOp));
+  const leadIn = runningLeadIn({ ops, check, seconds: lead, callTimeoutMs, signal });
+  await leadIn.reached;
 
   const recordedBefore = latencies.length;
+  const watch = stallWatch(callTimeoutMs, signal);
   let failure = null;
+  let leadOps = 0;
+  const span = {}; // the measured part: its clock and this process's CPU time (all threads) at start and end
+  const cpuNow = () => { const u = process.cpuUsage(); return u.user + u.system; };
   const bench = new GaplessBenchmark(name, {
     defer: true,
     async: true,
     delay: 0,
-    initCount: callsPerSample,
-    minTime: sampleMs / 1000 / 4,
-    // Our own clock decides when sampling ends (see the cycle listener): benchmark.js's elapsed-time
-    // bookkeeping overran the requested time by 40-100 %.
-    maxTime: Number.MAX_VALUE,
-    minSamples,
+    initCount: 1,
+    minTime: time / 4,
+    maxTime: 0, // one sample
+    minSamples: 1,
     fn(deferred) {
-      if (failure) {
-        deferred.resolve();
-        return;
-      }
-      guard(runCall(ops, opsPerCall, check, latencies, false), callTimeoutMs, signal).then(
-        () => deferred.resolve(),
+      const measured = failure ? Promise.resolve()
+        : leadIn.stop().then((n) => {
+          leadOps = n;
+          span.t0 = performance.now();
+          span.cpu0 = cpuNow();
+          return runCall(ops, opsPerCall, check, latencies, opsPerCheck);
+        });
+      measured.then(
+        () => {
+          span.t1 = performance.now();
+          span.cpu1 = cpuNow();
+          watch.progress();
+          deferred.resolve();
+        },
         (err) => {
           failure = err;
           deferred.benchmark._original.abort();
@@ -145,16 +207,21 @@ export async function sampleWindow({
   });
   const samplingStart = performance.now();
   let cycles = 0;
-  // Runs before benchmark.js decides whether to take another sample.
-  bench.on('cycle', () => {
-    cycles++;
-    if (performance.now() - samplingStart >= time * 1000) bench.maxTime = 0;
-  });
-  await new Promise((resolve) => {
+  bench.on('cycle', () => { cycles++; });
+  const done = new Promise((resolve) => {
     bench.on('complete', resolve);
     bench.on('abort', resolve);
     bench.run();
   });
+  try {
+    await Promise.race([done, watch.failed]);
+  } catch (err) {
+    failure ??= err;
+    bench.abort();
+  } finally {
+    watch.stop();
+    leadIn.stop().catch(() => {});
+  }
   if (failure) throw failure;
   if (bench.error) throw bench.error;
   const opsPerSample = opsPerCall * ops.length;
@@ -168,13 +235,17 @@ export async function sampleWindow({
     samplingSeconds: (performance.now() - samplingStart) / 1000,
     opsPerCall,
     ops: latencies.length - recordedBefore,
+    leadOps,
+    measuredFrom: span.t0,
+    measuredTo: span.t1,
+    cpuUs: span.cpu1 - span.cpu0,
   };
 }
 
 /** Warm-up then one measured window of `time` seconds (one cell measured in one piece). */
-export async function measure({ ops, check, time, warmup, minSamples = 5, callTimeoutMs = 30000, signal, name, latencies }) {
+export async function measure({ ops, check, time, warmup, callTimeoutMs = 30000, signal, name, latencies }) {
   const sizing = await warmUp({ ops, check, warmup, callTimeoutMs, signal });
-  return sampleWindow({ ops, check, sizing, time, minSamples, callTimeoutMs, signal, name, latencies });
+  return sampleWindow({ ops, check, sizing, time, callTimeoutMs, signal, name, latencies });
 }
 
 /**

@@ -21,7 +21,7 @@ export function probeSpec(driver) {
 /** How much to measure per child: tiny in smoke mode. */
 export function probeBudget(settings) {
   if (settings.mode === 'smoke') return { budgetMs: 0, minReads: 1, maxReads: 1, warmupReads: 2, warmupMs: 0 };
-  return { budgetMs: Math.min(1000, (settings.time ?? 1.5) * 500), minReads: 3, maxReads: 1000, warmupReads: 5, warmupMs: 200 };
+  return { budgetMs: Math.min(400, (settings.time ?? 2.5) * 160), minReads: 3, maxReads: 1000, warmupReads: 5, warmupMs: 150 };
 }
 
 /** Run one job in a child; resolves to { ok, result } or { ok: false, error }. Never rejects. */

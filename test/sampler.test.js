@@ -1,18 +1,24 @@
 // The sampler around benchmark.js, with an operation that needs no server.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { measure } from '../lib/sampler.js';
+import { measure, sampleWindow, warmUp } from '../lib/sampler.js';
 
 // About 1 ms each (a timer's minimum), steady from the first call, like a round trip to a server.
 const tick = () => new Promise((resolve) => setTimeout(() => resolve('ok'), 0));
 
-test('every benchmark.js cycle is kept as a sample, and sampling ends on the harness\'s clock near --time', async () => {
+test('a window is one benchmark.js sample, kept, of about the requested time, after a lead-in that runs until it starts', async () => {
   const checked = [];
-  const m = await measure({ ops: [tick], check: (r) => checked.push(r), time: 0.5, warmup: 0.1 });
-  assert.equal(m.cycles, m.samples, 'no cycle discarded (benchmark.js drops cycles that finish under minTime)');
-  assert.ok(m.samples >= 5, `${m.samples} samples`);
-  // Samples last about 100 ms, so sampling ends within a few samples of the requested time.
-  assert.ok(m.samplingSeconds >= 0.5 && m.samplingSeconds < 0.5 + 0.5, `sampled for ${m.samplingSeconds} s`);
+  const ops = [tick];
+  const check = (r) => checked.push(r);
+  const sizing = await warmUp({ ops, check, warmup: 0.1 });
+  const m = await sampleWindow({ ops, check, sizing, time: 0.2, lead: 0.05 });
+  assert.equal(m.cycles, 1);
+  assert.equal(m.samples, 1, 'no cycle discarded (benchmark.js drops cycles that finish under minTime)');
+  // The sample is sized from the warm-up's time per operation; timers on a busy host stretch it, never shrink it much.
+  const measured = (m.measuredTo - m.measuredFrom) / 1000;
+  assert.ok(measured > 0.1 && measured < 2, `measured for ${measured} s`);
+  assert.ok(m.leadOps >= 1, 'the lead-in ran');
+  assert.ok(m.cpuUs >= 0 && Number.isFinite(m.cpuUs));
   assert.equal(m.sampleOpsPerSec.length, m.samples);
   assert.ok(m.opsPerSec > 0 && Number.isFinite(m.rme));
   assert.ok(checked.length > 0 && checked.every((r) => r === 'ok'), 'results were checked');

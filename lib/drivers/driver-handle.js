@@ -11,6 +11,13 @@ const CHILD = fileURLToPath(new URL('./driver-process.js', import.meta.url));
 const WATCHDOG = fileURLToPath(new URL('./orphan-watchdog.js', import.meta.url));
 const START_TIMEOUT_MS = 30000;
 
+// The same V8 heap settings for every driver process. V8 sizes the young generation from what the
+// process did before (it grows under allocation and shrinks when idle), so a driver's figure on a
+// bench depended on the benches before it: on this VM the same driver's ratio moved by up to 17 %
+// between identical runs. Fixed at its usual ceiling, as a long-running busy process has it, three
+// runs of the design benches agreed within 6.4 % (README, "How a bench is measured").
+export const DRIVER_PROCESS_FLAGS = Object.freeze(['--min-semi-space-size=16', '--max-semi-space-size=16']);
+
 export class DriverProcessError extends Error {
   constructor(message) {
     super(message);
@@ -56,7 +63,7 @@ export class DriverHandle {
     const child = fork(CHILD, [`--tmpdir=${tmpdir()}`], {
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
       serialization: 'advanced',
-      execArgv: [],
+      execArgv: DRIVER_PROCESS_FLAGS,
     });
     handle.child = child;
     live.add(child);

@@ -42,6 +42,15 @@ const cpuUs = () => {
   return u.user + u.system;
 };
 
+/** `calibrate`'s other side: the same lead-in, then the operation awaited back to back, nothing else. */
+async function bareWindow(op, { ops, check, sizing, lead, time, callTimeoutMs }) {
+  const leadOps = await leadIn({ ops, check, sizing, seconds: lead, callTimeoutMs });
+  const cpu0 = cpuUs();
+  const from = performance.now();
+  const m = await bareLoop(op, time);
+  return { opsPerSec: m.opsPerSec, samples: 1, ops: m.ops, leadOps, measuredFrom: from, measuredTo: performance.now(), cpuUs: cpuUs() - cpu0 };
+}
+
 const errorText = (err) => redact(err?.sqlMessage || err?.message || String(err));
 
 let driver = null;
@@ -115,25 +124,18 @@ const handlers = {
     if (!cell) throw new Error('window before open');
     const { ops, check, sizing, latencies, callTimeoutMs, plan } = cell;
     plan.windowStats?.(); // counts start again with this window
-    const leadOps = await leadIn({ ops, check, sizing, seconds: lead, callTimeoutMs });
-    const cpu0 = cpuUs();
-    const t0 = performance.now();
-    const m = bare
-      ? await bareLoop(ops[0], time)
-      : await sampleWindow({ ops, check, sizing, time, callTimeoutMs, latencies, name: cell.bench.name });
-    const t1 = performance.now();
-    const cpu = cpuUs() - cpu0;
+    const m = bare ? await bareWindow(ops[0], { ops, check, sizing, lead, time, callTimeoutMs })
+      : await sampleWindow({ ops, check, sizing, time, lead, callTimeoutMs, latencies, name: cell.bench.name });
     // GC entries are delivered after the turn they happened in.
     await new Promise((resolve) => setImmediate(resolve));
     return {
       opsPerSec: m.opsPerSec,
-      sampleOpsPerSec: (m.sampleOpsPerSec ?? [m.opsPerSec]).map(round1),
-      samples: m.samples ?? 1,
+      samples: m.samples,
       ops: m.ops,
-      leadOps,
-      seconds: (t1 - t0) / 1000,
-      cpuUs: cpu,
-      gcMs: gcMsBetween(t0, t1),
+      leadOps: m.leadOps,
+      seconds: (m.measuredTo - m.measuredFrom) / 1000,
+      cpuUs: m.cpuUs,
+      gcMs: gcMsBetween(m.measuredFrom, m.measuredTo),
       workload: plan.windowStats?.(),
     };
   },
