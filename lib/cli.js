@@ -32,7 +32,7 @@ Exit codes: 0 all rows measured and checked · 1 some row failed its check or er
 function addRunOptions(cmd) {
   cmd
     .option('-d, --drivers <list>', `comma-separated drivers (${BUILTIN_DRIVERS.join(', ')})`, splitList, BUILTIN_DRIVERS)
-    .option('-b, --baseline <driver>', 'driver the Δ column compares against', 'mysql')
+    .option('-b, --baseline <driver>', 'driver the Δ column compares against (default: mysql when it is run, else the first driver listed)')
     .option('-c, --concurrency <n>', 'connections per driver, each with one call in flight (pool benches: callers sharing a pool of that size); a list such as 1,4,16 runs every bench at each level and prints a scaling table', parseConcurrency, 1)
     .option('--transfer-accounts <n>', `accounts (and users, cards, tokens) seeded for the transfer bench (default ${DEFAULT_ACCOUNTS})`, positiveInteger('--transfer-accounts'))
     .option('-t, --time <seconds>', 'sampling time per bench, driver and round (default 1.5; --smoke 0.1)', positiveNumber('--time'))

@@ -1,5 +1,6 @@
 // One benchmark run: server, schema, drivers, matrix, results file, table. Returns the exit code.
-import { EXIT, usageError } from './errors.js';
+import { EXIT } from './errors.js';
+import { resolveBaseline, describeBaseline } from './baseline.js';
 import { loadDrivers } from './drivers/index.js';
 import { runMatrix, ServerLost } from './runner.js';
 import { createResults, describeEnvironment, applyDeltas, assertWritableDir, writeResults, serialize } from './results.js';
@@ -58,14 +59,10 @@ export async function runBenchmark({ benches, opts, env, stdout, stderr, signal:
   let exitCode = EXIT.OK;
   try {
     const drivers = await loadDrivers(opts.drivers);
-    // A baseline given as it was written in --drivers (mysql2@latest, ./adapter.js) means that driver's row label.
-    const asWritten = opts.drivers.indexOf(opts.baseline);
-    if (asWritten >= 0) opts = { ...opts, baseline: drivers[asWritten].name };
-    settings.baseline = opts.baseline;
-    if (!drivers.some((d) => d.name === opts.baseline)) {
-      throw usageError(`baseline '${opts.baseline}' is not among the drivers run (${drivers.map((d) => d.name).join(', ')})`,
-        'add it to --drivers or choose another with --baseline');
-    }
+    const baseline = resolveBaseline({ explicit: opts.baseline, specs: opts.drivers, drivers });
+    opts = { ...opts, baseline: baseline.name };
+    settings.baseline = baseline.name;
+    progress.log(describeBaseline(baseline));
     session = await openServer({ opts, env, log: (l) => progress.log(l), abort: signals.abort, signal: signals.signal });
     const { admin, context, serverInfo } = session;
     let { target } = session;
