@@ -19,6 +19,12 @@ export function describeSetting(value) {
 
 const same = (a, b) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 
+/** The network a run asked for, without what its proxy measured (which differs in every run). */
+function requestedNetwork(network) {
+  if (typeof network?.rttMs !== 'number') return network;
+  return network.rttMs === 0 ? 'loopback' : `+${network.rttMs} ms RTT`;
+}
+
 // What makes two runs' figures incomparable, in the order the warnings are printed.
 // `optional`: only compared when at least one run records it (older results files lack it).
 const CONDITIONS = [
@@ -33,7 +39,7 @@ const CONDITIONS = [
   { what: 'concurrency', get: (r) => r.settings?.concurrency },
   { what: 'run mode', get: (r) => r.settings?.mode, optional: true },
   { what: 'wake mode', get: (r) => r.settings?.wake, optional: true },
-  { what: 'network', get: (r) => r.settings?.network, optional: true },
+  { what: 'network', get: (r) => requestedNetwork(r.settings?.network), optional: true },
 ];
 
 /** One line per condition that differs between the two runs. */

@@ -1,6 +1,6 @@
 // Pure renderers: results object -> text. Nothing here measures or writes.
 import Table from 'cli-table3';
-import { describeResolution, fmtOps, fmtPct, fmtSignedPct, fmtUs } from './format.js';
+import { describeNetwork, describeResolution, fmtOps, fmtPct, fmtSignedPct, fmtUs } from './format.js';
 import { planFor } from './plan.js';
 
 export function describeRun(results) {
@@ -12,8 +12,7 @@ export function describeRun(results) {
     : levels[0] === 1 ? '1 connection' : `${levels[0]} connections`;
   const rounds = settings.rounds > 1 ? `${settings.rounds} rounds × ` : '';
   const wake = settings.wake ? ` · wake ${settings.wake}` : '';
-  const net = settings.network?.rttMs > 0
-    ? ` · network +${settings.network.rttMs} ms RTT (measured +${settings.network.measuredAddedMs} ms)` : '';
+  const net = settings.network?.rttMs > 0 ? ` · network ${describeNetwork(settings.network)}` : '';
   return [
     `${serverText} · Node ${env.node} · ${env.cpus} × ${env.cpuModel}${wake}${net}`,
     `drivers: ${driverText} · baseline ${settings.baseline} · ${conns} per driver · ${rounds}${settings.time} s sampling per cell`,

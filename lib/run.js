@@ -8,9 +8,8 @@ import { renderTable } from './report.js';
 import { createProgress } from './progress.js';
 import { describeWake, withWake } from './wake.js';
 import { Interrupted, openServer, trapSignals } from './session.js';
-import { resolveNetwork, startMeasuredProxy } from './proxy.js';
+import { resolveNetwork, startProxy, summarizeAddedDelay, describeAddedDelay } from './proxy.js';
 import { sleep } from './timers.js';
-import adminDriver from './drivers/mariadb.js';
 import { catalogueFailed, renderCatalogue, runCatalogue } from './catalogue.js';
 import { concurrencyLevels } from './scaling.js';
 import { startHealthMonitor } from './health.js';
@@ -68,11 +67,9 @@ export async function runBenchmark({ benches, opts, env, stdout, stderr, signal:
     let { target } = session;
     if (network.rttMs > 0) {
       // The drivers go through the latency proxy; the harness's own admin connection does not.
-      const started = await startMeasuredProxy(target, network.rttMs, (t) => adminDriver.connect(t));
-      proxy = started.proxy;
-      Object.assign(settings.network, started.network);
-      progress.log(`network: ${network.rttMs} ms round trip requested, ${started.network.measuredAddedMs} ms measured added `
-        + `(proxy hop ${started.network.hopMs} ms compensated)`);
+      proxy = await startProxy(target, network.rttMs);
+      progress.log(`network: +${network.rttMs} ms RTT through a latency proxy (pid ${proxy.pid}) that holds every chunk `
+        + `at least ${network.rttMs / 2} ms each way; what it added is measured over the run`);
       target = { ...target, host: proxy.host, port: proxy.port, socket: undefined };
     }
 
@@ -130,8 +127,9 @@ export async function runBenchmark({ benches, opts, env, stdout, stderr, signal:
     }
   } finally {
     if (proxy) {
-      settings.network.proxyCpuSeconds = await proxy.cpuSeconds();
+      Object.assign(settings.network, summarizeAddedDelay(await proxy.report()));
       if (results) results.settings.network = { ...settings.network };
+      progress.log(describeAddedDelay(settings.network));
       await proxy.stop();
     }
     await session?.close();
