@@ -17,7 +17,7 @@ const EXAMPLES = `
 Examples:
   $ mysql-driver-bench                              all benches, all drivers, embedded MariaDB
   $ mysql-driver-bench do select_100_cols           two benches only
-  $ mysql-driver-bench --drivers mysql2,mariadb       two drivers; the first listed is the baseline
+  $ mysql-driver-bench --drivers mysql2,mariadb     two drivers; the first listed is the baseline
   $ mysql-driver-bench --drivers mariadb,mysql2 --baseline mysql2
   $ mysql-driver-bench --smoke --json -             quick pass for CI, JSON on stdout
   $ DB_HOST=127.0.0.1 DB_USER=bench DB_PASSWORD=... mysql-driver-bench --concurrency 4
