@@ -40,6 +40,7 @@ export async function startProxy(target, rttMs) {
   const child = spawn(process.execPath, [PROXY, '127.0.0.1', target.host ?? '-', String(target.port ?? '-'), target.socket ?? '-', String(rttMs / 2)],
     { stdio: ['pipe', 'pipe', 'inherit'] });
   const lines = readJsonLines(child.stdout);
+  child.stdin.on('error', () => {}); // a proxy that died: stop() and report() see it from its exit code
   const ready = new Promise((resolve, reject) => {
     lines.next = resolve;
     child.once('error', reject);

@@ -61,7 +61,6 @@ export async function runBenchmark({ benches, opts, env, stdout, stderr, signal:
     const baseline = resolveBaseline({ explicit: opts.baseline, specs: opts.drivers, drivers });
     opts = { ...opts, baseline: baseline.name };
     settings.baseline = baseline.name;
-    progress.log(describeBaseline(baseline));
     session = await openServer({ opts, env, log: (l) => progress.log(l), abort: signals.abort, signal: signals.signal });
     const { admin, context, serverInfo } = session;
     let { target } = session;
@@ -72,6 +71,7 @@ export async function runBenchmark({ benches, opts, env, stdout, stderr, signal:
         + `at least ${network.rttMs / 2} ms each way; what it added is measured over the run`);
       target = { ...target, host: proxy.host, port: proxy.port, socket: undefined };
     }
+    progress.log(describeBaseline(baseline)); // once the server is up, so a failure to reach it stays one line
 
     results = createResults({
       env: describeEnvironment(),
