@@ -19,7 +19,8 @@ const EXAMPLES = `
 Examples:
   $ mysql-driver-bench                              all benches, all drivers, embedded MariaDB
   $ mysql-driver-bench do select_100_cols           two benches only
-  $ mysql-driver-bench --drivers mysql2,mariadb --baseline mysql2
+  $ mysql-driver-bench --drivers mysql2,mariadb     two drivers; the first listed is the baseline
+  $ mysql-driver-bench --drivers mariadb,mysql2 --baseline mysql2
   $ mysql-driver-bench --smoke --json -             quick pass for CI, JSON on stdout
   $ DB_HOST=127.0.0.1 DB_USER=bench DB_PASSWORD=... mysql-driver-bench --concurrency 4
   $ mysql-driver-bench list                         what each bench runs, per driver
@@ -34,7 +35,7 @@ Exit codes: 0 all rows measured and checked · 1 some row failed its check or er
 function addRunOptions(cmd) {
   cmd
     .option('-d, --drivers <list>', `comma-separated drivers (${BUILTIN_DRIVERS.join(', ')}); name#tag runs another process of the same driver, e.g. mysql2#2`, splitList, BUILTIN_DRIVERS)
-    .option('-b, --baseline <driver>', 'driver the Δ column compares against', 'mysql')
+    .option('-b, --baseline <driver>', 'driver the Δ column compares against (default: mysql when it is run, else the first driver listed)')
     .option('-c, --concurrency <n>', 'connections per driver, each with one call in flight (pool benches: callers sharing a pool of that size); a list such as 1,4,16 runs every bench at each level and prints a scaling table', parseConcurrency, 1)
     .option('--transfer-accounts <n>', `accounts (and users, cards, tokens) seeded for the transfer bench (default ${DEFAULT_ACCOUNTS})`, positiveInteger('--transfer-accounts'))
     .option('--rtt <ms>', 'add this round-trip time between drivers and server (a latency proxy in its own process)')

@@ -21,6 +21,12 @@ export function describeSetting(value) {
 
 const same = (a, b) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 
+/** The network a run asked for, without what its proxy measured (which differs in every run). */
+function requestedNetwork(network) {
+  if (typeof network?.rttMs !== 'number') return network;
+  return network.rttMs === 0 ? 'loopback' : `+${network.rttMs} ms RTT`;
+}
+
 // What makes two runs' figures incomparable, in the order the warnings are printed.
 // `optional`: only compared when at least one run records it (older results files lack it).
 const CONDITIONS = [
@@ -37,7 +43,7 @@ const CONDITIONS = [
   { what: 'wake mode', get: (r) => r.settings?.wake, optional: true, decisive: true },
   { what: 'CPU placement', get: (r) => r.settings?.placement?.mode ?? (r.schema >= 2 ? undefined : 'none (results schema 1)'), optional: true, decisive: true },
   { what: 'measuring method', get: (r) => (r.schema >= 2 ? 'interleaved windows, one process per driver' : 'sequential cells in one process'), decisive: true },
-  { what: 'network', get: (r) => r.settings?.network, optional: true },
+  { what: 'network', get: (r) => requestedNetwork(r.settings?.network), optional: true },
 ];
 
 /** One line per condition that differs between the two runs. */

@@ -51,3 +51,16 @@ export function fmtDelta(row, bench, baseline) {
   const text = `${fmtSignedPct(row.deltaPct)}${margin === null ? '' : ` ±${margin.toFixed(1)}`}`;
   return row.deltaSignificant ? text : `~ ${text}`;
 }
+
+const fmtMs = (ms) => (ms === null || ms === undefined ? '-' : `${ms} ms`);
+
+/** The run's network (settings.network) in a phrase: what was asked and what the proxy measured adding over the run. */
+export function describeNetwork(network) {
+  if (!network) return 'not recorded';
+  if (typeof network.rttMs !== 'number') return JSON.stringify(network);
+  if (network.rttMs === 0) return 'loopback';
+  const asked = `+${network.rttMs} ms RTT`;
+  if ('addedRttP50Ms' in network) return `${asked} (added over the run: p50 ${fmtMs(network.addedRttP50Ms)}, p99 ${fmtMs(network.addedRttP99Ms)})`;
+  if ('measuredAddedMs' in network) return `${asked} (measured +${network.measuredAddedMs} ms before the run)`; // results of older releases
+  return asked;
+}

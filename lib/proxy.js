@@ -2,7 +2,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { usageError, setupError } from './errors.js';
-import { deadline } from './timers.js';
+import { deadline, within } from './timers.js';
 
 const PROXY = fileURLToPath(new URL('./proxy-process.js', import.meta.url));
 
@@ -31,18 +31,18 @@ export function resolveNetwork({ rtt, network } = {}) {
 
 /**
  * Start a proxy in front of `target` adding `rttMs` of round trip (half each way).
- * Returns { host, port, pid, stop(), cpuSeconds() }.
+ * Returns { host, port, pid, stop(), report() }; report() resolves to the proxy's own account of
+ * the run so far: hold-time summaries per direction, its CPU seconds (all its threads) and uptime.
+ * The proxy runs an event loop and an alarm thread (lib/proxy-alarm.js): to pin it to CPUs, pin all
+ * of pid's threads (taskset -a).
  */
 export async function startProxy(target, rttMs) {
   const child = spawn(process.execPath, [PROXY, '127.0.0.1', target.host ?? '-', String(target.port ?? '-'), target.socket ?? '-', String(rttMs / 2)],
     { stdio: ['pipe', 'pipe', 'inherit'] });
+  const lines = readJsonLines(child.stdout);
+  child.stdin.on('error', () => {}); // a proxy that died: stop() and report() see it from its exit code
   const ready = new Promise((resolve, reject) => {
-    let buf = '';
-    child.stdout.on('data', (d) => {
-      buf += d;
-      const line = buf.split('\n')[0];
-      if (buf.includes('\n')) resolve(JSON.parse(line));
-    });
+    lines.next = resolve;
     child.once('error', reject);
     child.once('exit', (code) => reject(setupError(`the latency proxy exited while starting (code ${code})`, 'run with --debug')));
   });
@@ -55,65 +55,65 @@ export async function startProxy(target, rttMs) {
     await gone;
   };
   process.once('exit', () => { try { child.kill('SIGKILL'); } catch { /* gone */ } });
-  const setOneWay = (ms) => child.stdin.write(`${JSON.stringify({ oneWayMs: ms })}\n`);
-  return { host: '127.0.0.1', port, pid: child.pid, stop, setOneWay, cpuSeconds: () => readCpuSeconds(child.pid) };
+  const report = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return null;
+    const answer = new Promise((resolve) => { lines.next = resolve; });
+    child.stdin.write(`${JSON.stringify({ command: 'report' })}\n`);
+    return (await within(answer, 5000, {})).report ?? null;
+  };
+  return { host: '127.0.0.1', port, pid: child.pid, stop, report };
 }
 
-/** Median round trip of `DO 1` on a connection, in ms. */
-async function medianRoundTrip(conn, count = 200) {
-  const xs = [];
-  for (let i = 0; i < count; i++) {
-    const t0 = performance.now();
-    await conn.query('DO 1');
-    xs.push(performance.now() - t0);
-  }
-  xs.sort((a, b) => a - b);
-  return xs[Math.floor(xs.length / 2)];
+/** Hand each JSON line of `stream` to `reader.next` (set by whoever waits for the next one). */
+function readJsonLines(stream) {
+  const reader = { next: null };
+  let buf = '';
+  stream.setEncoding('utf8');
+  stream.on('data', (d) => {
+    buf += d;
+    let nl;
+    while ((nl = buf.indexOf('\n')) >= 0) {
+      const line = buf.slice(0, nl);
+      buf = buf.slice(nl + 1);
+      const take = reader.next;
+      reader.next = null;
+      take?.(JSON.parse(line));
+    }
+  });
+  return reader;
 }
+
+const ms3 = (x) => (x === null || x === undefined ? null : Math.round(x * 1000) / 1000);
 
 /**
- * Start a proxy adding `rttMs` and measure it: the proxy's own hop cost (with no delay) is
- * subtracted from the delay it adds, the added round trip is measured against a direct
- * connection, the delay corrected once for the timer's overshoot, and measured again. Returns { proxy, network: { rttMs, hopMs, measuredAddedMs, oneWayMs } }.
+ * What the proxy added over the run, for settings.network: per direction the hold times' summary
+ * ({ chunks, early, minMs, p50Ms, p99Ms, maxMs, meanMs }), and the added round trip estimated as the sum of
+ * the two directions' p50s (addedRttP50Ms) and of their p99s (addedRttP99Ms). `early` counts the
+ * chunks the proxy saw itself release before their time: always 0 unless the proxy is broken.
  */
-export async function startMeasuredProxy(target, rttMs, connectProbe) {
-  const proxy = await startProxy(target, 0);
-  try {
-    const direct = await connectProbe(target);
-    const through = await connectProbe({ ...target, host: proxy.host, port: proxy.port, socket: undefined });
-    try {
-      await medianRoundTrip(through, 50);
-      const baseMs = await medianRoundTrip(direct);
-      const hopMs = Math.max(0, (await medianRoundTrip(through)) - baseMs);
-      let oneWayMs = Math.max(0, (rttMs - hopMs) / 2);
-      const addedWith = async (ms) => {
-        proxy.setOneWay(ms);
-        await medianRoundTrip(through, 20); // data in flight with the old delay is gone
-        return (await medianRoundTrip(through)) - (await medianRoundTrip(direct));
-      };
-      let measuredAddedMs = await addedWith(oneWayMs);
-      // One correction for the timer's overshoot, which grows with the delay.
-      oneWayMs = Math.max(0, oneWayMs + (rttMs - measuredAddedMs) / 2);
-      measuredAddedMs = await addedWith(oneWayMs);
-      const r3 = (x) => Math.round(x * 1000) / 1000;
-      return { proxy, network: { rttMs, hopMs: r3(hopMs), oneWayMs: r3(oneWayMs), measuredAddedMs: r3(measuredAddedMs) } };
-    } finally {
-      await Promise.all([direct.close(), through.close()]);
-    }
-  } catch (err) {
-    await proxy.stop();
-    throw err;
-  }
+export function summarizeAddedDelay(report) {
+  if (!report) return { measured: false };
+  const { toServer, toClient } = report;
+  const sum = (a, b) => (a === null || b === null ? null : ms3(a + b));
+  return {
+    addedRttP50Ms: sum(toServer.p50Ms, toClient.p50Ms),
+    addedRttP99Ms: sum(toServer.p99Ms, toClient.p99Ms),
+    holds: { toServer, toClient },
+    early: toServer.early + toClient.early,
+    proxyCpuSeconds: report.cpuSeconds,
+    proxySeconds: report.uptimeSeconds,
+  };
 }
 
-/** User+system CPU seconds a process has used (Linux /proc), or null. */
-export async function readCpuSeconds(pid) {
-  try {
-    const { readFileSync } = await import('node:fs');
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    const ticks = Number(fields[11]) + Number(fields[12]); // utime, stime
-    return ticks / 100; // USER_HZ is 100 on Linux
-  } catch {
-    return null;
-  }
+const holdText = (h) => (h.chunks ? `p50 ${h.p50Ms}, p99 ${h.p99Ms}, shortest ${Math.floor(h.minMs * 1e4) / 1e4} ms` : 'no data');
+
+/** The progress line on what the proxy added over the run (settings.network after summarizeAddedDelay). */
+export function describeAddedDelay(network) {
+  if (!network.holds) return `network: +${network.rttMs} ms RTT requested; the latency proxy gave no account of the run`;
+  const { toServer, toClient } = network.holds;
+  const cpu = network.proxyCpuSeconds === undefined ? ''
+    : `; proxy CPU ${network.proxyCpuSeconds} s over ${network.proxySeconds} s (${Math.round((100 * network.proxyCpuSeconds) / network.proxySeconds)} % of a core)`;
+  return `network: +${network.rttMs} ms RTT requested; added over the run (per chunk, both directions' holds summed): `
+    + `p50 ${network.addedRttP50Ms} ms, p99 ${network.addedRttP99Ms} ms — client→server ${holdText(toServer)}; `
+    + `server→client ${holdText(toClient)}${network.early ? `; ${network.early} chunk(s) released EARLY` : ''}${cpu}`;
 }

@@ -1,5 +1,5 @@
 // Pure: results or comparison -> Markdown (a pull-request comment, $GITHUB_STEP_SUMMARY).
-import { describeResolution, describeSignificanceRule, fmtDelta, fmtOps, fmtPct, fmtSignedPct, fmtUs } from './format.js';
+import { describeNetwork, describeResolution, describeSignificanceRule, fmtDelta, fmtOps, fmtPct, fmtSignedPct, fmtUs } from './format.js';
 import { describePlacement } from './measuring/placement.js';
 import { describeSetting, fmtGeomeanChanges, fmtSignificance, rowNote } from './compare.js';
 
@@ -35,7 +35,7 @@ export function environmentFacts(r) {
   if (s.warmup !== undefined) settings.push(`${s.warmup} s warm-up`);
   if (s.placement !== undefined) settings.push(describePlacement(s.placement));
   if (s.wake !== undefined) settings.push(`wake ${describeSetting(s.wake)}`);
-  if (s.network !== undefined) settings.push(`network ${describeSetting(s.network)}`);
+  if (s.network !== undefined) settings.push(`network ${describeNetwork(s.network)}`);
   if (settings.length) facts.push(['settings', settings.join(' · ')]);
   if (r.complete === false) facts.push(['INCOMPLETE', r.stoppedBy ?? 'the run did not finish']);
   return facts;

@@ -1,6 +1,6 @@
 // Pure renderers: results object -> text. Nothing here measures or writes.
 import Table from 'cli-table3';
-import { describeResolution, describeSignificanceRule, fmtDelta, fmtOps, fmtPct, fmtSignedPct, fmtUs } from './format.js';
+import { describeNetwork, describeResolution, describeSignificanceRule, fmtDelta, fmtOps, fmtPct, fmtSignedPct, fmtUs } from './format.js';
 import { describePlacement } from './measuring/placement.js';
 import { planFor } from './plan.js';
 
@@ -16,8 +16,7 @@ export function describeRun(results) {
     : `${settings.rounds > 1 ? `${settings.rounds} rounds × ` : ''}${settings.time} s sampling per cell`;
   const wake = settings.wake ? ` · wake ${settings.wake}` : '';
   const placement = settings.placement ? ` · ${describePlacement(settings.placement)}` : '';
-  const net = settings.network?.rttMs > 0
-    ? ` · network +${settings.network.rttMs} ms RTT (measured +${settings.network.measuredAddedMs} ms)` : '';
+  const net = settings.network?.rttMs > 0 ? ` · network ${describeNetwork(settings.network)}` : '';
   return [
     `${serverText} · Node ${env.node} · ${env.cpus} × ${env.cpuModel}${placement}${wake}${net}`,
     `drivers: ${driverText} · baseline ${settings.baseline} · ${conns} per driver · ${windows}`,

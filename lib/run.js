@@ -1,5 +1,6 @@
 // One benchmark run: server, schema, drivers, matrix, results file, table. Returns the exit code.
-import { EXIT, usageError } from './errors.js';
+import { EXIT } from './errors.js';
+import { resolveBaseline, describeBaseline } from './baseline.js';
 import { loadDrivers } from './drivers/index.js';
 import { runMatrix, ServerLost } from './runner.js';
 import { DRIVER_PROCESS_FLAGS, DriverProcesses } from './drivers/driver-handle.js';
@@ -11,9 +12,8 @@ import { renderTable } from './report.js';
 import { createProgress } from './progress.js';
 import { describeWake, withWake } from './wake.js';
 import { Interrupted, openServer, trapSignals } from './session.js';
-import { resolveNetwork, startMeasuredProxy } from './proxy.js';
+import { resolveNetwork, startProxy, summarizeAddedDelay, describeAddedDelay } from './proxy.js';
 import { sleep } from './timers.js';
-import adminDriver from './drivers/mariadb.js';
 import { catalogueFailed, renderCatalogue, runCatalogue } from './catalogue.js';
 import { concurrencyLevels } from './scaling.js';
 import { startHealthMonitor } from './health.js';
@@ -74,15 +74,10 @@ export async function runBenchmark({ benches, opts, env, stdout, stderr, signal:
   let exitCode = EXIT.OK;
   try {
     const loaded = await loadDrivers(opts.drivers);
+    const baseline = resolveBaseline({ explicit: opts.baseline, specs: opts.drivers, drivers: loaded });
+    opts = { ...opts, baseline: baseline.name };
+    settings.baseline = baseline.name;
     const drivers = variant.prepareDrivers ? variant.prepareDrivers(loaded) : loaded;
-    // A baseline given as it was written in --drivers (mysql2@latest, ./adapter.js) means that driver's row label.
-    const asWritten = opts.drivers.indexOf(opts.baseline);
-    if (asWritten >= 0) opts = { ...opts, baseline: loaded[asWritten].name };
-    settings.baseline = opts.baseline;
-    if (!drivers.some((d) => d.name === opts.baseline)) {
-      throw usageError(`baseline '${opts.baseline}' is not among the drivers run (${drivers.map((d) => d.name).join(', ')})`,
-        'add it to --drivers or choose another with --baseline');
-    }
     session = await openServer({ opts, env, log: (l) => progress.log(l), abort: signals.abort, signal: signals.signal });
     const { admin, context, serverInfo } = session;
     let { target } = session;
@@ -94,14 +89,13 @@ export async function runBenchmark({ benches, opts, env, stdout, stderr, signal:
     settings.placement = placement;
     if (network.rttMs > 0) {
       // The drivers go through the latency proxy; the harness's own admin connection does not.
-      const started = await startMeasuredProxy(target, network.rttMs, (t) => adminDriver.connect(t));
-      proxy = started.proxy;
-      pin(proxy.pid, placement.server ?? placement.client);
-      Object.assign(settings.network, started.network);
-      progress.log(`network: ${network.rttMs} ms round trip requested, ${started.network.measuredAddedMs} ms measured added `
-        + `(proxy hop ${started.network.hopMs} ms compensated)`);
+      proxy = await startProxy(target, network.rttMs);
+      pin(proxy.pid, placement.harness ?? placement.server ?? placement.client); // off the measured CPU
+      progress.log(`network: +${network.rttMs} ms RTT through a latency proxy (pid ${proxy.pid}) that holds every chunk `
+        + `at least ${network.rttMs / 2} ms each way; what it added is measured over the run`);
       target = { ...target, host: proxy.host, port: proxy.port, socket: undefined };
     }
+    progress.log(describeBaseline(baseline)); // once the server is up, so a failure to reach it stays one line
     const placedThreads = new Map();
     const place = (pid) => {
       if (!placedThreads.has(pid)) placedThreads.set(pid, new Set());
@@ -169,8 +163,9 @@ export async function runBenchmark({ benches, opts, env, stdout, stderr, signal:
   } finally {
     await processes?.endAll();
     if (proxy) {
-      settings.network.proxyCpuSeconds = await proxy.cpuSeconds();
+      Object.assign(settings.network, summarizeAddedDelay(await proxy.report()));
       if (results) results.settings.network = { ...settings.network };
+      progress.log(describeAddedDelay(settings.network));
       await proxy.stop();
     }
     await session?.close();

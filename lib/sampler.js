@@ -129,24 +129,27 @@ export async function leadIn({ ops, check, sizing, seconds, callTimeoutMs = 3000
 
 /**
  * A lead-in that runs until the measured part takes over: operations back to back for at least
- * `seconds`, and on until stop() (each result checked). `reached` resolves once `seconds` have run;
- * stop() resolves, when the operation in flight has finished, to the number of operations run.
+ * `seconds`, and on until stop() (each result checked). `reached` resolves, once `seconds` have run,
+ * to the time per operation it saw (ms; null if too few ran to tell); stop() resolves, when the
+ * operation in flight has finished, to the number of operations run.
  */
 function runningLeadIn({ ops, check, seconds, callTimeoutMs, signal }) {
   let running = true;
-  let n = 0;
+  let calls = 0;
   let reachedResolve;
   const reached = new Promise((resolve) => { reachedResolve = resolve; });
-  const end = performance.now() + seconds * 1000;
+  const start = performance.now();
+  const end = start + seconds * 1000;
   const loop = (async () => {
     while (running) {
       await guard(runCall(ops, 1, check, null, 1), callTimeoutMs, signal);
-      n += ops.length;
-      if (performance.now() >= end) reachedResolve();
+      calls++;
+      const now = performance.now();
+      if (now >= end) reachedResolve(calls >= 10 ? (now - start) / calls : null);
     }
-    return n;
+    return calls * ops.length;
   })();
-  loop.catch(() => reachedResolve()); // a failing lead-in fails the window through stop()
+  loop.catch(() => reachedResolve(null)); // a failing lead-in fails the window through stop()
   return { reached, stop: () => { running = false; return loop; } };
 }
 
@@ -161,12 +164,13 @@ function runningLeadIn({ ops, check, seconds, callTimeoutMs, signal }) {
 export async function sampleWindow({
   ops, check, sizing, time, lead = 0, callTimeoutMs = 30000, signal, name = 'bench', latencies = new LatencyRecorder(),
 }) {
-  const { msPerOp, opsPerCheck } = sizing;
-  // benchmark.js re-runs a cycle that finishes under minTime and keeps only the re-run. So the one
-  // sample is one call of a fixed number of operations, sized from the warm-up, with minTime far below it.
-  const opsPerCall = Math.max(1, Math.round((time * 1000) / msPerOp));
+  const { opsPerCheck } = sizing;
   const leadIn = runningLeadIn({ ops, check, seconds: lead, callTimeoutMs, signal });
-  await leadIn.reached;
+  // benchmark.js re-runs a cycle that finishes under minTime and keeps only the re-run. So the one
+  // sample is one call of a fixed number of operations, with minTime far below it, sized from the
+  // time per operation of the lead-in just run (a cold warm-up overestimates it several-fold).
+  const msPerOp = (await leadIn.reached) ?? sizing.msPerOp;
+  const opsPerCall = Math.max(1, Math.round((time * 1000) / msPerOp));
 
   const recordedBefore = latencies.length;
   const watch = stallWatch(callTimeoutMs, signal);

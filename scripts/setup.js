@@ -3,12 +3,14 @@
 //   - installs the npm dependencies (npm ci) when node_modules is missing or older than the lockfile;
 //   - with --server: makes sure mariadbd is there for the embedded server, installing the Debian/Ubuntu
 //     package mariadb-server when this machine can (root with apt-get), else one line saying how.
-// Everything it prints goes to stderr, so `--json -` output on stdout stays clean.
-import { spawnSync } from 'node:child_process';
+// One line when a step starts and one when it ends; the commands' own output goes to a log file
+// (named in the first line), shown only when the step fails. Everything it prints goes to stderr,
+// so `--json -` output on stdout stays clean.
 import { existsSync, readFileSync, statSync, writeFileSync, rmSync, accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { findServerBinaries } from '../lib/server.js'; // node built-ins only: safe before npm ci
+import { runLoggedStep } from '../lib/setup-steps.js'; // likewise
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const say = (line) => process.stderr.write(`setup: ${line}\n`);
@@ -27,9 +29,15 @@ function dependenciesMissing() {
 function ensureDependencies() {
   const why = dependenciesMissing();
   if (!why) return;
-  say(`${why}: running npm ci`);
-  const r = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: root, stdio: ['ignore', 2, 2] });
-  if (r.status !== 0) {
+  const ok = runLoggedStep({
+    doing: 'installing npm dependencies',
+    how: `npm ci; ${why}`,
+    done: 'npm dependencies installed',
+    logName: 'npm-ci.log',
+    commands: [['npm', ['ci', '--no-audit', '--no-fund']]],
+    spawnOptions: { cwd: root },
+  }, { say });
+  if (!ok) {
     say('npm ci failed — check your network access to the npm registry, then run `npm ci` by hand');
     process.exit(3);
   }
@@ -51,24 +59,29 @@ function ensureServer() {
     say(`mariadbd was not found and this machine cannot install it here (${isRoot ? 'no apt-get' : 'not root'}) — ${howTo}`);
     process.exit(3);
   }
-  say('mariadbd was not found: installing the Debian package mariadb-server (apt-get, a minute or two)');
   // Keep the package from starting a system-wide server: the harness starts its own.
   const policy = '/usr/sbin/policy-rc.d';
   const addedPolicy = !existsSync(policy);
   if (addedPolicy) writeFileSync(policy, '#!/bin/sh\nexit 101\n', { mode: 0o755 });
   try {
-    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-    const opts = { stdio: ['ignore', 2, 2], env };
-    let r = spawnSync('apt-get', ['update', '-qq'], opts);
-    if (r.status === 0) r = spawnSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', 'mariadb-server'], opts);
-    if (r.status !== 0) {
-      say(`apt-get could not install mariadb-server (exit ${r.status}) — ${howTo}`);
+    const ok = runLoggedStep({
+      doing: 'installing mariadb-server',
+      how: 'apt-get, about a minute; mariadbd was not found',
+      done: 'mariadb-server installed',
+      logName: 'apt-get.log',
+      commands: [
+        ['apt-get', ['update']],
+        ['apt-get', ['install', '-y', '--no-install-recommends', 'mariadb-server']],
+      ],
+      spawnOptions: { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } },
+    }, { say });
+    if (!ok) {
+      say(`apt-get could not install mariadb-server — ${howTo}`);
       process.exit(3);
     }
   } finally {
     if (addedPolicy) rmSync(policy, { force: true });
   }
-  say('mariadb-server installed');
 }
 
 ensureDependencies();

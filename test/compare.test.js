@@ -160,6 +160,14 @@ test('one warning line per condition that makes the runs incomparable', () => {
   const net = fixture();
   net.settings.network = { delayMs: 1 };
   assert.match(compareResults(base, net).warnings.join('\n'), /network differs: not recorded \(base\) vs \{"delayMs":1\} \(new\)/);
+  // The network compared is the one asked for; what the proxy measured differs in every run.
+  const measured = (p50) => ({ name: 'rtt 1 ms', rttMs: 1, addedRttP50Ms: p50, addedRttP99Ms: 2 * p50, proxyCpuSeconds: p50 });
+  const [rtt1, rtt1Again, rtt2] = [fixture(), fixture(), fixture()];
+  rtt1.settings.network = measured(1.004);
+  rtt1Again.settings.network = measured(1.09);
+  rtt2.settings.network = { ...measured(2.01), name: 'rtt 2 ms', rttMs: 2 };
+  assert.doesNotMatch(compareResults(rtt1, rtt1Again).warnings.join('\n'), /network/);
+  assert.match(compareResults(rtt1, rtt2).warnings.join('\n'), /network differs: \+1 ms RTT \(base\) vs \+2 ms RTT \(new\)/);
 });
 
 test('rows without per-sample figures are shown as not tested, never as significant', () => {

@@ -85,9 +85,19 @@ test('a run with --rtt and the floor row records the network and each driver ove
   const r = await runCli(['do', 'select_100_cols', '--smoke', '--rtt', '0.5', '--floor', '--out', out], { tmp });
   assert.equal(r.code, 0, r.stderr);
   const json = JSON.parse(readFileSync(join(out, readdirSync(out).find((f) => f.endsWith('.json'))), 'utf8'));
-  assert.equal(json.settings.network.rttMs, 0.5);
-  assert.ok(json.settings.network.measuredAddedMs > 0);
-  assert.ok(json.settings.network.proxyCpuSeconds >= 0);
+  const network = json.settings.network;
+  assert.equal(network.rttMs, 0.5);
+  // Measured over the run by the proxy itself: never less than asked, in either direction.
+  assert.equal(network.early, 0);
+  for (const direction of ['toServer', 'toClient']) assert.ok(network.holds[direction].minMs >= 0.25, `${direction} ${network.holds[direction].minMs}`);
+  assert.ok(network.addedRttP50Ms >= 0.5 && network.addedRttP99Ms >= network.addedRttP50Ms, JSON.stringify(network));
+  assert.ok(network.proxyCpuSeconds > 0);
+  assert.match(r.stderr, /^network: \+0\.5 ms RTT requested; added over the run .*: p50 [\d.]+ ms, p99 [\d.]+ ms/m);
+  assert.match(r.stdout, /network \+0\.5 ms RTT \(added over the run: p50 [\d.]+ ms, p99 [\d.]+ ms\)/);
+  for (const bench of json.benches) {
+    // Seen from the drivers: no operation (one round trip each) is shorter than the added RTT.
+    for (const row of bench.results.filter((x) => x.ok)) assert.ok(row.latency.p50 >= 500, `${bench.name} ${row.driver} p50 ${row.latency.p50} µs`);
+  }
   const doRows = json.benches[0].results;
   assert.ok(doRows.find((x) => x.driver === 'floor').ok);
   for (const row of doRows.filter((x) => x.driver !== 'floor')) assert.ok(Number.isFinite(row.overFloorPct), row.driver);

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { renderTable } from '../lib/report.js';
+import { describeNetwork } from '../lib/format.js';
 import { applyDeltas, createResults, readResults, serialize } from '../lib/results.js';
 import { addSecret } from '../lib/redact.js';
 import { writeFileSync, mkdtempSync, rmSync } from 'node:fs';
@@ -134,4 +135,15 @@ test('a run states its resolution: the median half-width of its paired Δ interv
   assert.equal(r.benches[0].results[2].deltaSignificant, false);
   assert.match(renderTable(r), /│\s+│ mariadb\s+│ text\s+│.*│\s+~ \+1\.0 % ±0\.0 │/);
   assert.match(renderTable(r), /~ : not a significant difference/);
+});
+
+test('the header names the RTT asked for and what the proxy added over the run', () => {
+  const r = fixture();
+  r.settings.network = { name: 'rtt 1 ms', rttMs: 1, addedRttP50Ms: 1.002, addedRttP99Ms: 1.991 };
+  assert.match(renderTable(r).split('\n')[0], / · network \+1 ms RTT \(added over the run: p50 1\.002 ms, p99 1\.991 ms\)$/);
+  assert.equal(describeNetwork({ name: 'loopback', rttMs: 0 }), 'loopback');
+  // Results of older releases measured the added RTT before the run.
+  assert.equal(describeNetwork({ name: 'lan', rttMs: 0.5, measuredAddedMs: 0.556 }), '+0.5 ms RTT (measured +0.556 ms before the run)');
+  r.settings.network = { name: 'loopback', rttMs: 0 };
+  assert.doesNotMatch(renderTable(r), /network/);
 });
