@@ -70,7 +70,7 @@ export function renderTransfer(results) {
   }
   const accounts = results.settings?.transferAccounts;
   return `transfer · payments transactions (8 statements each) on ${accounts ? `${fmtInt(accounts)} ` : ''}accounts · `
-    + 'money check after every cell: each balance = seed + its transfers, sum unchanged, transfer rows = committed\n'
+    + 'money check after every window: each balance = seed + its transfers, sum unchanged, transfer rows = committed\n'
     + `${table.toString()}\n`;
 }
 

@@ -13,10 +13,11 @@ export function createProgress(stream, total, { quiet = false } = {}) {
     round(bench, r, rounds) {
       if (stream.isTTY && !quiet) stream.write(`  … ${bench.name} · round ${r + 1}/${rounds}  (${seconds()} s)\x1b[K\r`);
     },
-    benchDone(bench, rows) {
+    benchDone(bench, rows, hostLoad) {
       n++;
       const what = rows.map((row) => `${row.driver} ${row.ok ? fmtOps(row.opsPerSec) : row.status === 'n/a' ? 'n/a' : 'FAILED'}`).join(' · ');
-      write(`${prefix()} ${bench.name.padEnd(18)} ${what} ops/s  (${seconds()} s)`);
+      const stolen = hostLoad?.stealPct >= 1 ? `, host stole ${hostLoad.stealPct} % of the CPU time` : '';
+      write(`${prefix()} ${bench.name.padEnd(18)} ${what} ops/s  (${seconds()} s${stolen})`);
       for (const row of rows) if (row.status === 'failed') write(`    ${row.driver} FAILED: ${row.error}`);
     },
   };

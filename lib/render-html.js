@@ -178,11 +178,13 @@ export function renderResultsHtml(results) {
   body.push(environmentBlock(results));
   for (const bench of results.benches) {
     const rows = orderedRows(results, bench);
-    const base = rows.find((r) => r.driver === baseline && r.ok);
+    // The bench's reference: the baseline, or the first driver that ran it when the baseline could not.
+    const reference = bench.deltaReference ?? baseline;
+    const base = rows.find((r) => r.driver === reference && r.ok);
     const groups = rows.map((row) => {
-      const isBase = row.driver === baseline;
+      const isBase = row.driver === reference;
       const label = row.driver;
-      const sublabel = isBase ? `${row.protocol ?? ''} · baseline` : (row.protocol ?? '');
+      const sublabel = isBase ? `${row.protocol ?? ''} · ${reference === baseline ? 'baseline' : 'reference'}` : (row.protocol ?? '');
       if (!row.ok) {
         return { label, sublabel, bars: [], message: `${row.status === 'n/a' ? 'n/a' : 'FAILED'}: ${row.error ?? ''}`.slice(0, 90), messageClass: row.status === 'n/a' ? 'na' : 'failed' };
       }
@@ -198,7 +200,7 @@ export function renderResultsHtml(results) {
     body.push(`<h2>${esc(bench.name)}</h2>`);
     body.push(`<p class="sub">${esc(bench.title ?? '')}</p>`);
     if (bench.sql) body.push(`<p class="sql"><code>${esc(bench.sql)}</code></p>`);
-    body.push(barChart({ title: `${bench.name}: ops/s per driver`, groups, marker: base ? { value: base.opsPerSec, label: baseline } : null }));
+    body.push(barChart({ title: `${bench.name}: ops/s per driver`, groups, marker: base ? { value: base.opsPerSec, label: reference } : null }));
     body.push(resultsTable(rows, bench, baseline));
     if (bench.deltaNote) body.push(`<p class="sub">${esc(bench.deltaNote)}</p>`);
     if (bench.note) body.push(`<p class="sub">${esc(bench.note)}</p>`);

@@ -4,6 +4,7 @@ import { resolveBaseline, describeBaseline } from './baseline.js';
 import { loadDrivers } from './drivers/index.js';
 import { runMatrix, ServerLost } from './runner.js';
 import { DRIVER_PROCESS_FLAGS, DriverProcesses } from './drivers/driver-handle.js';
+import { hostLoadBetween, readCpuCounters } from './measuring/host-load.js';
 import { DEFAULT_PLACEMENT, canPin, describePlacement, pin, pinThreads, planPlacement } from './measuring/placement.js';
 
 const round3 = (x) => Math.round(x * 1000) / 1000;
@@ -119,6 +120,7 @@ export async function runBenchmark({ benches, opts, env, stdout, stderr, signal:
     };
     // The harness's own health over the run: its memory, and connections left open on the server.
     const threadsConnectedBefore = await threadsConnected();
+    const hostCounters = readCpuCounters();
     const memory = startHealthMonitor();
     const levels = concurrencyLevels(settings.concurrency).length;
     const matrixProgress = createProgress(stderr, benches.length * levels, { quiet: opts.quiet });
@@ -133,6 +135,8 @@ export async function runBenchmark({ benches, opts, env, stdout, stderr, signal:
     const recordHealth = (extra) => {
       const { timeline, ...summary } = memory.stop();
       results.health = { ...summary, threadsConnectedBefore, ...extra, timeline };
+      // What the hypervisor took while this run measured (steal) and the disk waits (iowait).
+      results.host = hostLoadBetween(hostCounters, readCpuCounters());
     };
     matrixProgress.log(`measuring ${benches.length} bench(es) × ${drivers.length} driver(s), each driver in its own process: `
       + `${settings.rounds} rounds of interleaved windows (${settings.lead} s lead-in + ${round3(settings.time / settings.rounds)} s measured), `
@@ -183,6 +187,10 @@ export async function runBenchmark({ benches, opts, env, stdout, stderr, signal:
         stdout.write(table);
       }
       if (results.health && !opts.quiet) stderr.write(`${describeHealth(results.health)}\n`);
+      if (results.host?.stealPct >= 1) {
+        stderr.write(`host: the hypervisor stole ${results.host.stealPct} % of this machine's CPU time during the run `
+          + `(I/O wait ${results.host.iowaitPct} %): figures from a contended host; compare runs only with similar figures here\n`);
+      }
       if (results.complete) stderr.write(`results saved to ${file}\n`);
       else stderr.write(`mysql-driver-bench: stopped: ${results.stoppedBy} — the rows measured so far are saved to ${file}\n`);
     }

@@ -3,6 +3,7 @@
 import { redact } from './redact.js';
 import { measureBench, ServerLost } from './measuring/coordinator.js';
 import { setUpBench } from './plan.js';
+import { hostLoadBetween, readCpuCounters } from './measuring/host-load.js';
 
 export { ServerLost };
 
@@ -53,16 +54,18 @@ export async function runMatrix({ benches, drivers, processes, admin, context, s
       progress?.benchDone?.(bench, entry.results);
       continue;
     }
+    const counters = readCpuCounters();
     try {
       const { rows, order } = await measureBench({ bench, drivers, processes, admin, context: benchContext, settings, serverPid, signal, progress, serverAlive });
       entry.results = rows;
       entry.order = order;
+      entry.hostLoad = hostLoadBetween(counters, readCpuCounters());
     } catch (err) {
       // Interrupted or the server lost part-way: this bench's unfinished rows are dropped, earlier benches stay.
       if (entry.results.length === 0) results.benches.pop();
       throw err;
     }
-    progress?.benchDone?.(bench, entry.results);
+    progress?.benchDone?.(bench, entry.results, entry.hostLoad);
   }
   return results;
 }

@@ -8,13 +8,12 @@ import { isolatedDirs, leftovers, removeIsolatedDirs, runCli } from './helpers/c
 after(removeIsolatedDirs);
 const DRIVERS = ['mariadb', 'mysql', 'mysql2'];
 
-test('--smoke runs every bench on all three drivers in under 2 minutes, every check passing or n/a', async () => {
+// How long --smoke takes is a benchmark figure (README, closing notes), not asserted here: a busy host
+// may take several times as long. The time limit below only catches a hang.
+test('--smoke runs every bench on all three drivers, every check passing or n/a', async () => {
   const { tmp, out } = isolatedDirs();
-  const started = Date.now();
-  const r = await runCli(['--smoke', '--json', '-', '--out', out], { tmp, timeoutMs: 180000 });
-  const seconds = (Date.now() - started) / 1000;
+  const r = await runCli(['--smoke', '--json', '-', '--out', out], { tmp, timeoutMs: 600000 });
   assert.equal(r.code, 0, r.stderr);
-  assert.ok(seconds < 120, `the smoke run took ${seconds} s`);
   const json = JSON.parse(r.stdout);
   assert.equal(json.complete, true);
   assert.deepEqual(json.benches.map((b) => b.name), BENCHES.map((b) => b.name));

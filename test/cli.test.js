@@ -20,11 +20,9 @@ function assertNothingLeft(tmp) {
 
 test('--smoke --json - : only JSON on stdout, every bench x driver, nothing left behind', async () => {
   const { tmp, out } = isolatedDirs();
-  const started = Date.now();
-  const r = await runCli(['--smoke', '--json', '-', '--out', out], { tmp });
-  const seconds = (Date.now() - started) / 1000;
+  // Its duration is a benchmark figure, not asserted (a busy host may take several times as long).
+  const r = await runCli(['--smoke', '--json', '-', '--out', out], { tmp, timeoutMs: 600000 });
   assert.equal(r.code, 0, r.stderr);
-  assert.ok(seconds < 60, `smoke run took ${seconds} s`);
   const json = JSON.parse(r.stdout);
   assert.equal(json.schema, 2);
   assert.equal(json.complete, true);
@@ -101,17 +99,27 @@ test('unknown bench or driver: exit 2 with the valid names, before anything star
   assertNothingLeft(tmp);
 });
 
-test('Ctrl-C half-way: exit 130, partial results saved, server and temp dir gone', async () => {
+const driverProcesses = (tmp) => processesMentioning(tmp).filter((p) => /driver-process\.js/.test(p));
+
+test('Ctrl-C half-way: exit 130, partial results saved, server, driver processes and temp dir gone', async () => {
   const { tmp, out } = isolatedDirs();
   let sent = false;
+  let drivers = [];
   const { done } = startCli(['--time', '1', '--warmup', '0.2', '--out', out], {
     tmp,
     onStderr: (text, child) => {
-      if (!sent && /\[\s*3\/\d+\]/.test(text)) { sent = true; child.kill('SIGINT'); }
+      if (!sent && /\[\s*3\/\d+\]/.test(text)) {
+        sent = true;
+        drivers = driverProcesses(tmp);
+        // As a terminal does: to the whole process group (the driver processes leave it to the harness).
+        process.kill(-child.pid, 'SIGINT');
+      }
     },
+    detached: true,
   });
   const r = await done;
   assert.ok(sent, 'the signal was sent');
+  assert.equal(drivers.length, 3, `one process per driver while measuring: ${drivers.join('; ')}`);
   assert.equal(r.code, 130, r.stderr);
   const [json] = savedResults(out);
   assert.equal(json.complete, false);
@@ -121,6 +129,29 @@ test('Ctrl-C half-way: exit 130, partial results saved, server and temp dir gone
   assert.match(r.stdout, /INCOMPLETE: interrupted by SIGINT/);
   assert.ok(noStackTrace(r.stderr));
   assertNothingLeft(tmp);
+});
+
+test('the harness itself killed (SIGKILL) mid-run: its stopped driver processes, server and temp dir are cleaned up by the watchdogs', async () => {
+  const { tmp, out } = isolatedDirs();
+  let drivers = [];
+  const { done } = startCli(['--time', '1', '--warmup', '0.2', '--out', out], {
+    tmp,
+    onStderr: (text, child) => {
+      if (drivers.length === 0 && /\[\s*2\/\d+\]/.test(text)) {
+        drivers = driverProcesses(tmp);
+        child.kill('SIGKILL');
+      }
+    },
+  });
+  const r = await done;
+  assert.equal(r.signal, 'SIGKILL');
+  assert.equal(drivers.length, 3, drivers.join('; '));
+  let left = leftovers(tmp);
+  for (let i = 0; i < 100 && (left.processes.length || left.files.length); i++) {
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    left = leftovers(tmp);
+  }
+  assert.deepEqual(left, { files: [], processes: [] });
 });
 
 test('the server killed mid-run: exit 4, one clear line, partial results saved, nothing left', async () => {

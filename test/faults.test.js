@@ -49,10 +49,9 @@ test('an unwritable --out is refused before the run starts', async () => {
   const { tmp, base } = isolatedDirs();
   const file = join(base, 'a-file');
   writeFileSync(file, 'not a directory');
-  const started = Date.now();
   const r = await runCli(['do', '--out', file], { tmp });
   assertCleanFailure(r, tmp, { code: 2, message: /cannot write results to '.*a-file': ENOTDIR — choose a writable directory with --out/ });
-  assert.ok(Date.now() - started < 5000, 'refused at once, before starting a server');
+  assert.doesNotMatch(r.stderr, /embedded server/, 'refused before starting a server');
   const r2 = await runCli(['do', '--out', '/proc/mysql-driver-bench'], { tmp });
   assertCleanFailure(r2, tmp, { code: 2, message: /cannot write results to '\/proc\/mysql-driver-bench'/ });
 });

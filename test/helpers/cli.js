@@ -22,9 +22,10 @@ export function removeIsolatedDirs() {
 
 /**
  * Start the CLI. Returns { child, done } where done resolves to { code, signal, stdout, stderr }.
- * `onStderr(text, child)` sees stderr as it arrives (to send a signal half-way, say).
+ * `onStderr(text, child)` sees stderr as it arrives (to send a signal half-way, say); `detached` gives
+ * the run a process group of its own.
  */
-export function startCli(args, { env = {}, tmp, onStderr, timeoutMs = 120000 } = {}) {
+export function startCli(args, { env = {}, tmp, onStderr, timeoutMs = 120000, detached = false } = {}) {
   const childEnv = { ...process.env, ...env };
   for (const k of ['DB_HOST', 'DB_PORT', 'DB_USER', 'DB_PASSWORD', 'DB_DATABASE', 'DB_SOCKET', 'npm_lifecycle_event']) {
     if (!(k in env)) delete childEnv[k];
@@ -33,7 +34,8 @@ export function startCli(args, { env = {}, tmp, onStderr, timeoutMs = 120000 } =
     childEnv.TMPDIR = tmp;
     mkdirSync(tmp, { recursive: true });
   }
-  const child = spawn(process.execPath, [BIN, ...args], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  // detached: a process group of its own, so a test can signal it as a terminal does (kill(-pid)).
+  const child = spawn(process.execPath, [BIN, ...args], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'], detached });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d) => { stdout += d; });
