@@ -26,7 +26,7 @@ function extraTimeUs(a, b) {
   return { median: median(diffs), ci: medianConfidenceInterval(diffs) };
 }
 
-test('a driver made slower by a fixed busy-wait is reported slower by that time, within the run\'s own A/A', async () => {
+test('a driver made slower by a fixed busy-wait is reported slower by at least that time, within the run\'s own A/A', async () => {
   const { tmp, out } = isolatedDirs();
   const r = await runCli(['do', '--drivers', `mysql2,mysql2#aa,${fixture('slow-adapter.js')}`, '--baseline', 'mysql2',
     '--rounds', '12', '--time', '1.2', '--out', out, '-q'], { tmp, env: { SLOW_ADAPTER_US: String(EXTRA_US) } });
@@ -40,8 +40,12 @@ test('a driver made slower by a fixed busy-wait is reported slower by that time,
   const aaBoundUs = Math.max(Math.abs(aa.ci[0]), Math.abs(aa.ci[1]));
   const measured = extraTimeUs(base, slow);
   const tolerance = 3 * aaBoundUs + 0.15 * EXTRA_US;
-  assert.ok(Math.abs(measured.median - EXTRA_US) <= tolerance,
-    `slow adapter: ${measured.median.toFixed(1)} µs/op more than mysql2, expected ${EXTRA_US} ± ${tolerance.toFixed(1)} (A/A bound ${aaBoundUs.toFixed(1)} µs/op)`);
+  // The harness may never hide added time: at least the busy-wait, within the A/A's tolerance. It may
+  // show more: on this VM the busy-waiting driver paid 250-290 µs for 200 on a quiet host (it shares
+  // its CPU with the server), and 500 µs with a CPU hog beside it (the scheduler favours the process
+  // that sleeps on its socket over the one that spins). So the upper bound only catches a gross error.
+  assert.ok(measured.median >= EXTRA_US - tolerance && measured.median <= 4 * EXTRA_US + tolerance,
+    `slow adapter: ${measured.median.toFixed(1)} µs/op more than mysql2, expected from ${(EXTRA_US - tolerance).toFixed(1)} to ${(4 * EXTRA_US + tolerance).toFixed(1)} (A/A bound ${aaBoundUs.toFixed(1)} µs/op)`);
   assert.ok(slow.deltaPct < 0 && slow.deltaSignificant === true, 'reported slower, significantly');
 });
 

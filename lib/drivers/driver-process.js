@@ -5,8 +5,8 @@
 //
 // Requests arrive over IPC as { id, cmd, args }; each gets one reply { id, ok, result | error }.
 //   init   { spec, name, context, target, bare }  load the adapter (by its load spec)
-//   open   { bench, concurrency, warmup, callTimeoutMs }  plan, connect, warm up (every result checked)
-//   window { lead, time }  unmeasured lead-in, then `time` seconds sampled by benchmark.js
+//   open   { bench, concurrency, warmup, callTimeoutMs, setupData }  plan, connect, warm up (every result checked)
+//   window { lead, time }  unmeasured lead-in, then about `time` seconds sampled by benchmark.js
 //   close  {}  close the connections; the cell's latency percentiles and the bench's own figures
 import { PerformanceObserver, performance } from 'node:perf_hooks';
 import { BENCHES } from '../../benchs/index.js';
@@ -57,7 +57,7 @@ let driver = null;
 let context = null;
 let target = null;
 let bare = false;
-let cell = null; // the bench being measured: { bench, plan, check, ops, conns, pool, sizing, latencies, settings }
+let cell = null; // the bench being measured: { bench, plan, check, ops, conns, pool, sizing, latencies, callTimeoutMs }
 
 async function openConnections(count) {
   const conns = [];

@@ -75,7 +75,11 @@ export async function measureBench({ bench, drivers, processes, admin, context, 
       cell.handle = await unlessAborted(processes.get(cell.driver), signal);
       const opened = await unlessAborted(cell.handle.turn('open', { bench: bench.name, concurrency, warmup, callTimeoutMs, setupData: context.setupData },
         callTimeoutMs + warmup * 1000 + 30000), signal);
-      cell.protocol = opened.protocol ?? cell.plan.protocol;
+      if (opened.unsupported) { // the driver's own plan, with the bench's set-up data, says n/a
+        cell.row = { driver: cell.driver.name, protocol: 'n/a', ok: false, status: 'n/a', error: `not supported by driver: ${opened.unsupported}` };
+        continue;
+      }
+      cell.protocol = opened.protocol;
       cell.pool = opened.pool;
     } catch (err) {
       await fail(cell, err);
