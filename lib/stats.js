@@ -121,10 +121,9 @@ export function mannWhitneyU(a, b) {
 }
 
 /**
- * The harness's one rule for "a real difference": the Mann-Whitney U test on the per-sample
- * figures rejects equality at `alpha`, AND the difference is larger than the noise floor —
- * the larger round-to-round spread (%) of the two rows. Samples taken seconds apart cannot see
- * the slow drift of a shared machine; the spread between rounds, minutes apart, does.
+ * `compare`'s rule for "a real difference" between two runs, which are not paired: the Mann-Whitney
+ * U test on the two rows' window figures rejects equality at `alpha`, AND the difference is larger
+ * than the noise floor, the larger window-to-window spread (%) of the two rows.
  * `deltaPct` and `noisePct` are optional; without them only the U test decides.
  */
 export function significantDifference(a, b, alpha = SIGNIFICANCE_ALPHA, { deltaPct: d, noisePct = 0 } = {}) {
@@ -133,7 +132,7 @@ export function significantDifference(a, b, alpha = SIGNIFICANCE_ALPHA, { deltaP
   return { p, significant: Number.isFinite(p) && p < alpha && beyondNoise, beyondNoise };
 }
 
-/** The noise floor of two rows: the larger of their round-to-round spreads (0 with one round). */
+/** The noise floor of two rows: the larger of their window-to-window spreads (`spreadPct`, 0 with one window). */
 export const noiseFloorPct = (rowA, rowB) => Math.max(rowA?.spreadPct || 0, rowB?.spreadPct || 0);
 
 /** log C(n, k), for binomial tails without overflow. */
