@@ -27,6 +27,12 @@ const cancelTurn = (id) => { clearTimeout(id); clearImmediate(id); };
 const timers = { setTimeout: nextTurn, clearTimeout: cancelTurn };
 const GaplessBenchmark = Benchmark.runInContext({ _: lodash.runInContext(timers), ...timers });
 
+/** This process's CPU time so far, all threads, user + system, in µs. */
+export function ownCpuUs() {
+  const u = process.cpuUsage();
+  return u.user + u.system;
+}
+
 export class SampleTimeout extends Error {
   constructor(seconds) {
     super(`no reply within ${seconds} s: the driver or the server hung`);
@@ -177,7 +183,6 @@ export async function sampleWindow({
   let failure = null;
   let leadOps = 0;
   const span = {}; // the measured part: its clock and this process's CPU time (all threads) at start and end
-  const cpuNow = () => { const u = process.cpuUsage(); return u.user + u.system; };
   const bench = new GaplessBenchmark(name, {
     defer: true,
     async: true,
@@ -191,13 +196,13 @@ export async function sampleWindow({
         : leadIn.stop().then((n) => {
           leadOps = n;
           span.t0 = performance.now();
-          span.cpu0 = cpuNow();
+          span.cpu0 = ownCpuUs();
           return runCall(ops, opsPerCall, check, latencies, opsPerCheck);
         });
       measured.then(
         () => {
           span.t1 = performance.now();
-          span.cpu1 = cpuNow();
+          span.cpu1 = ownCpuUs();
           watch.progress();
           deferred.resolve();
         },

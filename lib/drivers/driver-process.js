@@ -12,7 +12,7 @@ import { PerformanceObserver, performance } from 'node:perf_hooks';
 import { BENCHES } from '../../benchs/index.js';
 import { loadDrivers } from './index.js';
 import { checkFor, planFor } from '../plan.js';
-import { bareLoop, leadIn, sampleWindow, warmUp } from '../sampler.js';
+import { bareLoop, leadIn, ownCpuUs, sampleWindow, warmUp } from '../sampler.js';
 import { LatencyRecorder } from '../latency.js';
 import { latencySummary, round1 } from '../stats.js';
 import { addSecret, redact } from '../redact.js';
@@ -37,18 +37,13 @@ function gcMsBetween(t0, t1) {
   return ms;
 }
 
-const cpuUs = () => {
-  const u = process.cpuUsage();
-  return u.user + u.system;
-};
-
 /** `calibrate`'s other side: the same lead-in, then the operation awaited back to back, nothing else. */
 async function bareWindow(op, { ops, check, sizing, lead, time, callTimeoutMs }) {
   const leadOps = await leadIn({ ops, check, sizing, seconds: lead, callTimeoutMs });
-  const cpu0 = cpuUs();
+  const cpu0 = ownCpuUs();
   const from = performance.now();
   const m = await bareLoop(op, time);
-  return { opsPerSec: m.opsPerSec, samples: 1, ops: m.ops, leadOps, measuredFrom: from, measuredTo: performance.now(), cpuUs: cpuUs() - cpu0 };
+  return { opsPerSec: m.opsPerSec, samples: 1, ops: m.ops, leadOps, measuredFrom: from, measuredTo: performance.now(), cpuUs: ownCpuUs() - cpu0 };
 }
 
 const errorText = (err) => redact(err?.sqlMessage || err?.message || String(err));
