@@ -12,6 +12,18 @@ const env = useEmbeddedServer();
 const COUNTERS = ['Com_stmt_execute', 'Com_stmt_prepare', 'Com_insert', 'Questions'];
 const OPS = 5;
 
+// A closing client's COM_QUIT counts as a question, and the server may process it after close()
+// has resolved: wait for its thread to go, so it cannot land in the next interval.
+async function clientThreads(admin) {
+  const [row] = await admin.query(
+    "SELECT COUNT(*) AS n FROM information_schema.PROCESSLIST WHERE ID <> CONNECTION_ID() AND COMMAND <> 'Daemon'");
+  return Number(row.n);
+}
+
+async function waitForClientThreads(admin, count) {
+  for (let i = 0; i < 500 && await clientThreads(admin) > count; i++) await new Promise((r) => setTimeout(r, 10));
+}
+
 async function snapshot(admin) {
   const rows = await admin.query(`SHOW GLOBAL STATUS WHERE Variable_name IN (${COUNTERS.map(() => '?').join(', ')})`, COUNTERS);
   return Object.fromEntries(rows.map((r) => [r.Variable_name, Number(r.Value)]));
@@ -47,6 +59,7 @@ test('every protocol label matches what the server counted', async (t) => {
   const context = { schema: target.database, server: await inspectServer(admin) };
   const drivers = await loadDrivers(BUILTIN_DRIVERS);
   // The snapshot query itself counts: measure that on an empty interval.
+  const idleThreads = await clientThreads(admin);
   const a = await snapshot(admin);
   const b = await snapshot(admin);
   const own = Object.fromEntries(COUNTERS.map((k) => [k, b[k] - a[k]]));
@@ -68,6 +81,7 @@ test('every protocol label matches what the server counted', async (t) => {
           assertCountersMatch(plan.protocol, delta, OPS, bench.statementsPerOp ?? 1);
         } finally {
           await conn.close();
+          await waitForClientThreads(admin, idleThreads);
         }
       });
     }
