@@ -1,5 +1,5 @@
-import { expect, expectRows } from '../lib/check.js';
-import { decodeTextRow } from '../lib/floor-client.js';
+import { expect, expectRows } from '../lib/measuring/check.js';
+import { decodeTextRow } from '../lib/drivers/floor-client.js';
 
 // Tables shared by more than one bench. Every name lives in the harness's own schema.
 export const HUNDRED_COLS = 'select_100_cols';

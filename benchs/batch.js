@@ -1,4 +1,4 @@
-import { expect, expectOk, expectRows } from '../lib/check.js';
+import { expect, expectOk, expectRows } from '../lib/measuring/check.js';
 import { fixedStrings, q } from './_tables.js';
 
 const TABLE = 'batch_text';

@@ -1,4 +1,4 @@
-import { usageError } from '../lib/errors.js';
+import { usageError } from '../lib/cli/errors.js';
 import doBench from './do.js';
 import insert from './insert.js';
 import batch from './batch.js';
@@ -12,9 +12,9 @@ import selectCollations from './select_collations.js';
 import selectRandomAlias from './select_random_alias.js';
 import poolSelect from './pool_select.js';
 import poolSelectRandomAlias from './pool_select_random_alias.js';
-import streamRows from './stream_rows.js';
-import executeMetadata, { executeMetadataChanging } from './execute_metadata.js';
-import transfer from './transfer.js';
+import streamRows from './stream_rows/index.js';
+import executeMetadata, { executeMetadataChanging } from './execute_metadata/index.js';
+import transfer from './transfer/index.js';
 
 export const BENCHES = [
   doBench, insert, batch, pipelining, select100Cols, select1000Rows, execute,

@@ -1,6 +1,6 @@
-import { expect, expectRows } from '../lib/check.js';
+import { expect, expectRows } from '../lib/measuring/check.js';
 import { ROW_VALUE, THOUSAND_ROWS, q } from './_tables.js';
-import { decodeTextRow } from '../lib/floor-client.js';
+import { decodeTextRow } from '../lib/drivers/floor-client.js';
 
 const SQL = `SELECT * FROM ${THOUSAND_ROWS}`;
 

@@ -8,5 +8,5 @@ if (!existsSync(new URL('../node_modules/commander/package.json', import.meta.ur
   process.stderr.write(`mysql-driver-bench: error: dependencies are not installed — run \`npm ci\` in ${root} (or \`npm run benchmark\`, which does it)\n`);
   process.exit(3);
 }
-const { main } = await import('../lib/cli.js');
+const { main } = await import('../lib/cli/index.js');
 process.exitCode = await main(process.argv.slice(2));

@@ -1,23 +1,23 @@
 // One benchmark run: server, schema, drivers, matrix, results file, table. Returns the exit code.
-import { EXIT } from './errors.js';
-import { resolveBaseline, describeBaseline } from './baseline.js';
+import { EXIT } from './cli/errors.js';
+import { resolveBaseline, describeBaseline } from './results/baseline.js';
 import { loadDrivers } from './drivers/index.js';
-import { runMatrix, ServerLost } from './runner.js';
+import { runMatrix, ServerLost } from './measuring/runner.js';
 import { DRIVER_PROCESS_FLAGS, DriverProcesses } from './drivers/driver-handle.js';
 import { hostLoadBetween, readCpuCounters } from './measuring/host-load.js';
 import { DEFAULT_PLACEMENT, canPin, describePlacement, pin, pinThreads, planPlacement } from './measuring/placement.js';
 
 const round3 = (x) => Math.round(x * 1000) / 1000;
-import { createResults, describeEnvironment, applyDeltas, assertWritableDir, writeResults, serialize } from './results.js';
-import { renderTable } from './report.js';
-import { createProgress } from './progress.js';
-import { describeWake, withWake } from './wake.js';
-import { Interrupted, openServer, trapSignals } from './session.js';
-import { resolveNetwork, startProxy, summarizeAddedDelay, describeAddedDelay } from './proxy.js';
-import { sleep } from './timers.js';
-import { catalogueFailed, renderCatalogue, runCatalogue } from './catalogue.js';
-import { concurrencyLevels } from './scaling.js';
-import { startHealthMonitor } from './health.js';
+import { createResults, describeEnvironment, applyDeltas, assertWritableDir, writeResults, serialize } from './results/file.js';
+import { renderTable } from './reporting/table.js';
+import { createProgress } from './reporting/progress.js';
+import { describeWake, withWake } from './measuring/wake.js';
+import { Interrupted, openServer, trapSignals } from './server/session.js';
+import { resolveNetwork, startProxy, summarizeAddedDelay, describeAddedDelay } from './server/proxy/index.js';
+import { sleep } from './measuring/timers.js';
+import { catalogueFailed, renderCatalogue, runCatalogue } from './measuring/catalogue.js';
+import { concurrencyLevels } from './measuring/scaling.js';
+import { startHealthMonitor } from './measuring/health.js';
 
 // time: measured seconds per bench and driver, split into `rounds` windows; lead: the unmeasured
 // lead-in of each window (README, "How a bench is measured").

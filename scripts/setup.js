@@ -9,8 +9,8 @@
 import { existsSync, readFileSync, statSync, writeFileSync, rmSync, accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { findServerBinaries } from '../lib/server.js'; // node built-ins only: safe before npm ci
-import { runLoggedStep } from '../lib/setup-steps.js'; // likewise
+import { findServerBinaries } from '../lib/server/embedded.js'; // node built-ins only: safe before npm ci
+import { runLoggedStep } from '../lib/server/setup-steps.js'; // likewise
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const say = (line) => process.stderr.write(`setup: ${line}\n`);

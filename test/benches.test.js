@@ -1,11 +1,11 @@
 // Integration: every bench's check passes on every driver that supports it, and fails on wrong data.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkFor, setUpBench } from '../lib/plan.js';
+import { checkFor, setUpBench } from '../lib/measuring/plan.js';
 import { BENCHES } from '../benchs/index.js';
 import { loadDrivers, BUILTIN_DRIVERS } from '../lib/drivers/index.js';
-import { prepareSchema, inspectServer } from '../lib/schema.js';
-import { CheckError } from '../lib/check.js';
+import { prepareSchema, inspectServer } from '../lib/server/schema.js';
+import { CheckError } from '../lib/measuring/check.js';
 import { useEmbeddedServer } from './helpers/server.js';
 
 const env = useEmbeddedServer();

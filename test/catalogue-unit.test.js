@@ -2,13 +2,13 @@
 // the scaling, transfer, streaming and metadata sections, and what counts as a failed section.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseConcurrency, concurrencyLevels, forEachLevel, renderScaling, scalingData } from '../lib/scaling.js';
-import { catalogueFailed, renderCatalogue, renderTransfer } from '../lib/catalogue.js';
-import { renderStreaming, streamingSummary, probeSpec } from '../lib/streaming.js';
-import { renderMetadata, serverOffer } from '../lib/metadata-probe.js';
-import { checkTransfer } from '../lib/transfer.js';
+import { parseConcurrency, concurrencyLevels, forEachLevel, renderScaling, scalingData } from '../lib/measuring/scaling.js';
+import { catalogueFailed, renderCatalogue, renderTransfer } from '../lib/measuring/catalogue.js';
+import { renderStreaming, streamingSummary, probeSpec } from '../benchs/stream_rows/probe.js';
+import { renderMetadata, serverOffer } from '../benchs/execute_metadata/probe.js';
+import { checkTransfer } from '../benchs/transfer/workload.js';
 import { BENCHES } from '../benchs/index.js';
-import { CheckError } from '../lib/check.js';
+import { CheckError } from '../lib/measuring/check.js';
 
 test('--concurrency takes one level or a list of distinct levels', () => {
   assert.equal(parseConcurrency('4'), 4);

@@ -2,18 +2,18 @@
 // are pools, the transfer workload's money check, and the streaming and metadata probes.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkFor, setUpBench } from '../lib/plan.js';
+import { checkFor, setUpBench } from '../lib/measuring/plan.js';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { BENCHES, selectBenches } from '../benchs/index.js';
 import { loadDrivers, BUILTIN_DRIVERS } from '../lib/drivers/index.js';
-import { prepareSchema, inspectServer } from '../lib/schema.js';
-import { CheckError } from '../lib/check.js';
-import { runStreamingProbe } from '../lib/streaming.js';
-import { runMetadataProbe } from '../lib/metadata-probe.js';
-import { identities, resetBalances, seed, transferOnce, verifyMoney, newStats } from '../lib/transfer.js';
+import { prepareSchema, inspectServer } from '../lib/server/schema.js';
+import { CheckError } from '../lib/measuring/check.js';
+import { runStreamingProbe } from '../benchs/stream_rows/probe.js';
+import { runMetadataProbe } from '../benchs/execute_metadata/probe.js';
+import { identities, resetBalances, seed, transferOnce, verifyMoney, newStats } from '../benchs/transfer/workload.js';
 import { createStreamRows } from '../benchs/_tables.js';
 import { useEmbeddedServer } from './helpers/server.js';
 import { measureWith } from './helpers/measure.js';

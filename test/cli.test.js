@@ -161,7 +161,7 @@ test('the server killed mid-run: exit 4, one clear line, partial results saved, 
     tmp,
     onStderr: (text) => {
       if (!killed && /\[\s*2\/\d+\]/.test(text)) {
-        const server = processesMentioning(tmp).find((p) => /mariadbd/.test(p) && !/server-watchdog/.test(p));
+        const server = processesMentioning(tmp).find((p) => /mariadbd/.test(p) && !/watchdog\.js/.test(p));
         if (server) { killed = true; process.kill(Number(server.split(':')[0]), 'SIGKILL'); }
       }
     },

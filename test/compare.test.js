@@ -5,10 +5,10 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync, readFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { compareResults, renderComparisonText, geometricMean, fmtSignificance } from '../lib/compare.js';
-import { applyDeltas, createResults, serialize } from '../lib/results.js';
-import { mannWhitneyU } from '../lib/stats.js';
-import { main } from '../lib/cli.js';
+import { compareResults, renderComparisonText, geometricMean, fmtSignificance } from '../lib/results/compare.js';
+import { applyDeltas, createResults, serialize } from '../lib/results/file.js';
+import { mannWhitneyU } from '../lib/measuring/stats.js';
+import { main } from '../lib/cli/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mdb-compare-test-'));
 after(() => rmSync(dir, { recursive: true, force: true }));

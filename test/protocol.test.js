@@ -2,10 +2,10 @@
 // so a label can never claim a prepared statement (or a bulk insert) the driver did not use.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkFor, setUpBench } from '../lib/plan.js';
+import { checkFor, setUpBench } from '../lib/measuring/plan.js';
 import { BENCHES } from '../benchs/index.js';
 import { loadDrivers, BUILTIN_DRIVERS } from '../lib/drivers/index.js';
-import { prepareSchema, inspectServer } from '../lib/schema.js';
+import { prepareSchema, inspectServer } from '../lib/server/schema.js';
 import { useEmbeddedServer } from './helpers/server.js';
 
 const env = useEmbeddedServer();

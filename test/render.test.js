@@ -4,11 +4,11 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { renderResultsHtml, renderComparisonHtml, niceStep, esc } from '../lib/render-html.js';
-import { renderResultsMarkdown, renderComparisonMarkdown, mdCell } from '../lib/render-markdown.js';
-import { compareResults } from '../lib/compare.js';
-import { applyDeltas, createResults, serialize } from '../lib/results.js';
-import { main } from '../lib/cli.js';
+import { renderResultsHtml, renderComparisonHtml, niceStep, esc } from '../lib/reporting/html.js';
+import { renderResultsMarkdown, renderComparisonMarkdown, mdCell } from '../lib/reporting/markdown.js';
+import { compareResults } from '../lib/results/compare.js';
+import { applyDeltas, createResults, serialize } from '../lib/results/file.js';
+import { main } from '../lib/cli/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mdb-render-test-'));
 after(() => rmSync(dir, { recursive: true, force: true }));

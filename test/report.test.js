@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { renderTable } from '../lib/report.js';
-import { describeNetwork } from '../lib/format.js';
-import { applyDeltas, createResults, readResults, serialize } from '../lib/results.js';
-import { addSecret } from '../lib/redact.js';
+import { renderTable } from '../lib/reporting/table.js';
+import { describeNetwork } from '../lib/reporting/format.js';
+import { applyDeltas, createResults, readResults, serialize } from '../lib/results/file.js';
+import { addSecret } from '../lib/cli/redact.js';
 import { writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

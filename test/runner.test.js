@@ -5,10 +5,10 @@ import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { selectBenches } from '../benchs/index.js';
 import { loadDrivers } from '../lib/drivers/index.js';
-import { prepareSchema, inspectServer } from '../lib/schema.js';
-import { rotate } from '../lib/runner.js';
+import { prepareSchema, inspectServer } from '../lib/server/schema.js';
+import { rotate } from '../lib/measuring/runner.js';
 import { shuffle } from '../lib/measuring/coordinator.js';
-import { median } from '../lib/stats.js';
+import { median } from '../lib/measuring/stats.js';
 import { useEmbeddedServer } from './helpers/server.js';
 import { alive, measureWith } from './helpers/measure.js';
 

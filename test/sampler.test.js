@@ -1,7 +1,7 @@
 // The sampler around benchmark.js, with an operation that needs no server.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { measure, sampleWindow, warmUp } from '../lib/sampler.js';
+import { measure, sampleWindow, warmUp } from '../lib/measuring/sampler.js';
 
 // About 1 ms each (a timer's minimum), steady from the first call, like a round trip to a server.
 const tick = () => new Promise((resolve) => setTimeout(() => resolve('ok'), 0));

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mean, variance, median, percentileOfSorted, relativeMarginOfError, latencySummary, deltaPct, tCritical95, medianConfidenceInterval } from '../lib/stats.js';
+import { mean, variance, median, percentileOfSorted, relativeMarginOfError, latencySummary, deltaPct, tCritical95, medianConfidenceInterval } from '../lib/measuring/stats.js';
 
 test('mean, variance and median', () => {
   assert.equal(mean([1, 2, 3, 4]), 2.5);
@@ -44,7 +44,7 @@ test('delta against a baseline', () => {
 });
 
 test('Mann-Whitney U: textbook values and clear cases', async () => {
-  const { mannWhitneyU, significantDifference, normalCdf } = await import('../lib/stats.js');
+  const { mannWhitneyU, significantDifference, normalCdf } = await import('../lib/measuring/stats.js');
   assert.ok(Math.abs(normalCdf(1.96) - 0.975) < 1e-4);
   assert.ok(Math.abs(normalCdf(-1) - 0.158655) < 1e-4);
   // Two samples of 10 with one tie (20): U = 11.5; by hand, sigma = sqrt(100/12 * (21 - 6/380)) = 13.224,
@@ -64,7 +64,7 @@ test('Mann-Whitney U: textbook values and clear cases', async () => {
 });
 
 test('a difference inside the round-to-round spread is not significant, however small p is', async () => {
-  const { significantDifference, noiseFloorPct } = await import('../lib/stats.js');
+  const { significantDifference, noiseFloorPct } = await import('../lib/measuring/stats.js');
   const base = Array.from({ length: 50 }, (_, i) => 1000 + (i % 10));
   const faster = base.map((x) => x * 1.08);
   assert.equal(significantDifference(base, faster, 0.05, { deltaPct: 8, noisePct: 0 }).significant, true);
@@ -75,7 +75,7 @@ test('a difference inside the round-to-round spread is not significant, however 
 });
 
 test('latency recorder: exact below capacity, a bounded uniform reservoir above it', async () => {
-  const { LatencyRecorder } = await import('../lib/latency.js');
+  const { LatencyRecorder } = await import('../lib/measuring/latency.js');
   const small = new LatencyRecorder(100);
   for (let i = 1; i <= 50; i++) small.push(i);
   assert.deepEqual(Array.from(small.toArray()), Array.from({ length: 50 }, (_, i) => i + 1));

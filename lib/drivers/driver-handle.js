@@ -5,7 +5,7 @@
 import { fork, spawn } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { redact } from '../redact.js';
+import { redact } from '../cli/redact.js';
 
 const CHILD = fileURLToPath(new URL('./driver-process.js', import.meta.url));
 const WATCHDOG = fileURLToPath(new URL('./orphan-watchdog.js', import.meta.url));

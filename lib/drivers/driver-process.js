@@ -11,12 +11,12 @@
 import { PerformanceObserver, performance } from 'node:perf_hooks';
 import { BENCHES } from '../../benchs/index.js';
 import { loadDrivers } from './index.js';
-import { checkFor, planFor } from '../plan.js';
-import { bareLoop, leadIn, ownCpuUs, sampleWindow, warmUp } from '../sampler.js';
-import { LatencyRecorder } from '../latency.js';
-import { latencySummary, round1 } from '../stats.js';
-import { addSecret, redact } from '../redact.js';
-import { within } from '../timers.js';
+import { checkFor, planFor } from '../measuring/plan.js';
+import { bareLoop, leadIn, ownCpuUs, sampleWindow, warmUp } from '../measuring/sampler.js';
+import { LatencyRecorder } from '../measuring/latency.js';
+import { latencySummary, round1 } from '../measuring/stats.js';
+import { addSecret, redact } from '../cli/redact.js';
+import { within } from '../measuring/timers.js';
 
 // Ctrl-C reaches the whole process group: it is the parent's to handle, and the parent ends this
 // process. If the parent goes away without doing so, this process ends with it.

@@ -1,7 +1,7 @@
 // The wire-floor reference: the harness's own minimal protocol client (lib/floor-client.js),
 // measured like a driver so each driver's overhead above it can be shown.
 import { readFileSync } from 'node:fs';
-import { connectFloor } from '../floor-client.js';
+import { connectFloor } from './floor-client.js';
 import { COMMON_OPTIONS } from './common.js';
 
 const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));

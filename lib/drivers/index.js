@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { usageError } from '../errors.js';
+import { usageError } from '../cli/errors.js';
 import { assertVersionedSpec, isVersionedSpec, loadVersionedDriver } from './versions.js';
 
 // Loaded lazily so that `--help` and `list` do not pay for every driver's import.

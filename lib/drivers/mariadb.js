@@ -1,8 +1,8 @@
 // `mariadb`: text protocol (query), prepared statements (execute), bulk (batch), pipelining;
 // its own pool; queryStream() for streaming.
 import { COMMON_OPTIONS, baseOptions, installedVersion, ignoreErrorEvents, loadOnce } from './common.js';
-import { consumeRows } from '../row-stream.js';
-import { fillPool } from '../pool-fill.js';
+import { consumeRows } from './row-stream.js';
+import { fillPool } from './pool-fill.js';
 
 // MariaDB extended capability: the server may skip unchanged result metadata of prepared statements (10.6+).
 const CACHE_METADATA = 1n << 36n;

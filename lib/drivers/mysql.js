@@ -1,7 +1,7 @@
 // `mysql` through `promise-mysql`: text protocol only; its own pool; row events for streaming.
 import { COMMON_OPTIONS, baseOptions, installedVersion, ignoreErrorEvents, loadOnce } from './common.js';
-import { consumeRows } from '../row-stream.js';
-import { fillPool } from '../pool-fill.js';
+import { consumeRows } from './row-stream.js';
+import { fillPool } from './pool-fill.js';
 
 /**
  * @param {object} p

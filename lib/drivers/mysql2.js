@@ -1,8 +1,8 @@
 // `mysql2` through its promise API: text protocol (query) and prepared statements (execute);
 // its own pool; row events of the core connection for streaming.
 import { COMMON_OPTIONS, baseOptions, installedVersion, ignoreErrorEvents, loadOnce } from './common.js';
-import { consumeRows } from '../row-stream.js';
-import { fillPool } from '../pool-fill.js';
+import { consumeRows } from './row-stream.js';
+import { fillPool } from './pool-fill.js';
 
 /**
  * @param {object} p

@@ -2,8 +2,8 @@
 // one window (an unmeasured lead-in, then the measured part), in a fresh random order, while every
 // other driver process is stopped. The parent only coordinates: it prepares and checks the bench's
 // tables through its admin connection between windows, and reads the embedded server's CPU time.
-import { planFor } from '../plan.js';
-import { redact } from '../redact.js';
+import { planFor } from './plan.js';
+import { redact } from '../cli/redact.js';
 import { DriverProcessError } from '../drivers/driver-handle.js';
 import { processCpuUs } from './proc-cpu.js';
 import { summarizeWindows } from './windows.js';

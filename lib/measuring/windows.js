@@ -1,5 +1,5 @@
 // Pure: a driver's measured windows of one bench -> the figures of its row.
-import { median, percentileOfSorted, relativeMarginOfError, round1 } from '../stats.js';
+import { median, percentileOfSorted, relativeMarginOfError, round1 } from './stats.js';
 
 const sum = (xs) => xs.reduce((s, x) => s + x, 0);
 const round3 = (x) => Math.round(x * 1000) / 1000;

@@ -1,8 +1,8 @@
 // Runs benches through the real machinery (one process per driver, interleaved windows) against a
 // test's embedded server, and ends the driver processes afterwards.
 import { DriverProcesses } from '../../lib/drivers/driver-handle.js';
-import { runMatrix } from '../../lib/runner.js';
-import { createResults, applyDeltas } from '../../lib/results.js';
+import { runMatrix } from '../../lib/measuring/runner.js';
+import { createResults, applyDeltas } from '../../lib/results/file.js';
 
 export const QUICK = { concurrency: 1, rounds: 2, time: 0.05, lead: 0.02, warmup: 0.05, callTimeoutMs: 10000 };
 

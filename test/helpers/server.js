@@ -1,8 +1,8 @@
 // One embedded server per test file, stopped when the file's tests are done.
 import { after, before } from 'node:test';
-import { startEmbeddedServer } from '../../lib/server.js';
+import { startEmbeddedServer } from '../../lib/server/embedded.js';
 import adminDriver from '../../lib/drivers/mariadb.js';
-import { prepareSchema } from '../../lib/schema.js';
+import { prepareSchema } from '../../lib/server/schema.js';
 
 /** Registers before/after hooks; returns a getter for { server, target, admin }. */
 export function useEmbeddedServer({ database = 'mysql_driver_bench', prepare = false, blackhole = true } = {}) {

@@ -1,0 +1,48 @@
+import {
+  DEFAULT_ACCOUNTS, checkTransfer, identities, latencyP95, newStats, resetBalances, seed, transferOnce, verifyMoney,
+} from './workload.js';
+
+// One operation = one payments transaction (8 statements between START TRANSACTION and COMMIT),
+// `--concurrency` workers each on its own connection, on random accounts. ops/s = transactions/s.
+// The workload's own counts (committed, retries, deadlocks) are kept in the driver's process: per
+// window for the money check the harness runs after every window (`verify`), and in total for the
+// row (`summarize`).
+
+let state = null; // { accounts, id }: the seeded identities, as the application keeps them
+
+const accountsOf = (ctx) => ctx?.options?.transferAccounts ?? DEFAULT_ACCOUNTS;
+
+function stateFor(ctx) {
+  const accounts = accountsOf(ctx);
+  if (!state || state.accounts !== accounts) state = { accounts, id: identities(accounts) };
+  return state;
+}
+
+export default {
+  name: 'transfer',
+  title: 'a payments transaction: authenticate the requester, look up card and account, authenticate the approver, '
+    + 'move an amount between two random accounts and record it, in START TRANSACTION … COMMIT (ops/s = transactions/s)',
+  sql: 'START TRANSACTION; 3 SELECTs (requester, card + account, approver); UPDATE debit; UPDATE credit; INSERT transfer; COMMIT',
+  statementsPerOp: 8,
+  note: (ctx) => `${accountsOf(ctx).toLocaleString('en-US')} accounts; deadlocks and lock wait timeouts retried; `
+    + 'after each window: sum of balances unchanged, each balance = seed + its transfers, transfer rows = committed transactions',
+  setup: (admin, ctx) => seed(admin, ctx.schema, stateFor(ctx).accounts),
+  beforeWindow: (admin, ctx) => resetBalances(admin, ctx.schema),
+  plan(driver, ctx) {
+    const s = stateFor(ctx);
+    const counters = [newStats(), newStats()]; // [this bench in total, the current window]
+    return {
+      protocol: 'text, 8 statements',
+      op: (conn) => () => transferOnce(conn, s.id, counters),
+      /** The window's counts so far; counting starts again. */
+      windowStats() {
+        const w = counters[1];
+        counters[1] = newStats();
+        return w;
+      },
+      summarize: (latencyUs) => ({ accounts: s.accounts, ...counters[0], p95: latencyP95(latencyUs) }),
+    };
+  },
+  check: checkTransfer,
+  verify: (admin, ctx, windowStats) => verifyMoney(admin, ctx.schema, { accounts: stateFor(ctx).accounts, committed: windowStats?.committed ?? 0 }),
+};

@@ -1,0 +1,86 @@
+// `mysql-driver-bench aa [bench...]`: the harness proves its resolution. The baseline driver is
+// measured against a second process of itself with the normal machinery (interleaved windows,
+// placement, checks); whatever Δ appears between the two is the harness and the host, not a driver.
+import Table from 'cli-table3';
+import { selectBenches } from '../../../benchs/index.js';
+import { EXIT } from '../errors.js';
+import { fmtDelta, fmtOps, fmtPct } from '../../reporting/format.js';
+import { median } from '../../measuring/stats.js';
+import { describeRun } from '../../reporting/table.js';
+
+// The design card's seven benches: the yardstick for every measuring change.
+export const DESIGN_BENCHES = ['do', 'insert', 'batch', 'pipelining', 'select_100_cols', 'select_1000_rows', 'execute'];
+export const TWIN_TAG = 'aa';
+
+/** The A/A pairs of a results object: per bench, the baseline's row and its twin's (pure). */
+export function aaPairs(results) {
+  const base = results.settings.baseline;
+  const twin = `${base}#${TWIN_TAG}`;
+  return results.benches.map((b) => ({
+    bench: b,
+    a: b.results.find((r) => r.driver === base),
+    b: b.results.find((r) => r.driver === twin),
+  }));
+}
+
+/** Pure: what the A/A found, in figures. */
+export function summarizeAA(results) {
+  const measured = aaPairs(results).filter((p) => p.a?.ok && p.b?.ok && Number.isFinite(p.b.deltaPct));
+  const abs = measured.map((p) => Math.abs(p.b.deltaPct));
+  const largest = measured.reduce((m, p) => (Math.abs(p.b.deltaPct) > Math.abs(m?.b.deltaPct ?? -1) ? p : m), null);
+  return {
+    benches: measured.length,
+    resolution: results.resolution,
+    medianAbsDeltaPct: abs.length ? median(abs) : null,
+    largest: largest && { bench: largest.bench.name, deltaPct: largest.b.deltaPct },
+    significant: measured.filter((p) => p.b.deltaSignificant).map((p) => p.bench.name),
+  };
+}
+
+/** Pure: the A/A report. */
+export function renderAA(results) {
+  const table = new Table({
+    head: ['bench', 'driver', 'ops/s (A)', 'ops/s (B)', 'rounds', 'A/A Δ (B vs A)', '95 % interval'],
+    colAligns: ['left', 'left', 'right', 'right', 'right', 'right', 'right'],
+    style: { head: [], border: [], compact: true },
+  });
+  const notes = [];
+  for (const { bench, a, b } of aaPairs(results)) {
+    if (!a?.ok || !b?.ok) {
+      table.push([bench.name, a?.driver ?? '', a?.ok ? fmtOps(a.opsPerSec) : 'FAILED', b?.ok ? fmtOps(b.opsPerSec) : 'FAILED', '', '', '']);
+      for (const r of [a, b]) if (r && !r.ok) notes.push(`${bench.name} · ${r.driver}: ${r.status === 'n/a' ? 'n/a' : 'FAILED'}: ${r.error}`);
+      continue;
+    }
+    const ci = b.deltaCI ? `${fmtPct(b.deltaCI[0])} … ${fmtPct(b.deltaCI[1])}` : '-';
+    table.push([bench.name, a.driver, fmtOps(a.opsPerSec), fmtOps(b.opsPerSec), String(b.deltaPairs ?? ''), fmtDelta(b, bench, results.settings.baseline), ci]);
+  }
+  const s = summarizeAA(results);
+  const lines = [...describeRun(results), table.toString()];
+  if (notes.length) lines.push(notes.map((n) => `  ${n}`).join('\n'));
+  if (s.resolution) {
+    lines.push(`this machine resolves differences above ${fmtPct(s.resolution.pct)} (A/A, ${s.benches} bench${s.benches === 1 ? '' : 'es'}; `
+      + `the median half-width of the 95 % intervals of the paired Δs, widest ±${fmtPct(s.resolution.largestPct)})`);
+  }
+  if (s.largest) {
+    lines.push(`A/A |Δ|: median ${fmtPct(s.medianAbsDeltaPct)}, largest ${fmtPct(Math.abs(s.largest.deltaPct))} (${s.largest.bench}); `
+      + (s.significant.length ? `called significant: ${s.significant.join(', ')} — the harness cannot tell this driver from itself there` : 'none called significant'));
+  }
+  if (!results.complete) lines.push(`INCOMPLETE: ${results.stoppedBy ?? 'the run did not finish'}`);
+  return `${lines.join('\n')}\n`;
+}
+
+/** The run variant behind `aa`: two processes of the baseline, its report, exit 1 on a false difference. */
+export function aaVariant() {
+  return {
+    prepareDrivers: (drivers) => drivers,
+    render: (results) => renderAA(results),
+    exitCode: (results, code) => (code === EXIT.OK && summarizeAA(results).significant.length ? EXIT.ROWS_FAILED : code),
+  };
+}
+
+/** `aa` options -> the run's: benches (the seven design benches by default) and the two drivers. */
+export function aaRun(benchNames, opts) {
+  const benches = selectBenches(benchNames?.length ? benchNames : DESIGN_BENCHES);
+  const driver = opts.baseline;
+  return { benches, opts: { ...opts, drivers: [driver, `${driver}#${TWIN_TAG}`], baseline: driver } };
+}

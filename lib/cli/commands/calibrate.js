@@ -1,0 +1,71 @@
+// `calibrate`: the harness against a bare await loop of the same driver and statement, in the same
+// placement and wake mode, in interleaved windows. Each driver runs twice, each in its own process:
+// once through the harness (benchmark.js, the sampler's batching, checks, latency recording) and
+// once as a bare loop (the statement awaited back to back, nothing else). The ratio is the paired one:
+// the median over rounds of harness/bare, with its 95 % interval.
+import Table from 'cli-table3';
+import { selectBenches } from '../../../benchs/index.js';
+import { EXIT } from '../errors.js';
+import { fmtInt } from '../../reporting/format.js';
+import { pairedDelta } from '../../measuring/stats.js';
+import { describeRun } from '../../reporting/table.js';
+
+export const MIN_RATIO = 0.98;
+export const CALIBRATION_BENCHES = ['do', 'select_100_cols'];
+const BARE = ' (bare loop)';
+
+/** Each driver and its bare-loop twin (the same adapter; its process runs bare loops). */
+export function withBareTwins(drivers) {
+  return drivers.flatMap((d) => [d, { ...d, name: `${d.name}${BARE}`, bare: true }]);
+}
+
+/** Pure: per bench and driver, the harness row, the bare row and their paired ratio. */
+export function calibrationRows(results) {
+  const rows = [];
+  for (const bench of results.benches) {
+    for (const harness of bench.results.filter((r) => !r.driver.endsWith(BARE))) {
+      const bare = bench.results.find((r) => r.driver === `${harness.driver}${BARE}`);
+      const row = { bench: bench.name, driver: harness.driver, harness, bare, ratio: null, ratioCI: null };
+      if (harness.ok && bare?.ok) {
+        const d = pairedDelta(harness.rounds, bare.rounds);
+        row.ratio = d ? 1 + d.deltaPct / 100 : null;
+        row.ratioCI = d?.ci ? d.ci.map((x) => 1 + x / 100) : null;
+      }
+      rows.push(row);
+    }
+  }
+  return rows;
+}
+
+const fmtRatio = (r) => (r.ratio === null ? '-' : `${r.ratio.toFixed(3)}${r.ratioCI ? ` (${r.ratioCI[0].toFixed(3)}–${r.ratioCI[1].toFixed(3)})` : ''}`);
+
+/** Pure: the calibration report. */
+export function renderCalibration(results) {
+  const table = new Table({
+    head: ['bench', 'driver', 'harness ops/s', 'bare loop ops/s', 'harness/bare: median of rounds (95 % interval)'],
+    colAligns: ['left', 'left', 'right', 'right', 'right'],
+    style: { head: [], border: [], compact: true },
+  });
+  for (const r of calibrationRows(results)) {
+    const failed = !r.harness.ok ? r.harness : r.bare && !r.bare.ok ? r.bare : null;
+    table.push([r.bench, r.driver, r.harness.ok ? fmtInt(r.harness.opsPerSec) : '', r.bare?.ok ? fmtInt(r.bare.opsPerSec) : '',
+      failed ? `${failed.status === 'n/a' ? 'n/a' : 'FAILED'}: ${failed.error}` : `${fmtRatio(r)}${r.ratio < MIN_RATIO ? ' LOW' : ''}`]);
+  }
+  return `${[...describeRun(results), table.toString()].join('\n')}\n`;
+}
+
+export function calibrateVariant(stderr) {
+  return {
+    prepareDrivers: withBareTwins,
+    render: renderCalibration,
+    exitCode(results, code) {
+      const low = calibrationRows(results).filter((r) => r.ratio !== null && r.ratio < MIN_RATIO);
+      if (code !== EXIT.OK || low.length === 0) return code;
+      stderr.write(`mysql-driver-bench: harness/bare below ${MIN_RATIO} for ${low.map((r) => `${r.driver} ${r.bench}`).join(', ')} — `
+        + 'the harness is costing the drivers time on this machine, or the machine is too busy to measure: run again on a quiet machine\n');
+      return EXIT.ROWS_FAILED;
+    },
+  };
+}
+
+export const calibrationBenches = () => selectBenches(CALIBRATION_BENCHES);

@@ -1,0 +1,88 @@
+// `mysql-driver-bench compare <base.json> <new.json>`: per bench and driver, the change and whether
+// it is significant; exit 1 on a significant regression beyond --threshold.
+import { writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { EXIT, usageError } from '../errors.js';
+import { readResults } from '../../results/file.js';
+import { compareResults, renderComparisonText } from '../../results/compare.js';
+import { renderComparisonMarkdown } from '../../reporting/markdown.js';
+import { renderComparisonHtml } from '../../reporting/html.js';
+
+export function nonNegativeNumber(flag) {
+  return (value) => {
+    const n = Number(value);
+    if (String(value).trim() === '' || !Number.isFinite(n) || n < 0) {
+      throw usageError(`${flag} must be a number of 0 or more (a percentage), not '${value}'`);
+    }
+    return n;
+  };
+}
+
+const toStdout = (v) => v === true || v === '-';
+
+/** Write `text` to a file, or say in one line why it cannot be. Returns the absolute path. */
+export function writeOutput(file, text, flag) {
+  try {
+    writeFileSync(file, text);
+  } catch (err) {
+    throw usageError(`cannot write ${flag} output to '${file}': ${err.code || err.message}`, 'choose a writable path');
+  }
+  return resolve(file);
+}
+
+/**
+ * The outputs of `compare` and `report`: `--json`, `--markdown` (stdout when given no file or '-'),
+ * `--html <file>`; the text table goes to stdout unless stdout already carries one of them.
+ */
+export function emitOutputs({ opts, stdout, stderr, text, json, markdown, html, textWithFiles = true }) {
+  const onStdout = ['json', 'markdown', 'html'].filter((k) => opts[k] !== undefined && toStdout(opts[k]));
+  if (onStdout.length > 1) {
+    throw usageError(`--${onStdout.join(' and --')} cannot both go to stdout`, 'give all but one of them a file name');
+  }
+  const outputs = [];
+  for (const [k, render] of [['json', json], ['markdown', markdown], ['html', html]]) {
+    if (opts[k] === undefined || !render) continue;
+    if (toStdout(opts[k])) stdout.write(render());
+    else outputs.push(`${k === 'json' ? 'JSON' : k === 'html' ? 'HTML' : 'Markdown'} written to ${writeOutput(opts[k], render(), `--${k}`)}`);
+  }
+  if (onStdout.length === 0) {
+    if (textWithFiles || outputs.length === 0) stdout.write(text());
+  } else if (!opts.quiet) stderr.write(text());
+  for (const line of outputs) stderr.write(`${line}\n`);
+}
+
+export function registerCompare(program, { stdout = process.stdout, stderr = process.stderr, setExitCode = () => {} } = {}) {
+  program.command('compare')
+    .description('compare two results files: Δ per bench and driver with its significance, a geometric mean per driver; warns when the runs are not comparable')
+    .argument('<base>', 'results JSON of the reference run (e.g. the main branch, or the older release)')
+    .argument('<new>', 'results JSON of the run to judge')
+    .option('--threshold <pct>', 'exit 1 when a bench x driver is significantly slower by more than pct %, or newly fails its check', nonNegativeNumber('--threshold'))
+    .option('--json [file]', "write the comparison as JSON ('-' or no value: stdout, which then carries only the JSON)")
+    .option('--markdown [file]', "write a Markdown summary, e.g. for a pull request or $GITHUB_STEP_SUMMARY ('-' or no value: stdout)")
+    .option('--html <file>', 'write a self-contained HTML page with a chart per bench')
+    .option('-q, --quiet', 'no table on stderr when stdout carries JSON or Markdown')
+    .option('--debug', 'print stack traces on errors')
+    .addHelpText('after', `
+Rows are matched by bench and driver label (mysql2, mysql2@3.9.0, ...). Significance: a two-sided
+Mann-Whitney U test on the two rows' per-sample ops/s at α = 0.05, the same test as the run's Δ column;
+~ means not significant. Exit codes: 0 no significant regression beyond --threshold (or no threshold),
+1 a significant regression beyond it (or a row that now fails its check), 2 unusable input.`)
+    .action((baseFile, newFile, opts) => {
+      const base = readResults(baseFile);
+      const next = readResults(newFile);
+      const c = compareResults(base, next, { threshold: opts.threshold ?? null, baseFile, newFile });
+      if (c.rows.length === 0) {
+        throw usageError(`'${baseFile}' and '${newFile}' have no bench × driver row measured in both`,
+          'compare runs of the same benches and drivers (driver labels must match, e.g. mysql2 and mysql2)');
+      }
+      for (const w of c.warnings) stderr.write(`mysql-driver-bench: warning: ${w}\n`);
+      emitOutputs({
+        opts, stdout, stderr,
+        text: () => renderComparisonText(c, { color: Boolean(stdout.isTTY) && !opts.json && !opts.markdown }),
+        json: () => `${JSON.stringify(c, null, 2)}\n`,
+        markdown: () => renderComparisonMarkdown(c),
+        html: () => renderComparisonHtml(c),
+      });
+      setExitCode(c.threshold !== null && c.regressions.length > 0 ? EXIT.ROWS_FAILED : EXIT.OK);
+    });
+}

@@ -1,0 +1,71 @@
+// Runs the benches one after another, each measured on every driver in interleaved rounds
+// (measuring/coordinator.js), and puts plain result rows into the results object. No rendering here.
+import { redact } from '../cli/redact.js';
+import { measureBench, ServerLost } from './coordinator.js';
+import { setUpBench } from './plan.js';
+import { hostLoadBetween, readCpuCounters } from './host-load.js';
+
+export { ServerLost };
+
+/** Driver order for step i: rotated so no driver always goes first or last. */
+export function rotate(list, by) {
+  const n = list.length;
+  if (n === 0) return [];
+  const k = ((by % n) + n) % n;
+  return [...list.slice(k), ...list.slice(0, k)];
+}
+
+const errorText = (err) => redact(err?.sqlMessage || err?.message || String(err));
+
+/**
+ * @param {object} p
+ * @param {Array} p.benches bench modules
+ * @param {Array} p.drivers driver adapters (each measured in a process of its own)
+ * @param {{ get(driver): Promise<object> }} p.processes the driver processes (started on first use)
+ * @param {object} p.admin the harness's own connection (setup, verification), not measured
+ * @param {object} p.context { schema, server } handed to benches
+ * @param {object} p.settings { concurrency, rounds, time, lead, warmup, callTimeoutMs }
+ * @param {object} p.results the results object; a bench's rows are added when it is done
+ * @param {AbortSignal} p.signal aborts the run (Ctrl-C, server lost)
+ * @param {object} p.progress { round(bench, r, rounds), benchDone(bench, rows) }
+ * @param {() => Promise<boolean>} p.serverAlive
+ * @param {number} [p.serverPid] the embedded server's pid (its CPU time per operation)
+ */
+export async function runMatrix({ benches, drivers, processes, admin, context, settings, results, signal, progress, serverAlive, serverPid }) {
+  for (const bench of benches) {
+    signal?.throwIfAborted();
+    const entry = {
+      name: bench.name, title: bench.title, sql: bench.sql,
+      note: bench.note ? bench.note(context) : undefined,
+      order: [], results: [],
+    };
+    results.benches.push(entry);
+    let setupError = null;
+    let benchContext = context;
+    try {
+      // What a bench's set-up shares with the driver processes (e.g. a reference result): ctx.setupData.
+      benchContext = await setUpBench(bench, admin, context);
+    } catch (err) {
+      setupError = `bench setup failed: ${errorText(err)}`;
+      if (!(await serverAlive())) throw new ServerLost(`lost the server while setting up ${bench.name}`);
+    }
+    if (setupError) {
+      entry.results = drivers.map((d) => ({ driver: d.name, protocol: 'n/a', ok: false, status: 'failed', error: setupError }));
+      progress?.benchDone?.(bench, entry.results);
+      continue;
+    }
+    const counters = readCpuCounters();
+    try {
+      const { rows, order } = await measureBench({ bench, drivers, processes, admin, context: benchContext, settings, serverPid, signal, progress, serverAlive });
+      entry.results = rows;
+      entry.order = order;
+      entry.hostLoad = hostLoadBetween(counters, readCpuCounters());
+    } catch (err) {
+      // Interrupted or the server lost part-way: this bench's unfinished rows are dropped, earlier benches stay.
+      if (entry.results.length === 0) results.benches.pop();
+      throw err;
+    }
+    progress?.benchDone?.(bench, entry.results, entry.hostLoad);
+  }
+  return results;
+}

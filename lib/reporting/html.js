@@ -1,0 +1,284 @@
+// Pure: results or comparison -> one self-contained HTML page. Inline CSS and inline SVG only:
+// no scripts, no fonts, no images, no external URL of any kind, so the page opens offline and
+// can be attached to a CI run as is.
+import { describeSignificanceRule, fmtDelta, fmtOps, fmtPct, fmtSignedPct, fmtUs } from './format.js';
+import { fmtGeomeanChanges, fmtSignificance, rowNote } from '../results/compare.js';
+import { COST_HEAD, costTexts, environmentFacts, orderedRows, statusText } from './markdown.js';
+
+export function esc(value) {
+  return String(value ?? '')
+    .replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+}
+
+// Colour-blind-safe palette (Okabe-Ito), one colour per driver label, stable across charts.
+const PALETTE = ['#0072B2', '#E69F00', '#009E73', '#CC79A7', '#56B4E9', '#D55E00', '#7f7f7f', '#F0E442'];
+const BASE_COLOUR = '#b8b8b8';
+
+const CSS = `
+body { font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif; color: #1a1a1a; margin: 24px auto; max-width: 1000px; padding: 0 16px; background: #fff; }
+h1 { font-size: 24px; margin: 0 0 4px; }
+h2 { font-size: 19px; margin: 28px 0 2px; border-top: 1px solid #ddd; padding-top: 18px; }
+p.sub, p.sql { margin: 2px 0 8px; color: #444; }
+code { font: 13px/1.3 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; background: #f3f3f3; padding: 1px 4px; border-radius: 3px; }
+table { border-collapse: collapse; margin: 8px 0 4px; font-size: 14px; }
+th, td { padding: 3px 10px; border-bottom: 1px solid #e4e4e4; text-align: left; vertical-align: top; }
+th { background: #f6f6f6; font-weight: 600; }
+td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+dl.env { display: grid; grid-template-columns: max-content 1fr; gap: 2px 14px; margin: 10px 0; font-size: 14px; }
+dl.env dt { font-weight: 600; color: #333; }
+dl.env dd { margin: 0; }
+.warn { background: #fff4d6; border-left: 4px solid #e0a400; padding: 6px 10px; margin: 6px 0; }
+.bad { background: #fde2e1; border-left: 4px solid #c62828; padding: 6px 10px; margin: 6px 0; }
+.good { background: #e3f4e6; border-left: 4px solid #2e7d32; padding: 6px 10px; margin: 6px 0; }
+.failed { color: #b71c1c; font-weight: 600; }
+.na { color: #666; }
+ul.notes { font-size: 14px; color: #333; }
+svg.chart { display: block; max-width: 100%; height: auto; margin: 6px 0; }
+svg.chart text { font-family: system-ui, -apple-system, "Segoe UI", Roboto, Arial, sans-serif; }
+footer { margin-top: 32px; font-size: 13px; color: #666; }
+`;
+
+function page(title, body) {
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${esc(title)}</title>
+<style>${CSS}</style>
+</head>
+<body>
+${body}
+<footer>Made by mysql-driver-bench. This page is self-contained: it loads nothing from anywhere.</footer>
+</body>
+</html>
+`;
+}
+
+function environmentBlock(r) {
+  return `<dl class="env">${environmentFacts(r).map(([k, v]) => `<dt>${esc(k)}</dt><dd>${esc(v)}</dd>`).join('')}</dl>`;
+}
+
+/** A "nice" axis step (1, 2, 2.5 or 5 × 10^n) for about `count` ticks up to `max`. */
+export function niceStep(max, count = 5) {
+  if (!(max > 0)) return 1;
+  const raw = max / count;
+  const mag = 10 ** Math.floor(Math.log10(raw));
+  for (const m of [1, 2, 2.5, 5, 10]) if (m * mag >= raw) return m * mag;
+  return 10 * mag;
+}
+
+const compact = (n) => {
+  if (n >= 1e6) return `${+(n / 1e6).toFixed(n % 1e6 ? 1 : 0)}M`;
+  if (n >= 1e3) return `${+(n / 1e3).toFixed(n % 1e3 ? 1 : 0)}k`;
+  return String(+n.toFixed(1));
+};
+
+/**
+ * A horizontal bar chart with error bars.
+ * groups: [{ label, sublabel, bars: [{ value, err, colour, text, bold }], message, messageClass }]
+ * marker: { value, label } draws a dashed line (the baseline's figure).
+ */
+export function barChart({ title, groups, marker, unit = 'ops/s' }) {
+  const width = 960;
+  // The label column fits the longest driver label or protocol line (approximate glyph widths).
+  const longest = Math.max(0, ...groups.map((g) => Math.max(String(g.label).length * 8.6, String(g.sublabel ?? '').length * 7.2)));
+  const labelW = Math.round(Math.min(330, Math.max(150, longest + 24)));
+  const textW = 280;
+  const plotX = labelW;
+  const plotW = width - labelW - textW;
+  const barH = 22;
+  const barGap = 5;
+  const groupGap = 12;
+  const groupMin = 42; // room for the two-line label
+  const top = 30;
+  const barsH = (g) => Math.max(1, g.bars.length) * (barH + barGap) - barGap;
+  const groupHeights = groups.map((g) => Math.max(groupMin, barsH(g)));
+  const plotH = groupHeights.reduce((s, h) => s + h, 0) + groupGap * (groups.length + 1);
+  const height = top + plotH + 32;
+  // The scale follows the bars; a whisker far longer than its bar (a tiny, noisy sample) is cut at
+  // the edge with an arrow rather than squashing every bar.
+  const values = groups.flatMap((g) => g.bars.map((b) => b.value));
+  const maxValue = Math.max(1, ...values, marker?.value ?? 0);
+  const maxWhisker = Math.max(1, ...groups.flatMap((g) => g.bars.map((b) => b.value + (b.err || 0))));
+  const want = Math.min(Math.max(maxValue * 1.08, maxWhisker * 1.02), maxValue * 1.6);
+  const step = niceStep(want);
+  const axisMax = Math.ceil(want / step) * step;
+  const x = (v) => plotX + (Math.min(axisMax, Math.max(0, v)) / axisMax) * plotW;
+  const halo = 'paint-order="stroke" stroke="#fff" stroke-width="4" stroke-linejoin="round"';
+
+  const parts = [];
+  parts.push(`<rect x="0" y="0" width="${width}" height="${height}" fill="#fff"/>`);
+  // Grid and axis.
+  for (let v = 0; v <= axisMax + step / 2; v += step) {
+    const gx = x(v).toFixed(1);
+    parts.push(`<line x1="${gx}" y1="${top - 4}" x2="${gx}" y2="${top + plotH}" stroke="${v === 0 ? '#444' : '#e2e2e2'}" stroke-width="1"/>`);
+    parts.push(`<text x="${gx}" y="${top + plotH + 20}" font-size="14" fill="#333" text-anchor="middle">${esc(compact(v))}</text>`);
+  }
+  parts.push(`<text x="${plotX + plotW}" y="${top - 12}" font-size="14" fill="#333" text-anchor="end">${esc(unit)} →</text>`);
+
+  let y = top + groupGap;
+  groups.forEach((g, gi) => {
+    const h = groupHeights[gi];
+    const cy = y + h / 2;
+    parts.push(`<text x="${labelW - 12}" y="${(g.sublabel ? cy - 3 : cy + 5).toFixed(1)}" font-size="15" font-weight="600" fill="#1a1a1a" text-anchor="end">${esc(g.label)}</text>`);
+    if (g.sublabel) parts.push(`<text x="${labelW - 12}" y="${(cy + 14).toFixed(1)}" font-size="13" fill="${g.alert ? '#b71c1c" font-weight="700' : '#555'}" text-anchor="end">${esc(g.sublabel)}</text>`);
+    if (!g.bars.length) {
+      const failed = g.messageClass === 'failed';
+      parts.push(`<text x="${plotX + 10}" y="${(cy + 5).toFixed(1)}" font-size="14" fill="${failed ? '#b71c1c' : '#555'}"${failed ? ' font-weight="600"' : ''}>${esc(g.message ?? '')}</text>`);
+    }
+    const by0 = cy - barsH(g) / 2;
+    g.bars.forEach((b, bi) => {
+      const by = by0 + bi * (barH + barGap);
+      const mid = by + barH / 2;
+      const x0 = x(0);
+      const x1 = x(b.value);
+      parts.push(`<rect x="${x0.toFixed(1)}" y="${by.toFixed(1)}" width="${Math.max(1, x1 - x0).toFixed(1)}" height="${barH}" fill="${b.colour}"${b.bold ? ' stroke="#111" stroke-width="2"' : ''}><title>${esc(b.text)}</title></rect>`);
+      let end = x1;
+      if (b.err > 0) {
+        const lo = x(b.value - b.err);
+        const hi = x(b.value + b.err);
+        const cut = b.value + b.err > axisMax;
+        end = Math.max(end, hi);
+        const caps = [`<line x1="${lo.toFixed(1)}" y1="${mid - 6}" x2="${lo.toFixed(1)}" y2="${mid + 6}"/>`];
+        caps.push(cut
+          ? `<polyline fill="none" points="${(hi - 7).toFixed(1)},${mid - 5} ${hi.toFixed(1)},${mid} ${(hi - 7).toFixed(1)},${mid + 5}"/>`
+          : `<line x1="${hi.toFixed(1)}" y1="${mid - 6}" x2="${hi.toFixed(1)}" y2="${mid + 6}"/>`);
+        parts.push(`<g stroke="#111" stroke-width="1.6"><line x1="${lo.toFixed(1)}" y1="${mid}" x2="${hi.toFixed(1)}" y2="${mid}"/>${caps.join('')}</g>`);
+      }
+      parts.push(`<text x="${(end + 8).toFixed(1)}" y="${(mid + 5).toFixed(1)}" font-size="14" fill="#1a1a1a" ${halo}${b.bold ? ' font-weight="600"' : ''}>${esc(b.text)}</text>`);
+    });
+    y += h + groupGap;
+  });
+  if (marker && marker.value > 0) {
+    const mx = x(marker.value).toFixed(1);
+    parts.push(`<line x1="${mx}" y1="${top - 4}" x2="${mx}" y2="${top + plotH}" stroke="#111" stroke-width="1.5" stroke-dasharray="5 4"/>`);
+    parts.push(`<text x="${mx}" y="${top - 12}" font-size="13" fill="#111" text-anchor="middle" ${halo}>${esc(marker.label)}</text>`);
+  }
+  // No xmlns: inline SVG in HTML does not need it, and the page carries no URL at all.
+  return `<svg class="chart" role="img" aria-label="${esc(title)}" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}">${parts.join('')}</svg>`;
+}
+
+function colourMap(names) {
+  const m = new Map();
+  names.forEach((n, i) => m.set(n, PALETTE[i % PALETTE.length]));
+  return (name) => m.get(name) ?? PALETTE[m.size % PALETTE.length];
+}
+
+/** One bar chart per bench: ops/s per driver with ± margin of error, the baseline marked. */
+export function renderResultsHtml(results) {
+  const baseline = results.settings?.baseline;
+  const colour = colourMap((results.drivers ?? []).map((d) => d.name));
+  const body = [];
+  body.push(`<h1>mysql-driver-bench results${results.complete === false ? ' (INCOMPLETE)' : ''}</h1>`);
+  const tested = results.benches.some((b) => b.results.some((r) => typeof r.deltaSignificant === 'boolean'));
+  body.push(`<p class="sub">ops/s per driver, higher is better; whiskers: ± relative margin of error (95 %); baseline: <b>${esc(baseline)}</b> (outlined bar, dashed line)${tested ? `; ${esc(describeSignificanceRule(results.resolution))}` : ''}.</p>`);
+  if (results.complete === false) body.push(`<p class="bad">Incomplete run: ${esc(results.stoppedBy ?? 'it did not finish')} — only the rows measured are shown.</p>`);
+  body.push(environmentBlock(results));
+  for (const bench of results.benches) {
+    const rows = orderedRows(results, bench);
+    // The bench's reference: the baseline, or the first driver that ran it when the baseline could not.
+    const reference = bench.deltaReference ?? baseline;
+    const base = rows.find((r) => r.driver === reference && r.ok);
+    const groups = rows.map((row) => {
+      const isBase = row.driver === reference;
+      const label = row.driver;
+      const sublabel = isBase ? `${row.protocol ?? ''} · ${reference === baseline ? 'baseline' : 'reference'}` : (row.protocol ?? '');
+      if (!row.ok) {
+        return { label, sublabel, bars: [], message: `${row.status === 'n/a' ? 'n/a' : 'FAILED'}: ${row.error ?? ''}`.slice(0, 90), messageClass: row.status === 'n/a' ? 'na' : 'failed' };
+      }
+      const err = Number.isFinite(row.rme) ? (row.opsPerSec * row.rme) / 100 : 0;
+      const d = fmtDelta(row, bench, baseline);
+      return {
+        label,
+        sublabel,
+        bars: [{ value: row.opsPerSec, err, colour: colour(row.driver), bold: isBase, text: `${fmtOps(row.opsPerSec)} ± ${fmtPct(row.rme)}${d && d !== '-' ? ` · ${d}` : ''}` }],
+      };
+    });
+    body.push(`<section class="bench" id="bench-${esc(bench.name)}">`);
+    body.push(`<h2>${esc(bench.name)}</h2>`);
+    body.push(`<p class="sub">${esc(bench.title ?? '')}</p>`);
+    if (bench.sql) body.push(`<p class="sql"><code>${esc(bench.sql)}</code></p>`);
+    body.push(barChart({ title: `${bench.name}: ops/s per driver`, groups, marker: base ? { value: base.opsPerSec, label: reference } : null }));
+    body.push(resultsTable(rows, bench, baseline));
+    if (bench.deltaNote) body.push(`<p class="sub">${esc(bench.deltaNote)}</p>`);
+    if (bench.note) body.push(`<p class="sub">${esc(bench.note)}</p>`);
+    body.push('</section>');
+  }
+  return page(`mysql-driver-bench results ${results.startedAt ?? ''}`, body.join('\n'));
+}
+
+function resultsTable(rows, bench, baseline) {
+  const head = ['driver', 'protocol', 'ops/s', '± rme', 'samples', 'p50 µs', 'p99 µs', ...COST_HEAD, `Δ vs ${baseline}`];
+  const num = [false, false, ...Array(9).fill(true)];
+  const th = head.map((h, i) => `<th${num[i] ? ' class="num"' : ''}>${esc(h)}</th>`).join('');
+  const tr = rows.map((row) => {
+    const cells = [
+      row.driver, row.protocol ?? '', statusText(row),
+      row.ok ? fmtPct(row.rme) : '', row.ok ? String(row.samples ?? '') : '',
+      row.ok ? fmtUs(row.latency?.p50) : '', row.ok ? fmtUs(row.latency?.p99) : '',
+      ...costTexts(row),
+      row.ok ? fmtDelta(row, bench, baseline) : (row.error ?? ''),
+    ];
+    const cls = row.ok ? '' : row.status === 'n/a' ? ' class="na"' : ' class="failed"';
+    return `<tr${cls}>${cells.map((c, i) => `<td${num[i] && row.ok ? ' class="num"' : ''}>${esc(c)}</td>`).join('')}</tr>`;
+  }).join('');
+  return `<table><thead><tr>${th}</tr></thead><tbody>${tr}</tbody></table>`;
+}
+
+/** One chart per bench: base and new ops/s per driver side by side, with Δ and significance. */
+export function renderComparisonHtml(c) {
+  const drivers = [...new Set(c.rows.map((r) => r.driver))];
+  const colour = colourMap(drivers);
+  const body = [];
+  body.push('<h1>mysql-driver-bench comparison</h1>');
+  body.push(`<p class="sub">ops/s, higher is better; grey: base run, coloured: new run; whiskers: ± relative margin of error (95 %). Significance: ${esc(c.test)}, α = ${esc(c.alpha)}; <code>~</code> not significant.</p>`);
+  for (const w of c.warnings) body.push(`<p class="warn">warning: ${esc(w)}</p>`);
+  if (c.threshold !== null) {
+    body.push(c.regressions.length
+      ? `<p class="bad">Regression (threshold ${esc(c.threshold)} %): ${esc(c.regressions.map((r) => `${r.bench} · ${r.driver} ${r.reason === 'slower' ? fmtSignedPct(r.deltaPct) : r.reason}`).join(', '))}</p>`
+      : `<p class="good">No significant regression larger than ${esc(c.threshold)} %.</p>`);
+  }
+  if (c.driverChanges.length) body.push(`<p class="sub">${c.driverChanges.map((d) => `${esc(d.driver)}: ${esc(d.base)} → ${esc(d.new)}`).join(' · ')}</p>`);
+
+  // Geometric means first: the one-line answer per driver.
+  const gHead = '<tr><th>driver</th><th class="num">base ops/s</th><th class="num">new ops/s</th><th class="num">Δ</th><th>benches</th></tr>';
+  const gRows = c.geomean.map((g) => `<tr><td>${esc(g.driver)}</td><td class="num">${esc(fmtOps(g.base))}</td><td class="num">${esc(fmtOps(g.new))}</td><td class="num">${esc(fmtSignedPct(g.deltaPct))}</td><td>${esc(fmtGeomeanChanges(g))}</td></tr>`).join('');
+  body.push('<h2>Geometric mean per driver</h2>');
+  body.push(`<table><thead>${gHead}</thead><tbody>${gRows}</tbody></table>`);
+
+  const benches = [...new Set(c.rows.map((r) => r.bench))];
+  for (const bench of benches) {
+    const rows = c.rows.filter((r) => r.bench === bench);
+    const groups = rows.map((r) => ({
+      label: r.driver,
+      sublabel: r.regression ? 'REGRESSION' : (r.protocolChanged ? `${r.base.protocol} → ${r.new.protocol}` : r.new.protocol ?? ''),
+      alert: r.regression,
+      bars: [
+        { value: r.base.opsPerSec, err: errOf(r.base), colour: BASE_COLOUR, text: `base ${fmtOps(r.base.opsPerSec)} ± ${fmtPct(r.base.rme)}` },
+        { value: r.new.opsPerSec, err: errOf(r.new), colour: colour(r.driver), bold: r.regression, text: `new ${fmtOps(r.new.opsPerSec)} ± ${fmtPct(r.new.rme)} · ${fmtSignedPct(r.deltaPct)} ${fmtSignificance(r)}` },
+      ],
+    }));
+    body.push(`<section class="bench" id="bench-${esc(bench)}">`);
+    body.push(`<h2>${esc(bench)}</h2>`);
+    body.push(barChart({ title: `${bench}: base and new ops/s per driver`, groups }));
+    const head = '<tr><th>driver</th><th class="num">base ops/s</th><th class="num">± rme</th><th class="num">new ops/s</th><th class="num">± rme</th><th class="num">Δ</th><th class="num">significance</th><th>note</th></tr>';
+    const tr = rows.map((r) => `<tr${r.regression ? ' class="failed"' : ''}><td>${esc(r.driver)}</td><td class="num">${esc(fmtOps(r.base.opsPerSec))}</td><td class="num">${esc(fmtPct(r.base.rme))}</td><td class="num">${esc(fmtOps(r.new.opsPerSec))}</td><td class="num">${esc(fmtPct(r.new.rme))}</td><td class="num">${esc(fmtSignedPct(r.deltaPct))}</td><td class="num">${esc(fmtSignificance(r))}</td><td>${esc(rowNote(r))}</td></tr>`).join('');
+    body.push(`<table><thead>${head}</thead><tbody>${tr}</tbody></table>`);
+    body.push('</section>');
+  }
+  const lists = [];
+  for (const n of c.notCompared) lists.push(`not compared: ${n.bench} · ${n.driver}: ${n.base} in base, ${n.new} in new${n.error ? ` (${n.error})` : ''}`);
+  if (c.onlyInBase.length) lists.push(`only in base: ${c.onlyInBase.map((r) => `${r.bench} · ${r.driver}`).join(', ')}`);
+  if (c.onlyInNew.length) lists.push(`only in new: ${c.onlyInNew.map((r) => `${r.bench} · ${r.driver}`).join(', ')}`);
+  if (lists.length) body.push(`<h2>Rows not compared</h2><ul class="notes">${lists.map((l) => `<li>${esc(l)}</li>`).join('')}</ul>`);
+  body.push('<h2>Environment</h2>');
+  for (const [side, s] of [['base', c.base], ['new', c.new]]) {
+    body.push(`<h3>${side}${s.file ? ` · <code>${esc(s.file)}</code>` : ''}</h3>`);
+    body.push(environmentBlock(s));
+  }
+  return page('mysql-driver-bench comparison', body.join('\n'));
+}
+
+const errOf = (f) => (Number.isFinite(f.rme) ? (f.opsPerSec * f.rme) / 100 : 0);

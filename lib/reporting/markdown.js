@@ -1,0 +1,151 @@
+// Pure: results or comparison -> Markdown (a pull-request comment, $GITHUB_STEP_SUMMARY).
+import { describeNetwork, describeResolution, describeSignificanceRule, fmtDelta, fmtOps, fmtPct, fmtSignedPct, fmtUs } from './format.js';
+import { describePlacement } from '../measuring/placement.js';
+import { describeSetting, fmtGeomeanChanges, fmtSignificance, rowNote } from '../results/compare.js';
+
+const serverText = (server) => (server
+  ? `${server.kind === 'mysql' ? 'MySQL' : 'MariaDB'} ${server.version}${server.embedded === undefined ? '' : server.embedded ? ' (embedded)' : ' (remote)'}`
+  : 'not recorded');
+
+const driverText = (d) => `${d.name} ${d.version}${d.via ? ` (via ${d.via})` : ''}`;
+
+/** The run's conditions as [label, value] pairs, shared by the Markdown and HTML renderers. */
+export function environmentFacts(r) {
+  const s = r.settings ?? {};
+  const e = r.env ?? {};
+  const facts = [
+    ['started', r.startedAt ?? 'not recorded'],
+    ['server', serverText(r.server)],
+  ];
+  if (r.server && (r.server.blackhole !== undefined || r.server.bulk !== undefined)) {
+    facts.push(['server features', `BLACKHOLE ${r.server.blackhole ? 'yes' : 'no'} · bulk ${r.server.bulk ? 'yes' : 'no'}`]);
+  }
+  facts.push(
+    ['Node.js', e.node ?? 'not recorded'],
+    ['machine', `${e.cpus ?? '?'} × ${e.cpuModel ?? '?'}${e.platform ? ` · ${e.platform}${e.arch ? `/${e.arch}` : ''}` : ''}${e.memoryGiB ? ` · ${e.memoryGiB} GiB` : ''}`],
+    ['drivers', (r.drivers ?? []).map(driverText).join(', ') || 'not recorded'],
+  );
+  const settings = [];
+  if (s.mode) settings.push(`mode ${s.mode}`);
+  if (s.baseline) settings.push(`baseline ${s.baseline}`);
+  if (s.concurrency !== undefined) settings.push(`${s.concurrency} connection${s.concurrency === 1 ? '' : 's'} per driver`);
+  if (s.time !== undefined) settings.push(`${s.time} s measured per bench and driver`);
+  if (s.rounds !== undefined) settings.push(`${s.rounds} round${s.rounds === 1 ? '' : 's'}`);
+  if (s.lead !== undefined) settings.push(`${s.lead} s lead-in per window`);
+  if (s.warmup !== undefined) settings.push(`${s.warmup} s warm-up`);
+  if (s.placement !== undefined) settings.push(describePlacement(s.placement));
+  if (s.wake !== undefined) settings.push(`wake ${describeSetting(s.wake)}`);
+  if (s.network !== undefined) settings.push(`network ${describeNetwork(s.network)}`);
+  if (settings.length) facts.push(['settings', settings.join(' · ')]);
+  if (r.complete === false) facts.push(['INCOMPLETE', r.stoppedBy ?? 'the run did not finish']);
+  return facts;
+}
+
+/** A table cell: no pipes, no line breaks, no HTML. */
+export function mdCell(value) {
+  return String(value ?? '')
+    .replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
+    .replace(/\|/g, '\\|')
+    .replace(/\r?\n/g, ' ');
+}
+
+function mdTable(head, rows, align) {
+  const line = (cells) => `| ${cells.map(mdCell).join(' | ')} |`;
+  const sep = `| ${head.map((_, i) => (align[i] === 'right' ? '---:' : '---')).join(' | ')} |`;
+  return [line(head), sep, ...rows.map(line)].join('\n');
+}
+
+export const COST_HEAD = ['cpu µs/op', 'gc ms/1k', 'server µs/op'];
+
+/** A row's cost per operation as texts (empty where not measured). */
+export function costTexts(row) {
+  const c = row.ok ? row.cost : null;
+  if (!c) return ['', '', ''];
+  return [fmtUs(c.clientCpuUsPerOp), Number.isFinite(c.gcMsPer1000Ops) ? c.gcMsPer1000Ops.toFixed(2) : '-', fmtUs(c.serverCpuUsPerOp)];
+}
+
+export const statusText = (row) => (row.ok ? fmtOps(row.opsPerSec) : row.status === 'n/a' ? 'n/a' : 'FAILED');
+
+/** Rows of a bench in the order the run names its drivers (they are stored in measuring order). */
+export function orderedRows(results, bench) {
+  const order = (results.drivers ?? []).map((d) => d.name);
+  const rank = (name) => (order.indexOf(name) < 0 ? order.length : order.indexOf(name));
+  return [...bench.results].sort((a, b) => rank(a.driver) - rank(b.driver));
+}
+
+function environmentList(r) {
+  return environmentFacts(r).map(([k, v]) => `- **${k}**: ${mdCell(v)}`).join('\n');
+}
+
+export function renderResultsMarkdown(results) {
+  const baseline = results.settings?.baseline;
+  const rows = [];
+  const notes = [];
+  for (const bench of results.benches) {
+    orderedRows(results, bench).forEach((row, i) => {
+      rows.push([
+        i === 0 ? bench.name : '',
+        row.driver,
+        row.protocol ?? '',
+        statusText(row),
+        row.ok ? fmtPct(row.rme) : '',
+        row.ok ? String(row.samples ?? '') : '',
+        row.ok ? fmtUs(row.latency?.p50) : '',
+        row.ok ? fmtUs(row.latency?.p99) : '',
+        ...costTexts(row),
+        fmtDelta(row, bench, baseline),
+      ]);
+      if (!row.ok) notes.push(`${bench.name} · ${row.driver}: ${row.status === 'n/a' ? 'n/a' : 'FAILED'}: ${row.error ?? ''}`);
+    });
+    if (bench.deltaNote) notes.push(`${bench.name}: ${bench.deltaNote}`);
+    if (bench.note) notes.push(`${bench.name}: ${bench.note}`);
+  }
+  const out = [
+    `### mysql-driver-bench results${results.complete === false ? ' (INCOMPLETE)' : ''}`,
+    '',
+    mdTable(['bench', 'driver', 'protocol', 'ops/s', '± rme', 'samples', 'p50 µs', 'p99 µs', ...COST_HEAD, `Δ vs ${baseline}`],
+      rows, ['left', 'left', 'left', ...Array(9).fill('right')]),
+    '',
+  ];
+  if (notes.length) out.push(notes.map((n) => `- ${mdCell(n)}`).join('\n'), '');
+  const anySig = results.benches.some((b) => b.results.some((r) => r.deltaSignificant !== undefined && r.deltaSignificant !== null));
+  out.push(`ops/s over all of a driver's connections; ± rme: relative margin of error at 95 % over the windows; `
+    + `cpu µs/op: the driver process's CPU time (all threads) per operation; gc ms/1k: its GC pauses per 1 000 operations; `
+    + `server µs/op: the embedded server's CPU time per operation${anySig ? `; ${describeSignificanceRule(results.resolution)}` : ''}.`, '');
+  if (results.resolution) out.push(`Resolution: this run resolves ${describeResolution(results.resolution)}.`, '');
+  out.push('<details><summary>Environment</summary>', '', environmentList(results), '', '</details>', '');
+  return out.join('\n');
+}
+
+export function renderComparisonMarkdown(c) {
+  const out = ['### mysql-driver-bench comparison', ''];
+  for (const w of c.warnings) out.push(`> **warning**: ${mdCell(w)}`, '');
+  if (c.threshold !== null) {
+    out.push(c.regressions.length
+      ? `**Regression** (threshold ${c.threshold} %): ${mdCell(c.regressions.map((r) => `${r.bench} · ${r.driver} ${r.reason === 'slower' ? fmtSignedPct(r.deltaPct) : r.reason}`).join(', '))}`
+      : `No significant regression larger than ${c.threshold} %.`, '');
+  }
+  for (const d of c.driverChanges) out.push(`- ${mdCell(d.driver)}: ${mdCell(d.base)} → ${mdCell(d.new)}`);
+  if (c.driverChanges.length) out.push('');
+  const rows = [];
+  let last = null;
+  for (const r of c.rows) {
+    rows.push([r.bench === last ? '' : r.bench, r.driver, fmtOps(r.base.opsPerSec), fmtPct(r.base.rme), fmtOps(r.new.opsPerSec), fmtPct(r.new.rme), fmtSignedPct(r.deltaPct), fmtSignificance(r), rowNote(r)]);
+    last = r.bench;
+  }
+  c.geomean.forEach((g, i) => rows.push([i === 0 ? '**geomean**' : '', g.driver, fmtOps(g.base), '', fmtOps(g.new), '', fmtSignedPct(g.deltaPct), '', fmtGeomeanChanges(g)]));
+  out.push(mdTable(['bench', 'driver', 'base ops/s', '± rme', 'new ops/s', '± rme', 'Δ', 'significance', 'note'], rows,
+    ['left', 'left', 'right', 'right', 'right', 'right', 'right', 'right', 'left']), '');
+  out.push(`Significance: ${c.test}, α = ${c.alpha}; \`~\` not significant${c.rows.some((r) => !r.tested) ? ', `?` not tested (no per-sample figures)' : ''}. Geomean: geometric mean over the benches compared for the driver.`, '');
+  const lists = [];
+  for (const n of c.notCompared) lists.push(`- not compared: ${mdCell(`${n.bench} · ${n.driver}: ${n.base} in base, ${n.new} in new${n.error ? ` (${n.error})` : ''}`)}`);
+  if (c.onlyInBase.length) lists.push(`- only in base: ${mdCell(c.onlyInBase.map((r) => `${r.bench} · ${r.driver}`).join(', '))}`);
+  if (c.onlyInNew.length) lists.push(`- only in new: ${mdCell(c.onlyInNew.map((r) => `${r.bench} · ${r.driver}`).join(', '))}`);
+  if (lists.length) out.push(lists.join('\n'), '');
+  out.push('<details><summary>Environment</summary>', '');
+  for (const [side, s] of [['base', c.base], ['new', c.new]]) {
+    out.push(`**${side}**${s.file ? ` (${mdCell(s.file)})` : ''}`, '', environmentList(s), '');
+  }
+  out.push('</details>', '');
+  return out.join('\n');
+}

@@ -1,0 +1,96 @@
+// Pure renderers: results object -> text. Nothing here measures or writes.
+import Table from 'cli-table3';
+import { describeNetwork, describeResolution, describeSignificanceRule, fmtDelta, fmtOps, fmtPct, fmtSignedPct, fmtUs } from './format.js';
+import { describePlacement } from '../measuring/placement.js';
+import { planFor } from '../measuring/plan.js';
+
+export function describeRun(results) {
+  const { server, env, settings, drivers } = results;
+  const serverText = server ? `${server.kind === 'mysql' ? 'MySQL' : 'MariaDB'} ${server.version} (${server.embedded ? 'embedded' : 'remote'})` : 'no server';
+  const driverText = drivers.map((d) => `${d.name} ${d.version}${d.via ? ` (via ${d.via})` : ''}`).join(', ');
+  const levels = [].concat(settings.concurrency);
+  const conns = levels.length > 1 ? `${levels.join(', ')} connections (one level after another)`
+    : levels[0] === 1 ? '1 connection' : `${levels[0]} connections`;
+  const windows = settings.lead !== undefined
+    ? `${settings.rounds} rounds × (${settings.lead} s lead-in + ${Math.round((settings.time / settings.rounds) * 1000) / 1000} s measured) per driver and bench`
+    : `${settings.rounds > 1 ? `${settings.rounds} rounds × ` : ''}${settings.time} s sampling per cell`;
+  const wake = settings.wake ? ` · wake ${settings.wake}` : '';
+  const placement = settings.placement ? ` · ${describePlacement(settings.placement)}` : '';
+  const net = settings.network?.rttMs > 0 ? ` · network ${describeNetwork(settings.network)}` : '';
+  return [
+    `${serverText} · Node ${env.node} · ${env.cpus} × ${env.cpuModel}${placement}${wake}${net}`,
+    `drivers: ${driverText} · baseline ${settings.baseline} · ${conns} per driver · ${windows}`,
+  ];
+}
+
+/** Cost per operation: the driver process's CPU (all threads) and GC pauses, the embedded server's CPU. */
+function costCells(row) {
+  const c = row.ok ? row.cost : null;
+  if (!c) return ['', '', ''];
+  return [fmtUs(c.clientCpuUsPerOp), Number.isFinite(c.gcMsPer1000Ops) ? c.gcMsPer1000Ops.toFixed(2) : '-', fmtUs(c.serverCpuUsPerOp)];
+}
+
+function opsCell(row) {
+  if (row.ok) return fmtOps(row.opsPerSec);
+  return row.status === 'n/a' ? 'n/a' : 'FAILED';
+}
+
+/** The main table, one row per bench x driver, followed by notes on failures and n/a rows. */
+export function renderTable(results, { color = false, latency = false } = {}) {
+  const baseline = results.settings.baseline;
+  const wide = latency;
+  const withFloor = results.benches.some((b) => b.results.some((r) => r.driver === 'floor' && r.ok));
+  const head = ['bench', 'driver', 'protocol', 'ops/s', '± rme', 'samples',
+    'p50 µs', ...(wide ? ['p90 µs'] : []), 'p99 µs',
+    ...(wide ? ['max µs', 'IQR', 'cpu µs/op', 'gc ms/1k', 'server µs/op'] : []), `Δ vs ${baseline}`,
+    ...(withFloor ? ['over floor'] : [])];
+  const table = new Table({
+    head,
+    colAligns: ['left', 'left', 'left', ...head.slice(3).map(() => 'right')],
+    style: { head: color ? ['cyan'] : [], border: color ? ['grey'] : [], compact: true },
+  });
+  const notes = [];
+  const multiLevel = [].concat(results.settings.concurrency ?? 1).length > 1;
+  for (const bench of results.benches) {
+    bench.results.forEach((row, i) => {
+      table.push([
+        i === 0 ? (multiLevel && bench.concurrency !== undefined ? `${bench.name} @${bench.concurrency}` : bench.name) : '',
+        row.driver,
+        row.protocol ?? '',
+        opsCell(row),
+        row.ok ? fmtPct(row.rme) : '',
+        row.ok ? String(row.samples) : '',
+        row.ok ? fmtUs(row.latency?.p50) : '',
+        ...(wide ? [row.ok ? fmtUs(row.latency?.p90) : ''] : []),
+        row.ok ? fmtUs(row.latency?.p99) : '',
+        ...(wide ? [row.ok ? fmtUs(row.latency?.max) : '', row.ok && row.rounds?.length > 1 ? fmtPct(row.spreadPct) : '', ...costCells(row)] : []),
+        fmtDelta(row, bench, baseline),
+        ...(withFloor ? [row.overFloorPct === null || row.overFloorPct === undefined ? (row.driver === 'floor' && row.ok ? 'floor' : '') : fmtSignedPct(row.overFloorPct, 0)] : []),
+      ]);
+      if (!row.ok) notes.push(`${bench.name} · ${row.driver}: ${row.status === 'n/a' ? 'n/a' : 'FAILED'}: ${row.error}`);
+    });
+    if (bench.deltaNote) notes.push(`${bench.name}: ${bench.deltaNote}`);
+    if (bench.note) notes.push(`${bench.name}: ${bench.note}`);
+  }
+  const lines = [...describeRun(results), table.toString()];
+  if (results.benches.some((b) => b.results.some((r) => r.deltaSignificant === false))) {
+    notes.unshift(describeSignificanceRule(results.resolution));
+  }
+  if (results.resolution) notes.push(`resolution: this run resolves ${describeResolution(results.resolution)}`);
+  if (notes.length) lines.push(notes.map((n) => `  ${n}`).join('\n'));
+  if (!results.complete) lines.push(`INCOMPLETE: ${results.stoppedBy ?? 'the run did not finish'}`);
+  return lines.join('\n') + '\n';
+}
+
+/** `list`: each bench with its SQL and, per driver, the protocol path it runs. */
+export function renderBenchList(benches, drivers, context) {
+  const nameWidth = Math.max(18, ...benches.map((b) => b.name.length + 2));
+  const table = new Table({ head: ['bench', 'what it measures', 'SQL', ...drivers.map((d) => d.name)], wordWrap: true, style: { head: [], border: [] }, colWidths: [nameWidth, 40, 34, ...drivers.map(() => 16)] });
+  for (const b of benches) {
+    table.push([b.name, b.title, b.sql, ...drivers.map((d) => {
+      const plan = planFor(b, d, context);
+      return plan.unsupported ? 'n/a' : plan.protocol;
+    })]);
+  }
+  return table.toString() + '\n';
+}

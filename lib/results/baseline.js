@@ -1,0 +1,30 @@
+// Which driver the Δ column compares against.
+import { usageError } from '../cli/errors.js';
+
+export const DEFAULT_BASELINE = 'mysql';
+
+/**
+ * The baseline's row label and why it was chosen.
+ * explicit: --baseline as given (undefined when not given); specs: --drivers as written (with `floor`
+ * appended by --floor); drivers: the loaded drivers, in the same order (their `name` is the row label).
+ * With no --baseline: `mysql` when it is run, else the first driver listed. An explicit baseline is a
+ * row label or a driver as written in --drivers (`mysql2@latest` means that release's row); naming a
+ * driver that is not run is a usage error.
+ */
+export function resolveBaseline({ explicit, specs, drivers }) {
+  const labels = drivers.map((d) => d.name);
+  if (explicit !== undefined) {
+    const asWritten = specs.indexOf(explicit);
+    const name = asWritten >= 0 ? labels[asWritten] : explicit;
+    if (!labels.includes(name)) {
+      throw usageError(`baseline '${explicit}' is not among the drivers run (${labels.join(', ')})`,
+        'add it to --drivers, choose another with --baseline, or leave --baseline out');
+    }
+    return { name, reason: 'chosen with --baseline' };
+  }
+  if (labels.includes(DEFAULT_BASELINE)) return { name: DEFAULT_BASELINE, reason: `the default: ${DEFAULT_BASELINE} is run` };
+  return { name: labels[0], reason: `first driver listed; ${DEFAULT_BASELINE} is not run` };
+}
+
+/** The progress line naming the baseline, e.g. `baseline: mysql2 (first driver listed; mysql is not run)`. */
+export const describeBaseline = ({ name, reason }) => `baseline: ${name} (${reason})`;

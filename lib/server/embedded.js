@@ -1,0 +1,194 @@
+// A throwaway MariaDB server: fresh data dir in the OS temp dir, loopback only,
+// a free port, a password user; stopped and removed when the run ends.
+import { spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { accessSync, constants, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir, userInfo } from 'node:os';
+import { delimiter, join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { setupError } from '../cli/errors.js';
+import { addSecret } from '../cli/redact.js';
+import { sleep, within } from '../measuring/timers.js';
+
+export const TEMP_PREFIX = 'mysql-driver-bench-';
+const SBIN_DIRS = ['/usr/sbin', '/usr/local/sbin', '/usr/libexec', '/usr/local/mysql/bin'];
+const WATCHDOG = join(dirname(fileURLToPath(import.meta.url)), 'watchdog.js');
+
+function findExecutable(names) {
+  const dirs = [...(process.env.PATH || '').split(delimiter), ...SBIN_DIRS].filter(Boolean);
+  for (const name of names) {
+    for (const dir of dirs) {
+      const file = join(dir, name);
+      try {
+        accessSync(file, constants.X_OK);
+        return file;
+      } catch { /* keep looking */ }
+    }
+  }
+  return null;
+}
+
+export function findServerBinaries() {
+  return {
+    mariadbd: findExecutable(['mariadbd', 'mysqld']),
+    installDb: findExecutable(['mariadb-install-db', 'mysql_install_db']),
+  };
+}
+
+const SETUP_SCRIPT = join(dirname(fileURLToPath(import.meta.url)), '..', 'scripts', 'setup.js');
+
+/**
+ * Under the README's `npm run benchmark`, a missing mariadbd is installed by the project's setup
+ * script (root with apt-get) or explained in one line; run directly, the CLI only explains.
+ */
+export function installServerIfAllowed(env = process.env) {
+  const { mariadbd, installDb } = findServerBinaries();
+  if (mariadbd && installDb) return;
+  if (env.npm_lifecycle_event !== 'benchmark') throw missingServerError();
+  const r = spawnSync(process.execPath, [SETUP_SCRIPT, '--server'], { stdio: ['ignore', 2, 2] });
+  if (r.status !== 0) throw missingServerError();
+}
+
+export function missingServerError() {
+  return setupError('mariadbd was not found, and no server is configured',
+    'install the Debian/Ubuntu package mariadb-server (as root: npm run setup, or apt-get install mariadb-server), '
+    + 'or point the harness at a server with --host/--socket or DB_HOST/DB_SOCKET');
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+
+function tail(file, lines = 5) {
+  try {
+    return readFileSync(file, 'utf8').trim().split('\n').slice(-lines).join(' | ');
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * Start the embedded server. Returns { host, port, user, password, database, dir, pid, stop(), stopSync() }.
+ * `onLog` receives progress lines for stderr.
+ */
+export async function startEmbeddedServer({ database, onLog = () => {}, startTimeoutMs = 60000, blackhole = true } = {}) {
+  const { mariadbd, installDb } = findServerBinaries();
+  if (!mariadbd || !installDb) throw missingServerError();
+
+  const dir = mkdtempSync(join(tmpdir(), TEMP_PREFIX));
+  const dataDir = join(dir, 'data');
+  const errorLog = join(dir, 'error.log');
+  const asRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  const userArgs = asRoot ? ['--user=root'] : [`--user=${userInfo().username}`];
+  let child = null;
+  let watchdog = null;
+  let stopped = false;
+
+  const removeDir = () => rmSync(dir, { recursive: true, force: true });
+
+  const stopSync = () => {
+    if (stopped) return;
+    stopped = true;
+    if (child && child.exitCode === null && child.signalCode === null) {
+      try { process.kill(child.pid, 'SIGKILL'); } catch { /* already gone */ }
+    }
+    try { watchdog?.kill('SIGKILL'); } catch { /* already gone */ }
+    removeDir();
+  };
+
+  const stop = async () => {
+    if (stopped) return;
+    if (child && child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.ref(); // keep the event loop alive until the server has gone
+      try { process.kill(child.pid, 'SIGTERM'); } catch { /* already gone */ }
+      const graceful = await within(exited.then(() => true), 15000, false);
+      if (!graceful) {
+        try { process.kill(child.pid, 'SIGKILL'); } catch { /* already gone */ }
+        await within(exited, 2000);
+      }
+    }
+    stopSync();
+  };
+
+  try {
+    onLog('embedded server: initialising a data directory');
+    const install = spawnSync(installDb, [
+      '--no-defaults', `--datadir=${dataDir}`, ...userArgs, `--tmpdir=${dir}`,
+      '--auth-root-authentication-method=socket', '--skip-test-db',
+    ], { encoding: 'utf8', timeout: 120000 });
+    if (install.status !== 0) {
+      throw setupError(`${installDb} failed (exit ${install.status}): ${(install.stderr || install.stdout || '').trim().split('\n').slice(-3).join(' | ')}`,
+        'check that the mariadb-server package is complete and the temp directory is writable');
+    }
+
+    const password = randomBytes(18).toString('base64url');
+    addSecret(password);
+    const user = 'bench';
+    const initFile = join(dir, 'init.sql');
+    writeFileSync(initFile, [
+      `CREATE USER '${user}'@'127.0.0.1' IDENTIFIED BY '${password}';`,
+      `CREATE USER '${user}'@'localhost' IDENTIFIED BY '${password}';`,
+      `GRANT ALL PRIVILEGES ON *.* TO '${user}'@'127.0.0.1' WITH GRANT OPTION;`,
+      `GRANT ALL PRIVILEGES ON *.* TO '${user}'@'localhost' WITH GRANT OPTION;`,
+      '',
+    ].join('\n'), { mode: 0o600 });
+
+    const port = await freePort();
+    const socket = join(dir, 'mysqld.sock');
+    const args = [
+      '--no-defaults', `--datadir=${dataDir}`, ...userArgs,
+      `--port=${port}`, '--bind-address=127.0.0.1', `--socket=${socket}`,
+      // Its own tmpdir: a starting mariadbd deletes other servers' #sql temp files in a shared one.
+      `--tmpdir=${dir}`,
+      `--pid-file=${join(dir, 'mysqld.pid')}`, `--log-error=${errorLog}`,
+      `--init-file=${initFile}`, '--skip-name-resolve', '--skip-log-bin',
+      ...(blackhole ? ['--plugin-load-add=ha_blackhole'] : []),
+      // Throwaway data: do not measure the disk's fsync, measure the drivers.
+      '--innodb-flush-log-at-trx-commit=2', '--innodb-buffer-pool-size=256M',
+      '--max-connections=1000', '--max-allowed-packet=256M',
+    ];
+    onLog(`embedded server: starting mariadbd on 127.0.0.1:${port}`);
+    // Own process group: Ctrl-C in the terminal must reach the harness only, which then stops the server itself.
+    child = spawn(mariadbd, args, { detached: true, stdio: 'ignore' });
+    const spawnError = new Promise((_, reject) => child.once('error', reject));
+    spawnError.catch(() => {});
+    watchdog = spawn(process.execPath, [WATCHDOG, String(process.pid), String(child.pid), dir],
+      { detached: true, stdio: 'ignore' });
+    watchdog.unref();
+
+    const started = Date.now();
+    for (;;) {
+      if (child.exitCode !== null || child.signalCode !== null) {
+        throw setupError(`mariadbd exited while starting: ${tail(errorLog)}`,
+          'see the server log above; run with --debug for details');
+      }
+      if (existsSync(errorLog) && readFileSync(errorLog, 'utf8').includes('ready for connections')) break;
+      if (Date.now() - started > startTimeoutMs) {
+        throw setupError(`mariadbd did not become ready within ${startTimeoutMs / 1000} s: ${tail(errorLog)}`,
+          'the machine may be overloaded; try again');
+      }
+      await Promise.race([sleep(25), spawnError]);
+    }
+    rmSync(initFile, { force: true });
+    onLog(`embedded server: ready in ${Date.now() - started} ms`);
+    child.unref();
+    return {
+      host: '127.0.0.1', port, user, password, database, socket, dir, pid: child.pid, errorLog,
+      process: child, stop, stopSync,
+    };
+  } catch (err) {
+    stopSync();
+    throw err;
+  }
+}

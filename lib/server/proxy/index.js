@@ -1,0 +1,119 @@
+// Simulated network latency between the drivers and the server: a proxy process per run.
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { usageError, setupError } from '../../cli/errors.js';
+import { deadline, within } from '../../measuring/timers.js';
+
+const PROXY = fileURLToPath(new URL('./process.js', import.meta.url));
+
+// Named profiles: added round-trip time in milliseconds.
+export const NETWORK_PROFILES = Object.freeze({
+  loopback: 0, // no proxy
+  lan: 0.5, // a switched data-centre or office LAN
+  wan: 20, // another region / the far side of a VPN
+});
+
+/** --rtt and --network into { name, rttMs }; rtt 0 means no proxy. */
+export function resolveNetwork({ rtt, network } = {}) {
+  if (rtt !== undefined && network !== undefined) throw usageError('give --rtt or --network, not both');
+  if (network !== undefined) {
+    if (!(network in NETWORK_PROFILES)) {
+      throw usageError(`unknown network profile '${network}'`,
+        `profiles: ${Object.entries(NETWORK_PROFILES).map(([k, v]) => `${k} (${v} ms)`).join(', ')}`);
+    }
+    return { name: network, rttMs: NETWORK_PROFILES[network] };
+  }
+  if (rtt === undefined) return { name: 'loopback', rttMs: 0 };
+  const n = Number(rtt);
+  if (!Number.isFinite(n) || n < 0 || n > 10000) throw usageError(`--rtt must be a number of milliseconds from 0 to 10000, not '${rtt}'`);
+  return { name: n === 0 ? 'loopback' : `rtt ${n} ms`, rttMs: n };
+}
+
+/**
+ * Start a proxy in front of `target` adding `rttMs` of round trip (half each way).
+ * Returns { host, port, pid, stop(), report() }; report() resolves to the proxy's own account of
+ * the run so far: hold-time summaries per direction, its CPU seconds (all its threads) and uptime.
+ * The proxy runs an event loop and an alarm thread (lib/proxy-alarm.js): to pin it to CPUs, pin all
+ * of pid's threads (taskset -a).
+ */
+export async function startProxy(target, rttMs) {
+  const child = spawn(process.execPath, [PROXY, '127.0.0.1', target.host ?? '-', String(target.port ?? '-'), target.socket ?? '-', String(rttMs / 2)],
+    { stdio: ['pipe', 'pipe', 'inherit'] });
+  const lines = readJsonLines(child.stdout);
+  child.stdin.on('error', () => {}); // a proxy that died: stop() and report() see it from its exit code
+  const ready = new Promise((resolve, reject) => {
+    lines.next = resolve;
+    child.once('error', reject);
+    child.once('exit', (code) => reject(setupError(`the latency proxy exited while starting (code ${code})`, 'run with --debug')));
+  });
+  const { port } = await deadline(ready, 10000, () => setupError('the latency proxy did not start within 10 s', 'try again'));
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const gone = new Promise((r) => child.once('exit', r));
+    child.stdin.end();
+    child.kill('SIGTERM');
+    await gone;
+  };
+  process.once('exit', () => { try { child.kill('SIGKILL'); } catch { /* gone */ } });
+  const report = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return null;
+    const answer = new Promise((resolve) => { lines.next = resolve; });
+    child.stdin.write(`${JSON.stringify({ command: 'report' })}\n`);
+    return (await within(answer, 5000, {})).report ?? null;
+  };
+  return { host: '127.0.0.1', port, pid: child.pid, stop, report };
+}
+
+/** Hand each JSON line of `stream` to `reader.next` (set by whoever waits for the next one). */
+function readJsonLines(stream) {
+  const reader = { next: null };
+  let buf = '';
+  stream.setEncoding('utf8');
+  stream.on('data', (d) => {
+    buf += d;
+    let nl;
+    while ((nl = buf.indexOf('\n')) >= 0) {
+      const line = buf.slice(0, nl);
+      buf = buf.slice(nl + 1);
+      const take = reader.next;
+      reader.next = null;
+      take?.(JSON.parse(line));
+    }
+  });
+  return reader;
+}
+
+const ms3 = (x) => (x === null || x === undefined ? null : Math.round(x * 1000) / 1000);
+
+/**
+ * What the proxy added over the run, for settings.network: per direction the hold times' summary
+ * ({ chunks, early, minMs, p50Ms, p99Ms, maxMs, meanMs }), and the added round trip estimated as the sum of
+ * the two directions' p50s (addedRttP50Ms) and of their p99s (addedRttP99Ms). `early` counts the
+ * chunks the proxy saw itself release before their time: always 0 unless the proxy is broken.
+ */
+export function summarizeAddedDelay(report) {
+  if (!report) return { measured: false };
+  const { toServer, toClient } = report;
+  const sum = (a, b) => (a === null || b === null ? null : ms3(a + b));
+  return {
+    addedRttP50Ms: sum(toServer.p50Ms, toClient.p50Ms),
+    addedRttP99Ms: sum(toServer.p99Ms, toClient.p99Ms),
+    holds: { toServer, toClient },
+    early: toServer.early + toClient.early,
+    proxyCpuSeconds: report.cpuSeconds,
+    proxySeconds: report.uptimeSeconds,
+  };
+}
+
+const holdText = (h) => (h.chunks ? `p50 ${h.p50Ms}, p99 ${h.p99Ms}, shortest ${Math.floor(h.minMs * 1e4) / 1e4} ms` : 'no data');
+
+/** The progress line on what the proxy added over the run (settings.network after summarizeAddedDelay). */
+export function describeAddedDelay(network) {
+  if (!network.holds) return `network: +${network.rttMs} ms RTT requested; the latency proxy gave no account of the run`;
+  const { toServer, toClient } = network.holds;
+  const cpu = network.proxyCpuSeconds === undefined ? ''
+    : `; proxy CPU ${network.proxyCpuSeconds} s over ${network.proxySeconds} s (${Math.round((100 * network.proxyCpuSeconds) / network.proxySeconds)} % of a core)`;
+  return `network: +${network.rttMs} ms RTT requested; added over the run (per chunk, both directions' holds summed): `
+    + `p50 ${network.addedRttP50Ms} ms, p99 ${network.addedRttP99Ms} ms — client→server ${holdText(toServer)}; `
+    + `server→client ${holdText(toClient)}${network.early ? `; ${network.early} chunk(s) released EARLY` : ''}${cpu}`;
+}
