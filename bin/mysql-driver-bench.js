@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Entry point: checks that dependencies are installed, then hands over to lib/cli.js.
+// Entry point: checks that dependencies are installed, then hands over to lib/cli/index.js.
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 

@@ -9,13 +9,13 @@ import { DEFAULT_PLACEMENT, canPin, describePlacement, pin, pinThreads, planPlac
 
 const round3 = (x) => Math.round(x * 1000) / 1000;
 import { createResults, describeEnvironment, applyDeltas, assertWritableDir, writeResults, serialize } from './results/file.js';
-import { renderTable } from './reporting/table.js';
+import { renderRun } from './reporting/sections.js';
 import { createProgress } from './reporting/progress.js';
 import { describeWake, withWake } from './measuring/wake.js';
 import { Interrupted, openServer, trapSignals } from './server/session.js';
 import { resolveNetwork, startProxy, summarizeAddedDelay, describeAddedDelay } from './server/proxy/index.js';
 import { sleep } from './measuring/timers.js';
-import { catalogueFailed, renderCatalogue, runCatalogue } from './measuring/catalogue.js';
+import { catalogueFailed, runCatalogue } from './measuring/catalogue.js';
 import { concurrencyLevels } from './measuring/scaling.js';
 import { startHealthMonitor } from './measuring/health.js';
 
@@ -50,9 +50,6 @@ function runSettings(opts, benches) {
     callTimeoutMs: 30000,
   };
 }
-
-/** The main table and the catalogue's sections: what a run prints. */
-const renderRun = (results, { color, latency }) => renderTable(results, { color, latency }) + renderCatalogue(results);
 
 /**
  * One run: server, placement, driver processes, the benches, the results file, the report.

@@ -2,10 +2,15 @@
 // the scaling, transfer, streaming and metadata sections, and what counts as a failed section.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseConcurrency, concurrencyLevels, forEachLevel, renderScaling, scalingData } from '../lib/measuring/scaling.js';
-import { catalogueFailed, renderCatalogue, renderTransfer } from '../lib/measuring/catalogue.js';
-import { renderStreaming, streamingSummary, probeSpec } from '../benchs/stream_rows/probe.js';
-import { renderMetadata, serverOffer } from '../benchs/execute_metadata/probe.js';
+import { parseConcurrency, concurrencyLevels, forEachLevel } from '../lib/measuring/scaling.js';
+import { renderScaling, scalingData } from '../lib/reporting/scaling.js';
+import { catalogueFailed } from '../lib/measuring/catalogue.js';
+import { renderSections } from '../lib/reporting/sections.js';
+import { renderTransfer } from '../benchs/transfer/section.js';
+import { probeSpec } from '../benchs/stream_rows/probe.js';
+import { renderStreaming, streamingSummary } from '../benchs/stream_rows/section.js';
+import { serverOffer } from '../benchs/execute_metadata/probe.js';
+import { renderMetadata } from '../benchs/execute_metadata/section.js';
 import { checkTransfer } from '../benchs/transfer/workload.js';
 import { BENCHES } from '../benchs/index.js';
 import { CheckError } from '../lib/measuring/check.js';
@@ -139,7 +144,7 @@ test('a failed streaming figure or metadata probe fails the run; n/a does not', 
   assert.equal(catalogueFailed({ metadata: { drivers: [{ status: 'failed' }] } }), true);
   assert.equal(catalogueFailed({ streaming: { error: 'cannot fork' } }), true);
   assert.equal(catalogueFailed({ benches: [] }), false);
-  assert.equal(renderCatalogue({ benches: [] }), '');
+  assert.equal(renderSections({ benches: [] }), '');
 });
 
 test('a transfer whose replies disagree fails its check', () => {

@@ -4,11 +4,9 @@
 // executions of the execute_metadata statement, bound so its columns stay the same, then so they
 // change every time. A driver that negotiated the skipping receives far fewer bytes per unchanged
 // execution; one that did not receives the full column definitions every time.
-import Table from 'cli-table3';
-import { fmtInt, fmtOps, fmtSignedPct } from '../../lib/reporting/format.js';
 import { redact } from '../../lib/cli/redact.js';
 import { within } from '../../lib/measuring/timers.js';
-import { METADATA_SQL, TAG, checkTaggedHundredCols } from './index.js';
+import { METADATA_SQL, TAG, checkTaggedHundredCols } from './statement.js';
 
 export const EXECUTIONS = 50;
 
@@ -76,33 +74,4 @@ export async function runMetadataProbe({ drivers, target, admin, server, executi
     }
   }
   return out;
-}
-
-const rowOf = (results, bench, driver) => {
-  const entries = (results.benches ?? []).filter((b) => b.name === bench);
-  const entry = entries.find((e) => (e.concurrency ?? 1) === 1) ?? entries[0];
-  return entry?.results.find((r) => r.driver === driver) ?? null;
-};
-
-/** Pure: the metadata section ('' when the run has no metadata probe). */
-export function renderMetadata(results) {
-  const m = results.metadata;
-  if (!m) return '';
-  if (m.error) return `prepared-statement metadata: not measured: ${m.error}\n`;
-  const offer = m.server.offered === null ? 'unknown' : m.server.offered ? 'yes' : 'no';
-  const head = ['driver', 'unchanged ops/s', 'changing ops/s', 'Δ unchanged', 'bytes/exec unchanged', 'bytes/exec changing', 'skips metadata'];
-  const table = new Table({ head, style: { head: [], border: [], compact: true }, colAligns: ['left', 'right', 'right', 'right', 'right', 'right', 'left'] });
-  for (const d of m.drivers) {
-    const a = rowOf(results, 'execute_metadata', d.driver);
-    const b = rowOf(results, 'execute_metadata_changing', d.driver);
-    const ops = (r) => (r?.ok ? fmtOps(r.opsPerSec) : r ? (r.status === 'n/a' ? 'n/a' : 'FAILED') : '');
-    const delta = a?.ok && b?.ok ? fmtSignedPct(((a.opsPerSec - b.opsPerSec) / b.opsPerSec) * 100) : '';
-    if (!d.ok) {
-      table.push([d.driver, ops(a), ops(b), delta, '', '', d.status === 'n/a' ? `n/a: ${d.error}` : `FAILED: ${d.error}`]);
-      continue;
-    }
-    table.push([d.driver, ops(a), ops(b), delta, fmtInt(d.bytesUnchanged), fmtInt(d.bytesChanging), d.skips ? 'yes' : 'no']);
-  }
-  return `prepared-statement metadata · server offers skipping unchanged metadata: ${offer} (${m.server.from}) · `
-    + `bytes/exec = server Bytes_sent over ${m.executions} executions\n${table.toString()}\n`;
 }

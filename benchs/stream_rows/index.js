@@ -1,10 +1,11 @@
 import { expect, expectRows } from '../../lib/measuring/check.js';
 import { PAYLOAD_LENGTH, STREAM_MAX_ROWS, checkStreamRow, createStreamRows, streamSql } from '../_tables.js';
+import { renderStreaming } from './section.js';
 
 // In the main table: 1000 rows read through each driver's streaming API, every row checked as it
 // arrives and none kept. The full comparison (1 to 100 000 rows, fetch-all against streaming, time
-// and peak memory, each figure from its own child process) is the streaming section of a run
-// (lib/streaming.js).
+// and peak memory, each figure from its own child process) is this bench's probe (probe.js), run once
+// after the matrix, and its section (section.js).
 export const MATRIX_ROWS = 1000;
 export const STREAM_SIZES = [1, 10, 100, 1000, STREAM_MAX_ROWS];
 const SQL = streamSql(MATRIX_ROWS);
@@ -18,6 +19,18 @@ export async function streamChecked(conn, sql) {
   });
   return [{ rows, lastId: next - 1 }];
 }
+
+/** The streaming probe: results.streaming, and its section after the main table. */
+export const streamingProbe = {
+  key: 'streaming',
+  async run({ drivers, target, settings, signal, log }) {
+    log(`streaming section: ${STREAM_SIZES.join(', ')} rows × ${drivers.length} driver(s) × fetch-all/stream, one child process each`);
+    const { runStreamingProbe } = await import('./probe.js'); // the harness's side only: driver processes never load it
+    return runStreamingProbe({ drivers, target, settings, sizes: STREAM_SIZES, signal, log });
+  },
+  failed: (streaming) => (streaming.rows ?? []).some((r) => r.status === 'failed'),
+  section: renderStreaming,
+};
 
 export default {
   name: 'stream_rows',
@@ -36,4 +49,5 @@ export default {
     expect(rows === MATRIX_ROWS, `expected ${MATRIX_ROWS} rows streamed, got ${rows}`);
     expect(lastId === MATRIX_ROWS, `expected the last row to be ${MATRIX_ROWS}, got ${lastId}`);
   },
+  probe: streamingProbe,
 };

@@ -1,4 +1,4 @@
-// One streaming measurement in a process of its own (forked by lib/streaming.js with --expose-gc),
+// One streaming measurement in a process of its own (forked by probe.js with --expose-gc),
 // so that no other driver's or mode's garbage lands in its memory figures.
 //
 // Receives one job over IPC: { spec, target, rows, mode: 'fetch-all' | 'stream', budgetMs, minReads,

@@ -1,3 +1,5 @@
+import { positiveInteger } from '../../lib/cli/config.js';
+import { renderTransfer } from './section.js';
 import {
   DEFAULT_ACCOUNTS, checkTransfer, identities, latencyP95, newStats, resetBalances, seed, transferOnce, verifyMoney,
 } from './workload.js';
@@ -44,5 +46,15 @@ export default {
     };
   },
   check: checkTransfer,
+  // --transfer-accounts: the size of the seeded tables, in ctx.options and in the results' settings.
+  options: [{
+    flags: '--transfer-accounts <n>',
+    description: `accounts (and users, cards, tokens) seeded for the transfer bench (default ${DEFAULT_ACCOUNTS})`,
+    parse: positiveInteger('--transfer-accounts'),
+    key: 'transferAccounts',
+    default: DEFAULT_ACCOUNTS,
+    record: true,
+  }],
+  section: renderTransfer,
   verify: (admin, ctx, windowStats) => verifyMoney(admin, ctx.schema, { accounts: stateFor(ctx).accounts, committed: windowStats?.committed ?? 0 }),
 };

@@ -7,7 +7,7 @@ import { BUILTIN_DRIVERS, assertDriverNames, loadDrivers } from '../drivers/inde
 import { PRESETS, runBenchmark } from '../run.js';
 import { DEFAULT_PLACEMENT, parsePlacement } from '../measuring/placement.js';
 import { parseConcurrency } from '../measuring/scaling.js';
-import { DEFAULT_ACCOUNTS } from '../../benchs/transfer/workload.js';
+import { benchOptionSpecs } from '../measuring/catalogue.js';
 import { parseWake, DEFAULT_WAKE } from '../measuring/wake.js';
 import { CALIBRATION_BENCHES, MIN_RATIO, calibrateVariant, calibrationBenches } from './commands/calibrate.js';
 import { DESIGN_BENCHES, aaRun, aaVariant } from './commands/aa.js';
@@ -36,8 +36,10 @@ function addRunOptions(cmd) {
   cmd
     .option('-d, --drivers <list>', `comma-separated drivers (${BUILTIN_DRIVERS.join(', ')}); name#tag runs another process of the same driver, e.g. mysql2#2`, splitList, BUILTIN_DRIVERS)
     .option('-b, --baseline <driver>', 'driver the Δ column compares against (default: mysql when it is run, else the first driver listed)')
-    .option('-c, --concurrency <n>', 'connections per driver, each with one call in flight (pool benches: callers sharing a pool of that size); a list such as 1,4,16 runs every bench at each level and prints a scaling table', parseConcurrency, 1)
-    .option('--transfer-accounts <n>', `accounts (and users, cards, tokens) seeded for the transfer bench (default ${DEFAULT_ACCOUNTS})`, positiveInteger('--transfer-accounts'))
+    .option('-c, --concurrency <n>', 'connections per driver, each with one call in flight (pool benches: callers sharing a pool of that size); a list such as 1,4,16 runs every bench at each level and prints a scaling table', parseConcurrency, 1);
+  // Options the benches declare in their modules (the bench contract).
+  for (const o of benchOptionSpecs()) cmd.option(o.flags, o.description, o.parse);
+  cmd
     .option('--rtt <ms>', 'add this round-trip time between drivers and server (a latency proxy in its own process)')
     .option('--network <profile>', 'a named --rtt: lan (0.5 ms), wan (20 ms), loopback (0)')
     .option('--floor', 'add the wire-floor reference client (driver `floor`) to the drivers')

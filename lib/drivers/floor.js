@@ -1,4 +1,4 @@
-// The wire-floor reference: the harness's own minimal protocol client (lib/floor-client.js),
+// The wire-floor reference: the harness's own minimal protocol client (floor-client.js),
 // measured like a driver so each driver's overhead above it can be shown.
 import { readFileSync } from 'node:fs';
 import { connectFloor } from './floor-client.js';

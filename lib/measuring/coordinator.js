@@ -129,7 +129,7 @@ export async function measureBench({ bench, drivers, processes, admin, context, 
       pool: cell.pool ? { size: concurrency, callers: concurrency } : undefined,
       operations: closed.operations,
       latency: closed.latency,
-      // A bench's own figures for the row (e.g. transfer: retries, deadlocks, p95).
+      // A bench's own figures for the row (e.g. a payments workload's retries, deadlocks and p95).
       workload: closed.workload,
       processRssMB: closed.rssMB,
     };

@@ -1,4 +1,4 @@
-// A lowest-priority busy loop that keeps one CPU from going idle (see lib/wake.js).
+// A lowest-priority busy loop that keeps one CPU from going idle (see wake.js).
 // It exits by itself when the harness that started it is gone.
 import { setPriority } from 'node:os';
 

@@ -59,7 +59,7 @@ export function deltaReference(bench, baseline, driverOrder) {
 
 /**
  * Fill each row's paired Δ against its bench's reference (the baseline, or the first driver that ran
- * the bench), the run's resolution, and each Δ's significance under the one rule (stats.js).
+ * the bench), the run's resolution, and each Δ's significance under the one rule (measuring/stats.js).
  */
 export function applyDeltas(results) {
   const baseline = results.settings.baseline;

@@ -3,7 +3,7 @@
 // delays; this thread sleeps in the kernel for the time asked (Atomics.wait takes fractions of a
 // millisecond; it overshoots by ~0.1 ms here) and then wakes the proxy's event loop with a message.
 // The proxy's own thread stays free to read sockets meanwhile, and never releases on the alarm
-// alone: it checks the clock itself (see proxy-process.js).
+// alone: it checks the clock itself (see process.js).
 import { parentPort } from 'node:worker_threads';
 
 const nap = new Int32Array(new SharedArrayBuffer(4)); // never notified: a pure sleep

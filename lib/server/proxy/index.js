@@ -33,7 +33,7 @@ export function resolveNetwork({ rtt, network } = {}) {
  * Start a proxy in front of `target` adding `rttMs` of round trip (half each way).
  * Returns { host, port, pid, stop(), report() }; report() resolves to the proxy's own account of
  * the run so far: hold-time summaries per direction, its CPU seconds (all its threads) and uptime.
- * The proxy runs an event loop and an alarm thread (lib/proxy-alarm.js): to pin it to CPUs, pin all
+ * The proxy runs an event loop and an alarm thread (alarm.js): to pin it to CPUs, pin all
  * of pid's threads (taskset -a).
  */
 export async function startProxy(target, rttMs) {

@@ -4,7 +4,7 @@
 // allowed, and measured: the proxy records each chunk's hold time (release − arrival) per direction.
 //
 // Waiting: a Node timer for the bulk of a long wait (it wakes ~1 ms late, or early), the alarm
-// thread (proxy-alarm.js) until shortly before the release time (by its usual lateness plus
+// thread (alarm.js) until shortly before the release time (by its usual lateness plus
 // SPIN_MARGIN_MS), then a spin on setImmediate (which still serves I/O) to the exact time. A chunk
 // is released only when the clock says its time has come, whatever woke the loop, so it is never
 // early. CPU cost on the 2-core VM, one connection in ping-pong: about 30 % of a core at 1 ms RTT,

@@ -1,0 +1,20 @@
+// Pure: everything a run prints about its results, from one entry point. The main table first, then
+// the sections: the scaling tables (runs at several --concurrency levels), each bench's own section
+// (`section(results)` in its module), and each probe's section (`probe.section(results)`), in the
+// order of the bench list. A section with nothing to show returns ''. No bench is named here.
+import { BENCHES } from '../../benchs/index.js';
+import { renderScaling } from './scaling.js';
+import { renderTable } from './table.js';
+
+/** Pure: the sections after the main table ('' when there are none). */
+export function renderSections(results, benches = BENCHES) {
+  const own = [...new Set(benches.map((b) => b.section).filter(Boolean))];
+  const probes = [...new Set(benches.map((b) => b.probe?.section).filter(Boolean))];
+  return [renderScaling(results), ...own.map((render) => render(results)), ...probes.map((render) => render(results))]
+    .filter(Boolean).join('');
+}
+
+/** Pure: what a run prints on stdout: the main table, then every section. */
+export function renderRun(results, { color = false, latency = false } = {}, benches = BENCHES) {
+  return renderTable(results, { color, latency }) + renderSections(results, benches);
+}
