@@ -1,199 +1,64 @@
-// One benchmark run: server, schema, drivers, matrix, results file, table. Returns the exit code.
+// One benchmark run, top-down: resolve its settings → open the server → measure → save → render.
+// Each step is a call into one stage folder; this file only puts them in order and cleans up (the
+// driver processes, the proxy and the server are closed however the run ends). Returns the exit code.
 import { EXIT } from './cli/errors.js';
-import { resolveBaseline, describeBaseline } from './results/baseline.js';
 import { loadDrivers } from './drivers/index.js';
-import { runMatrix, ServerLost } from './measuring/runner.js';
-import { DRIVER_PROCESS_FLAGS, DriverProcesses } from './drivers/driver-handle.js';
-import { hostLoadBetween, readCpuCounters } from './measuring/host-load.js';
-import { DEFAULT_PLACEMENT, canPin, describePlacement, pin, pinThreads, planPlacement } from './measuring/placement.js';
-
-const round3 = (x) => Math.round(x * 1000) / 1000;
-import { createResults, describeEnvironment, applyDeltas, assertWritableDir, writeResults, serialize } from './results/file.js';
-import { renderRun } from './reporting/sections.js';
-import { createProgress } from './reporting/progress.js';
-import { describeWake, withWake } from './measuring/wake.js';
-import { Interrupted, openServer, trapSignals } from './server/session.js';
-import { resolveNetwork, startProxy, summarizeAddedDelay, describeAddedDelay } from './server/proxy/index.js';
-import { sleep } from './measuring/timers.js';
-import { catalogueFailed, runCatalogue } from './measuring/catalogue.js';
+import { resolveSettings } from './measuring/settings.js';
+import { catalogueFailed } from './measuring/catalogue.js';
+import { measureRun, startDriverProcesses } from './measuring/measure-run.js';
 import { concurrencyLevels } from './measuring/scaling.js';
-import { startHealthMonitor } from './measuring/health.js';
+import { describeBaseline, resolveBaseline } from './results/baseline.js';
+import { assertWritableDir, saveResults, startResults } from './results/file.js';
+import { createProgress } from './reporting/progress.js';
+import { printRun } from './reporting/output.js';
+import { renderRun } from './reporting/sections.js';
+import { trapSignals } from './server/session.js';
+import { closeStage, openStage } from './server/stage.js';
 
-// time: measured seconds per bench and driver, split into `rounds` windows; lead: the unmeasured
-// lead-in of each window (README, "How a bench is measured").
-export const PRESETS = {
-  default: { time: 2.5, lead: 0.03, warmup: 0.3, rounds: 36 },
-  smoke: { time: 0.1, lead: 0.02, warmup: 0.05, rounds: 2 },
-};
-
-/** One line on the harness's own health: its memory over the run and the server's connection count. */
-export function describeHealth(h) {
-  const connections = h.threadsConnectedAfter === undefined ? '' : `; server connections ${h.threadsConnectedBefore} before, ${h.threadsConnectedAfter} after`;
-  return `harness memory: RSS ${h.rssStartMB} → ${h.rssEndMB} MB (peak ${h.rssPeakMB}), V8 heap used ${h.heapUsedStartMB} → ${h.heapUsedEndMB} MB${connections}`;
+/** The drivers the run measures (a command may add its own rows) and the baseline the Δ column compares against. */
+async function chooseDrivers(opts, variant) {
+  const loaded = await loadDrivers(opts.drivers);
+  const baseline = resolveBaseline({ explicit: opts.baseline, specs: opts.drivers, drivers: loaded });
+  return { baseline, drivers: variant.prepareDrivers ? variant.prepareDrivers(loaded) : loaded };
 }
 
-/** Settings recorded in the results (never connection secrets). */
-function runSettings(opts, benches) {
-  const preset = opts.smoke ? PRESETS.smoke : PRESETS.default;
-  return {
-    mode: opts.smoke ? 'smoke' : 'default',
-    drivers: opts.drivers,
-    baseline: opts.baseline,
-    benches: benches.map((b) => b.name),
-    concurrency: opts.concurrency,
-    rounds: opts.rounds ?? preset.rounds,
-    time: opts.time ?? preset.time,
-    lead: opts.lead ?? preset.lead,
-    driverProcessFlags: [...DRIVER_PROCESS_FLAGS],
-    warmup: opts.warmup ?? preset.warmup,
-    wake: describeWake(opts.wake),
-    callTimeoutMs: 30000,
-  };
+/** Rows that failed their check, or a probe that failed, make a finished run exit 1; a command may judge again. */
+function exitCodeOf(results, exitCode, variant) {
+  const failed = results.benches.some((b) => b.results.some((r) => r.status === 'failed')) || catalogueFailed(results);
+  const code = exitCode === EXIT.OK && failed ? EXIT.ROWS_FAILED : exitCode;
+  return variant.exitCode ? variant.exitCode(results, code) : code;
 }
 
 /**
- * One run: server, placement, driver processes, the benches, the results file, the report.
+ * One run: settings, server, driver processes, the benches, the results file, the report.
  * `variant` lets a command reuse the whole run with its own rows and report (`aa`, `calibrate`):
  * { prepareDrivers(drivers) -> drivers, render(results, { color, latency }) -> text, exitCode(results, code) -> code }.
  */
-export async function runBenchmark({ benches, opts, env, stdout, stderr, signal: outerSignal, variant = {} }) {
-  const jsonToStdout = opts.json === true || opts.json === '-';
+export async function runBenchmark({ benches, opts, env, stdout, stderr, signal, variant = {} }) {
   const progress = createProgress(stderr, 0, { quiet: opts.quiet });
-  const settings = runSettings(opts, benches);
-  const network = resolveNetwork({ rtt: opts.rtt, network: opts.network });
-  settings.network = { name: network.name, rttMs: network.rttMs };
+  const log = (line) => progress.log(line);
+  const { settings, network } = resolveSettings(opts, benches);
   assertWritableDir(opts.out);
-
-  const signals = trapSignals(stderr, outerSignal);
-  let session = null;
-  let proxy = null;
+  const signals = trapSignals(stderr, signal);
+  const stage = {};
   let processes = null;
   let results = null;
   let exitCode = EXIT.OK;
   try {
-    const loaded = await loadDrivers(opts.drivers);
-    const baseline = resolveBaseline({ explicit: opts.baseline, specs: opts.drivers, drivers: loaded });
+    const { baseline, drivers } = await chooseDrivers(opts, variant);
     opts = { ...opts, baseline: baseline.name };
     settings.baseline = baseline.name;
-    const drivers = variant.prepareDrivers ? variant.prepareDrivers(loaded) : loaded;
-    session = await openServer({ opts, env, log: (l) => progress.log(l), abort: signals.abort, signal: signals.signal });
-    const { admin, context, serverInfo } = session;
-    let { target } = session;
-    // CPU placement: the same for every driver, recorded in the results.
-    const placement = planPlacement(opts.cpus ?? DEFAULT_PLACEMENT, { embedded: serverInfo.embedded, pinning: canPin() });
-    if (placement.note) progress.log(`placement: ${placement.note}`);
-    pin(session.serverPid, placement.server);
-    pin(process.pid, placement.harness);
-    settings.placement = placement;
-    if (network.rttMs > 0) {
-      // The drivers go through the latency proxy; the harness's own admin connection does not.
-      proxy = await startProxy(target, network.rttMs);
-      pin(proxy.pid, placement.harness ?? placement.server ?? placement.client); // off the measured CPU
-      progress.log(`network: +${network.rttMs} ms RTT through a latency proxy (pid ${proxy.pid}) that holds every chunk `
-        + `at least ${network.rttMs / 2} ms each way; what it added is measured over the run`);
-      target = { ...target, host: proxy.host, port: proxy.port, socket: undefined };
-    }
-    progress.log(describeBaseline(baseline)); // once the server is up, so a failure to reach it stays one line
-    const placedThreads = new Map();
-    const place = (pid) => {
-      if (!placedThreads.has(pid)) placedThreads.set(pid, new Set());
-      pinThreads(pid, placement.client, placement.harness, placedThreads.get(pid));
-    };
-    processes = new DriverProcesses({ target, context, place });
-
-    results = createResults({
-      env: describeEnvironment(),
-      server: serverInfo,
-      drivers: drivers.map((d) => ({ name: d.name, package: d.packageName, version: d.version, via: d.via, source: d.source, options: d.options })),
-      settings: { ...settings, schema: target.database },
-    });
-    const threadsConnected = async () => {
-      try {
-        const [row] = await admin.query("SHOW GLOBAL STATUS LIKE 'Threads_connected'");
-        return Number(row.Value);
-      } catch {
-        return null;
-      }
-    };
-    // The harness's own health over the run: its memory, and connections left open on the server.
-    const threadsConnectedBefore = await threadsConnected();
-    const hostCounters = readCpuCounters();
-    const memory = startHealthMonitor();
-    const levels = concurrencyLevels(settings.concurrency).length;
-    const matrixProgress = createProgress(stderr, benches.length * levels, { quiet: opts.quiet });
-    const benchProgress = {
-      round(bench, r, rounds) {
-        if (r === 0) memory.setCell(bench.name);
-        matrixProgress.round(bench, r, rounds);
-      },
-      benchDone: matrixProgress.benchDone,
-    };
-    // Recorded when the matrix ends, also when it is interrupted, so partial results keep their memory timeline.
-    const recordHealth = (extra) => {
-      const { timeline, ...summary } = memory.stop();
-      results.health = { ...summary, threadsConnectedBefore, ...extra, timeline };
-      // What the hypervisor took while this run measured (steal) and the disk waits (iowait).
-      results.host = hostLoadBetween(hostCounters, readCpuCounters());
-    };
-    matrixProgress.log(`measuring ${benches.length} bench(es) × ${drivers.length} driver(s), each driver in its own process: `
-      + `${settings.rounds} rounds of interleaved windows (${settings.lead} s lead-in + ${round3(settings.time / settings.rounds)} s measured), `
-      + `${describePlacement(placement)}, wake ${settings.wake}`);
-
-    try {
-      // runCatalogue: once per --concurrency level, then the streaming and metadata sections.
-      await withWake(opts.wake, () => runCatalogue({
-        opts, settings, results, benches, drivers, admin, target, context, signal: signals.signal, log: (l) => matrixProgress.log(l),
-      }, (levelSettings) => runMatrix({
-        benches, drivers, processes, admin, context, results,
-        settings: { ...levelSettings, time: levelSettings.time / levelSettings.rounds },
-        signal: signals.signal,
-        progress: benchProgress,
-        serverAlive: session.alive,
-        serverPid: session.serverPid,
-      })));
-      results.complete = true;
-      await sleep(300); // closed connections take a moment to leave the server's count
-      recordHealth({ threadsConnectedAfter: await threadsConnected() });
-    } catch (err) {
-      recordHealth({});
-      const reason = signals.signal.aborted ? signals.signal.reason : err;
-      if (!(reason instanceof Interrupted) && !(reason instanceof ServerLost)) throw reason;
-      results.stoppedBy = reason.message;
-      exitCode = reason instanceof Interrupted ? reason.exitCode : EXIT.ABORTED;
-    }
+    await openStage(stage, { opts, env, settings, network, log, signals });
+    log(describeBaseline(baseline)); // once the server is up, so a failure to reach it stays one line
+    processes = startDriverProcesses(stage);
+    results = startResults({ server: stage.session.serverInfo, drivers, settings: { ...settings, schema: stage.target.database } });
+    const matrixProgress = createProgress(stderr, benches.length * concurrencyLevels(settings.concurrency).length, { quiet: opts.quiet });
+    exitCode = await measureRun({ benches, drivers, opts, settings, results, stage, processes, signals, progress: matrixProgress });
   } finally {
     await processes?.endAll();
-    if (proxy) {
-      Object.assign(settings.network, summarizeAddedDelay(await proxy.report()));
-      if (results) results.settings.network = { ...settings.network };
-      progress.log(describeAddedDelay(settings.network));
-      await proxy.stop();
-    }
-    await session?.close();
+    await closeStage(stage, { settings, results, log });
     signals.dispose();
-    if (results) {
-      results.finishedAt = new Date().toISOString();
-      applyDeltas(results);
-      const file = writeResults(opts.out, results);
-      if (typeof opts.json === 'string' && opts.json !== '-') writeResults(opts.out, results, opts.json);
-      const table = (variant.render ?? renderRun)(results, { color: !jsonToStdout && stdout.isTTY, latency: opts.latency });
-      if (jsonToStdout) {
-        stdout.write(serialize(results));
-        if (!opts.quiet) stderr.write(table);
-      } else {
-        stdout.write(table);
-      }
-      if (results.health && !opts.quiet) stderr.write(`${describeHealth(results.health)}\n`);
-      if (results.host?.stealPct >= 1) {
-        stderr.write(`host: the hypervisor stole ${results.host.stealPct} % of this machine's CPU time during the run `
-          + `(I/O wait ${results.host.iowaitPct} %): figures from a contended host; compare runs only with similar figures here\n`);
-      }
-      if (results.complete) stderr.write(`results saved to ${file}\n`);
-      else stderr.write(`mysql-driver-bench: stopped: ${results.stoppedBy} — the rows measured so far are saved to ${file}\n`);
-    }
+    if (results) printRun({ results, file: saveResults(results, opts), opts, stdout, stderr, render: variant.render ?? renderRun });
   }
-  if (exitCode === EXIT.OK && (results.benches.some((b) => b.results.some((r) => r.status === 'failed')) || catalogueFailed(results))) {
-    exitCode = EXIT.ROWS_FAILED;
-  }
-  return variant.exitCode ? variant.exitCode(results, exitCode) : exitCode;
+  return exitCodeOf(results, exitCode, variant);
 }

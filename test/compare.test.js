@@ -6,7 +6,8 @@ import { mkdtempSync, rmSync, writeFileSync, readFileSync, existsSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { compareResults, renderComparisonText, geometricMean, fmtSignificance } from '../lib/results/compare.js';
-import { applyDeltas, createResults, serialize } from '../lib/results/file.js';
+import { createResults, serialize } from '../lib/results/file.js';
+import { applyDeltas } from '../lib/results/deltas.js';
 import { mannWhitneyU } from '../lib/measuring/stats.js';
 import { main } from '../lib/cli/index.js';
 

@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { renderResultsHtml, renderComparisonHtml, niceStep, esc } from '../lib/reporting/html.js';
 import { renderResultsMarkdown, renderComparisonMarkdown, mdCell } from '../lib/reporting/markdown.js';
 import { compareResults } from '../lib/results/compare.js';
-import { applyDeltas, createResults, serialize } from '../lib/results/file.js';
+import { createResults, serialize } from '../lib/results/file.js';
+import { applyDeltas } from '../lib/results/deltas.js';
 import { main } from '../lib/cli/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mdb-render-test-'));

@@ -2,7 +2,8 @@
 // test's embedded server, and ends the driver processes afterwards.
 import { DriverProcesses } from '../../lib/drivers/driver-handle.js';
 import { runMatrix } from '../../lib/measuring/runner.js';
-import { createResults, applyDeltas } from '../../lib/results/file.js';
+import { createResults } from '../../lib/results/file.js';
+import { applyDeltas } from '../../lib/results/deltas.js';
 
 export const QUICK = { concurrency: 1, rounds: 2, time: 0.05, lead: 0.02, warmup: 0.05, callTimeoutMs: 10000 };
 

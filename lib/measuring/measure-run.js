@@ -1,0 +1,99 @@
+// The measuring step of one run: the driver processes, the harness's own health over the run, and
+// the matrix once per --concurrency level, then the benches' probes (catalogue.js), with the wake
+// mode on. Nothing here prints: progress lines go through the `progress` it is given.
+import { EXIT } from '../cli/errors.js';
+import { DriverProcesses } from '../drivers/driver-handle.js';
+import { Interrupted } from '../server/session.js';
+import { runCatalogue } from './catalogue.js';
+import { startHealthMonitor } from './health.js';
+import { hostLoadBetween, readCpuCounters } from './host-load.js';
+import { describePlacement, pinThreads } from './placement.js';
+import { runMatrix, ServerLost } from './runner.js';
+import { sleep } from './timers.js';
+import { withWake } from './wake.js';
+
+const round3 = (x) => Math.round(x * 1000) / 1000;
+
+/** One process per driver, each placed as the stage's placement says (the same for every driver). */
+export function startDriverProcesses({ target, session, placement }) {
+  const placedThreads = new Map();
+  const place = (pid) => {
+    if (!placedThreads.has(pid)) placedThreads.set(pid, new Set());
+    pinThreads(pid, placement.client, placement.harness, placedThreads.get(pid));
+  };
+  return new DriverProcesses({ target, context: session.context, place });
+}
+
+/** The harness's own health over the run: its memory, connections left open on the server, the host's steal. */
+async function watchHealth(admin) {
+  const threadsConnected = async () => {
+    try {
+      const [row] = await admin.query("SHOW GLOBAL STATUS LIKE 'Threads_connected'");
+      return Number(row.Value);
+    } catch {
+      return null;
+    }
+  };
+  const threadsConnectedBefore = await threadsConnected();
+  const hostCounters = readCpuCounters();
+  const memory = startHealthMonitor();
+  return {
+    memory,
+    threadsConnected,
+    // Recorded when the matrix ends, also when it is interrupted, so partial results keep their memory timeline.
+    record(results, extra) {
+      const { timeline, ...summary } = memory.stop();
+      results.health = { ...summary, threadsConnectedBefore, ...extra, timeline };
+      // What the hypervisor took while this run measured (steal) and the disk waits (iowait).
+      results.host = hostLoadBetween(hostCounters, readCpuCounters());
+    },
+  };
+}
+
+/** The matrix at every level, then the probes, with the wake mode on. */
+function measureAll({ benches, drivers, opts, settings, results, stage, processes, signals, progress, log }) {
+  const { session, target } = stage;
+  const { admin, context } = session;
+  return withWake(opts.wake, () => runCatalogue({
+    opts, settings, results, benches, drivers, admin, target, context, signal: signals.signal, log,
+  }, (levelSettings) => runMatrix({
+    benches, drivers, processes, admin, context, results,
+    settings: { ...levelSettings, time: levelSettings.time / levelSettings.rounds },
+    signal: signals.signal,
+    progress,
+    serverAlive: session.alive,
+    serverPid: session.serverPid,
+  })));
+}
+
+/**
+ * Measure every bench on every driver into `results`. Resolves to the exit code so far: OK, or that
+ * of an interruption (Ctrl-C) or a lost server, which end the run with the rows measured so far.
+ * Any other error is thrown.
+ */
+export async function measureRun({ benches, drivers, opts, settings, results, stage, processes, signals, progress }) {
+  const health = await watchHealth(stage.session.admin);
+  const benchProgress = {
+    round(bench, r, rounds) {
+      if (r === 0) health.memory.setCell(bench.name);
+      progress.round(bench, r, rounds);
+    },
+    benchDone: progress.benchDone,
+  };
+  progress.log(`measuring ${benches.length} bench(es) × ${drivers.length} driver(s), each driver in its own process: `
+    + `${settings.rounds} rounds of interleaved windows (${settings.lead} s lead-in + ${round3(settings.time / settings.rounds)} s measured), `
+    + `${describePlacement(stage.placement)}, wake ${settings.wake}`);
+  try {
+    await measureAll({ benches, drivers, opts, settings, results, stage, processes, signals, progress: benchProgress, log: (l) => progress.log(l) });
+    results.complete = true;
+    await sleep(300); // closed connections take a moment to leave the server's count
+    health.record(results, { threadsConnectedAfter: await health.threadsConnected() });
+    return EXIT.OK;
+  } catch (err) {
+    health.record(results, {});
+    const reason = signals.signal.aborted ? signals.signal.reason : err;
+    if (!(reason instanceof Interrupted) && !(reason instanceof ServerLost)) throw reason;
+    results.stoppedBy = reason.message;
+    return reason instanceof Interrupted ? reason.exitCode : EXIT.ABORTED;
+  }
+}

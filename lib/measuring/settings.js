@@ -1,0 +1,39 @@
+// A run's settings, from the command's options: how long and in how many windows each bench is
+// measured, where the results say it ran. Recorded in the results (never connection secrets).
+import { DRIVER_PROCESS_FLAGS } from '../drivers/driver-handle.js';
+import { resolveNetwork } from '../server/proxy/index.js';
+import { describeWake } from './wake.js';
+
+// time: measured seconds per bench and driver, split into `rounds` windows; lead: the unmeasured
+// lead-in of each window (README, "How a bench is measured").
+export const PRESETS = {
+  default: { time: 2.5, lead: 0.03, warmup: 0.3, rounds: 36 },
+  smoke: { time: 0.1, lead: 0.02, warmup: 0.05, rounds: 2 },
+};
+
+/** Settings recorded in the results (never connection secrets). */
+export function runSettings(opts, benches) {
+  const preset = opts.smoke ? PRESETS.smoke : PRESETS.default;
+  return {
+    mode: opts.smoke ? 'smoke' : 'default',
+    drivers: opts.drivers,
+    baseline: opts.baseline,
+    benches: benches.map((b) => b.name),
+    concurrency: opts.concurrency,
+    rounds: opts.rounds ?? preset.rounds,
+    time: opts.time ?? preset.time,
+    lead: opts.lead ?? preset.lead,
+    driverProcessFlags: [...DRIVER_PROCESS_FLAGS],
+    warmup: opts.warmup ?? preset.warmup,
+    wake: describeWake(opts.wake),
+    callTimeoutMs: 30000,
+  };
+}
+
+/** The run's settings and its network (--rtt, --network), which the settings record by name and RTT. */
+export function resolveSettings(opts, benches) {
+  const settings = runSettings(opts, benches);
+  const network = resolveNetwork({ rtt: opts.rtt, network: opts.network });
+  settings.network = { name: network.name, rttMs: network.rttMs };
+  return { settings, network };
+}

@@ -1,0 +1,58 @@
+// Each row's paired Δ against its bench's reference (the baseline, or the first driver that ran the
+// bench), the run's resolution, and each Δ's significance under the one rule (measuring/stats.js).
+import { pairedDelta, pairedResolution, pairedSignificant } from '../measuring/stats.js';
+
+/**
+ * The reference of a bench's Δ column: the baseline's row when it was measured there, else the
+ * first driver in --drivers order that was. Returns { row, note } (row null when no row was measured).
+ */
+export function deltaReference(bench, baseline, driverOrder) {
+  const measured = (name) => bench.results.find((r) => r.driver === name && r.ok);
+  const base = measured(baseline);
+  if (base) return { row: base, note: null };
+  const row = driverOrder.map(measured).find(Boolean) ?? null;
+  const baseRow = bench.results.find((r) => r.driver === baseline);
+  const why = !baseRow ? `${baseline} did not run it`
+    : baseRow.status === 'n/a' ? `${baseline}: ${String(baseRow.error).replace(/^not supported by driver: /, '')}` : `${baseline} failed`;
+  if (!row) return { row: null, note: null };
+  const others = bench.results.filter((r) => r.ok && r !== row).length;
+  return { row, note: others ? `Δ against ${row.driver} (${why})` : `no Δ: only ${row.driver} was measured (${why})` };
+}
+
+/**
+ * Fill each row's paired Δ against its bench's reference (the baseline, or the first driver that ran
+ * the bench), the run's resolution, and each Δ's significance under the one rule (measuring/stats.js).
+ */
+export function applyDeltas(results) {
+  const baseline = results.settings.baseline;
+  const driverOrder = (results.drivers ?? []).map((d) => d.name);
+  const paired = [];
+  for (const bench of results.benches) {
+    const { row: ref, note } = deltaReference(bench, baseline, driverOrder);
+    bench.deltaReference = ref?.driver ?? null;
+    bench.deltaNote = note;
+    const floor = bench.results.find((r) => r.driver === 'floor' && r.ok);
+    for (const row of bench.results) {
+      // Each driver's extra time per operation over the reference client's, in %.
+      row.overFloorPct = floor && row.ok && row !== floor ? (floor.opsPerSec / row.opsPerSec - 1) * 100 : null;
+      row.deltaCI = null;
+      row.deltaSignificant = null;
+      if (!row.ok || !ref) {
+        row.deltaPct = null;
+        continue;
+      }
+      if (row === ref) {
+        row.deltaPct = 0;
+        continue;
+      }
+      const d = pairedDelta(row.rounds, ref.rounds);
+      row.deltaPct = d ? d.deltaPct : null;
+      row.deltaCI = d?.ci ?? null;
+      row.deltaPairs = d?.pairs ?? 0;
+      if (d) paired.push([row, d]);
+    }
+  }
+  results.resolution = pairedResolution(paired.map(([, d]) => d));
+  for (const [row, d] of paired) row.deltaSignificant = pairedSignificant(d, results.resolution?.pct);
+  return results;
+}
