@@ -2,7 +2,7 @@
 // no scripts, no fonts, no images, no external URL of any kind, so the page opens offline and
 // can be attached to a CI run as is.
 import { describeSignificanceRule, fmtDelta, fmtOps, fmtPct, fmtSignedPct, fmtUs } from './format.js';
-import { fmtGeomeanChanges, fmtSignificance, rowNote } from '../results/compare.js';
+import { fmtGeomeanChanges, fmtSignificance, rowNote } from './compare-text.js';
 import { COST_HEAD, costTexts, environmentFacts, orderedRows, statusText } from './markdown.js';
 
 export function esc(value) {

@@ -1,7 +1,8 @@
 // Pure: results or comparison -> Markdown (a pull-request comment, $GITHUB_STEP_SUMMARY).
 import { describeNetwork, describeResolution, describeSignificanceRule, fmtDelta, fmtOps, fmtPct, fmtSignedPct, fmtUs } from './format.js';
 import { describePlacement } from '../measuring/placement.js';
-import { describeSetting, fmtGeomeanChanges, fmtSignificance, rowNote } from '../results/compare.js';
+import { describeSetting } from '../results/compare.js';
+import { fmtGeomeanChanges, fmtSignificance, rowNote } from './compare-text.js';
 
 const serverText = (server) => (server
   ? `${server.kind === 'mysql' ? 'MySQL' : 'MariaDB'} ${server.version}${server.embedded === undefined ? '' : server.embedded ? ' (embedded)' : ' (remote)'}`

@@ -1,8 +1,7 @@
-// Pure: two results objects -> a comparison object (and its text table). Nothing here reads files,
-// measures or prints.
-import Table from 'cli-table3';
+// Pure: two results objects -> a comparison object (its renderings: reporting/compare-text.js,
+// markdown.js, html.js). Nothing here reads files, measures or prints.
 import { SIGNIFICANCE_ALPHA, significantDifference, deltaPct, noiseFloorPct, median } from '../measuring/stats.js';
-import { fmtOps, fmtPct, fmtSignedPct } from '../reporting/format.js';
+import { fmtSignedPct } from '../reporting/format.js';
 
 export const COMPARISON_KIND = 'comparison';
 // Two runs are not paired (their windows were not taken side by side), so `compare` has a rule of its
@@ -97,19 +96,8 @@ export function geometricMean(xs) {
   return Math.exp(ok.reduce((s, x) => s + Math.log(x), 0) / ok.length);
 }
 
-/**
- * Compare two results objects. Rows are matched by bench name and driver label (`mysql2`,
- * `mysql2@3.9.0`, ...). `threshold` (a percentage, or null): a row is a regression when the new
- * figure is significantly lower and lower by more than that; a row that passed its check in the
- * base run and fails it in the new one is a regression too.
- */
-export function compareResults(base, next, { threshold = null, baseFile, newFile, alpha = SIGNIFICANCE_ALPHA } = {}) {
-  const rows = [];
-  const notCompared = [];
-  const onlyInBase = [];
-  const onlyInNew = [];
-  const broken = [];
-
+/** Both runs' rows by `bench\0driver`, in the new run's bench order, then the base's; drivers in --drivers order. */
+function pairRows(base, next) {
   const index = (r) => {
     const m = new Map();
     for (const bench of r.benches ?? []) for (const row of bench.results ?? []) m.set(`${bench.name}\0${row.driver}`, { bench, row });
@@ -128,45 +116,62 @@ export function compareResults(base, next, { threshold = null, baseFile, newFile
     const [by, dy] = y.split('\0');
     return rank(benchOrder, bx) - rank(benchOrder, by) || rank(driverOrder, dx) - rank(driverOrder, dy);
   });
-  for (const key of keys) {
-    const [benchName, driver] = key.split('\0');
-    const a = baseRows.get(key)?.row;
-    const b = newRows.get(key)?.row;
-    if (!a) { onlyInNew.push({ bench: benchName, driver, status: b.status }); continue; }
-    if (!b) { onlyInBase.push({ bench: benchName, driver, status: a.status }); continue; }
+  return keys.map((key) => {
+    const [bench, driver] = key.split('\0');
+    return { bench, driver, a: baseRows.get(key)?.row, b: newRows.get(key)?.row };
+  });
+}
+
+/** One measured row in both runs -> its comparison row: Δ, the significance test, regression or not. */
+function compareRow({ bench, driver, a, b }, { threshold, alpha }) {
+  const tested = hasSamples(a) && hasSamples(b);
+  const d = deltaPct(b.opsPerSec, a.opsPerSec);
+  const { p, significant } = tested
+    ? significantDifference(a.sampleOpsPerSec, b.sampleOpsPerSec, alpha, { deltaPct: d, noisePct: noiseFloorPct(a, b) })
+    : { p: NaN, significant: false };
+  const row = {
+    bench,
+    driver,
+    base: figures(a),
+    new: figures(b),
+    deltaPct: d,
+    p: Number.isFinite(p) ? p : null,
+    tested,
+    significant: tested && significant,
+    change: !tested ? 'untested' : !significant ? 'none' : d > 0 ? 'faster' : 'slower',
+    protocolChanged: (a.protocol ?? null) !== (b.protocol ?? null),
+    regression: false,
+  };
+  row.regression = threshold !== null && row.significant && d !== null && d < -threshold;
+  return row;
+}
+
+/** Every pair of rows sorted into: compared rows, not compared (failed or n/a), in one run only, and newly broken. */
+function compareRows(base, next, options) {
+  const out = { rows: [], notCompared: [], onlyInBase: [], onlyInNew: [], broken: [] };
+  for (const pair of pairRows(base, next)) {
+    const { bench, driver, a, b } = pair;
+    if (!a) { out.onlyInNew.push({ bench, driver, status: b.status }); continue; }
+    if (!b) { out.onlyInBase.push({ bench, driver, status: a.status }); continue; }
     if (!a.ok || !b.ok) {
       if (a.status === 'n/a' && b.status === 'n/a') continue; // nothing to compare, nothing changed
-      const entry = { bench: benchName, driver, base: a.status, new: b.status, error: (b.ok ? a.error : b.error) ?? null };
-      notCompared.push(entry);
-      if (a.ok && b.status === 'failed') broken.push(entry);
+      const entry = { bench, driver, base: a.status, new: b.status, error: (b.ok ? a.error : b.error) ?? null };
+      out.notCompared.push(entry);
+      if (a.ok && b.status === 'failed') out.broken.push(entry);
       continue;
     }
-    const tested = hasSamples(a) && hasSamples(b);
-    const d = deltaPct(b.opsPerSec, a.opsPerSec);
-    const { p, significant } = tested
-      ? significantDifference(a.sampleOpsPerSec, b.sampleOpsPerSec, alpha, { deltaPct: d, noisePct: noiseFloorPct(a, b) })
-      : { p: NaN, significant: false };
-    const row = {
-      bench: benchName,
-      driver,
-      base: figures(a),
-      new: figures(b),
-      deltaPct: d,
-      p: Number.isFinite(p) ? p : null,
-      tested,
-      significant: tested && significant,
-      change: !tested ? 'untested' : !significant ? 'none' : d > 0 ? 'faster' : 'slower',
-      protocolChanged: (a.protocol ?? null) !== (b.protocol ?? null),
-      regression: false,
-    };
-    row.regression = threshold !== null && row.significant && d !== null && d < -threshold;
-    rows.push(row);
+    out.rows.push(compareRow(pair, options));
   }
+  return out;
+}
 
-  // Geometric mean per driver over the benches compared for it: the ratio new/base of the two
-  // geometric means equals the geometric mean of the per-bench ratios.
+/**
+ * Geometric mean per driver over the benches compared for it: the ratio new/base of the two
+ * geometric means equals the geometric mean of the per-bench ratios.
+ */
+function geomeanPerDriver(rows) {
   const drivers = [...new Set(rows.map((r) => r.driver))];
-  const geomean = drivers.map((driver) => {
+  return drivers.map((driver) => {
     const mine = rows.filter((r) => r.driver === driver);
     const gBase = geometricMean(mine.map((r) => r.base.opsPerSec));
     const gNew = geometricMean(mine.map((r) => r.new.opsPerSec));
@@ -182,13 +187,10 @@ export function compareResults(base, next, { threshold = null, baseFile, newFile
       untested: mine.filter((r) => r.change === 'untested').length,
     };
   });
+}
 
-  const warnings = incomparabilities(base, next);
-  const untested = rows.filter((r) => !r.tested).length;
-  if (untested) {
-    warnings.push(`${untested} row${untested > 1 ? 's lack' : ' lacks'} per-sample figures (sampleOpsPerSec; results from an older version): significance not tested, shown as ?`);
-  }
-
+/** Drivers whose version (or the package they come through) differs between the runs. */
+function driverChangesOf(base, next) {
   const driverChanges = [];
   const baseDrivers = new Map((base.drivers ?? []).map((d) => [d.name, d]));
   for (const d of next.drivers ?? []) {
@@ -197,18 +199,48 @@ export function compareResults(base, next, { threshold = null, baseFile, newFile
       driverChanges.push({ driver: d.name, base: old.version, new: d.version, baseVia: old.via ?? null, newVia: d.via ?? null });
     }
   }
+  return driverChanges;
+}
 
-  // Drivers of the same version in both runs should not have moved: when most of them moved together
-  // (the median of their geometric-mean changes, so one driver that did change cannot fake it), the
-  // host ran at a different speed, and changes of that size elsewhere may be the host too.
+/**
+ * Drivers of the same version in both runs should not have moved: when most of them moved together
+ * (the median of their geometric-mean changes, so one driver that did change cannot fake it), the
+ * host ran at a different speed, and changes of that size elsewhere may be the host too.
+ */
+function hostShift(geomean, driverChanges) {
   const changed = new Set(driverChanges.map((d) => d.driver));
   const steady = geomean.filter((g) => !changed.has(g.driver) && g.benches > 0);
   const hostShiftPct = steady.length >= 2 ? median(steady.map((g) => g.deltaPct)) : null;
-  if (hostShiftPct !== null && Math.abs(hostShiftPct) >= HOST_SHIFT_WARN_PCT) {
-    warnings.push(`the drivers whose version did not change (${steady.map((g) => g.driver).join(', ')}) moved by a median of `
-      + `${fmtSignedPct(hostShiftPct)} (geometric means per driver): the host itself ran at a different speed, and changes of that size may be the host, not the drivers`);
-  }
+  const warning = hostShiftPct !== null && Math.abs(hostShiftPct) >= HOST_SHIFT_WARN_PCT
+    ? `the drivers whose version did not change (${steady.map((g) => g.driver).join(', ')}) moved by a median of `
+      + `${fmtSignedPct(hostShiftPct)} (geometric means per driver): the host itself ran at a different speed, and changes of that size may be the host, not the drivers`
+    : null;
+  return { hostShiftPct, warning };
+}
 
+/** The runs' incomparabilities, rows without per-sample figures, and the host's own shift. */
+function warningsOf(base, next, rows, shift) {
+  const warnings = incomparabilities(base, next);
+  const untested = rows.filter((r) => !r.tested).length;
+  if (untested) {
+    warnings.push(`${untested} row${untested > 1 ? 's lack' : ' lacks'} per-sample figures (sampleOpsPerSec; results from an older version): significance not tested, shown as ?`);
+  }
+  if (shift.warning) warnings.push(shift.warning);
+  return warnings;
+}
+
+/**
+ * Compare two results objects. Rows are matched by bench name and driver label (`mysql2`,
+ * `mysql2@3.9.0`, ...). `threshold` (a percentage, or null): a row is a regression when the new
+ * figure is significantly lower and lower by more than that; a row that passed its check in the
+ * base run and fails it in the new one is a regression too.
+ */
+export function compareResults(base, next, { threshold = null, baseFile, newFile, alpha = SIGNIFICANCE_ALPHA } = {}) {
+  const { rows, notCompared, onlyInBase, onlyInNew, broken } = compareRows(base, next, { threshold, alpha });
+  const geomean = geomeanPerDriver(rows);
+  const driverChanges = driverChangesOf(base, next);
+  const shift = hostShift(geomean, driverChanges);
+  const warnings = warningsOf(base, next, rows, shift);
   const regressions = [
     ...rows.filter((r) => r.regression).map((r) => ({ bench: r.bench, driver: r.driver, deltaPct: r.deltaPct, p: r.p, reason: 'slower' })),
     ...(threshold !== null ? broken.map((r) => ({ bench: r.bench, driver: r.driver, deltaPct: null, p: null, reason: `failed: ${r.error ?? 'check failed'}` })) : []),
@@ -225,7 +257,7 @@ export function compareResults(base, next, { threshold = null, baseFile, newFile
     new: runSummary(next, newFile),
     warnings,
     driverChanges,
-    hostShiftPct,
+    hostShiftPct: shift.hostShiftPct,
     rows,
     geomean,
     notCompared,
@@ -233,76 +265,4 @@ export function compareResults(base, next, { threshold = null, baseFile, newFile
     onlyInNew,
     regressions,
   };
-}
-
-/** The significance cell: `~` when not significant, else the p-value; `?` when not tested. */
-export function fmtSignificance(row) {
-  if (!row.tested) return '?';
-  if (!row.significant) return '~';
-  return row.p < 0.001 ? 'p<0.001' : `p=${row.p.toFixed(3)}`;
-}
-
-export const fmtRme = (rme) => (Number.isFinite(rme) ? `± ${fmtPct(rme)}` : '');
-
-export function fmtGeomeanChanges(g) {
-  const parts = [];
-  if (g.faster) parts.push(`${g.faster} faster`);
-  if (g.slower) parts.push(`${g.slower} slower`);
-  if (g.unchanged) parts.push(`${g.unchanged} ~`);
-  if (g.untested) parts.push(`${g.untested} ?`);
-  return `${parts.join(', ')} of ${g.benches}`;
-}
-
-export function rowNote(row) {
-  const notes = [];
-  if (row.regression) notes.push('REGRESSION');
-  if (row.protocolChanged) notes.push(`protocol ${row.base.protocol} → ${row.new.protocol}`);
-  return notes.join('; ');
-}
-
-/** One line per run: when, where, which drivers. */
-export function describeComparedRun(side, s) {
-  const server = s.server ? `${s.server.kind === 'mysql' ? 'MySQL' : 'MariaDB'} ${s.server.version}${s.server.embedded === undefined ? '' : s.server.embedded ? ' (embedded)' : ' (remote)'}` : 'no server';
-  const drivers = s.drivers.map((d) => `${d.name} ${d.version}`).join(', ');
-  const env = s.env ? `Node ${s.env.node} · ${s.env.cpus} × ${s.env.cpuModel}` : '';
-  const what = s.file ? `${s.file} (${s.startedAt ?? 'no date'})` : (s.startedAt ?? 'a run');
-  return [`${side}: ${what}`, server, env, drivers].filter(Boolean).join(' · ');
-}
-
-/** The terminal rendering of a comparison. */
-export function renderComparisonText(c, { color = false } = {}) {
-  const table = new Table({
-    head: ['bench', 'driver', 'base ops/s', '± rme', 'new ops/s', '± rme', 'Δ', 'significance', 'note'],
-    colAligns: ['left', 'left', 'right', 'right', 'right', 'right', 'right', 'right', 'left'],
-    style: { head: color ? ['cyan'] : [], border: color ? ['grey'] : [], compact: true },
-  });
-  let lastBench = null;
-  for (const r of c.rows) {
-    table.push([
-      r.bench === lastBench ? '' : r.bench,
-      r.driver,
-      fmtOps(r.base.opsPerSec), fmtPct(r.base.rme),
-      fmtOps(r.new.opsPerSec), fmtPct(r.new.rme),
-      fmtSignedPct(r.deltaPct),
-      fmtSignificance(r),
-      rowNote(r),
-    ]);
-    lastBench = r.bench;
-  }
-  c.geomean.forEach((g, i) => {
-    table.push([i === 0 ? 'geomean' : '', g.driver, fmtOps(g.base), '', fmtOps(g.new), '', fmtSignedPct(g.deltaPct), '', fmtGeomeanChanges(g)]);
-  });
-  const lines = [describeComparedRun('base', c.base), describeComparedRun('new ', c.new)];
-  for (const d of c.driverChanges) lines.push(`${d.driver}: ${d.base} → ${d.new}${d.newVia && d.newVia !== d.baseVia ? ` (via ${d.newVia})` : ''}`);
-  lines.push(table.toString());
-  lines.push(`significance: ${c.test}, α = ${c.alpha}; ~ = not significant${c.rows.some((r) => !r.tested) ? ', ? = not tested (no per-sample figures)' : ''}`);
-  for (const n of c.notCompared) lines.push(`  not compared: ${n.bench} · ${n.driver}: ${n.base} in base, ${n.new} in new${n.error ? ` (${n.error})` : ''}`);
-  if (c.onlyInBase.length) lines.push(`  only in base: ${c.onlyInBase.map((r) => `${r.bench} · ${r.driver}`).join(', ')}`);
-  if (c.onlyInNew.length) lines.push(`  only in new: ${c.onlyInNew.map((r) => `${r.bench} · ${r.driver}`).join(', ')}`);
-  if (c.threshold !== null) {
-    lines.push(c.regressions.length
-      ? `REGRESSION: ${c.regressions.map((r) => `${r.bench} · ${r.driver} ${r.reason === 'slower' ? fmtSignedPct(r.deltaPct) : r.reason}`).join(', ')} (threshold ${c.threshold} %)`
-      : `no significant regression larger than ${c.threshold} %`);
-  }
-  return lines.join('\n') + '\n';
 }

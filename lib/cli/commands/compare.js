@@ -4,7 +4,8 @@ import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { EXIT, usageError } from '../errors.js';
 import { readResults } from '../../results/file.js';
-import { compareResults, renderComparisonText } from '../../results/compare.js';
+import { compareResults } from '../../results/compare.js';
+import { renderComparisonText } from '../../reporting/compare-text.js';
 import { renderComparisonMarkdown } from '../../reporting/markdown.js';
 import { renderComparisonHtml } from '../../reporting/html.js';
 
