@@ -36,7 +36,7 @@ export function findServerBinaries() {
   };
 }
 
-const SETUP_SCRIPT = join(dirname(fileURLToPath(import.meta.url)), '..', 'scripts', 'setup.js');
+const SETUP_SCRIPT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'scripts', 'setup.js');
 
 /**
  * Under the README's `npm run benchmark`, a missing mariadbd is installed by the project's setup
