@@ -48,6 +48,61 @@ async function streamed(conn, sql, rows, sample) {
   return null;
 }
 
+/** Warm-up reads of min(rows, 1000) rows (JIT, driver caches). */
+async function warmUp(conn, read, job) {
+  const warmRows = Math.min(job.rows, 1000);
+  const warmSql = streamSql(warmRows);
+  const warmStart = performance.now();
+  for (let i = 0; i < job.warmupReads || (performance.now() - warmStart < job.warmupMs && i < 10000); i++) {
+    await read(conn, warmSql, warmRows, null);
+  }
+}
+
+/** Memory: one read, the heap sampled during it; peak, held (after a GC, result still referenced) and RSS growth. */
+async function measureMemory(conn, read, sql, rows) {
+  gc();
+  const heapBefore = heapUsed();
+  const rssBefore = maxRssBytes();
+  let peak = heapBefore;
+  const sample = () => {
+    const h = heapUsed();
+    if (h > peak) peak = h;
+  };
+  const timer = setInterval(sample, 1);
+  let result;
+  try {
+    result = await read(conn, sql, rows, sample);
+    sample();
+  } finally {
+    clearInterval(timer);
+  }
+  const rssAfter = maxRssBytes();
+  gc();
+  const held = heapUsed() - heapBefore;
+  if (result && result.length !== rows) throw new Error('unreachable'); // keeps `result` alive until here
+  result = null;
+  return {
+    heapPeakBytes: Math.max(0, peak - heapBefore),
+    heapHeldBytes: Math.max(0, held),
+    rssPeakBytes: Math.max(0, rssAfter - rssBefore),
+  };
+}
+
+/** Time: reads without sampling, until budgetMs and minReads (or maxReads). */
+async function timeReads(conn, read, sql, job) {
+  const times = [];
+  const start = performance.now();
+  while (times.length < job.maxReads && (times.length < job.minReads || performance.now() - start < job.budgetMs)) {
+    const t0 = performance.now();
+    await read(conn, sql, job.rows, null);
+    times.push(performance.now() - t0);
+  }
+  times.sort((a, b) => a - b);
+  const mid = times.length >> 1;
+  const median = times.length % 2 ? times[mid] : (times[mid - 1] + times[mid]) / 2;
+  return { reads: times.length, msPerRead: median, msMin: times[0] };
+}
+
 export async function probe(job) {
   const [driver] = await loadDrivers([job.spec]);
   const conn = await driver.connect(job.target);
@@ -55,56 +110,14 @@ export async function probe(job) {
     if (job.mode === 'stream' && typeof conn.stream !== 'function') throw new Error('no streaming API in this adapter');
     const read = job.mode === 'stream' ? streamed : fetchAll;
     const sql = streamSql(job.rows);
-    const warmRows = Math.min(job.rows, 1000);
-    const warmSql = streamSql(warmRows);
-    const warmStart = performance.now();
-    for (let i = 0; i < job.warmupReads || (performance.now() - warmStart < job.warmupMs && i < 10000); i++) {
-      await read(conn, warmSql, warmRows, null);
-    }
-
-    // Memory: one read, sampled.
-    gc();
-    const heapBefore = heapUsed();
-    const rssBefore = maxRssBytes();
-    let peak = heapBefore;
-    const sample = () => {
-      const h = heapUsed();
-      if (h > peak) peak = h;
-    };
-    const timer = setInterval(sample, 1);
-    let result;
-    try {
-      result = await read(conn, sql, job.rows, sample);
-      sample();
-    } finally {
-      clearInterval(timer);
-    }
-    const rssAfter = maxRssBytes();
-    gc();
-    const held = heapUsed() - heapBefore;
-    if (result && result.length !== job.rows) throw new Error('unreachable'); // keeps `result` alive until here
-    result = null;
-
-    // Time: reads without sampling.
-    const times = [];
-    const start = performance.now();
-    while (times.length < job.maxReads && (times.length < job.minReads || performance.now() - start < job.budgetMs)) {
-      const t0 = performance.now();
-      await read(conn, sql, job.rows, null);
-      times.push(performance.now() - t0);
-    }
-    times.sort((a, b) => a - b);
-    const mid = times.length >> 1;
-    const median = times.length % 2 ? times[mid] : (times[mid - 1] + times[mid]) / 2;
+    await warmUp(conn, read, job);
+    const memory = await measureMemory(conn, read, sql, job.rows);
+    const time = await timeReads(conn, read, sql, job);
     return {
       driver: driver.name,
       api: job.mode === 'stream' ? driver.streamApi ?? 'stream()' : 'query()',
-      reads: times.length,
-      msPerRead: median,
-      msMin: times[0],
-      heapPeakBytes: Math.max(0, peak - heapBefore),
-      heapHeldBytes: Math.max(0, held),
-      rssPeakBytes: Math.max(0, rssAfter - rssBefore),
+      ...time,
+      ...memory,
     };
   } finally {
     await Promise.race([conn.close(), new Promise((r) => setTimeout(r, 2000).unref())]).catch(() => {});

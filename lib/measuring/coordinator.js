@@ -39,44 +39,19 @@ function unlessAborted(promise, signal) {
   return Promise.race([promise, aborted]).finally(() => signal.removeEventListener('abort', onAbort));
 }
 
-/**
- * @param {object} p
- * @param {object} p.bench the bench module
- * @param {Array} p.drivers the adapters, in --drivers order
- * @param {{ get(driver): Promise<DriverHandle> }} p.processes one process per driver
- * @param {object} p.admin the harness's own connection (set-up and checks, never measured)
- * @param {object} p.context { schema, server, options }
- * @param {object} p.settings { rounds, time, lead, warmup, concurrency, callTimeoutMs }
- * @param {number} [p.serverPid] the embedded mariadbd, for its CPU time per operation
- * @param {AbortSignal} [p.signal]
- * @param {object} [p.progress] { round(bench, r, rounds) }
- * @param {() => Promise<boolean>} p.serverAlive
- * @returns {Promise<{ rows: Array, order: string[][] }>} one row per driver, in driver order
- */
-export async function measureBench({ bench, drivers, processes, admin, context, settings, serverPid, signal, progress, serverAlive }) {
-  const { rounds, time, lead, warmup, concurrency, callTimeoutMs } = settings;
-  const cells = drivers.map((driver) => ({ driver, plan: planFor(bench, driver, context), windows: [], row: null }));
-  const fail = async (cell, err) => {
-    if (signal?.aborted) throw signal.reason;
-    cell.row = failedRow(cell, errorText(err));
-    if (!(err instanceof DriverProcessError) && !(await serverAlive())) {
-      throw new ServerLost(`lost the server during ${bench.name} on ${cell.driver.name}: ${errorText(err)}`);
-    }
-  };
-  const active = () => cells.filter((c) => !c.row);
+const naRow = (cell, reason) => ({ driver: cell.driver.name, protocol: 'n/a', ok: false, status: 'n/a', error: `not supported by driver: ${reason}` });
 
+/** Connections, pool and warm-up in each driver's own process, one driver at a time. */
+async function openCells(cells, { bench, processes, context, settings, signal, fail }) {
+  const { warmup, concurrency, callTimeoutMs } = settings;
   for (const cell of cells) {
-    if (cell.plan.unsupported) cell.row = { driver: cell.driver.name, protocol: 'n/a', ok: false, status: 'n/a', error: `not supported by driver: ${cell.plan.unsupported}` };
-  }
-  // Connections, pool and warm-up in each driver's own process, one driver at a time.
-  for (const cell of active()) {
     signal?.throwIfAborted();
     try {
       cell.handle = await unlessAborted(processes.get(cell.driver), signal);
       const opened = await unlessAborted(cell.handle.turn('open', { bench: bench.name, concurrency, warmup, callTimeoutMs, setupData: context.setupData },
         callTimeoutMs + warmup * 1000 + 30000), signal);
       if (opened.unsupported) { // the driver's own plan, with the bench's set-up data, says n/a
-        cell.row = { driver: cell.driver.name, protocol: 'n/a', ok: false, status: 'n/a', error: `not supported by driver: ${opened.unsupported}` };
+        cell.row = naRow(cell, opened.unsupported);
         continue;
       }
       cell.protocol = opened.protocol;
@@ -85,11 +60,15 @@ export async function measureBench({ bench, drivers, processes, admin, context, 
       await fail(cell, err);
     }
   }
+}
 
+/** The rounds: each gives every driver still measured one window, in a fresh random order. Returns the orders. */
+async function runRounds(cells, { bench, admin, context, settings, serverPid, signal, progress, fail }) {
+  const { rounds, time, lead, callTimeoutMs } = settings;
   const order = [];
   const windowTimeoutMs = callTimeoutMs + (lead + time) * 1000 + 10000;
   for (let r = 0; r < rounds; r++) {
-    const roundOrder = shuffle(active());
+    const roundOrder = shuffle(cells.filter((c) => !c.row));
     if (roundOrder.length === 0) break;
     order.push(roundOrder.map((c) => c.driver.name));
     progress?.round?.(bench, r, rounds);
@@ -108,7 +87,11 @@ export async function measureBench({ bench, drivers, processes, admin, context, 
       }
     }
   }
+  return order;
+}
 
+/** Close each measured driver's connections and make its row from its windows. */
+async function closeCells(cells, { concurrency, signal, fail }) {
   for (const cell of cells.filter((c) => c.handle && !c.row)) {
     signal?.throwIfAborted();
     let closed = {};
@@ -140,6 +123,37 @@ export async function measureBench({ bench, drivers, processes, admin, context, 
       await cell.handle.turn('close', {}, 10000).catch(() => cell.handle.kill());
     }
   }
+}
+
+/**
+ * @param {object} p
+ * @param {object} p.bench the bench module
+ * @param {Array} p.drivers the adapters, in --drivers order
+ * @param {{ get(driver): Promise<DriverHandle> }} p.processes one process per driver
+ * @param {object} p.admin the harness's own connection (set-up and checks, never measured)
+ * @param {object} p.context { schema, server, options }
+ * @param {object} p.settings { rounds, time, lead, warmup, concurrency, callTimeoutMs }
+ * @param {number} [p.serverPid] the embedded mariadbd, for its CPU time per operation
+ * @param {AbortSignal} [p.signal]
+ * @param {object} [p.progress] { round(bench, r, rounds) }
+ * @param {() => Promise<boolean>} p.serverAlive
+ * @returns {Promise<{ rows: Array, order: string[][] }>} one row per driver, in driver order
+ */
+export async function measureBench({ bench, drivers, processes, admin, context, settings, serverPid, signal, progress, serverAlive }) {
+  const cells = drivers.map((driver) => ({ driver, plan: planFor(bench, driver, context), windows: [], row: null }));
+  // A cell that fails gets its failed row; a failure that is the server's ends the bench.
+  const fail = async (cell, err) => {
+    if (signal?.aborted) throw signal.reason;
+    cell.row = failedRow(cell, errorText(err));
+    if (!(err instanceof DriverProcessError) && !(await serverAlive())) {
+      throw new ServerLost(`lost the server during ${bench.name} on ${cell.driver.name}: ${errorText(err)}`);
+    }
+  };
+
+  for (const cell of cells) if (cell.plan.unsupported) cell.row = naRow(cell, cell.plan.unsupported);
+  await openCells(cells.filter((c) => !c.row), { bench, processes, context, settings, signal, fail });
+  const order = await runRounds(cells, { bench, admin, context, settings, serverPid, signal, progress, fail });
+  await closeCells(cells, { concurrency: settings.concurrency, signal, fail });
   return { rows: cells.map((c) => c.row), order };
 }
 

@@ -160,6 +160,66 @@ function runningLeadIn({ ops, check, seconds, callTimeoutMs, signal }) {
 }
 
 /**
+ * The benchmark.js run of one window: one sample, one call of `opsPerCall` operations, started when
+ * the lead-in stops. `state` receives the lead-in's operation count, the measured span (its clock and
+ * this process's CPU time at start and end) and the first failure.
+ */
+function windowBenchmark({ name, time, ops, check, opsPerCall, opsPerCheck, latencies, leadIn, watch, state }) {
+  return new GaplessBenchmark(name, {
+    defer: true,
+    async: true,
+    delay: 0,
+    initCount: 1,
+    minTime: time / 4,
+    maxTime: 0, // one sample
+    minSamples: 1,
+    fn(deferred) {
+      const measured = state.failure ? Promise.resolve()
+        : leadIn.stop().then((n) => {
+          state.leadOps = n;
+          state.span.t0 = performance.now();
+          state.span.cpu0 = ownCpuUs();
+          return runCall(ops, opsPerCall, check, latencies, opsPerCheck);
+        });
+      measured.then(
+        () => {
+          state.span.t1 = performance.now();
+          state.span.cpu1 = ownCpuUs();
+          watch.progress();
+          deferred.resolve();
+        },
+        (err) => {
+          state.failure = err;
+          deferred.benchmark._original.abort();
+          deferred.resolve();
+        },
+      );
+    },
+  });
+}
+
+/** Run the window's benchmark to its end, a stall or an abort; the lead-in is stopped either way. Returns the cycles run. */
+async function runWindow(bench, { watch, leadIn, state }) {
+  let cycles = 0;
+  bench.on('cycle', () => { cycles++; });
+  const done = new Promise((resolve) => {
+    bench.on('complete', resolve);
+    bench.on('abort', resolve);
+    bench.run();
+  });
+  try {
+    await Promise.race([done, watch.failed]);
+  } catch (err) {
+    state.failure ??= err;
+    bench.abort();
+  } finally {
+    watch.stop();
+    leadIn.stop().catch(() => {});
+  }
+  return cycles;
+}
+
+/**
  * One window: an unmeasured lead-in of `lead` seconds, then benchmark.js times one sample of about
  * `time` seconds. benchmark.js needs about 3 ms to start a run (it clones the benchmark and compiles
  * its test function, in several turns of the event loop); the lead-in goes on meanwhile, so the
@@ -180,60 +240,14 @@ export async function sampleWindow({
 
   const recordedBefore = latencies.length;
   const watch = stallWatch(callTimeoutMs, signal);
-  let failure = null;
-  let leadOps = 0;
-  const span = {}; // the measured part: its clock and this process's CPU time (all threads) at start and end
-  const bench = new GaplessBenchmark(name, {
-    defer: true,
-    async: true,
-    delay: 0,
-    initCount: 1,
-    minTime: time / 4,
-    maxTime: 0, // one sample
-    minSamples: 1,
-    fn(deferred) {
-      const measured = failure ? Promise.resolve()
-        : leadIn.stop().then((n) => {
-          leadOps = n;
-          span.t0 = performance.now();
-          span.cpu0 = ownCpuUs();
-          return runCall(ops, opsPerCall, check, latencies, opsPerCheck);
-        });
-      measured.then(
-        () => {
-          span.t1 = performance.now();
-          span.cpu1 = ownCpuUs();
-          watch.progress();
-          deferred.resolve();
-        },
-        (err) => {
-          failure = err;
-          deferred.benchmark._original.abort();
-          deferred.resolve();
-        },
-      );
-    },
-  });
+  const state = { failure: null, leadOps: 0, span: {} };
+  const bench = windowBenchmark({ name, time, ops, check, opsPerCall, opsPerCheck, latencies, leadIn, watch, state });
   const samplingStart = performance.now();
-  let cycles = 0;
-  bench.on('cycle', () => { cycles++; });
-  const done = new Promise((resolve) => {
-    bench.on('complete', resolve);
-    bench.on('abort', resolve);
-    bench.run();
-  });
-  try {
-    await Promise.race([done, watch.failed]);
-  } catch (err) {
-    failure ??= err;
-    bench.abort();
-  } finally {
-    watch.stop();
-    leadIn.stop().catch(() => {});
-  }
-  if (failure) throw failure;
+  const cycles = await runWindow(bench, { watch, leadIn, state });
+  if (state.failure) throw state.failure;
   if (bench.error) throw bench.error;
   const opsPerSample = opsPerCall * ops.length;
+  const { span } = state;
   return {
     opsPerSec: bench.hz * opsPerSample,
     // Each benchmark.js sample is the mean time of one call: as ops/s.
@@ -244,7 +258,7 @@ export async function sampleWindow({
     samplingSeconds: (performance.now() - samplingStart) / 1000,
     opsPerCall,
     ops: latencies.length - recordedBefore,
-    leadOps,
+    leadOps: state.leadOps,
     measuredFrom: span.t0,
     measuredTo: span.t1,
     cpuUs: span.cpu1 - span.cpu0,

@@ -78,36 +78,24 @@ function tail(file, lines = 5) {
 }
 
 /**
- * Start the embedded server. Returns { host, port, user, password, database, dir, pid, stop(), stopSync() }.
- * `onLog` receives progress lines for stderr.
+ * stop() and stopSync() of a server being started or running: `proc` holds its process and its
+ * watchdog as they are spawned. Both remove the directory; both are safe to call twice.
  */
-export async function startEmbeddedServer({ database, onLog = () => {}, startTimeoutMs = 60000, blackhole = true } = {}) {
-  const { mariadbd, installDb } = findServerBinaries();
-  if (!mariadbd || !installDb) throw missingServerError();
-
-  const dir = mkdtempSync(join(tmpdir(), TEMP_PREFIX));
-  const dataDir = join(dir, 'data');
-  const errorLog = join(dir, 'error.log');
-  const asRoot = typeof process.getuid === 'function' && process.getuid() === 0;
-  const userArgs = asRoot ? ['--user=root'] : [`--user=${userInfo().username}`];
-  let child = null;
-  let watchdog = null;
-  let stopped = false;
-
-  const removeDir = () => rmSync(dir, { recursive: true, force: true });
-
+function stoppers(proc, dir) {
   const stopSync = () => {
-    if (stopped) return;
-    stopped = true;
+    if (proc.stopped) return;
+    proc.stopped = true;
+    const { child } = proc;
     if (child && child.exitCode === null && child.signalCode === null) {
       try { process.kill(child.pid, 'SIGKILL'); } catch { /* already gone */ }
     }
-    try { watchdog?.kill('SIGKILL'); } catch { /* already gone */ }
-    removeDir();
+    try { proc.watchdog?.kill('SIGKILL'); } catch { /* already gone */ }
+    rmSync(dir, { recursive: true, force: true });
   };
 
   const stop = async () => {
-    if (stopped) return;
+    if (proc.stopped) return;
+    const { child } = proc;
     if (child && child.exitCode === null && child.signalCode === null) {
       const exited = new Promise((r) => child.once('exit', r));
       child.ref(); // keep the event loop alive until the server has gone
@@ -120,68 +108,106 @@ export async function startEmbeddedServer({ database, onLog = () => {}, startTim
     }
     stopSync();
   };
+  return { stop, stopSync };
+}
+
+/** A fresh data directory (mariadb-install-db). */
+function initialiseDataDir(installDb, { dir, dataDir, userArgs }) {
+  const install = spawnSync(installDb, [
+    '--no-defaults', `--datadir=${dataDir}`, ...userArgs, `--tmpdir=${dir}`,
+    '--auth-root-authentication-method=socket', '--skip-test-db',
+  ], { encoding: 'utf8', timeout: 120000 });
+  if (install.status !== 0) {
+    throw setupError(`${installDb} failed (exit ${install.status}): ${(install.stderr || install.stdout || '').trim().split('\n').slice(-3).join(' | ')}`,
+      'check that the mariadb-server package is complete and the temp directory is writable');
+  }
+}
+
+/** The harness's user with a random password, created by the server's --init-file at its first start. */
+function writeInitFile(dir) {
+  const password = randomBytes(18).toString('base64url');
+  addSecret(password);
+  const user = 'bench';
+  const initFile = join(dir, 'init.sql');
+  writeFileSync(initFile, [
+    `CREATE USER '${user}'@'127.0.0.1' IDENTIFIED BY '${password}';`,
+    `CREATE USER '${user}'@'localhost' IDENTIFIED BY '${password}';`,
+    `GRANT ALL PRIVILEGES ON *.* TO '${user}'@'127.0.0.1' WITH GRANT OPTION;`,
+    `GRANT ALL PRIVILEGES ON *.* TO '${user}'@'localhost' WITH GRANT OPTION;`,
+    '',
+  ].join('\n'), { mode: 0o600 });
+  return { user, password, initFile };
+}
+
+function serverArgs({ dir, dataDir, userArgs, port, socket, errorLog, initFile, blackhole }) {
+  return [
+    '--no-defaults', `--datadir=${dataDir}`, ...userArgs,
+    `--port=${port}`, '--bind-address=127.0.0.1', `--socket=${socket}`,
+    // Its own tmpdir: a starting mariadbd deletes other servers' #sql temp files in a shared one.
+    `--tmpdir=${dir}`,
+    `--pid-file=${join(dir, 'mysqld.pid')}`, `--log-error=${errorLog}`,
+    `--init-file=${initFile}`, '--skip-name-resolve', '--skip-log-bin',
+    ...(blackhole ? ['--plugin-load-add=ha_blackhole'] : []),
+    // Throwaway data: do not measure the disk's fsync, measure the drivers.
+    '--innodb-flush-log-at-trx-commit=2', '--innodb-buffer-pool-size=256M',
+    '--max-connections=1000', '--max-allowed-packet=256M',
+  ];
+}
+
+/** Wait for 'ready for connections' in the error log; fail when the server exits or takes too long. */
+async function waitUntilReady(child, { errorLog, spawnError, startTimeoutMs }) {
+  const started = Date.now();
+  for (;;) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw setupError(`mariadbd exited while starting: ${tail(errorLog)}`,
+        'see the server log above; run with --debug for details');
+    }
+    if (existsSync(errorLog) && readFileSync(errorLog, 'utf8').includes('ready for connections')) break;
+    if (Date.now() - started > startTimeoutMs) {
+      throw setupError(`mariadbd did not become ready within ${startTimeoutMs / 1000} s: ${tail(errorLog)}`,
+        'the machine may be overloaded; try again');
+    }
+    await Promise.race([sleep(25), spawnError]);
+  }
+  return Date.now() - started;
+}
+
+/**
+ * Start the embedded server. Returns { host, port, user, password, database, dir, pid, stop(), stopSync() }.
+ * `onLog` receives progress lines for stderr.
+ */
+export async function startEmbeddedServer({ database, onLog = () => {}, startTimeoutMs = 60000, blackhole = true } = {}) {
+  const { mariadbd, installDb } = findServerBinaries();
+  if (!mariadbd || !installDb) throw missingServerError();
+
+  const dir = mkdtempSync(join(tmpdir(), TEMP_PREFIX));
+  const dataDir = join(dir, 'data');
+  const errorLog = join(dir, 'error.log');
+  const asRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  const userArgs = asRoot ? ['--user=root'] : [`--user=${userInfo().username}`];
+  const proc = { child: null, watchdog: null, stopped: false };
+  const { stop, stopSync } = stoppers(proc, dir);
 
   try {
     onLog('embedded server: initialising a data directory');
-    const install = spawnSync(installDb, [
-      '--no-defaults', `--datadir=${dataDir}`, ...userArgs, `--tmpdir=${dir}`,
-      '--auth-root-authentication-method=socket', '--skip-test-db',
-    ], { encoding: 'utf8', timeout: 120000 });
-    if (install.status !== 0) {
-      throw setupError(`${installDb} failed (exit ${install.status}): ${(install.stderr || install.stdout || '').trim().split('\n').slice(-3).join(' | ')}`,
-        'check that the mariadb-server package is complete and the temp directory is writable');
-    }
-
-    const password = randomBytes(18).toString('base64url');
-    addSecret(password);
-    const user = 'bench';
-    const initFile = join(dir, 'init.sql');
-    writeFileSync(initFile, [
-      `CREATE USER '${user}'@'127.0.0.1' IDENTIFIED BY '${password}';`,
-      `CREATE USER '${user}'@'localhost' IDENTIFIED BY '${password}';`,
-      `GRANT ALL PRIVILEGES ON *.* TO '${user}'@'127.0.0.1' WITH GRANT OPTION;`,
-      `GRANT ALL PRIVILEGES ON *.* TO '${user}'@'localhost' WITH GRANT OPTION;`,
-      '',
-    ].join('\n'), { mode: 0o600 });
-
+    initialiseDataDir(installDb, { dir, dataDir, userArgs });
+    const { user, password, initFile } = writeInitFile(dir);
     const port = await freePort();
     const socket = join(dir, 'mysqld.sock');
-    const args = [
-      '--no-defaults', `--datadir=${dataDir}`, ...userArgs,
-      `--port=${port}`, '--bind-address=127.0.0.1', `--socket=${socket}`,
-      // Its own tmpdir: a starting mariadbd deletes other servers' #sql temp files in a shared one.
-      `--tmpdir=${dir}`,
-      `--pid-file=${join(dir, 'mysqld.pid')}`, `--log-error=${errorLog}`,
-      `--init-file=${initFile}`, '--skip-name-resolve', '--skip-log-bin',
-      ...(blackhole ? ['--plugin-load-add=ha_blackhole'] : []),
-      // Throwaway data: do not measure the disk's fsync, measure the drivers.
-      '--innodb-flush-log-at-trx-commit=2', '--innodb-buffer-pool-size=256M',
-      '--max-connections=1000', '--max-allowed-packet=256M',
-    ];
+    const args = serverArgs({ dir, dataDir, userArgs, port, socket, errorLog, initFile, blackhole });
     onLog(`embedded server: starting mariadbd on 127.0.0.1:${port}`);
     // Own process group: Ctrl-C in the terminal must reach the harness only, which then stops the server itself.
-    child = spawn(mariadbd, args, { detached: true, stdio: 'ignore' });
+    const child = spawn(mariadbd, args, { detached: true, stdio: 'ignore' });
+    proc.child = child;
     const spawnError = new Promise((_, reject) => child.once('error', reject));
     spawnError.catch(() => {});
-    watchdog = spawn(process.execPath, [WATCHDOG, String(process.pid), String(child.pid), dir],
+    proc.watchdog = spawn(process.execPath, [WATCHDOG, String(process.pid), String(child.pid), dir],
       { detached: true, stdio: 'ignore' });
-    watchdog.unref();
+    proc.watchdog.unref();
 
-    const started = Date.now();
-    for (;;) {
-      if (child.exitCode !== null || child.signalCode !== null) {
-        throw setupError(`mariadbd exited while starting: ${tail(errorLog)}`,
-          'see the server log above; run with --debug for details');
-      }
-      if (existsSync(errorLog) && readFileSync(errorLog, 'utf8').includes('ready for connections')) break;
-      if (Date.now() - started > startTimeoutMs) {
-        throw setupError(`mariadbd did not become ready within ${startTimeoutMs / 1000} s: ${tail(errorLog)}`,
-          'the machine may be overloaded; try again');
-      }
-      await Promise.race([sleep(25), spawnError]);
-    }
+    const readyMs = await waitUntilReady(child, { errorLog, spawnError, startTimeoutMs });
     rmSync(initFile, { force: true });
-    onLog(`embedded server: ready in ${Date.now() - started} ms`);
+    onLog(`embedded server: ready in ${readyMs} ms`);
     child.unref();
     return {
       host: '127.0.0.1', port, user, password, database, socket, dir, pid: child.pid, errorLog,
