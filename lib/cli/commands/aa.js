@@ -7,6 +7,9 @@ import { EXIT } from '../errors.js';
 import { fmtDelta, fmtOps, fmtPct } from '../../reporting/format.js';
 import { median } from '../../measuring/stats.js';
 import { describeRun } from '../../reporting/table.js';
+import { assertDriverNames } from '../../drivers/index.js';
+import { runBenchmark } from '../../run.js';
+import { addMeasureOptions } from '../options.js';
 
 // The design card's seven benches: the yardstick for every measuring change.
 export const DESIGN_BENCHES = ['do', 'insert', 'batch', 'pipelining', 'select_100_cols', 'select_1000_rows', 'execute'];
@@ -83,4 +86,16 @@ export function aaRun(benchNames, opts) {
   const benches = selectBenches(benchNames?.length ? benchNames : DESIGN_BENCHES);
   const driver = opts.baseline;
   return { benches, opts: { ...opts, drivers: [driver, `${driver}#${TWIN_TAG}`], baseline: driver } };
+}
+
+export function registerAa(program, { stdout, stderr, env, signal, setExitCode }) {
+  addMeasureOptions(program.command('aa'))
+    .description('A/A: measure the baseline driver against a second process of itself with the normal machinery, and print the resolution this machine gives (differences below it cannot be told from noise)')
+    .argument('[bench...]', `benches (default: the seven design benches, ${DESIGN_BENCHES.join(', ')})`)
+    .option('-b, --baseline <driver>', 'the driver measured against itself', 'mysql')
+    .action(async (benchNames, opts) => {
+      const run = aaRun(benchNames, { ...opts, concurrency: 1, smoke: false });
+      assertDriverNames(run.opts.drivers);
+      setExitCode(await runBenchmark({ ...run, env, stdout, stderr, signal, variant: aaVariant() }));
+    });
 }

@@ -9,6 +9,10 @@ import { EXIT } from '../errors.js';
 import { fmtInt } from '../../reporting/format.js';
 import { pairedDelta } from '../../measuring/stats.js';
 import { describeRun } from '../../reporting/table.js';
+import { BUILTIN_DRIVERS, assertDriverNames } from '../../drivers/index.js';
+import { runBenchmark } from '../../run.js';
+import { splitList } from '../config.js';
+import { addMeasureOptions } from '../options.js';
 
 export const MIN_RATIO = 0.98;
 export const CALIBRATION_BENCHES = ['do', 'select_100_cols'];
@@ -69,3 +73,15 @@ export function calibrateVariant(stderr) {
 }
 
 export const calibrationBenches = () => selectBenches(CALIBRATION_BENCHES);
+
+export function registerCalibrate(program, { stdout, stderr, env, signal, setExitCode }) {
+  addMeasureOptions(program.command('calibrate'))
+    .description(`check that the harness reports what a bare await loop of the same driver and statement measures, in interleaved windows (harness/bare >= ${MIN_RATIO} per driver on ${CALIBRATION_BENCHES.join(' and ')})`)
+    .option('-d, --drivers <list>', 'drivers to calibrate', splitList, BUILTIN_DRIVERS)
+    .action(async (opts) => {
+      assertDriverNames(opts.drivers);
+      setExitCode(await runBenchmark({
+        benches: calibrationBenches(), opts: { ...opts, baseline: opts.drivers[0], concurrency: 1 }, env, stdout, stderr, signal, variant: calibrateVariant(stderr),
+      }));
+    });
+}

@@ -1,0 +1,18 @@
+// `mysql-driver-bench list`: each bench with what it measures, its SQL, and the protocol path each
+// driver runs.
+import { BENCHES } from '../../../benchs/index.js';
+import { BUILTIN_DRIVERS, loadDrivers } from '../../drivers/index.js';
+import { renderBenchList } from '../../reporting/table.js';
+import { splitList } from '../config.js';
+
+export function registerList(program, { stdout }) {
+  program.command('list')
+    .description('list the benches: name, what it measures, SQL, and the protocol path each driver uses')
+    .option('-d, --drivers <list>', 'drivers to show', splitList, BUILTIN_DRIVERS)
+    .action(async (opts) => {
+      const drivers = await loadDrivers(opts.drivers);
+      // Protocol paths as on a MariaDB server with every feature (bulk, BLACKHOLE).
+      const context = { schema: 'mysql_driver_bench', server: { kind: 'mariadb', bulk: true, blackhole: true } };
+      stdout.write(renderBenchList(BENCHES, drivers, context));
+    });
+}

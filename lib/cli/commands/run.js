@@ -1,0 +1,37 @@
+// The root command (`run` is accepted as an explicit synonym): the chosen benches on the chosen
+// drivers, one run (lib/run.js).
+import { BENCHES, selectBenches } from '../../../benchs/index.js';
+import { assertDriverNames } from '../../drivers/index.js';
+import { runBenchmark } from '../../run.js';
+import { addRunOptions } from '../options.js';
+
+export const EXAMPLES = `
+Examples:
+  $ mysql-driver-bench                              all benches, all drivers, embedded MariaDB
+  $ mysql-driver-bench do select_100_cols           two benches only
+  $ mysql-driver-bench --drivers mysql2,mariadb     two drivers; the first listed is the baseline
+  $ mysql-driver-bench --drivers mariadb,mysql2 --baseline mysql2
+  $ mysql-driver-bench --smoke --json -             quick pass for CI, JSON on stdout
+  $ DB_HOST=127.0.0.1 DB_USER=bench DB_PASSWORD=... mysql-driver-bench --concurrency 4
+  $ mysql-driver-bench list                         what each bench runs, per driver
+
+With no --host/--socket (nor DB_HOST/DB_SOCKET, nor conf.js), a throwaway MariaDB
+(mariadbd from the mariadb-server package) is started on 127.0.0.1 and removed after.
+
+Exit codes: 0 all rows measured and checked · 1 some row failed its check or errored
+2 bad usage · 3 server unreachable or unusable · 4 run stopped part-way (partial results saved)
+130 interrupted (Ctrl-C; partial results saved)`;
+
+/** The root command: `mysql-driver-bench [run] [options] [bench...]`. */
+export function registerRun(program, { stdout, stderr, env, signal, setExitCode }) {
+  addRunOptions(program)
+    .usage('[run] [options] [bench...]')
+    .argument('[bench...]', `benches to run (${BENCHES.map((b) => b.name).join(', ')}); all when none are named`)
+    .action(async (benchNames, opts) => {
+      const benches = selectBenches(benchNames);
+      if (opts.floor && !opts.drivers.includes('floor')) opts.drivers = [...opts.drivers, 'floor'];
+      assertDriverNames(opts.drivers);
+      setExitCode(await runBenchmark({ benches, opts, env, stdout, stderr, signal }));
+    });
+  program.addHelpText('after', EXAMPLES);
+}

@@ -1,0 +1,54 @@
+// The options the measuring commands share: what a run measures (the root command: drivers,
+// baseline, concurrency, the options the benches declare, network), how windows are measured, where
+// processes run and results go, and where the server is.
+import { Option } from 'commander';
+import { positiveInteger, positiveNumber, splitList } from './config.js';
+import { BUILTIN_DRIVERS } from '../drivers/index.js';
+import { PRESETS } from '../measuring/settings.js';
+import { DEFAULT_PLACEMENT, parsePlacement } from '../measuring/placement.js';
+import { parseConcurrency } from '../measuring/scaling.js';
+import { benchOptionSpecs } from '../measuring/catalogue.js';
+import { parseWake, DEFAULT_WAKE } from '../measuring/wake.js';
+
+export function addRunOptions(cmd) {
+  cmd
+    .option('-d, --drivers <list>', `comma-separated drivers (${BUILTIN_DRIVERS.join(', ')}); name#tag runs another process of the same driver, e.g. mysql2#2`, splitList, BUILTIN_DRIVERS)
+    .option('-b, --baseline <driver>', 'driver the Δ column compares against (default: mysql when it is run, else the first driver listed)')
+    .option('-c, --concurrency <n>', 'connections per driver, each with one call in flight (pool benches: callers sharing a pool of that size); a list such as 1,4,16 runs every bench at each level and prints a scaling table', parseConcurrency, 1);
+  // Options the benches declare in their modules (the bench contract).
+  for (const o of benchOptionSpecs()) cmd.option(o.flags, o.description, o.parse);
+  cmd
+    .option('--rtt <ms>', 'add this round-trip time between drivers and server (a latency proxy in its own process)')
+    .option('--network <profile>', 'a named --rtt: lan (0.5 ms), wan (20 ms), loopback (0)')
+    .option('--floor', 'add the wire-floor reference client (driver `floor`) to the drivers')
+    .option('--smoke', 'one short pass for CI: every bench on every driver, checks on, tiny sampling');
+  return addMeasureOptions(cmd);
+}
+
+/** How windows are measured, where processes run, where results go: every measuring command's. */
+export function addMeasureOptions(cmd) {
+  cmd
+    .option('-t, --time <seconds>', `measured time per bench and driver, split into --rounds windows (default ${PRESETS.default.time}; --smoke ${PRESETS.smoke.time})`, positiveNumber('--time'))
+    .option('-r, --rounds <n>', `rounds per bench: each gives every driver one window, in a fresh random order (default ${PRESETS.default.rounds}; --smoke ${PRESETS.smoke.rounds})`, positiveInteger('--rounds'))
+    .option('--lead <seconds>', `unmeasured lead-in at the start of every window (default ${PRESETS.default.lead})`, positiveNumber('--lead'))
+    .option('--warmup <seconds>', `warm-up per bench and driver before its first window, every result checked (default ${PRESETS.default.warmup})`, positiveNumber('--warmup'))
+    .option('--cpus <placement>', "CPU placement: 'shared' (each driver's JavaScript thread and the embedded server on one CPU, the rest on the others), 'split' (drivers on one CPU, server on another) or 'none' (the scheduler decides)", parsePlacement, DEFAULT_PLACEMENT)
+    .option('--wake <mode>', "CPU wake-up control while sampling: 'spin' (lowest-priority busy loops keep idle CPUs awake; 'spin:N' for N loops) or 'none'", parseWake, parseWake(DEFAULT_WAKE))
+    .option('--latency', 'wide table: p50, p90, p99 and max latency, the window-to-window spread, and the cost per operation (client CPU, GC, server CPU)')
+    .option('--json [file]', "also write the results JSON to a file ('-' or no value: stdout, which then carries only the JSON)")
+    .option('-o, --out <dir>', 'directory for the results JSON', 'results')
+    .option('-q, --quiet', 'no progress lines on stderr');
+  return addConnectionOptions(cmd);
+}
+
+/** Where the server is (none of these: the embedded one), and --debug. */
+export function addConnectionOptions(cmd) {
+  return cmd
+    .addOption(new Option('--host <host>', 'server host (a remote server: nothing is started)'))
+    .addOption(new Option('--port <port>', 'server port'))
+    .addOption(new Option('--user <user>', 'user name'))
+    .addOption(new Option('--password <password>', 'password (prefer DB_PASSWORD: flags show up in the process list)'))
+    .addOption(new Option('--database <name>', "the harness's own schema (created and used only by it)"))
+    .addOption(new Option('--socket <path>', 'unix socket of the server'))
+    .option('--debug', 'print stack traces on errors');
+}
