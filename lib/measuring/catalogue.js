@@ -40,7 +40,8 @@ async function runProbes(benches, results, probeContext) {
  * lost) is.
  */
 export async function runCatalogue({ opts, settings, results, benches, drivers, admin, target, context, signal, log = () => {} }, runLevel) {
-  context.options = { ...context.options, ...benchOptions(opts) };
+  // Every registered bench's options (as before any bench runs), and those of a bench from elsewhere.
+  context.options = { ...context.options, ...benchOptions(opts, [...new Set([...BENCHES, ...benches])]) };
   for (const o of benchOptionSpecs(benches)) if (o.record) results.settings[o.key] = context.options[o.key];
 
   await forEachLevel(settings, results, runLevel);
