@@ -50,8 +50,10 @@ export function renderAA(results) {
   const notes = [];
   for (const { bench, a, b } of aaPairs(results)) {
     if (!a?.ok || !b?.ok) {
-      table.push([bench.name, a?.driver ?? '', a?.ok ? fmtOps(a.opsPerSec) : 'FAILED', b?.ok ? fmtOps(b.opsPerSec) : 'FAILED', '', '', '']);
+      const shown = (r) => (r?.ok ? fmtOps(r.opsPerSec) : r?.status === 'n/a' ? 'n/a' : 'FAILED');
+      table.push([bench.name, a?.driver ?? '', shown(a), shown(b), '', '', '']);
       for (const r of [a, b]) if (r && !r.ok) notes.push(`${bench.name} · ${r.driver}: ${r.status === 'n/a' ? 'n/a' : 'FAILED'}: ${r.error}`);
+      if (a?.status === 'n/a') notes.push(`${bench.name}: name a driver that runs it with --baseline (e.g. mysql2) to measure its A/A`);
       continue;
     }
     const ci = b.deltaCI ? `${fmtPct(b.deltaCI[0])} … ${fmtPct(b.deltaCI[1])}` : '-';
@@ -92,7 +94,7 @@ export function registerAa(program, { stdout, stderr, env, signal, setExitCode }
   addMeasureOptions(program.command('aa'))
     .description('A/A: measure the baseline driver against a second process of itself with the normal machinery, and print the resolution this machine gives (differences below it cannot be told from noise)')
     .argument('[bench...]', `benches (default: the seven design benches, ${DESIGN_BENCHES.join(', ')})`)
-    .option('-b, --baseline <driver>', 'the driver measured against itself', 'mysql')
+    .option('-b, --baseline <driver>', 'the driver measured against itself (mysql2 by default: of the built-in drivers, mysql has no prepared statements for execute)', 'mysql2')
     .action(async (benchNames, opts) => {
       const run = aaRun(benchNames, { ...opts, concurrency: 1, smoke: false });
       assertDriverNames(run.opts.drivers);
