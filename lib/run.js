@@ -17,7 +17,7 @@ import { closeStage, openStage } from './server/stage.js';
 
 /** The drivers the run measures (a command may add its own rows) and the baseline the Δ column compares against. */
 async function chooseDrivers(opts, variant) {
-  const loaded = await loadDrivers(opts.drivers);
+  const loaded = await loadDrivers(opts.drivers, { overrideFairness: opts.overrideFairness });
   const baseline = resolveBaseline({ explicit: opts.baseline, specs: opts.drivers, drivers: loaded });
   return { baseline, drivers: variant.prepareDrivers ? variant.prepareDrivers(loaded) : loaded };
 }

@@ -7,6 +7,7 @@
 import { redact } from '../../lib/cli/redact.js';
 import { within } from '../../lib/measuring/timers.js';
 import { METADATA_SQL, TAG, checkTaggedHundredCols } from './statement.js';
+import { rowsAsObjects } from '../../lib/drivers/variants.js';
 
 export const EXECUTIONS = 50;
 
@@ -22,7 +23,7 @@ export function serverOffer(admin, server) {
 }
 
 async function bytesSent(conn) {
-  const rows = await conn.query("SHOW SESSION STATUS LIKE 'Bytes_sent'");
+  const rows = rowsAsObjects(await conn.query("SHOW SESSION STATUS LIKE 'Bytes_sent'"));
   const row = rows?.[0] ?? {};
   const value = Number(row.Value ?? row.VALUE ?? row.value);
   if (!Number.isFinite(value)) throw new Error('cannot read the session status Bytes_sent');
@@ -31,12 +32,12 @@ async function bytesSent(conn) {
 
 /** Bytes the server sent per execution, the status query's own reply subtracted. */
 async function bytesPerExecution(conn, paramsFor, executions) {
-  for (let i = 0; i < 3; i++) checkTaggedHundredCols(await conn.execute(METADATA_SQL, paramsFor(i)));
+  for (let i = 0; i < 3; i++) checkTaggedHundredCols(rowsAsObjects(await conn.execute(METADATA_SQL, paramsFor(i))));
   const c0 = await bytesSent(conn);
   const c1 = await bytesSent(conn);
   const statusReply = c1 - c0;
   const b0 = await bytesSent(conn);
-  for (let i = 0; i < executions; i++) checkTaggedHundredCols(await conn.execute(METADATA_SQL, paramsFor(i)));
+  for (let i = 0; i < executions; i++) checkTaggedHundredCols(rowsAsObjects(await conn.execute(METADATA_SQL, paramsFor(i))));
   const b1 = await bytesSent(conn);
   return Math.round((b1 - b0 - statusReply) / executions);
 }

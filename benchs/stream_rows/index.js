@@ -1,6 +1,7 @@
 import { expect, expectRows } from '../../lib/measuring/check.js';
 import { PAYLOAD_LENGTH, STREAM_MAX_ROWS, checkStreamRow, createStreamRows, streamSql } from '../_tables.js';
 import { renderStreaming } from './section.js';
+import { ROWS_AS_ARRAYS_NOTE } from '../../lib/drivers/variants.js';
 
 // In the main table: 1000 rows read through each driver's streaming API, every row checked as it
 // arrives and none kept. The full comparison (1 to 100 000 rows, fetch-all against streaming, time
@@ -40,6 +41,7 @@ export default {
   setup: (admin, { schema }) => createStreamRows(admin, schema),
   plan(driver) {
     if (!driver.capabilities.stream) return { unsupported: 'no streaming API in this adapter (stream)' };
+    if (driver.extraOptions?.rowsAsArray) return { unsupported: ROWS_AS_ARRAYS_NOTE };
     return { protocol: 'text, streamed', op: (conn) => () => streamChecked(conn, SQL) };
   },
   // Each row was checked as it arrived; the summary says all of them came.

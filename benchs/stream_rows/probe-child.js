@@ -104,7 +104,7 @@ async function timeReads(conn, read, sql, job) {
 }
 
 export async function probe(job) {
-  const [driver] = await loadDrivers([job.spec]);
+  const [driver] = await loadDrivers([job.spec], { checked: true });
   const conn = await driver.connect(job.target);
   try {
     if (job.mode === 'stream' && typeof conn.stream !== 'function') throw new Error('no streaming API in this adapter');

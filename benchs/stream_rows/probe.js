@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { redact } from '../../lib/cli/redact.js';
 import { rotate } from '../../lib/measuring/runner.js';
 import { MODES, fmtBytes } from './section.js';
+import { ROWS_AS_ARRAYS_NOTE } from '../../lib/drivers/variants.js';
 
 const CHILD = fileURLToPath(new URL('./probe-child.js', import.meta.url));
 
@@ -14,7 +15,7 @@ const isPath = (spec) => typeof spec === 'string' && /^(\.{1,2}\/|\/)|\.(m?js)$/
 
 /** What a child process loads to get the same adapter: its module path, else its (exact) name. */
 export function probeSpec(driver) {
-  return isPath(driver.source) ? driver.source : driver.name;
+  return driver.loadSpec ?? (isPath(driver.source) ? driver.source : driver.name);
 }
 
 /** How much to measure per child: tiny in smoke mode. */
@@ -66,6 +67,10 @@ export async function runStreamingProbe({ drivers, target, settings, sizes, sign
         const row = { rows, driver: driver.name, mode };
         if (driver.capabilities?.floor) {
           out.rows.push({ ...row, ok: false, status: 'n/a', error: 'a reference client that builds no rows' });
+          continue;
+        }
+        if (driver.extraOptions?.rowsAsArray) {
+          out.rows.push({ ...row, ok: false, status: 'n/a', error: ROWS_AS_ARRAYS_NOTE });
           continue;
         }
         if (mode === 'stream' && !driver.capabilities?.stream) {

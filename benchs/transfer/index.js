@@ -31,6 +31,7 @@ export default {
   setup: (admin, ctx) => seed(admin, ctx.schema, stateFor(ctx).accounts),
   beforeWindow: (admin, ctx) => resetBalances(admin, ctx.schema),
   plan(driver, ctx) {
+    if (driver.extraOptions?.rowsAsArray) return { unsupported: 'rows as arrays (rowsAsArray): the workload reads its rows by column name' };
     const s = stateFor(ctx);
     const counters = [newStats(), newStats()]; // [this bench in total, the current window]
     return {

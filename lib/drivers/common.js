@@ -24,18 +24,32 @@ export function baseOptions(target) {
   return o;
 }
 
-/** Version of an installed package, read from its own package.json. */
-export function installedVersion(packageName, fromUrl = import.meta.url) {
-  const require = createRequire(fromUrl);
-  let dir = dirname(require.resolve(packageName));
+/** The root directory of an installed package as Node resolves it from `fromUrl` (null when absent). */
+export function packageDir(packageName, fromUrl = import.meta.url) {
+  let dir;
+  try {
+    dir = dirname(createRequire(fromUrl).resolve(packageName));
+  } catch {
+    return null;
+  }
   for (;;) {
     try {
-      const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
-      if (pkg.name === packageName) return pkg.version;
+      if (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).name === packageName) return dir;
     } catch { /* not here */ }
     const up = dirname(dir);
-    if (up === dir) return 'unknown';
+    if (up === dir) return null;
     dir = up;
+  }
+}
+
+/** Version of an installed package, read from its own package.json. */
+export function installedVersion(packageName, fromUrl = import.meta.url) {
+  const dir = packageDir(packageName, fromUrl);
+  if (!dir) throw new Error(`Cannot find package '${packageName}'`);
+  try {
+    return JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).version ?? 'unknown';
+  } catch {
+    return 'unknown';
   }
 }
 

@@ -12,6 +12,7 @@ import { PerformanceObserver, performance } from 'node:perf_hooks';
 import { BENCHES } from '../../benchs/index.js';
 import { loadDrivers } from './index.js';
 import { checkFor, planFor } from '../measuring/plan.js';
+import { withRowShape } from './variants.js';
 import { bareLoop, leadIn, ownCpuUs, sampleWindow, warmUp } from '../measuring/sampler.js';
 import { LatencyRecorder } from '../measuring/latency.js';
 import { latencySummary, round1 } from '../measuring/stats.js';
@@ -93,7 +94,7 @@ const handlers = {
     addSecret(target?.password);
     context = args.context;
     bare = Boolean(args.bare);
-    [driver] = await loadDrivers([args.spec]);
+    [driver] = await loadDrivers([args.spec], { checked: true });
     return { name: driver.name, version: driver.version };
   },
 
@@ -103,7 +104,7 @@ const handlers = {
     if (!bench) throw new Error(`unknown bench ${benchName}`);
     const plan = planFor(bench, driver, setupData === undefined ? context : { ...context, setupData });
     if (plan.unsupported) return { unsupported: plan.unsupported };
-    const check = checkFor(plan, bench);
+    const check = withRowShape(checkFor(plan, bench), driver);
     let pool = null;
     let conns = [];
     if (plan.pool) pool = await driver.createPool(target, concurrency);

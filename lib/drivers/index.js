@@ -4,6 +4,8 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { usageError } from '../cli/errors.js';
 import { assertVersionedSpec, isVersionedSpec, loadVersionedDriver } from './versions.js';
+import { inspectCheckout, isLocalSpec, loadLocalDriver } from './local.js';
+import { assertAllowedOptions, splitVariant, unknownOptions, variantLabel } from './variants.js';
 
 // Loaded lazily so that `--help` and `list` do not pay for every driver's import.
 const BUILTIN = {
@@ -16,8 +18,8 @@ const BUILTIN = {
 /** The drivers compared by default. */
 export const BUILTIN_DRIVERS = ['mysql', 'mysql2', 'mariadb'];
 
-const isPath = (spec) => /^(\.{1,2}\/|\/)|\.(m?js)$/.test(spec);
-const isRelease = (spec) => !isPath(spec) && isVersionedSpec(spec);
+const isPath = (spec) => !isLocalSpec(spec) && /^(\.{1,2}\/|\/)|\.(m?js)$/.test(spec);
+const isRelease = (spec) => !isPath(spec) && !isLocalSpec(spec) && isVersionedSpec(spec);
 
 /**
  * `mysql2#2`: a second process of the same driver, as a row of its own (an A/A comparison).
@@ -28,16 +30,19 @@ export function splitRepeat(spec) {
   return m ? { base: m[1], tag: m[2] } : { base: spec, tag: null };
 }
 
-/** Check the names before anything starts: built-in drivers, or adapter files that exist. */
-export function assertDriverNames(specs) {
+/** Check the names before anything starts: built-in drivers, releases, checkouts, or adapter files that exist. */
+export function assertDriverNames(specs, { overrideFairness = false } = {}) {
   if (specs.length === 0) throw usageError('no driver selected', `choose from: ${BUILTIN_DRIVERS.join(', ')}`);
-  const bases = specs.map((s) => splitRepeat(s).base);
-  const unknown = bases.filter((s) => !BUILTIN[s] && !isPath(s) && !isRelease(s));
+  const variants = specs.map((s) => ({ spec: s, ...splitVariant(splitRepeat(s).base) }));
+  const bases = variants.map((v) => v.base);
+  const unknown = bases.filter((s) => !BUILTIN[s] && !isPath(s) && !isRelease(s) && !isLocalSpec(s));
   if (unknown.length) {
     throw usageError(`unknown driver${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`,
-      `valid drivers: ${BUILTIN_DRIVERS.join(', ')}, floor (the reference client), a release of one (mysql2@3.9.0, mariadb@latest), a path to an adapter module (./my-adapter.js), or any of these with #tag for a second process of it (mysql2#2)`);
+      `valid drivers: ${BUILTIN_DRIVERS.join(', ')}, floor (the reference client), a release of one (mysql2@3.9.0, mariadb@latest), a local checkout (mysql2@file:../node-mysql2), a path to an adapter module (./my-adapter.js); any of these with :option=value for a variant (mysql2:disableEval=true), or with #tag for a second process of it (mysql2#2)`);
   }
+  for (const v of variants) if (v.written.length) assertAllowedOptions(v.spec, v.options, { overrideFairness });
   bases.filter(isRelease).forEach(assertVersionedSpec);
+  bases.filter(isLocalSpec).forEach(inspectCheckout);
   const missing = bases.filter((s) => isPath(s) && !existsSync(resolve(s)));
   if (missing.length) throw usageError(`adapter module not found: ${missing.join(', ')}`, 'check the path given to --drivers');
   const dup = specs.find((n, i) => specs.indexOf(n) !== i);
@@ -70,16 +75,39 @@ export function validateAdapter(adapter, from) {
  * Load one driver. `loadSpec` is what a driver process loads to get the same adapter: a built-in
  * name, an exact release (installed by now), or an absolute path; with `#tag` for a repeat.
  */
-async function loadOne(spec) {
-  const { base, tag } = splitRepeat(spec);
-  const adapter = await loadBase(base);
-  const loadSpec = isRelease(base) ? adapter.name : isPath(base) ? resolve(base) : base;
+async function loadOne(spec, { checked }) {
+  const { base: withOptions, tag } = splitRepeat(spec);
+  const { base, options, written } = splitVariant(withOptions);
+  let adapter = await loadBase(base);
+  let loadSpec = adapter.loadSpec ?? (isRelease(base) ? adapter.name : isPath(base) ? resolve(base) : base);
+  if (written.length) {
+    adapter = await applyVariant(adapter, withOptions, options, written, { checked });
+    loadSpec = [loadSpec, ...written].join(':');
+  }
   if (!tag) return { ...adapter, loadSpec };
   return { ...adapter, name: `${adapter.name}#${tag}`, loadSpec: `${loadSpec}#${tag}`, repeatOf: adapter.name };
 }
 
+/** A driver with connection options of its own, checked against what the driver itself accepts. */
+async function applyVariant(adapter, spec, options, written, { checked }) {
+  if (typeof adapter.withOptions !== 'function') {
+    throw usageError(`${spec}: options are for the built-in drivers, their releases and checkouts`, `pass options inside the adapter module ${adapter.source ?? ''}`.trim());
+  }
+  const overrides = assertAllowedOptions(spec, options, { overrideFairness: true });
+  if (!checked) {
+    const unknown = await unknownOptions(adapter.packageName, adapter.dir, options);
+    if (unknown?.length) {
+      throw usageError(`${spec}: ${adapter.packageName} ${adapter.version} does not take the option${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}`,
+        `check the option names in the ${adapter.packageName} documentation (they are case-sensitive)`);
+    }
+  }
+  const label = variantLabel(adapter.name, written);
+  return { ...adapter.withOptions(options, label), source: adapter.source, local: adapter.local, variant: options, overrides };
+}
+
 async function loadBase(spec) {
   if (BUILTIN[spec]) return (await BUILTIN[spec]()).default;
+  if (isLocalSpec(spec)) return loadLocalDriver(spec);
   // A release from the npm registry, installed into the cache (resolved and checked before anything runs).
   if (isRelease(spec)) return loadVersionedDriver(spec);
   const file = resolve(spec);
@@ -92,11 +120,15 @@ async function loadBase(spec) {
   return validateAdapter(mod.default, spec);
 }
 
-export async function loadDrivers(specs) {
-  assertDriverNames(specs);
+/**
+ * Load the drivers of a run. `overrideFairness` allows variants that change an option the fairness
+ * rules fix; `checked` (a driver process loading what its parent already checked) skips the checks.
+ */
+export async function loadDrivers(specs, { overrideFairness = false, checked = false } = {}) {
+  if (!checked) assertDriverNames(specs, { overrideFairness });
   // One at a time: releases are installed by npm, which should not run twice at once on one cache.
   const drivers = [];
-  for (const spec of specs) drivers.push(await loadOne(spec));
+  for (const spec of specs) drivers.push(await loadOne(spec, { checked }));
   const names = drivers.map((d) => d.name);
   const dup = names.find((n, i) => names.indexOf(n) !== i);
   if (dup) {

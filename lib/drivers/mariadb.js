@@ -1,6 +1,6 @@
 // `mariadb`: text protocol (query), prepared statements (execute), bulk (batch), pipelining;
 // its own pool; queryStream() for streaming.
-import { COMMON_OPTIONS, baseOptions, installedVersion, ignoreErrorEvents, loadOnce } from './common.js';
+import { COMMON_OPTIONS, baseOptions, installedVersion, ignoreErrorEvents, loadOnce, packageDir } from './common.js';
 import { consumeRows } from './row-stream.js';
 import { fillPool } from './pool-fill.js';
 
@@ -19,13 +19,19 @@ const hasFlag = (flags, flag) => {
  * @param {() => Promise<object>} p.load resolves to the `mariadb` module of the release to measure
  * @param {string} p.version
  * @param {string} [p.name] the label in results (e.g. 'mariadb@3.4.0' when several releases run)
+ * @param {string} [p.dir] the package's own directory (where its option names are read)
+ * @param {object} [p.extraOptions] connection options of a variant row (`mariadb:rowsAsArray=true`)
  */
-export function createAdapter({ load, version, name = 'mariadb' }) {
+export function createAdapter(args) {
+  const { load, version, name = 'mariadb', dir = null, extraOptions = {} } = args;
   const module = loadOnce(load);
   return {
     name,
     packageName: 'mariadb',
     version,
+    dir,
+    extraOptions,
+    withOptions: (options, label) => createAdapter({ ...args, name: label, extraOptions: { ...extraOptions, ...options } }),
     capabilities: { execute: true, batch: true, pipelining: true, stream: true, pool: true },
     options: { collation: COMMON_OPTIONS.collation, trace: false, compress: false, pipelining: true, bulk: true },
     streamApi: "queryStream(sql).on('data', row)",
@@ -33,7 +39,7 @@ export function createAdapter({ load, version, name = 'mariadb' }) {
     async connect(target) {
       const mariadb = await module();
       const conn = await mariadb.createConnection({
-        ...baseOptions(target), collation: COMMON_OPTIONS.collation, compress: false, pipelining: true, bulk: true,
+        ...baseOptions(target), collation: COMMON_OPTIONS.collation, compress: false, pipelining: true, bulk: true, ...extraOptions,
       });
       ignoreErrorEvents(conn);
       const info = conn.info;
@@ -59,7 +65,7 @@ export function createAdapter({ load, version, name = 'mariadb' }) {
       const mariadb = await module();
       const pool = mariadb.createPool({
         ...baseOptions(target), collation: COMMON_OPTIONS.collation, compress: false, pipelining: true, bulk: true,
-        connectionLimit: size,
+        connectionLimit: size, ...extraOptions,
       });
       ignoreErrorEvents(pool);
       await fillPool(pool, size);
@@ -73,4 +79,4 @@ export function createAdapter({ load, version, name = 'mariadb' }) {
   };
 }
 
-export default createAdapter({ load: () => import('mariadb'), version: installedVersion('mariadb') });
+export default createAdapter({ load: () => import('mariadb'), version: installedVersion('mariadb'), dir: packageDir('mariadb') });

@@ -1,5 +1,5 @@
 // `mysql` through `promise-mysql`: text protocol only; its own pool; row events for streaming.
-import { COMMON_OPTIONS, baseOptions, installedVersion, ignoreErrorEvents, loadOnce } from './common.js';
+import { COMMON_OPTIONS, baseOptions, installedVersion, ignoreErrorEvents, loadOnce, packageDir } from './common.js';
 import { consumeRows } from './row-stream.js';
 import { fillPool } from './pool-fill.js';
 
@@ -9,14 +9,22 @@ import { fillPool } from './pool-fill.js';
  * @param {string} p.version the `mysql` release
  * @param {string} [p.via] the `promise-mysql` release
  * @param {string} [p.name] the label in results (e.g. 'mysql@2.18.1' when several releases run)
+ * @param {string} [p.dir] the `mysql` package's own directory (where its option names are read)
+ * @param {() => object} [p.mysqlModule] the `mysql` module promise-mysql wraps, when not its own (a local checkout)
+ * @param {object} [p.extraOptions] connection options of a variant row (`mysql:supportBigNumbers=true`)
  */
-export function createAdapter({ load, version, via, name = 'mysql' }) {
+export function createAdapter(args) {
+  const { load, version, via, name = 'mysql', dir = null, mysqlModule = null, extraOptions = {} } = args;
   const module = loadOnce(load);
+  const own = { ...extraOptions, ...(mysqlModule ? { mysqlWrapper: () => mysqlModule() } : {}) };
   return {
     name,
     packageName: 'mysql',
     version,
     via,
+    dir,
+    extraOptions,
+    withOptions: (options, label) => createAdapter({ ...args, name: label, extraOptions: { ...extraOptions, ...options } }),
     capabilities: { execute: false, batch: false, pipelining: false, stream: true, pool: true },
     options: { charset: COMMON_OPTIONS.collation, trace: false, compress: false },
     streamApi: "query(sql).on('result', row)",
@@ -24,7 +32,7 @@ export function createAdapter({ load, version, via, name = 'mysql' }) {
     async connect(target) {
       const promiseMysql = await module();
       // promise-mysql would otherwise reconnect on its own after a lost connection; the harness decides.
-      const conn = await promiseMysql.createConnection({ ...baseOptions(target), charset: COMMON_OPTIONS.collation, reconnect: false });
+      const conn = await promiseMysql.createConnection({ ...baseOptions(target), charset: COMMON_OPTIONS.collation, reconnect: false, ...own });
       ignoreErrorEvents(conn.connection);
       return {
         query: (sql, params) => conn.query(sql, params),
@@ -39,7 +47,7 @@ export function createAdapter({ load, version, via, name = 'mysql' }) {
     /** The driver's own pool of `size` connections (mysql pings a free connection on every acquire). */
     async createPool(target, size) {
       const promiseMysql = await module();
-      const pool = await promiseMysql.createPool({ ...baseOptions(target), charset: COMMON_OPTIONS.collation, connectionLimit: size });
+      const pool = await promiseMysql.createPool({ ...baseOptions(target), charset: COMMON_OPTIONS.collation, connectionLimit: size, ...own });
       ignoreErrorEvents(pool.pool);
       await fillPool(pool, size);
       return {
@@ -54,5 +62,6 @@ export function createAdapter({ load, version, via, name = 'mysql' }) {
 export default createAdapter({
   load: () => import('promise-mysql'),
   version: installedVersion('mysql'),
+  dir: packageDir('mysql'),
   via: `promise-mysql@${installedVersion('promise-mysql')}`,
 });

@@ -1,6 +1,6 @@
 // `mysql2` through its promise API: text protocol (query) and prepared statements (execute);
 // its own pool; row events of the core connection for streaming.
-import { COMMON_OPTIONS, baseOptions, installedVersion, ignoreErrorEvents, loadOnce } from './common.js';
+import { COMMON_OPTIONS, baseOptions, installedVersion, ignoreErrorEvents, loadOnce, packageDir } from './common.js';
 import { consumeRows } from './row-stream.js';
 import { fillPool } from './pool-fill.js';
 
@@ -9,25 +9,35 @@ import { fillPool } from './pool-fill.js';
  * @param {() => Promise<object>} p.load resolves to the `mysql2/promise` module of the release to measure
  * @param {string} p.version
  * @param {string} [p.name] the label in results (e.g. 'mysql2@3.9.0' when several releases run)
+ * @param {string} [p.dir] the package's own directory (where its option names are read)
+ * @param {object} [p.extraOptions] connection options of a variant row (`mysql2:disableEval=true`)
  */
-export function createAdapter({ load, version, name = 'mysql2' }) {
+export function createAdapter(args) {
+  const { load, version, name = 'mysql2', dir = null, extraOptions = {} } = args;
   const module = loadOnce(load);
+  // Rows as arrays carry their column definitions, so that the check can name the columns.
+  const rowsOf = extraOptions.rowsAsArray
+    ? ([rows, fields]) => (Array.isArray(rows) && fields ? Object.assign(rows, { fields }) : rows)
+    : (reply) => reply[0];
   return {
     name,
     packageName: 'mysql2',
     version,
+    dir,
+    extraOptions,
+    withOptions: (options, label) => createAdapter({ ...args, name: label, extraOptions: { ...extraOptions, ...options } }),
     capabilities: { execute: true, batch: false, pipelining: false, stream: true, pool: true },
     options: { charset: COMMON_OPTIONS.collation, trace: false, compress: false },
     streamApi: "connection.query(sql).on('result', row)",
 
     async connect(target) {
       const mysql2 = await module();
-      const conn = await mysql2.createConnection({ ...baseOptions(target), charset: COMMON_OPTIONS.collation });
+      const conn = await mysql2.createConnection({ ...baseOptions(target), charset: COMMON_OPTIONS.collation, ...extraOptions });
       ignoreErrorEvents(conn.connection);
       ignoreErrorEvents(conn);
       return {
-        query: async (sql, params) => (await conn.query(sql, params))[0],
-        execute: async (sql, params) => (await conn.execute(sql, params))[0],
+        query: async (sql, params) => rowsOf(await conn.query(sql, params)),
+        execute: async (sql, params) => rowsOf(await conn.execute(sql, params)),
         // The driver's streaming API: the core connection's query without a callback emits rows and keeps none.
         stream: (sql, params, onRow) => consumeRows(conn.connection.query(sql, params), 'result', onRow),
         close: () => conn.end(),
@@ -45,18 +55,18 @@ export function createAdapter({ load, version, name = 'mysql2' }) {
     /** The driver's own pool of `size` connections. */
     async createPool(target, size) {
       const mysql2 = await module();
-      const pool = mysql2.createPool({ ...baseOptions(target), charset: COMMON_OPTIONS.collation, connectionLimit: size, maxIdle: size });
+      const pool = mysql2.createPool({ ...baseOptions(target), charset: COMMON_OPTIONS.collation, connectionLimit: size, maxIdle: size, ...extraOptions });
       ignoreErrorEvents(pool.pool);
       ignoreErrorEvents(pool);
       await fillPool(pool, size);
       return {
         size,
-        query: async (sql, params) => (await pool.query(sql, params))[0],
-        execute: async (sql, params) => (await pool.execute(sql, params))[0],
+        query: async (sql, params) => rowsOf(await pool.query(sql, params)),
+        execute: async (sql, params) => rowsOf(await pool.execute(sql, params)),
         close: () => pool.end(),
       };
     },
   };
 }
 
-export default createAdapter({ load: () => import('mysql2/promise'), version: installedVersion('mysql2') });
+export default createAdapter({ load: () => import('mysql2/promise'), version: installedVersion('mysql2'), dir: packageDir('mysql2') });

@@ -220,7 +220,8 @@ export async function loadVersionedDriver(spec, { npm = runNpm, cacheDir = defau
   const { dir } = await ensureInstalled(pkg, version, { npm, cacheDir, log });
   const { load, via } = releaseModule(dir, pkg);
   const createAdapter = factories?.[pkg] ?? (await import(`./${pkg}.js`)).createAdapter;
-  const adapter = createAdapter({ load, version, name: `${pkg}@${version}`, ...(via ? { via } : {}) });
+  const pkgDir = join(dir, 'node_modules', pkg);
+  const adapter = createAdapter({ load, version, name: `${pkg}@${version}`, dir: pkgDir, ...(via ? { via } : {}) });
   return { ...adapter, source: `${pkg}@${wanted}` };
 }
 

@@ -17,9 +17,11 @@ export function describeRun(results) {
   const wake = settings.wake ? ` · wake ${settings.wake}` : '';
   const placement = settings.placement ? ` · ${describePlacement(settings.placement)}` : '';
   const net = settings.network?.rttMs > 0 ? ` · network ${describeNetwork(settings.network)}` : '';
+  const unfair = drivers.filter((d) => d.overridesFairness?.length);
   return [
     `${serverText} · Node ${env.node} · ${env.cpus} × ${env.cpuModel}${placement}${wake}${net}`,
     `drivers: ${driverText} · baseline ${settings.baseline} · ${conns} per driver · ${windows}`,
+    ...unfair.map((d) => `(!) NOT COMPARABLE: ${d.name} overrides the fairness rules (${d.overridesFairness.join(', ')}), set alike for every other driver`),
   ];
 }
 
@@ -51,11 +53,12 @@ export function renderTable(results, { color = false, latency = false } = {}) {
   });
   const notes = [];
   const multiLevel = [].concat(results.settings.concurrency ?? 1).length > 1;
+  const unfair = new Set((results.drivers ?? []).filter((d) => d.overridesFairness?.length).map((d) => d.name));
   for (const bench of results.benches) {
     bench.results.forEach((row, i) => {
       table.push([
         i === 0 ? (multiLevel && bench.concurrency !== undefined ? `${bench.name} @${bench.concurrency}` : bench.name) : '',
-        row.driver,
+        unfair.has(row.driver) ? `${row.driver} (!)` : row.driver,
         row.protocol ?? '',
         opsCell(row),
         row.ok ? fmtPct(row.rme) : '',

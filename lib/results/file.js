@@ -45,7 +45,7 @@ export function startResults({ server, drivers, settings }) {
   return createResults({
     env: describeEnvironment(),
     server,
-    drivers: drivers.map((d) => ({ name: d.name, package: d.packageName, version: d.version, via: d.via, source: d.source, options: d.options })),
+    drivers: drivers.map(describeDriver),
     settings,
   });
 }
@@ -114,4 +114,16 @@ export function readResults(file) {
     throw usageError(`'${file}' has results schema ${data.schema}; this version reads schemas ${READABLE_SCHEMAS.join(' and ')}`);
   }
   return data;
+}
+
+/** A driver as the results record it: a variant's options and any fairness rule it overrides included. */
+function describeDriver(d) {
+  const extra = d.extraOptions && Object.keys(d.extraOptions).length ? d.extraOptions : null;
+  return {
+    name: d.name, package: d.packageName, version: d.version, via: d.via, source: d.source,
+    options: extra ? { ...d.options, ...extra } : d.options,
+    ...(extra ? { variant: extra } : {}),
+    ...(d.local ? { local: true } : {}),
+    ...(d.overrides?.length ? { overridesFairness: d.overrides } : {}),
+  };
 }

@@ -30,7 +30,7 @@ export function registerRun(program, { stdout, stderr, env, signal, setExitCode 
     .action(async (benchNames, opts) => {
       const benches = selectBenches(benchNames);
       if (opts.floor && !opts.drivers.includes('floor')) opts.drivers = [...opts.drivers, 'floor'];
-      assertDriverNames(opts.drivers);
+      assertDriverNames(opts.drivers, { overrideFairness: opts.overrideFairness });
       setExitCode(await runBenchmark({ benches, opts, env, stdout, stderr, signal }));
     });
   program.addHelpText('after', EXAMPLES);
