@@ -7,6 +7,31 @@ import { redact } from '../cli/redact.js';
 import { DriverProcessError } from '../drivers/driver-handle.js';
 import { processCpuUs } from './proc-cpu.js';
 import { summarizeWindows } from './windows.js';
+import { pairedDelta } from './stats.js';
+
+// With --precision, rounds are added in batches (and precision judged only between batches), so
+// that stopping follows the interval's width over many rounds, not one lucky round.
+export const PRECISION_BATCH = 12;
+
+/**
+ * Has every row's paired Δ against the bench's reference (the baseline, else the first driver that
+ * runs) reached ±`precisionPct`? True when there is nothing to compare.
+ */
+export function preciseEnough(cells, baseline, precisionPct) {
+  const ref = cells.find((c) => c.driver.name === baseline) ?? cells[0];
+  if (!ref) return true;
+  return cells.filter((c) => c !== ref).every((c) => {
+    const d = pairedDelta(c.windows, ref.windows);
+    return Number.isFinite(d?.halfWidthPct) && d.halfWidthPct <= precisionPct;
+  });
+}
+
+/** How many rounds to run: `rounds`, or with a precision target, on in batches until it holds or `maxRounds`. */
+export function moreRounds(r, { rounds, precision, maxRounds }, cells, baseline) {
+  if (r < rounds) return true;
+  if (!precision || r >= maxRounds) return false;
+  return (r - rounds) % PRECISION_BATCH !== 0 || !preciseEnough(cells, baseline, precision);
+}
 
 export class ServerLost extends Error {
   constructor(message) {
@@ -67,11 +92,11 @@ async function runRounds(cells, { bench, admin, context, settings, serverPid, si
   const { rounds, time, lead, callTimeoutMs } = settings;
   const order = [];
   const windowTimeoutMs = callTimeoutMs + (lead + time) * 1000 + 10000;
-  for (let r = 0; r < rounds; r++) {
+  for (let r = 0; moreRounds(r, settings, cells.filter((c) => !c.row), settings.baseline); r++) {
     const roundOrder = shuffle(cells.filter((c) => !c.row));
     if (roundOrder.length === 0) break;
     order.push(roundOrder.map((c) => c.driver.name));
-    progress?.round?.(bench, r, rounds);
+    progress?.round?.(bench, r, r < rounds ? rounds : settings.maxRounds);
     for (const cell of roundOrder) {
       signal?.throwIfAborted();
       try {

@@ -11,6 +11,7 @@ import { describePlacement, pinThreads } from './placement.js';
 import { runMatrix, ServerLost } from './runner.js';
 import { sleep } from './timers.js';
 import { withWake } from './wake.js';
+import { PRECISION_BATCH } from './coordinator.js';
 
 const round3 = (x) => Math.round(x * 1000) / 1000;
 
@@ -81,7 +82,8 @@ export async function measureRun({ benches, drivers, opts, settings, results, st
     benchDone: progress.benchDone,
   };
   progress.log(`measuring ${benches.length} bench(es) × ${drivers.length} driver(s), each driver in its own process: `
-    + `${settings.rounds} rounds of interleaved windows (${settings.lead} s lead-in + ${round3(settings.time / settings.rounds)} s measured), `
+    + `${settings.rounds} rounds of interleaved windows (${settings.lead} s lead-in + ${round3(settings.time / settings.rounds)} s measured)`
+    + `${settings.precision ? `, more in batches of ${PRECISION_BATCH} until every Δ is within ±${settings.precision} % (at most ${settings.maxRounds})` : ''}, `
     + `${describePlacement(stage.placement)}, wake ${settings.wake}`);
   try {
     await measureAll({ benches, drivers, opts, settings, results, stage, processes, signals, progress: benchProgress, log: (l) => progress.log(l) });

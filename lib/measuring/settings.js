@@ -21,6 +21,7 @@ export function runSettings(opts, benches) {
     benches: benches.map((b) => b.name),
     concurrency: opts.concurrency,
     rounds: opts.rounds ?? preset.rounds,
+    ...(opts.precision ? { precision: opts.precision, maxRounds: opts.maxRounds ?? 8 * (opts.rounds ?? preset.rounds) } : {}),
     time: opts.time ?? preset.time,
     lead: opts.lead ?? preset.lead,
     driverProcessFlags: [...DRIVER_PROCESS_FLAGS],

@@ -1,0 +1,33 @@
+// --precision: rounds go on, in batches, until every row's paired Δ interval is narrow enough.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { moreRounds, preciseEnough, PRECISION_BATCH } from '../lib/measuring/coordinator.js';
+
+/** A cell whose windows alternate ±spread around `ops` (the reference's windows are steady). */
+const cell = (name, ops, spread, n) => ({
+  driver: { name },
+  windows: Array.from({ length: n }, (_, round) => ({ round, opsPerSec: ops * (1 + (round % 2 ? spread : -spread)) })),
+});
+
+test('precise enough when every row\'s Δ interval against the reference is within the target', () => {
+  const steady = [cell('mysql2', 1000, 0, 36), cell('mariadb', 1100, 0.005, 36)];
+  const noisy = [cell('mysql2', 1000, 0, 36), cell('mariadb', 1100, 0.2, 36)];
+  assert.equal(preciseEnough(steady, 'mysql2', 2), true);
+  assert.equal(preciseEnough(noisy, 'mysql2', 2), false);
+  assert.equal(preciseEnough(noisy, 'mysql', 2), false, 'no baseline row: the first driver is the reference');
+  assert.equal(preciseEnough([cell('mysql2', 1000, 0.2, 36)], 'mysql2', 2), true, 'nothing to compare');
+});
+
+test('rounds: the fixed number without a target; with one, batches until it holds or the cap', () => {
+  const settings = { rounds: 36 };
+  assert.equal(moreRounds(35, settings, [], 'mysql2'), true);
+  assert.equal(moreRounds(36, settings, [], 'mysql2'), false);
+  const noisy = [cell('mysql2', 1000, 0, 36), cell('mariadb', 1100, 0.2, 36)];
+  const steady = [cell('mysql2', 1000, 0, 36), cell('mariadb', 1100, 0, 36)];
+  const targeted = { rounds: 36, precision: 2, maxRounds: 72 };
+  assert.equal(moreRounds(36, targeted, noisy, 'mysql2'), true, 'not precise: another batch');
+  assert.equal(moreRounds(36, targeted, steady, 'mysql2'), false, 'precise after the fixed rounds: stop');
+  assert.equal(moreRounds(36 + 5, targeted, steady, 'mysql2'), true, 'a batch is finished before precision is judged again');
+  assert.equal(moreRounds(36 + PRECISION_BATCH, targeted, steady, 'mysql2'), false);
+  assert.equal(moreRounds(72, targeted, noisy, 'mysql2'), false, 'the cap holds');
+});
