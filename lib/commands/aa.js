@@ -47,8 +47,10 @@ export function renderAA(results) {
   const notes = [];
   for (const { bench, a, b } of aaPairs(results)) {
     if (!a?.ok || !b?.ok) {
-      table.push([bench.name, a?.driver ?? '', a?.ok ? fmtOps(a.opsPerSec) : 'FAILED', b?.ok ? fmtOps(b.opsPerSec) : 'FAILED', '', '', '']);
+      const shown = (r) => (r?.ok ? fmtOps(r.opsPerSec) : r?.status === 'n/a' ? 'n/a' : 'FAILED');
+      table.push([bench.name, a?.driver ?? '', shown(a), shown(b), '', '', '']);
       for (const r of [a, b]) if (r && !r.ok) notes.push(`${bench.name} · ${r.driver}: ${r.status === 'n/a' ? 'n/a' : 'FAILED'}: ${r.error}`);
+      if (a?.status === 'n/a') notes.push(`${bench.name}: name a driver that runs it with --baseline (e.g. mysql2) to measure its A/A`);
       continue;
     }
     const ci = b.deltaCI ? `${fmtPct(b.deltaCI[0])} … ${fmtPct(b.deltaCI[1])}` : '-';

@@ -1,0 +1,75 @@
+// The A/A self-test: which drivers it runs, how it sums up what it found, and one real sitting.
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { aaRun, summarizeAA, renderAA, aaVariant, DESIGN_BENCHES } from '../lib/commands/aa.js';
+import { EXIT } from '../lib/errors.js';
+import { isolatedDirs, removeIsolatedDirs, runCli, noStackTrace } from './helpers/cli.js';
+
+after(removeIsolatedDirs);
+
+const row = (driver, opsPerSec, extra = {}) => ({ driver, protocol: 'text', ok: true, status: 'ok', error: null, opsPerSec, ...extra });
+
+function aaResults(deltas) {
+  return {
+    complete: true,
+    settings: { baseline: 'mysql2', rounds: 36 },
+    env: {}, server: {}, drivers: [],
+    resolution: { pct: 2.5, rows: deltas.length, largestPct: 3.1 },
+    benches: deltas.map(([name, deltaPct, deltaSignificant]) => ({
+      name,
+      results: [
+        row('mysql2', 1000),
+        row('mysql2#aa', 1000 * (1 + deltaPct / 100), { deltaPct, deltaCI: [deltaPct - 2, deltaPct + 2], deltaPairs: 36, deltaSignificant }),
+      ],
+    })),
+  };
+}
+
+test('aa runs one driver against a second process of itself, on the seven design benches by default', () => {
+  const run = aaRun([], { baseline: 'mysql2' });
+  assert.deepEqual(run.benches.map((b) => b.name), DESIGN_BENCHES);
+  assert.deepEqual(run.opts.drivers, ['mysql2', 'mysql2#aa']);
+  assert.equal(run.opts.baseline, 'mysql2');
+  assert.deepEqual(aaRun(['do'], { baseline: 'mariadb' }).opts.drivers, ['mariadb', 'mariadb#aa']);
+});
+
+test('the A/A summary gives the median and largest |Δ| and the benches wrongly called significant', () => {
+  const s = summarizeAA(aaResults([['do', -1, false], ['insert', 3, false], ['batch', -4.5, true]]));
+  assert.equal(s.benches, 3);
+  assert.equal(s.medianAbsDeltaPct, 3);
+  assert.deepEqual(s.largest, { bench: 'batch', deltaPct: -4.5 });
+  assert.deepEqual(s.significant, ['batch']);
+  assert.equal(aaVariant().exitCode(aaResults([['batch', -4.5, true]]), EXIT.OK), EXIT.ROWS_FAILED);
+  assert.equal(aaVariant().exitCode(aaResults([['do', -1, false]]), EXIT.OK), EXIT.OK);
+});
+
+test('the A/A report states the resolution, and a bench the driver cannot run is n/a with what to do', () => {
+  const results = aaResults([['do', -1, false]]);
+  const na = { ok: false, status: 'n/a', protocol: 'n/a', error: 'not supported by driver: no prepared statements in this driver' };
+  results.settings.baseline = 'mysql';
+  results.benches = [{ name: 'execute', results: [{ driver: 'mysql', ...na }, { driver: 'mysql#aa', ...na }] }];
+  const text = renderAA(results);
+  assert.match(text, /execute\s+│ mysql\s+│\s+n\/a │\s+n\/a/);
+  assert.match(text, /execute: name a driver that runs it with --baseline/);
+  assert.doesNotMatch(text, /FAILED/);
+  const ok = renderAA(aaResults([['do', -1, false], ['insert', 2, false]]));
+  assert.match(ok, /this machine resolves differences above 2\.5 %/);
+  assert.match(ok, /A\/A \|Δ\|: median 1\.5 %, largest 2\.0 % \(insert\); none called significant/);
+});
+
+test('aa on a real server: a table of A/A Δs, the resolution line, an exit code scripts can trust', async () => {
+  const { tmp, out } = isolatedDirs();
+  const r = await runCli(['aa', 'do', '--time', '0.3', '--rounds', '6', '--out', out], { tmp });
+  assert.ok(r.code === EXIT.OK || r.code === EXIT.ROWS_FAILED, `exit ${r.code}: ${r.stderr}`);
+  assert.ok(noStackTrace(r.stderr), r.stderr);
+  assert.match(r.stdout, /mysql2#aa 3\.\d+\.\d+/, 'the twin is named in the header');
+  assert.match(r.stdout, /this machine resolves differences above \d/);
+  const saved = r.stderr.match(/results saved to (.+\.json)/)[1];
+  const results = JSON.parse(readFileSync(saved.startsWith('/') ? saved : join(process.cwd(), saved), 'utf8'));
+  const twin = results.benches[0].results.find((x) => x.driver === 'mysql2#aa');
+  assert.ok(Number.isFinite(twin.deltaPct) && twin.deltaPairs === 6, JSON.stringify(twin));
+  // The exit code follows what the run called significant, nothing else.
+  assert.equal(r.code === EXIT.ROWS_FAILED, twin.deltaSignificant === true);
+});
