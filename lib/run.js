@@ -79,7 +79,10 @@ export async function runBenchmark({ benches, opts, env, stdout, stderr, signal:
     opts = { ...opts, baseline: baseline.name };
     settings.baseline = baseline.name;
     const drivers = variant.prepareDrivers ? variant.prepareDrivers(loaded) : loaded;
-    session = await openServer({ opts, env, log: (l) => progress.log(l), abort: signals.abort, signal: signals.signal });
+    session = await openServer({
+      opts, env, log: (l) => progress.log(l), abort: signals.abort, signal: signals.signal,
+      tls: benches.some((b) => b.requires?.includes('tls')), // a certificate is made only for a run that needs one
+    });
     const { admin, context, serverInfo } = session;
     let { target } = session;
     // CPU placement: the same for every driver, recorded in the results.

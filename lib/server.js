@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { setupError } from './errors.js';
 import { addSecret } from './redact.js';
 import { sleep, within } from './timers.js';
+import { OPENSSL_MISSING, makeServerCertificate } from './tls-cert.js';
 
 export const TEMP_PREFIX = 'mysql-driver-bench-';
 const SBIN_DIRS = ['/usr/sbin', '/usr/local/sbin', '/usr/libexec', '/usr/local/mysql/bin'];
@@ -78,10 +79,12 @@ function tail(file, lines = 5) {
 }
 
 /**
- * Start the embedded server. Returns { host, port, user, password, database, dir, pid, stop(), stopSync() }.
- * `onLog` receives progress lines for stderr.
+ * Start the embedded server. Returns { host, port, user, password, database, dir, pid, tls, stop(), stopSync() }.
+ * `onLog` receives progress lines for stderr. With `tls`, it serves TLS with a self-signed certificate
+ * made for it in its temp dir (lib/tls-cert.js); `tls` in the result says { available, ca, certificate }
+ * or { available: false, reason }.
  */
-export async function startEmbeddedServer({ database, onLog = () => {}, startTimeoutMs = 60000, blackhole = true } = {}) {
+export async function startEmbeddedServer({ database, onLog = () => {}, startTimeoutMs = 60000, blackhole = true, tls = false } = {}) {
   const { mariadbd, installDb } = findServerBinaries();
   if (!mariadbd || !installDb) throw missingServerError();
 
@@ -144,6 +147,18 @@ export async function startEmbeddedServer({ database, onLog = () => {}, startTim
       '',
     ].join('\n'), { mode: 0o600 });
 
+    let tlsInfo = { available: false, reason: 'the embedded server was started without TLS' };
+    const tlsArgs = [];
+    if (tls) {
+      const made = makeServerCertificate(dir);
+      if (!made) tlsInfo = { available: false, reason: OPENSSL_MISSING };
+      else {
+        tlsInfo = { available: true, ca: made.ca, certificate: made.description, trusted: 'this certificate only (self-signed, made for the run)' };
+        tlsArgs.push(`--ssl-cert=${made.cert}`, `--ssl-key=${made.key}`, `--ssl-ca=${made.cert}`);
+        onLog(`embedded server: TLS with a self-signed ${made.description.keyType} certificate made for this run (${made.description.subjectAltName})`);
+      }
+    }
+
     const port = await freePort();
     const socket = join(dir, 'mysqld.sock');
     const args = [
@@ -157,6 +172,7 @@ export async function startEmbeddedServer({ database, onLog = () => {}, startTim
       // Throwaway data: do not measure the disk's fsync, measure the drivers.
       '--innodb-flush-log-at-trx-commit=2', '--innodb-buffer-pool-size=256M',
       '--max-connections=1000', '--max-allowed-packet=256M',
+      ...tlsArgs,
     ];
     onLog(`embedded server: starting mariadbd on 127.0.0.1:${port}`);
     // Own process group: Ctrl-C in the terminal must reach the harness only, which then stops the server itself.
@@ -184,7 +200,7 @@ export async function startEmbeddedServer({ database, onLog = () => {}, startTim
     onLog(`embedded server: ready in ${Date.now() - started} ms`);
     child.unref();
     return {
-      host: '127.0.0.1', port, user, password, database, socket, dir, pid: child.pid, errorLog,
+      host: '127.0.0.1', port, user, password, database, socket, dir, pid: child.pid, errorLog, tls: tlsInfo,
       process: child, stop, stopSync,
     };
   } catch (err) {
