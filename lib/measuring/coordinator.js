@@ -2,7 +2,7 @@
 // one window (an unmeasured lead-in, then the measured part), in a fresh random order, while every
 // other driver process is stopped. The parent only coordinates: it prepares and checks the bench's
 // tables through its admin connection between windows, and reads the embedded server's CPU time.
-import { planFor } from '../plan.js';
+import { notApplicableReason, planFor } from '../plan.js';
 import { redact } from '../redact.js';
 import { DriverProcessError } from '../drivers/driver-handle.js';
 import { processCpuUs } from './proc-cpu.js';
@@ -66,7 +66,8 @@ export async function measureBench({ bench, drivers, processes, admin, context, 
   const active = () => cells.filter((c) => !c.row);
 
   for (const cell of cells) {
-    if (cell.plan.unsupported) cell.row = { driver: cell.driver.name, protocol: 'n/a', ok: false, status: 'n/a', error: `not supported by driver: ${cell.plan.unsupported}` };
+    const na = notApplicableReason(cell.plan);
+    if (na) cell.row = { driver: cell.driver.name, protocol: 'n/a', ok: false, status: 'n/a', error: na };
   }
   // Connections, pool and warm-up in each driver's own process, one driver at a time.
   for (const cell of active()) {
@@ -75,8 +76,8 @@ export async function measureBench({ bench, drivers, processes, admin, context, 
       cell.handle = await unlessAborted(processes.get(cell.driver), signal);
       const opened = await unlessAborted(cell.handle.turn('open', { bench: bench.name, concurrency, warmup, callTimeoutMs, setupData: context.setupData },
         callTimeoutMs + warmup * 1000 + 30000), signal);
-      if (opened.unsupported) { // the driver's own plan, with the bench's set-up data, says n/a
-        cell.row = { driver: cell.driver.name, protocol: 'n/a', ok: false, status: 'n/a', error: `not supported by driver: ${opened.unsupported}` };
+      if (notApplicableReason(opened)) { // the driver's own plan, with the bench's set-up data, says n/a
+        cell.row = { driver: cell.driver.name, protocol: 'n/a', ok: false, status: 'n/a', error: notApplicableReason(opened) };
         continue;
       }
       cell.protocol = opened.protocol;
