@@ -1,5 +1,5 @@
 import { Command, Option, CommanderError } from 'commander';
-import { BENCHES, selectBenches } from '../benchs/index.js';
+import { BENCHES, DEFAULT_BENCHES, selectBenches } from '../benchs/index.js';
 import { EXIT, UserError } from './errors.js';
 import { redact } from './redact.js';
 import { positiveInteger, positiveNumber, splitList } from './config.js';
@@ -24,6 +24,8 @@ Examples:
   $ mysql-driver-bench --smoke --json -             quick pass for CI, JSON on stdout
   $ DB_HOST=127.0.0.1 DB_USER=bench DB_PASSWORD=... mysql-driver-bench --concurrency 4
   $ mysql-driver-bench list                         what each bench runs, per driver
+  $ mysql-driver-bench connect connect_tls select_types
+                                                    benches that run only when named
 
 With no --host/--socket (nor DB_HOST/DB_SOCKET, nor conf.js), a throwaway MariaDB
 (mariadbd from the mariadb-server package) is started on 127.0.0.1 and removed after.
@@ -41,7 +43,7 @@ function addRunOptions(cmd) {
     .option('--rtt <ms>', 'add this round-trip time between drivers and server (a latency proxy in its own process)')
     .option('--network <profile>', 'a named --rtt: lan (0.5 ms), wan (20 ms), loopback (0)')
     .option('--floor', 'add the wire-floor reference client (driver `floor`) to the drivers')
-    .option('--smoke', 'one short pass for CI: every bench on every driver, checks on, tiny sampling');
+    .option('--smoke', 'one short pass for CI: every bench of the run (the default set, or those named) on every driver, checks on, tiny sampling');
   return addMeasureOptions(cmd);
 }
 
@@ -87,7 +89,8 @@ export function buildProgram({ stdout = process.stdout, stderr = process.stderr,
   // The root command runs benches; `run` is accepted as an explicit synonym (see main).
   addRunOptions(program)
     .usage('[run] [options] [bench...]')
-    .argument('[bench...]', `benches to run (${BENCHES.map((b) => b.name).join(', ')}); all when none are named`)
+    .argument('[bench...]', `benches to run (${BENCHES.map((b) => b.name).join(', ')}); when none are named, all but `
+      + `${BENCHES.filter((b) => !DEFAULT_BENCHES.includes(b)).map((b) => b.name).join(', ')}, which run only when named`)
     .action(async (benchNames, opts) => {
       const benches = selectBenches(benchNames);
       if (opts.floor && !opts.drivers.includes('floor')) opts.drivers = [...opts.drivers, 'floor'];
@@ -116,12 +119,12 @@ export function buildProgram({ stdout = process.stdout, stderr = process.stderr,
     });
 
   program.command('list')
-    .description('list the benches: name, what it measures, SQL, and the protocol path each driver uses')
+    .description('list the benches: name, what it measures, SQL, and the protocol path each driver uses; those marked (when named) are not in the default run')
     .option('-d, --drivers <list>', 'drivers to show', splitList, BUILTIN_DRIVERS)
     .action(async (opts) => {
       const drivers = await loadDrivers(opts.drivers);
-      // Protocol paths as on a MariaDB server with every feature (bulk, BLACKHOLE).
-      const context = { schema: 'mysql_driver_bench', server: { kind: 'mariadb', bulk: true, blackhole: true } };
+      // Protocol paths as on a MariaDB server with every feature (bulk, BLACKHOLE, TLS).
+      const context = { schema: 'mysql_driver_bench', server: { kind: 'mariadb', bulk: true, blackhole: true }, tls: { available: true, ca: null } };
       stdout.write(renderBenchList(BENCHES, drivers, context));
     });
 
