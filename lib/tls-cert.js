@@ -1,7 +1,8 @@
 // The embedded server's TLS certificate: self-signed, made for one run with the `openssl` command
 // line in that run's temp dir (removed with it). The drivers are given this exact certificate as
 // their only trusted CA and verify it, host name included, so its subjectAltName names the
-// addresses the embedded server is reached by: IP 127.0.0.1 and DNS localhost.
+// addresses the embedded server is reached by: IP 127.0.0.1 and DNS localhost. Node built-ins only:
+// scripts/setup.js uses it before `npm ci`.
 import { spawnSync } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
 import { accessSync, constants, readFileSync, rmSync, writeFileSync } from 'node:fs';
