@@ -17,7 +17,7 @@ import { registerReport } from './commands/report.js';
 
 const EXAMPLES = `
 Examples:
-  $ mysql-driver-bench                              all benches, all drivers, embedded MariaDB
+  $ mysql-driver-bench                              the default benches, all drivers, embedded MariaDB
   $ mysql-driver-bench do select_100_cols           two benches only
   $ mysql-driver-bench --drivers mysql2,mariadb     two drivers; the first listed is the baseline
   $ mysql-driver-bench --drivers mariadb,mysql2 --baseline mysql2
