@@ -15,15 +15,23 @@ import poolSelectRandomAlias from './pool_select_random_alias.js';
 import streamRows from './stream_rows/index.js';
 import executeMetadata, { executeMetadataChanging } from './execute_metadata/index.js';
 import transfer from './transfer/index.js';
+import connect, { connectTls } from './connect.js';
+import selectTypes from './select_types.js';
 
 export const BENCHES = [
   doBench, insert, batch, pipelining, select100Cols, select1000Rows, execute,
   selectParam, select1RowMixed, selectCollations, selectRandomAlias, poolSelect, poolSelectRandomAlias,
   streamRows, executeMetadata, executeMetadataChanging, transfer,
+  // Run when named only (`inDefaultRun: false`): the default run stays under four minutes.
+  connect, connectTls, selectTypes,
 ];
 
+/** The benches a run with no bench named measures. */
+export const DEFAULT_BENCHES = BENCHES.filter((b) => b.inDefaultRun !== false);
+
+/** Benches by name, in the order given; none named: the default run's. */
 export function selectBenches(names) {
-  if (!names || names.length === 0) return BENCHES;
+  if (!names || names.length === 0) return DEFAULT_BENCHES;
   const byName = new Map(BENCHES.map((b) => [b.name, b]));
   const unknown = names.filter((n) => !byName.has(n));
   if (unknown.length) {

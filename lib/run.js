@@ -48,7 +48,8 @@ export async function runBenchmark({ benches, opts, env, stdout, stderr, signal,
     const { baseline, drivers } = await chooseDrivers(opts, variant);
     opts = { ...opts, baseline: baseline.name };
     settings.baseline = baseline.name;
-    await openStage(stage, { opts, env, settings, network, log, signals });
+    // A certificate is made only for a run with a bench that needs TLS.
+    await openStage(stage, { opts, env, settings, network, log, signals, tls: benches.some((b) => b.requires?.includes('tls')) });
     log(describeBaseline(baseline)); // once the server is up, so a failure to reach it stays one line
     processes = startDriverProcesses(stage);
     results = startResults({ server: stage.session.serverInfo, drivers, settings: { ...settings, schema: stage.target.database } });

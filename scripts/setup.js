@@ -11,6 +11,7 @@ import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { findServerBinaries } from '../lib/server/embedded.js'; // node built-ins only: safe before npm ci
 import { runLoggedStep } from '../lib/server/setup-steps.js'; // likewise
+import { findOpenssl } from '../lib/server/tls-cert.js'; // likewise
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const say = (line) => process.stderr.write(`setup: ${line}\n`);
@@ -52,7 +53,11 @@ function onPath(names, extra = ['/usr/sbin', '/usr/local/sbin']) {
 
 function ensureServer() {
   const { mariadbd, installDb } = findServerBinaries(); // exactly what the harness will look for
-  if (mariadbd && installDb) return;
+  if (mariadbd && installDb) {
+    // Only connect_tls needs it (the embedded server's certificate): a notice, not a failure.
+    if (!findOpenssl()) say('openssl was not found: connect_tls will be n/a — install it (as root: apt-get install openssl)');
+    return;
+  }
   const howTo = 'install the mariadb-server package (e.g. `sudo apt-get install mariadb-server`), or set DB_HOST/DB_SOCKET to use an existing server';
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
   if (!isRoot || !onPath(['apt-get'])) {
@@ -65,13 +70,14 @@ function ensureServer() {
   if (addedPolicy) writeFileSync(policy, '#!/bin/sh\nexit 101\n', { mode: 0o755 });
   try {
     const ok = runLoggedStep({
-      doing: 'installing mariadb-server',
+      doing: 'installing mariadb-server and openssl',
       how: 'apt-get, about a minute; mariadbd was not found',
-      done: 'mariadb-server installed',
+      done: 'mariadb-server and openssl installed',
       logName: 'apt-get.log',
       commands: [
         ['apt-get', ['update']],
-        ['apt-get', ['install', '-y', '--no-install-recommends', 'mariadb-server']],
+        // openssl makes the embedded server's TLS certificate (connect_tls).
+        ['apt-get', ['install', '-y', '--no-install-recommends', 'mariadb-server', 'openssl']],
       ],
       spawnOptions: { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } },
     }, { say });

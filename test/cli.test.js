@@ -5,7 +5,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isolatedDirs, runCli, startCli, leftovers, processesMentioning, removeIsolatedDirs, noStackTrace } from './helpers/cli.js';
 import { useEmbeddedServer } from './helpers/server.js';
-import { BENCHES } from '../benchs/index.js';
+import { DEFAULT_BENCHES } from '../benchs/index.js';
 
 const remote = useEmbeddedServer({ database: 'cli_test_schema' });
 after(removeIsolatedDirs);
@@ -27,7 +27,7 @@ test('--smoke --json - : only JSON on stdout, every bench x driver, nothing left
   assert.equal(json.schema, 2);
   assert.equal(json.complete, true);
   assert.equal(json.server.embedded, true);
-  assert.deepEqual(json.benches.map((b) => b.name), BENCHES.map((b) => b.name));
+  assert.deepEqual(json.benches.map((b) => b.name), DEFAULT_BENCHES.map((b) => b.name));
   for (const bench of json.benches) {
     assert.deepEqual(bench.results.map((x) => x.driver).sort(), ['mariadb', 'mysql', 'mysql2'], bench.name);
     for (const row of bench.results) {

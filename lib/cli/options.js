@@ -22,7 +22,7 @@ export function addRunOptions(cmd) {
     .option('--rtt <ms>', 'add this round-trip time between drivers and server (a latency proxy in its own process)')
     .option('--network <profile>', 'a named --rtt: lan (0.5 ms), wan (20 ms), loopback (0)')
     .option('--floor', 'add the wire-floor reference client (driver `floor`) to the drivers')
-    .option('--smoke', 'one short pass for CI: every bench on every driver, checks on, tiny sampling');
+    .option('--smoke', 'one short pass for CI: every bench of the run (the default set, or those named) on every driver, checks on, tiny sampling');
   return addMeasureOptions(cmd);
 }
 

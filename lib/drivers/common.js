@@ -21,6 +21,8 @@ export function baseOptions(target) {
   };
   if (target.socket) o.socketPath = target.socket;
   else { o.host = target.host; o.port = target.port; }
+  // A bench's own driver options (e.g. `ssl`, `timezone`): the adapter's fixed options still win.
+  if (target.driverOptions) Object.assign(o, target.driverOptions);
   return o;
 }
 

@@ -11,7 +11,7 @@
 import { PerformanceObserver, performance } from 'node:perf_hooks';
 import { BENCHES } from '../../benchs/index.js';
 import { loadDrivers } from './index.js';
-import { checkFor, planFor } from '../measuring/plan.js';
+import { checkFor, connectorFor, planFor, targetFor } from '../measuring/plan.js';
 import { withRowShape } from './variants.js';
 import { bareLoop, leadIn, ownCpuUs, sampleWindow, warmUp } from '../measuring/sampler.js';
 import { LatencyRecorder } from '../measuring/latency.js';
@@ -55,10 +55,10 @@ let target = null;
 let bare = false;
 let cell = null; // the bench being measured: { bench, plan, check, ops, conns, pool, sizing, latencies, callTimeoutMs }
 
-async function openConnections(count) {
+async function openConnections(count, to = target) {
   const conns = [];
   try {
-    for (let i = 0; i < count; i++) conns.push(await driver.connect(target));
+    for (let i = 0; i < count; i++) conns.push(await driver.connect(to));
     return conns;
   } catch (err) {
     await closeAll(conns, true);
@@ -103,14 +103,19 @@ const handlers = {
     const bench = BENCHES.find((b) => b.name === benchName);
     if (!bench) throw new Error(`unknown bench ${benchName}`);
     const plan = planFor(bench, driver, setupData === undefined ? context : { ...context, setupData });
-    if (plan.unsupported) return { unsupported: plan.unsupported };
+    if (plan.unsupported || plan.unavailable) return { unsupported: plan.unsupported, unavailable: plan.unavailable };
     const check = withRowShape(checkFor(plan, bench), driver);
     let pool = null;
     let conns = [];
-    if (plan.pool) pool = await driver.createPool(target, concurrency);
-    else conns = await openConnections(concurrency);
+    // A plan may add driver options of its own (connectOptions), set up each connection (init), or
+    // open its connections itself in each operation (connects: the connection benches).
+    if (plan.pool) pool = await driver.createPool(targetFor(plan, target), concurrency);
+    else if (!plan.connects) conns = await openConnections(concurrency, targetFor(plan, target));
     cell = { bench, plan, check, pool, conns, latencies: new LatencyRecorder(), callTimeoutMs };
-    cell.ops = pool ? Array.from({ length: concurrency }, () => plan.op(pool)) : conns.map((c) => plan.op(c));
+    for (const c of conns) await plan.init?.(c);
+    cell.ops = pool ? Array.from({ length: concurrency }, () => plan.op(pool))
+      : plan.connects ? Array.from({ length: concurrency }, () => plan.op(connectorFor(plan, driver, target)))
+        : conns.map((c) => plan.op(c));
     if (bare) cell.check = () => {};
     cell.sizing = await warmUp({ ops: cell.ops, check, warmup, callTimeoutMs });
     return { protocol: plan.protocol, pool: Boolean(plan.pool), msPerOp: cell.sizing.msPerOp };

@@ -5,8 +5,9 @@
 // required
 //   name            stable name, used in results and on the command line ([a-z0-9_]+)
 //   title, sql      what it measures, and its statement(s), for the table and `list`
-//   plan(driver, ctx) -> { protocol, op(conn) -> () => Promise, check?, pool?, windowStats?(), summarize?(latencyUs) }
-//                   or { unsupported: reason }; runs in the driver's process
+//   plan(driver, ctx) -> { protocol, op(conn) -> () => Promise, check?, pool?, windowStats?(), summarize?(latencyUs),
+//                   connectOptions?, init?(conn), connects? } or { unsupported: reason } (the driver lacks it) or
+//                   { unavailable: reason } (the run lacks what it needs); runs in the driver's process
 //   check(result)   throws (measuring/check.js) when a driver returned wrong data; a plan may bring its own
 // optional, run in the harness through its own connection, between windows
 //   setup(admin, ctx) -> { shared }?   beforeWindow(admin, ctx)   verify(admin, ctx, windowStats)
@@ -18,9 +19,12 @@
 //                   an extra measurement once per run after the matrix, p = { drivers, target, admin, context,
 //                   settings, signal, log }; its figures are saved as results[key] (or { error })
 //   section(results) -> text   a pure section of the report after the main table ('' when it has nothing)
+//   tables(rows, ctx) -> [{ title, head, rows, notes }]   tables of its own under its rows, in every report
+//   inDefaultRun: false         run only when named      requires: ['tls']   what the run must provide
 
 const isFunction = (v) => typeof v === 'function';
-const OPTIONAL_FUNCTIONS = ['setup', 'beforeWindow', 'verify', 'note', 'section'];
+const OPTIONAL_FUNCTIONS = ['setup', 'beforeWindow', 'verify', 'note', 'section', 'tables'];
+const REQUIREMENTS = ['tls'];
 
 function optionProblems(options) {
   if (!Array.isArray(options)) return ['`options` must be an array'];
@@ -58,6 +62,10 @@ export function benchContractProblems(bench) {
   for (const field of OPTIONAL_FUNCTIONS) if (bench[field] !== undefined && !isFunction(bench[field])) problems.push(`${field} must be a function`);
   if (bench.statementsPerOp !== undefined && !(Number.isInteger(bench.statementsPerOp) && bench.statementsPerOp > 0)) problems.push('statementsPerOp must be a whole number');
   if (bench.floor !== undefined && !isFunction(bench.floor?.check)) problems.push('floor.check(reply) must be a function');
+  if (bench.inDefaultRun !== undefined && typeof bench.inDefaultRun !== 'boolean') problems.push('inDefaultRun must be a boolean');
+  if (bench.requires !== undefined && !(Array.isArray(bench.requires) && bench.requires.every((r) => REQUIREMENTS.includes(r)))) {
+    problems.push(`requires must be a list of ${REQUIREMENTS.join(', ')}`);
+  }
   if (bench.options !== undefined) problems.push(...optionProblems(bench.options));
   if (bench.probe !== undefined) problems.push(...probeProblems(bench.probe));
   return problems;

@@ -2,7 +2,7 @@
 // one window (an unmeasured lead-in, then the measured part), in a fresh random order, while every
 // other driver process is stopped. The parent only coordinates: it prepares and checks the bench's
 // tables through its admin connection between windows, and reads the embedded server's CPU time.
-import { planFor } from './plan.js';
+import { notApplicableReason, planFor } from './plan.js';
 import { redact } from '../cli/redact.js';
 import { DriverProcessError } from '../drivers/driver-handle.js';
 import { processCpuUs } from './proc-cpu.js';
@@ -64,7 +64,7 @@ function unlessAborted(promise, signal) {
   return Promise.race([promise, aborted]).finally(() => signal.removeEventListener('abort', onAbort));
 }
 
-const naRow = (cell, reason) => ({ driver: cell.driver.name, protocol: 'n/a', ok: false, status: 'n/a', error: `not supported by driver: ${reason}` });
+const naRow = (cell, reason) => ({ driver: cell.driver.name, protocol: 'n/a', ok: false, status: 'n/a', error: reason });
 
 /** Connections, pool and warm-up in each driver's own process, one driver at a time. */
 async function openCells(cells, { bench, processes, context, settings, signal, fail }) {
@@ -75,8 +75,8 @@ async function openCells(cells, { bench, processes, context, settings, signal, f
       cell.handle = await unlessAborted(processes.get(cell.driver), signal);
       const opened = await unlessAborted(cell.handle.turn('open', { bench: bench.name, concurrency, warmup, callTimeoutMs, setupData: context.setupData },
         callTimeoutMs + warmup * 1000 + 30000), signal);
-      if (opened.unsupported) { // the driver's own plan, with the bench's set-up data, says n/a
-        cell.row = naRow(cell, opened.unsupported);
+      if (notApplicableReason(opened)) { // the driver's own plan, with the bench's set-up data, says n/a
+        cell.row = naRow(cell, notApplicableReason(opened));
         continue;
       }
       cell.protocol = opened.protocol;
@@ -175,7 +175,7 @@ export async function measureBench({ bench, drivers, processes, admin, context, 
     }
   };
 
-  for (const cell of cells) if (cell.plan.unsupported) cell.row = naRow(cell, cell.plan.unsupported);
+  for (const cell of cells) if (notApplicableReason(cell.plan)) cell.row = naRow(cell, notApplicableReason(cell.plan));
   await openCells(cells.filter((c) => !c.row), { bench, processes, context, settings, signal, fail });
   const order = await runRounds(cells, { bench, admin, context, settings, serverPid, signal, progress, fail });
   await closeCells(cells, { concurrency: settings.concurrency, signal, fail });

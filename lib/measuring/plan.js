@@ -21,3 +21,25 @@ export async function setUpBench(bench, admin, context) {
   const setup = await bench.setup?.(admin, context);
   return setup?.shared === undefined ? context : { ...context, setupData: setup.shared };
 }
+
+/**
+ * Why a plan cannot run, as its n/a row says it (null when it runs): `unsupported`, the driver lacks
+ * the operation; `unavailable`, the bench needs what this run does not have (e.g. a server with TLS).
+ */
+export function notApplicableReason(plan) {
+  if (plan?.unsupported) return `not supported by driver: ${plan.unsupported}`;
+  if (plan?.unavailable) return plan.unavailable;
+  return null;
+}
+
+/** Where a plan's connections go: the run's target, with the bench's own driver options (`connectOptions`). */
+export const targetFor = (plan, target) => (plan.connectOptions ? { ...target, driverOptions: plan.connectOptions } : target);
+
+/**
+ * What the op of a plan with `connects: true` is given instead of an open connection: a way to open
+ * connections of its own (the connection benches), with the plan's options.
+ */
+export const connectorFor = (plan, driver, target) => {
+  const t = targetFor(plan, target);
+  return { connect: () => driver.connect(t) };
+};

@@ -65,6 +65,14 @@ export async function runMatrix({ benches, drivers, processes, admin, context, s
       if (entry.results.length === 0) results.benches.pop();
       throw err;
     }
+    // A bench's own tables beside the main one (e.g. what each driver returned per column type).
+    if (bench.tables) {
+      try {
+        entry.tables = bench.tables(entry.results, benchContext);
+      } catch (err) {
+        entry.tables = [{ title: 'tables', head: ['error'], rows: [[`could not make this bench's tables: ${errorText(err)}`]] }];
+      }
+    }
     progress?.benchDone?.(bench, entry.results, entry.hostLoad);
   }
   return results;

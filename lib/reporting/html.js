@@ -204,9 +204,18 @@ export function renderResultsHtml(results) {
     body.push(resultsTable(rows, bench, baseline));
     if (bench.deltaNote) body.push(`<p class="sub">${esc(bench.deltaNote)}</p>`);
     if (bench.note) body.push(`<p class="sub">${esc(bench.note)}</p>`);
+    for (const t of bench.tables ?? []) body.push(benchTable(t));
     body.push('</section>');
   }
   return page(`mysql-driver-bench results ${results.startedAt ?? ''}`, body.join('\n'));
+}
+
+/** A bench's own table (results' `benches[].tables`). */
+function benchTable(t) {
+  const th = t.head.map((h) => `<th>${esc(h)}</th>`).join('');
+  const tr = (t.rows ?? []).map((row) => `<tr>${row.map((c) => `<td${c === 'FAILED' ? ' class="failed"' : c === 'n/a' ? ' class="na"' : ''}>${esc(c)}</td>`).join('')}</tr>`).join('');
+  const notes = t.notes?.length ? `<ul class="notes">${t.notes.map((n) => `<li>${esc(n)}</li>`).join('')}</ul>` : '';
+  return `<h3>${esc(t.title)}</h3><table><thead><tr>${th}</tr></thead><tbody>${tr}</tbody></table>${notes}`;
 }
 
 function resultsTable(rows, bench, baseline) {

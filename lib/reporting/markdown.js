@@ -109,6 +109,13 @@ export function renderResultsMarkdown(results) {
     '',
   ];
   if (notes.length) out.push(notes.map((n) => `- ${mdCell(n)}`).join('\n'), '');
+  // A bench's own tables, after the main table.
+  for (const bench of results.benches) {
+    for (const t of bench.tables ?? []) {
+      out.push(`#### ${mdCell(bench.name)} · ${mdCell(t.title)}`, '', mdTable(t.head, t.rows ?? [], t.head.map(() => 'left')), '');
+      if (t.notes?.length) out.push(t.notes.map((n) => `- ${mdCell(n)}`).join('\n'), '');
+    }
+  }
   const anySig = results.benches.some((b) => b.results.some((r) => r.deltaSignificant !== undefined && r.deltaSignificant !== null));
   out.push(`ops/s over all of a driver's connections; ± rme: relative margin of error at 95 % over the windows; `
     + `cpu µs/op: the driver process's CPU time (all threads) per operation; gc ms/1k: its GC pauses per 1 000 operations; `

@@ -82,18 +82,42 @@ export function renderTable(results, { color = false, latency = false } = {}) {
   if (results.resolution) notes.push(`resolution: this run resolves ${describeResolution(results.resolution)}`);
   if (notes.length) lines.push(notes.map((n) => `  ${n}`).join('\n'));
   if (!results.complete) lines.push(`INCOMPLETE: ${results.stoppedBy ?? 'the run did not finish'}`);
-  return lines.join('\n') + '\n';
+  const extra = renderBenchTables(results, { color });
+  return lines.join('\n') + '\n' + extra;
 }
 
-/** `list`: each bench with its SQL and, per driver, the protocol path it runs. */
+/**
+ * Pure: the tables a bench adds beside the main one (results' `benches[].tables`: { title, head,
+ * rows, notes }); '' when there are none.
+ */
+export function renderBenchTables(results, { color = false } = {}) {
+  const out = [];
+  for (const bench of results.benches ?? []) {
+    for (const t of bench.tables ?? []) {
+      const table = new Table({ head: t.head, style: { head: color ? ['cyan'] : [], border: color ? ['grey'] : [], compact: true } });
+      for (const row of t.rows ?? []) table.push(row.map((c) => String(c ?? '')));
+      const level = bench.concurrency !== undefined && [].concat(results.settings?.concurrency ?? 1).length > 1 ? ` @${bench.concurrency}` : '';
+      out.push(`${bench.name}${level} · ${t.title}\n${table.toString()}\n${(t.notes ?? []).map((n) => `  ${n}\n`).join('')}`);
+    }
+  }
+  return out.join('');
+}
+
+export const NAMED_ONLY_MARK = '(when named)';
+
+/** `list`: each bench with its SQL and, per driver, the protocol path it runs; benches outside the default run marked. */
 export function renderBenchList(benches, drivers, context) {
-  const nameWidth = Math.max(18, ...benches.map((b) => b.name.length + 2));
+  const nameWidth = Math.max(18, ...benches.map((b) => b.name.length + 2), NAMED_ONLY_MARK.length + 2);
   const table = new Table({ head: ['bench', 'what it measures', 'SQL', ...drivers.map((d) => d.name)], wordWrap: true, style: { head: [], border: [] }, colWidths: [nameWidth, 40, 34, ...drivers.map(() => 16)] });
   for (const b of benches) {
-    table.push([b.name, b.title, b.sql, ...drivers.map((d) => {
+    table.push([b.inDefaultRun === false ? `${b.name}\n${NAMED_ONLY_MARK}` : b.name, b.title, b.sql, ...drivers.map((d) => {
       const plan = planFor(b, d, context);
-      return plan.unsupported ? 'n/a' : plan.protocol;
+      return plan.unsupported || plan.unavailable ? 'n/a' : plan.protocol;
     })]);
   }
-  return table.toString() + '\n';
+  const named = benches.filter((b) => b.inDefaultRun === false).map((b) => b.name);
+  const footer = named.length
+    ? `${NAMED_ONLY_MARK}: not in the default run (which stays under four minutes); run when named, e.g. mysql-driver-bench ${named.join(' ')}\n`
+    : '';
+  return table.toString() + '\n' + footer;
 }

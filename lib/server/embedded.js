@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { setupError } from '../cli/errors.js';
 import { addSecret } from '../cli/redact.js';
 import { sleep, within } from '../measuring/timers.js';
+import { OPENSSL_MISSING, makeServerCertificate } from './tls-cert.js';
 
 export const TEMP_PREFIX = 'mysql-driver-bench-';
 const SBIN_DIRS = ['/usr/sbin', '/usr/local/sbin', '/usr/libexec', '/usr/local/mysql/bin'];
@@ -139,7 +140,19 @@ function writeInitFile(dir) {
   return { user, password, initFile };
 }
 
-function serverArgs({ dir, dataDir, userArgs, port, socket, errorLog, initFile, blackhole }) {
+/** With `tls`: a self-signed certificate made for the run in its temp dir, and what the drivers trust. */
+function tlsSetup(dir, tls, onLog) {
+  if (!tls) return { tlsInfo: { available: false, reason: 'the embedded server was started without TLS' }, tlsArgs: [] };
+  const made = makeServerCertificate(dir);
+  if (!made) return { tlsInfo: { available: false, reason: OPENSSL_MISSING }, tlsArgs: [] };
+  onLog(`embedded server: TLS with a self-signed ${made.description.keyType} certificate made for this run (${made.description.subjectAltName})`);
+  return {
+    tlsInfo: { available: true, ca: made.ca, certificate: made.description, trusted: 'this certificate only (self-signed, made for the run)' },
+    tlsArgs: [`--ssl-cert=${made.cert}`, `--ssl-key=${made.key}`, `--ssl-ca=${made.cert}`],
+  };
+}
+
+function serverArgs({ dir, dataDir, userArgs, port, socket, errorLog, initFile, blackhole, tlsArgs }) {
   return [
     '--no-defaults', `--datadir=${dataDir}`, ...userArgs,
     `--port=${port}`, '--bind-address=127.0.0.1', `--socket=${socket}`,
@@ -151,6 +164,7 @@ function serverArgs({ dir, dataDir, userArgs, port, socket, errorLog, initFile, 
     // Throwaway data: do not measure the disk's fsync, measure the drivers.
     '--innodb-flush-log-at-trx-commit=2', '--innodb-buffer-pool-size=256M',
     '--max-connections=1000', '--max-allowed-packet=256M',
+    ...tlsArgs,
   ];
 }
 
@@ -173,10 +187,12 @@ async function waitUntilReady(child, { errorLog, spawnError, startTimeoutMs }) {
 }
 
 /**
- * Start the embedded server. Returns { host, port, user, password, database, dir, pid, stop(), stopSync() }.
- * `onLog` receives progress lines for stderr.
+ * Start the embedded server. Returns { host, port, user, password, database, dir, pid, tls, stop(), stopSync() }.
+ * `onLog` receives progress lines for stderr. With `tls`, it serves TLS with a self-signed certificate
+ * made for it in its temp dir (server/tls-cert.js); `tls` in the result says { available, ca, certificate }
+ * or { available: false, reason }.
  */
-export async function startEmbeddedServer({ database, onLog = () => {}, startTimeoutMs = 60000, blackhole = true } = {}) {
+export async function startEmbeddedServer({ database, onLog = () => {}, startTimeoutMs = 60000, blackhole = true, tls = false } = {}) {
   const { mariadbd, installDb } = findServerBinaries();
   if (!mariadbd || !installDb) throw missingServerError();
 
@@ -192,9 +208,10 @@ export async function startEmbeddedServer({ database, onLog = () => {}, startTim
     onLog('embedded server: initialising a data directory');
     initialiseDataDir(installDb, { dir, dataDir, userArgs });
     const { user, password, initFile } = writeInitFile(dir);
+    const { tlsInfo, tlsArgs } = tlsSetup(dir, tls, onLog);
     const port = await freePort();
     const socket = join(dir, 'mysqld.sock');
-    const args = serverArgs({ dir, dataDir, userArgs, port, socket, errorLog, initFile, blackhole });
+    const args = serverArgs({ dir, dataDir, userArgs, port, socket, errorLog, initFile, blackhole, tlsArgs });
     onLog(`embedded server: starting mariadbd on 127.0.0.1:${port}`);
     // Own process group: Ctrl-C in the terminal must reach the harness only, which then stops the server itself.
     const child = spawn(mariadbd, args, { detached: true, stdio: 'ignore' });
@@ -210,7 +227,7 @@ export async function startEmbeddedServer({ database, onLog = () => {}, startTim
     onLog(`embedded server: ready in ${readyMs} ms`);
     child.unref();
     return {
-      host: '127.0.0.1', port, user, password, database, socket, dir, pid: child.pid, errorLog,
+      host: '127.0.0.1', port, user, password, database, socket, dir, pid: child.pid, errorLog, tls: tlsInfo,
       process: child, stop, stopSync,
     };
   } catch (err) {

@@ -9,6 +9,7 @@ import { prepareSchema, inspectServer } from './schema.js';
 import adminDriver from '../drivers/mariadb.js';
 import { ServerLost } from '../measuring/runner.js';
 import { within, deadline } from '../measuring/timers.js';
+import { readFileSync } from 'node:fs';
 
 export class Interrupted extends Error {
   constructor(signalName) {
@@ -53,9 +54,11 @@ export const connectionFlags = (opts) => ({
 /**
  * Start (or reach) the server, open the admin connection, prepare the harness's schema.
  * Returns { target, admin, serverInfo, context, close() }; close() is safe to call twice.
- * On failure everything opened so far is closed before the error is thrown.
+ * On failure everything opened so far is closed before the error is thrown. With `tls` (a bench
+ * needs it), the embedded server serves TLS with a certificate made for the run; `context.tls` says
+ * what the drivers trust, or why there is no TLS.
  */
-export async function openServer({ opts, env, log, abort, signal }) {
+export async function openServer({ opts, env, log, abort, signal, tls = false }) {
   const connection = resolveConnection({ flags: connectionFlags(opts), env, file: conf });
   addSecret(connection.password);
   let server = null;
@@ -76,7 +79,7 @@ export async function openServer({ opts, env, log, abort, signal }) {
     let target;
     if (connection.embedded) {
       installServerIfAllowed(env);
-      server = await startEmbeddedServer({ database: connection.database, onLog: log });
+      server = await startEmbeddedServer({ database: connection.database, onLog: log, tls });
       server.process.once('exit', () => abort(new ServerLost('the embedded server exited unexpectedly')));
       target = { host: server.host, port: server.port, user: server.user, password: server.password, database: connection.database };
     } else {
@@ -90,11 +93,13 @@ export async function openServer({ opts, env, log, abort, signal }) {
     }
     await prepareSchema(admin, target.database);
     const serverInfo = { ...(await inspectServer(admin)), embedded: connection.embedded };
+    const tlsContext = !tls ? undefined : server ? server.tls : await remoteTls(admin, target, env);
+    if (tlsContext) serverInfo.tls = describeTls(tlsContext); // the certificate's facts, not its PEM
     return {
       target,
       admin,
       serverInfo,
-      context: { schema: target.database, server: serverInfo },
+      context: { schema: target.database, server: serverInfo, ...(tlsContext ? { tls: tlsContext } : {}) },
       close,
       alive: () => ping(admin),
       serverPid: server?.process.pid ?? null, // the embedded server (null for a remote one)
@@ -102,6 +107,42 @@ export async function openServer({ opts, env, log, abort, signal }) {
   } catch (err) {
     await close();
     throw err;
+  }
+}
+
+/** The run's TLS as the results record it. */
+function describeTls(t) {
+  if (!t.available) return { available: false, reason: t.reason };
+  return { available: true, certificate: t.certificate ?? null, trusted: t.trusted };
+}
+
+/**
+ * TLS on a server of the user's: n/a with the reason when it has none; otherwise the drivers verify
+ * its certificate against DB_SSL_CA (a PEM file) when given, else against Node's trusted CAs.
+ */
+async function remoteTls(admin, target, env) {
+  const where = target.socket ? `the server at ${target.socket}` : `the server at ${target.host}:${target.port}`;
+  let haveSsl = null;
+  try {
+    const rows = await admin.query("SHOW GLOBAL VARIABLES LIKE 'have_ssl'");
+    haveSsl = rows[0]?.Value ?? null;
+  } catch { /* not told */ }
+  if (haveSsl === null) { // MySQL 8.4 has no have_ssl: a server with a certificate has a validity date
+    try {
+      const rows = await admin.query("SHOW GLOBAL STATUS LIKE 'Ssl_server_not_after'");
+      haveSsl = rows[0]?.Value ? 'YES' : 'DISABLED';
+    } catch { haveSsl = 'unknown'; }
+  }
+  if (haveSsl !== 'YES') {
+    return { available: false, reason: `${where} does not offer TLS (have_ssl ${haveSsl}): give it ssl_cert and ssl_key, or run against the embedded server` };
+  }
+  if (target.socket) return { available: false, reason: `${where} is reached by a unix socket: TLS needs a TCP host (--host/DB_HOST)` };
+  const caFile = env?.DB_SSL_CA;
+  if (!caFile) return { available: true, ca: null, trusted: "Node's trusted CAs (set DB_SSL_CA to a PEM file to trust your own CA)" };
+  try {
+    return { available: true, ca: readFileSync(caFile, 'utf8'), trusted: `DB_SSL_CA (${caFile})` };
+  } catch (err) {
+    return { available: false, reason: `DB_SSL_CA ${caFile} cannot be read: ${err.message}` };
   }
 }
 

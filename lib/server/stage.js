@@ -29,8 +29,8 @@ async function openProxy(target, { network, placement, log }) {
  * Returns { session, placement, proxy, target } (target: where the drivers connect). Every part
  * opened is set on `stage` as soon as it is, so closeStage(stage) cleans up after a failure too.
  */
-export async function openStage(stage, { opts, env, settings, network, log, signals }) {
-  stage.session = await openServer({ opts, env, log, abort: signals.abort, signal: signals.signal });
+export async function openStage(stage, { opts, env, settings, network, log, signals, tls = false }) {
+  stage.session = await openServer({ opts, env, log, abort: signals.abort, signal: signals.signal, tls });
   stage.target = stage.session.target;
   stage.placement = placeServer(stage.session, { opts, settings, log });
   if (network.rttMs > 0) {

@@ -4,11 +4,11 @@ import { startEmbeddedServer } from '../../lib/server/embedded.js';
 import adminDriver from '../../lib/drivers/mariadb.js';
 import { prepareSchema } from '../../lib/server/schema.js';
 
-/** Registers before/after hooks; returns a getter for { server, target, admin }. */
-export function useEmbeddedServer({ database = 'mysql_driver_bench', prepare = false, blackhole = true } = {}) {
+/** Registers before/after hooks; returns a getter for { server, target, admin } (`tls`: the server serves TLS, server.tls says how). */
+export function useEmbeddedServer({ database = 'mysql_driver_bench', prepare = false, blackhole = true, tls = false } = {}) {
   const state = {};
   before(async () => {
-    state.server = await startEmbeddedServer({ database, blackhole });
+    state.server = await startEmbeddedServer({ database, blackhole, tls });
     const s = state.server;
     state.target = { host: s.host, port: s.port, user: s.user, password: s.password, database };
     state.admin = await adminDriver.connect({ ...state.target, database: undefined });

@@ -7,12 +7,12 @@ import { splitList } from '../config.js';
 
 export function registerList(program, { stdout }) {
   program.command('list')
-    .description('list the benches: name, what it measures, SQL, and the protocol path each driver uses')
+    .description('list the benches: name, what it measures, SQL, and the protocol path each driver uses; those marked (when named) are not in the default run')
     .option('-d, --drivers <list>', 'drivers to show', splitList, BUILTIN_DRIVERS)
     .action(async (opts) => {
       const drivers = await loadDrivers(opts.drivers);
-      // Protocol paths as on a MariaDB server with every feature (bulk, BLACKHOLE).
-      const context = { schema: 'mysql_driver_bench', server: { kind: 'mariadb', bulk: true, blackhole: true } };
+      // Protocol paths as on a MariaDB server with every feature (bulk, BLACKHOLE, TLS).
+      const context = { schema: 'mysql_driver_bench', server: { kind: 'mariadb', bulk: true, blackhole: true }, tls: { available: true, ca: null } };
       stdout.write(renderBenchList(BENCHES, drivers, context));
     });
 }

@@ -1,13 +1,15 @@
 // The root command (`run` is accepted as an explicit synonym): the chosen benches on the chosen
 // drivers, one run (lib/run.js).
-import { BENCHES, selectBenches } from '../../../benchs/index.js';
+import { BENCHES, DEFAULT_BENCHES, selectBenches } from '../../../benchs/index.js';
 import { assertDriverNames } from '../../drivers/index.js';
 import { runBenchmark } from '../../run.js';
 import { addRunOptions } from '../options.js';
 
 export const EXAMPLES = `
 Examples:
-  $ mysql-driver-bench                              all benches, all drivers, embedded MariaDB
+  $ mysql-driver-bench                              the default benches, all drivers, embedded MariaDB
+  $ mysql-driver-bench connect connect_tls select_types
+                                                    benches that run only when named
   $ mysql-driver-bench do select_100_cols           two benches only
   $ mysql-driver-bench --drivers mysql2,mariadb     two drivers; the first listed is the baseline
   $ mysql-driver-bench --drivers mariadb,mysql2 --baseline mysql2
@@ -26,7 +28,8 @@ Exit codes: 0 all rows measured and checked · 1 some row failed its check or er
 export function registerRun(program, { stdout, stderr, env, signal, setExitCode }) {
   addRunOptions(program)
     .usage('[run] [options] [bench...]')
-    .argument('[bench...]', `benches to run (${BENCHES.map((b) => b.name).join(', ')}); all when none are named`)
+    .argument('[bench...]', `benches to run (${BENCHES.map((b) => b.name).join(', ')}); when none are named, all but `
+      + `${BENCHES.filter((b) => !DEFAULT_BENCHES.includes(b)).map((b) => b.name).join(', ')}, which run only when named`)
     .action(async (benchNames, opts) => {
       const benches = selectBenches(benchNames);
       if (opts.floor && !opts.drivers.includes('floor')) opts.drivers = [...opts.drivers, 'floor'];
