@@ -73,3 +73,12 @@ test('aa on a real server: a table of A/A Δs, the resolution line, an exit code
   // The exit code follows what the run called significant, nothing else.
   assert.equal(r.code === EXIT.ROWS_FAILED, twin.deltaSignificant === true);
 });
+
+test('two processes doing different work per operation are named as a state of one process', async () => {
+  const { processStateNote } = await import('../lib/cli/commands/aa.js');
+  const a = { cost: { clientCpuUsPerOp: 937.3 } };
+  assert.match(processStateNote('select_1000_rows', a, { cost: { clientCpuUsPerOp: 629.5 } }),
+    /select_1000_rows: the two processes spent 937 and 630 µs of client CPU per operation \(-33 %\): one process is in a state of its own/);
+  assert.equal(processStateNote('do', { cost: { clientCpuUsPerOp: 20 } }, { cost: { clientCpuUsPerOp: 21 } }), null);
+  assert.equal(processStateNote('do', {}, { cost: { clientCpuUsPerOp: 21 } }), null, 'no cost figures, no note');
+});

@@ -4,7 +4,7 @@
 import Table from 'cli-table3';
 import { selectBenches } from '../../../benchs/index.js';
 import { EXIT } from '../errors.js';
-import { fmtDelta, fmtOps, fmtPct } from '../../reporting/format.js';
+import { fmtDelta, fmtOps, fmtPct, fmtSignedPct, fmtUs } from '../../reporting/format.js';
 import { median } from '../../measuring/stats.js';
 import { describeRun } from '../../reporting/table.js';
 import { assertDriverNames } from '../../drivers/index.js';
@@ -24,6 +24,21 @@ export function aaPairs(results) {
     a: b.results.find((r) => r.driver === base),
     b: b.results.find((r) => r.driver === twin),
   }));
+}
+
+// Two processes of one driver whose client CPU per operation differs by more than this are in
+// different states of their own (README, Limitations: process-level modes).
+export const PROCESS_STATE_PCT = 15;
+
+/** Pure: a note when the A and B processes did different work per operation; null otherwise. */
+export function processStateNote(benchName, a, b) {
+  const ca = a?.cost?.clientCpuUsPerOp;
+  const cb = b?.cost?.clientCpuUsPerOp;
+  if (!(ca > 0 && cb > 0)) return null;
+  const pct = (cb / ca - 1) * 100;
+  if (Math.abs(pct) <= PROCESS_STATE_PCT) return null;
+  return `${benchName}: the two processes spent ${fmtUs(ca)} and ${fmtUs(cb)} µs of client CPU per operation (${fmtSignedPct(pct, 0)}): `
+    + 'one process is in a state of its own (JIT, heap), not the host; run again to draw new processes';
 }
 
 /** Pure: what the A/A found, in figures. */
@@ -57,6 +72,8 @@ export function renderAA(results) {
       continue;
     }
     const ci = b.deltaCI ? `${fmtPct(b.deltaCI[0])} … ${fmtPct(b.deltaCI[1])}` : '-';
+    const stateNote = processStateNote(bench.name, a, b);
+    if (stateNote) notes.push(stateNote);
     table.push([bench.name, a.driver, fmtOps(a.opsPerSec), fmtOps(b.opsPerSec), String(b.deltaPairs ?? ''), fmtDelta(b, bench, results.settings.baseline), ci]);
   }
   const s = summarizeAA(results);
