@@ -8,5 +8,12 @@ if (!existsSync(new URL('../node_modules/commander/package.json', import.meta.ur
   process.stderr.write(`mysql-driver-bench: error: dependencies are not installed — run \`npm ci\` in ${root} (or \`npm run benchmark\`, which does it)\n`);
   process.exit(3);
 }
+// A reader that stops early (`mysql-driver-bench --help | head`) is not an error: drop the rest of
+// the output; a run goes on to its clean-up and its results file.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (err) => {
+    if (err.code !== 'EPIPE') throw err;
+  });
+}
 const { main } = await import('../lib/cli/index.js');
 process.exitCode = await main(process.argv.slice(2));

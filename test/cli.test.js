@@ -196,3 +196,15 @@ test('calibrate: per driver and statement, the harness against a bare loop in it
   assert.match(r.stdout, /drivers: mysql [^·]*, mysql \(bare loop\) /);
   assertNothingLeft(tmp);
 });
+
+test('a reader that stops early (--help | head) ends the output quietly, exit 0', async () => {
+  const { spawn } = await import('node:child_process');
+  const { BIN } = await import('./helpers/cli.js');
+  const child = spawn(process.execPath, [BIN, '--help'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (d) => { stderr += d; });
+  child.stdout.destroy(); // the reader is gone before the first line, as `head` after its lines
+  const code = await new Promise((resolve) => child.on('close', resolve));
+  assert.equal(code, 0, stderr);
+  assert.doesNotMatch(stderr, /EPIPE|Unhandled/);
+});
