@@ -163,6 +163,12 @@ test('report: --html writes the page, --markdown prints the summary, the table b
   out = sink(); err = sink();
   assert.equal(await main(['report', file], { stdout: out, stderr: err }), 0);
   assert.match(out.text, /│ mysql\s+│ text\s+│\s+1,000 │/);
+  // What the run printed: the one entry point that renders a run, sections included.
+  const { renderRun } = await import('../lib/reporting/sections.js');
+  assert.equal(out.text, renderRun(JSON.parse(serialize(fixture()))));
+  out = sink();
+  assert.equal(await main(['report', file, '--latency'], { stdout: out, stderr: sink() }), 0);
+  assert.match(out.text, /cpu µs\/op/);
 
   out = sink(); err = sink();
   assert.equal(await main(['report', join(dir, 'nope.json')], { stdout: out, stderr: err }), 2);
