@@ -47,18 +47,20 @@ export function checkHundredCols(rows) {
   const row = rows[0];
   let count = 0;
   for (const key in row) if (Object.hasOwn(row, key)) count++;
-  expect(count === 100, `expected 100 columns, got ${count}`);
+  expect(count === 100, () => `expected 100 columns, got ${count}`);
   for (let i = 0; i < 100; i++) {
     const value = row[HUNDRED_KEYS[i]];
-    if (value !== i + 1) expect(false, `column ${HUNDRED_KEYS[i]}: expected ${i + 1}, got ${JSON.stringify(value)}`);
+    if (value !== i + 1) expect(false, () => `column ${HUNDRED_KEYS[i]}: expected ${i + 1}, got ${JSON.stringify(value)}`);
   }
 }
 
 /** The same check on a raw reply of the floor client (no rows built): counts, then the row's values. */
 export function checkHundredColsRaw(reply) {
-  expect(reply.columnCount === 100 && reply.rowCount === 1, `expected 1 row of 100 columns, got ${reply.rowCount} of ${reply.columnCount}`);
+  expect(reply.columnCount === 100 && reply.rowCount === 1, () => `expected 1 row of 100 columns, got ${reply.rowCount} of ${reply.columnCount}`);
   const values = decodeTextRow(reply.lastRow);
-  for (let i = 1; i <= 100; i++) expect(values[i - 1] === String(i), `column i${i}: expected ${i}, got ${JSON.stringify(values[i - 1])}`);
+  for (let i = 1; i <= 100; i++) {
+    if (values[i - 1] !== String(i)) expect(false, `column i${i}: expected ${i}, got ${JSON.stringify(values[i - 1])}`);
+  }
 }
 
 /** `count` distinct strings of `length` ASCII characters. */
@@ -112,15 +114,15 @@ export const randomMixedId = () => 1 + Math.floor(Math.random() * MIXED_ROWS);
 
 /** One mixed row whose every column matches its id; `extra` more columns are allowed (checked by the caller). */
 export function checkMixedRow(row, extra = 0) {
-  expect(row && typeof row === 'object', `expected a row, got ${typeof row}`);
+  expect(row && typeof row === 'object', () => `expected a row, got ${typeof row}`);
   const id = row.id;
-  expect(Number.isInteger(id) && id >= 1 && id <= MIXED_ROWS, `column id: expected an id from 1 to ${MIXED_ROWS}, got ${JSON.stringify(id)}`);
+  expect(Number.isInteger(id) && id >= 1 && id <= MIXED_ROWS, () => `column id: expected an id from 1 to ${MIXED_ROWS}, got ${JSON.stringify(id)}`);
   const want = mixedRow(id);
   for (const k of MIXED_KEYS) {
-    expect(row[k] === want[k], `row ${id}, column ${k}: expected ${JSON.stringify(want[k])}, got ${JSON.stringify(row[k])}`);
+    if (row[k] !== want[k]) expect(false, `row ${id}, column ${k}: expected ${JSON.stringify(want[k])}, got ${JSON.stringify(row[k])}`);
   }
   const n = Object.keys(row).length;
-  expect(n === MIXED_KEYS.length + extra, `expected ${MIXED_KEYS.length + extra} columns, got ${n}`);
+  expect(n === MIXED_KEYS.length + extra, () => `expected ${MIXED_KEYS.length + extra} columns, got ${n}`);
 }
 
 /** The mixed row of `rows` (exactly one). */
@@ -142,8 +144,8 @@ export function checkRandomAliasRow(rows) {
   checkOneMixedRow(rows, 1);
   const row = rows[0];
   const alias = Object.keys(row).find((k) => /^v\d+$/.test(k));
-  expect(alias !== undefined, `expected a column named v<number>, got ${Object.keys(row).join(', ')}`);
-  expect(row[alias] === Number(alias.slice(1)), `column ${alias}: expected ${alias.slice(1)}, got ${JSON.stringify(row[alias])}`);
+  expect(alias !== undefined, () => `expected a column named v<number>, got ${Object.keys(row).join(', ')}`);
+  expect(row[alias] === Number(alias.slice(1)), () => `column ${alias}: expected ${alias.slice(1)}, got ${JSON.stringify(row[alias])}`);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -157,12 +159,12 @@ const payloadCode = (id) => 97 + (id % 26);
 
 /** Throws unless `row` is row number `id` of the stream table. Cheap enough to run on every row. */
 export function checkStreamRow(row, id) {
-  if (row.id !== id) expect(false, `row ${id}: expected id ${id}, got ${JSON.stringify(row.id)}`);
+  if (row.id !== id) expect(false, () => `row ${id}: expected id ${id}, got ${JSON.stringify(row.id)}`);
   const p = row.payload;
   const c = payloadCode(id);
   if (typeof p !== 'string' || p.length !== PAYLOAD_LENGTH || p.charCodeAt(0) !== c || p.charCodeAt(PAYLOAD_LENGTH - 1) !== c
     || p.charCodeAt(PAYLOAD_LENGTH >> 1) !== c) {
-    expect(false, `row ${id}: payload is not ${PAYLOAD_LENGTH} × '${String.fromCharCode(c)}'`);
+    expect(false, () => `row ${id}: payload is not ${PAYLOAD_LENGTH} × '${String.fromCharCode(c)}'`);
   }
 }
 

@@ -230,7 +230,7 @@ function shiftText(gotMs, wantMs) {
 }
 
 function failValue(id, col, want, got, why = '') {
-  expect(false, `row ${id}, ${col.label} ${col.name}: expected ${want}, got ${show(got)}${why}`);
+  expect(false, () => `row ${id}, ${col.label} ${col.name}: expected ${want}, got ${show(got)}${why}`);
 }
 
 function checkInstant(id, col, v, e, kind) {
@@ -372,7 +372,7 @@ export function makeTypeCheck(rules = ANY_RULES, seen = new Array(TYPE_COLUMNS.l
     seen[i] |= k;
     if (!(allowed[i] & k)) {
       const col = TYPE_COLUMNS[i];
-      expect(false, `row ${id}, ${col.label} ${col.name}: this driver returns ${kindNames(allowed[i])}, got ${show(v)}`);
+      expect(false, () => `row ${id}, ${col.label} ${col.name}: this driver returns ${kindNames(allowed[i])}, got ${show(v)}`);
     }
     return k;
   };
@@ -380,9 +380,9 @@ export function makeTypeCheck(rules = ANY_RULES, seen = new Array(TYPE_COLUMNS.l
   /** Every value of row i by the full rules: throws on the first wrong one. Returns the kinds seen. */
   const fullRow = (r, i) => {
     const e = want[i];
-    if (r === null || typeof r !== 'object') expect(false, `row ${i + 1}: expected a row object, got ${show(r)}`);
+    if (r === null || typeof r !== 'object') expect(false, () => `row ${i + 1}: expected a row object, got ${show(r)}`);
     const id = e.id;
-    if (r.id !== id) expect(false, `row ${i + 1}: expected id ${id}, got ${show(r.id)}`);
+    if (r.id !== id) expect(false, () => `row ${i + 1}: expected id ${id}, got ${show(r.id)}`);
     const kinds = [];
     let v = r.c_datetime;
     checkInstant(id, COL_DATETIME, v, e.datetime, kinds[0] = kindCheck(id, 0, v));
@@ -406,7 +406,7 @@ export function makeTypeCheck(rules = ANY_RULES, seen = new Array(TYPE_COLUMNS.l
     expectRows(rows, TYPE_ROWS);
     const k = fullRow(rows[0], 0);
     const n = Object.keys(rows[0]).length;
-    expect(n === TYPE_COLUMNS.length + 1, `expected ${TYPE_COLUMNS.length + 1} columns, got ${n}`);
+    expect(n === TYPE_COLUMNS.length + 1, () => `expected ${TYPE_COLUMNS.length + 1} columns, got ${n}`);
     const datetime = fastInstant(k[0], f.datetimeMs, f.datetimeText);
     const date = fastInstant(k[1], f.dateMs, f.dateText);
     const timestamp = fastInstant(k[2], f.timestampMs, f.timestampText);

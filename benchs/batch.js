@@ -27,7 +27,7 @@ export default {
       [ROWS[0][0], ROWS[99][0], target.since(schema)]);
     expectRows(rows, 1);
     const { n, first, last } = rows[0];
-    expect(Number(n) > 0 && Number(n) % 100 === 0, `expected a multiple of 100 rows, found ${n}`);
+    expect(Number(n) > 0 && Number(n) % 100 === 0, () => `expected a multiple of 100 rows, found ${n}`);
     expect(Number(first) === Number(n) / 100 && Number(last) === Number(n) / 100, 'inserted rows do not hold the values sent');
   },
 };

@@ -37,7 +37,7 @@ const rowsOf = (result) => (Array.isArray(result) ? result : []);
 /** The server's view of one connection: { cipher, version } ('' when it is not TLS). */
 async function sessionTls(conn) {
   const status = Object.fromEntries(rowsOf(await conn.query(STATUS_SQL)).map((r) => [r.Variable_name, String(r.Value ?? '')]));
-  expect('Ssl_cipher' in status, `SHOW SESSION STATUS gave no Ssl_cipher: ${JSON.stringify(Object.keys(status))}`);
+  expect('Ssl_cipher' in status, () => `SHOW SESSION STATUS gave no Ssl_cipher: ${JSON.stringify(Object.keys(status))}`);
   return { cipher: status.Ssl_cipher, version: status.Ssl_version ?? '' };
 }
 
@@ -73,10 +73,10 @@ function connectBench({ name, tls }) {
       if (!before || n === 0) return;
       const after = await readCounters(admin);
       const opened = after.connections - before.connections;
-      expect(opened >= n, `the driver ran ${n} operations, but the server counted ${opened} new connections: operations must each open one`);
+      expect(opened >= n, () => `the driver ran ${n} operations, but the server counted ${opened} new connections: operations must each open one`);
       if (tls) {
         const handshakes = after.tls - before.tls;
-        expect(handshakes >= n, `the driver opened ${n} connections, but the server finished ${handshakes} TLS handshakes`);
+        expect(handshakes >= n, () => `the driver opened ${n} connections, but the server finished ${handshakes} TLS handshakes`);
       }
     },
     plan(driver, ctx) {

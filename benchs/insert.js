@@ -19,7 +19,7 @@ export default {
   plan: () => ({ protocol: 'text', op: (conn) => () => conn.query(SQL, VALUES) }),
   check(result) {
     expectOk(result, 1);
-    expect(Number(result.insertId) > 0, `expected an insert id, got ${result.insertId}`);
+    expect(Number(result.insertId) > 0, () => `expected an insert id, got ${result.insertId}`);
   },
   /** After a window: the rows the driver inserted in it hold exactly the values it was given. */
   async verify(admin, { schema }) {

@@ -33,7 +33,7 @@ export default {
     };
   },
   check(results) {
-    expect(Array.isArray(results) && results.length === BURST, `expected ${BURST} replies`);
+    expect(Array.isArray(results) && results.length === BURST, () => `expected ${BURST} replies`);
     for (const r of results) expectOk(r, 1);
   },
 };

@@ -31,14 +31,14 @@ function checkAgainst(reference, rows) {
   expectRows(rows, reference.rows.length);
   const { keys } = reference;
   const got = Object.keys(rows[0]);
-  expect(got.length === keys.length && got.every((k, i) => k === keys[i]), `expected columns ${keys.join(', ')}, got ${got.join(', ')}`);
+  expect(got.length === keys.length && got.every((k, i) => k === keys[i]), () => `expected columns ${keys.join(', ')}, got ${got.join(', ')}`);
   for (let i = 0; i < rows.length; i++) {
     const row = rows[i];
     const want = reference.rows[i];
     for (let j = 0; j < keys.length; j++) {
       const v = row[keys[j]];
       if (v !== want[j] && !(typeof v === 'bigint' && Number(v) === want[j])) {
-        expect(false, `row ${i + 1}, column ${keys[j]}: expected ${JSON.stringify(want[j])}, got ${JSON.stringify(plain(v))}`);
+        expect(false, () => `row ${i + 1}, column ${keys[j]}: expected ${JSON.stringify(want[j])}, got ${JSON.stringify(plain(v))}`);
       }
     }
   }

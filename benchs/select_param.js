@@ -13,9 +13,9 @@ export default {
   check(rows) {
     expectRows(rows, 1);
     const keys = Object.keys(rows[0]);
-    expect(keys.length === 1, `expected 1 column, got ${keys.length}`);
+    expect(keys.length === 1, () => `expected 1 column, got ${keys.length}`);
     const value = rows[0][keys[0]];
     expect(/^\d+$/.test(keys[0]) && (value === Number(keys[0]) || (typeof value === 'bigint' && value === BigInt(keys[0]))),
-      `expected the number sent (${keys[0]}), got ${JSON.stringify(typeof value === 'bigint' ? String(value) : value)}`);
+      () => `expected the number sent (${keys[0]}), got ${JSON.stringify(typeof value === 'bigint' ? String(value) : value)}`);
   },
 };

@@ -52,7 +52,7 @@ export async function createTypes(admin, schema) {
       want.forEach((w, k) => {
         if (got[k] === w) return;
         if (k === 6 && sameJson(JSON.parse(got[k]), r.json.value)) return; // MySQL prints JSON its own way
-        expect(false, `set-up: row ${r.id}, ${k === 0 ? 'id' : TYPE_COLUMNS[k - 1].name} reads back as ${JSON.stringify(got[k])}, inserted ${JSON.stringify(w)}`);
+        expect(false, () => `set-up: row ${r.id}, ${k === 0 ? 'id' : TYPE_COLUMNS[k - 1].name} reads back as ${JSON.stringify(got[k])}, inserted ${JSON.stringify(w)}`);
       });
     });
   } finally {

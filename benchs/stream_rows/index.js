@@ -48,8 +48,8 @@ export default {
   check(summary) {
     expectRows(summary, 1);
     const { rows, lastId } = summary[0];
-    expect(rows === MATRIX_ROWS, `expected ${MATRIX_ROWS} rows streamed, got ${rows}`);
-    expect(lastId === MATRIX_ROWS, `expected the last row to be ${MATRIX_ROWS}, got ${lastId}`);
+    expect(rows === MATRIX_ROWS, () => `expected ${MATRIX_ROWS} rows streamed, got ${rows}`);
+    expect(lastId === MATRIX_ROWS, () => `expected the last row to be ${MATRIX_ROWS}, got ${lastId}`);
   },
   probe: streamingProbe,
 };

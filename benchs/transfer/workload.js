@@ -149,9 +149,9 @@ export async function transferOnce(conn, id, counters) {
 
 /** What one transfer's replies must look like. */
 export function checkTransfer(steps) {
-  expect(Array.isArray(steps), `expected the replies of one transfer, got ${typeof steps}`);
+  expect(Array.isArray(steps), () => `expected the replies of one transfer, got ${typeof steps}`);
   const expectedSteps = steps.declined ? 6 : 8;
-  expect(steps.length === expectedSteps, `expected ${expectedSteps} replies, got ${steps.length}`);
+  expect(steps.length === expectedSteps, () => `expected ${expectedSteps} replies, got ${steps.length}`);
   const [begin, requester, card, approver, debit] = steps;
   expectOk(begin, 0);
   expectRows(requester, 1);
@@ -160,11 +160,11 @@ export function checkTransfer(steps) {
   const r = requester[0];
   const c = card[0];
   const a = approver[0];
-  expect(r.active === 1, `requester ${r.user_id} is not active (active = ${JSON.stringify(r.active)})`);
-  expect(c.active === 1, `card of account ${c.account_id} is not active`);
-  expect(c.user_id === r.user_id, `the card's account belongs to user ${c.user_id}, not to the requester ${r.user_id}`);
-  expect(a.account_id === c.account_id, `the approver is for account ${a.account_id}, not ${c.account_id}`);
-  expect(Number.isInteger(a.user_id) && a.user_id !== r.user_id, `approver ${a.user_id} must be another user than the requester ${r.user_id}`);
+  expect(r.active === 1, () => `requester ${r.user_id} is not active (active = ${JSON.stringify(r.active)})`);
+  expect(c.active === 1, () => `card of account ${c.account_id} is not active`);
+  expect(c.user_id === r.user_id, () => `the card's account belongs to user ${c.user_id}, not to the requester ${r.user_id}`);
+  expect(a.account_id === c.account_id, () => `the approver is for account ${a.account_id}, not ${c.account_id}`);
+  expect(Number.isInteger(a.user_id) && a.user_id !== r.user_id, () => `approver ${a.user_id} must be another user than the requester ${r.user_id}`);
   if (steps.declined) {
     expectOk(debit, 0);
     expectOk(steps[5], 0);
@@ -174,7 +174,7 @@ export function checkTransfer(steps) {
   expectOk(debit, 1);
   expectOk(credit, 1);
   expectOk(record, 1);
-  expect(Number(record.insertId) > 0, `expected the transfer's id, got ${record.insertId}`);
+  expect(Number(record.insertId) > 0, () => `expected the transfer's id, got ${record.insertId}`);
   expectOk(commit, 0);
 }
 
@@ -189,16 +189,16 @@ export async function verifyMoney(admin, schema, { accounts, committed }) {
   if (total !== expectedTotal) {
     throw new CheckError(`money not conserved: the sum of all balances is ${total}, not ${expectedTotal} (${total > expectedTotal ? '+' : ''}${total - expectedTotal})`);
   }
-  expect(Number(acc.n) === accounts, `expected ${accounts} accounts, found ${acc.n}`);
-  expect(Number(acc.negative) === 0, `${acc.negative} account(s) with a negative balance`);
+  expect(Number(acc.n) === accounts, () => `expected ${accounts} accounts, found ${acc.n}`);
+  expect(Number(acc.negative) === 0, () => `${acc.negative} account(s) with a negative balance`);
   const [tr] = await admin.query(`SELECT COUNT(*) AS n FROM ${qt(schema, T.transfers)}`);
-  expect(Number(tr.n) === committed, `${tr.n} transfer row(s) but ${committed} committed transaction(s)`);
+  expect(Number(tr.n) === committed, () => `${tr.n} transfer row(s) but ${committed} committed transaction(s)`);
   const [bad] = await admin.query(`SELECT COUNT(*) AS n FROM ${qt(schema, T.accounts)} a LEFT JOIN (
       SELECT id, SUM(d) AS d FROM (
         SELECT from_account AS id, -amount AS d FROM ${qt(schema, T.transfers)}
         UNION ALL SELECT to_account, amount FROM ${qt(schema, T.transfers)}) x GROUP BY id
     ) m ON m.id = a.id WHERE a.balance <> a.initial_balance + COALESCE(m.d, 0)`);
-  expect(Number(bad.n) === 0, `${bad.n} account balance(s) differ from their seed plus their recorded transfers`);
+  expect(Number(bad.n) === 0, () => `${bad.n} account balance(s) differ from their seed plus their recorded transfers`);
 }
 
 /** p95 (and friends) of transaction latencies in microseconds. */
