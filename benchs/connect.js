@@ -8,6 +8,7 @@
 // counted at least one new connection per operation (Connections), each a finished TLS handshake for
 // connect_tls (Ssl_finished_accepts).
 import { CheckError, expect, expectOk } from '../lib/measuring/check.js';
+import { fmtInt, fmtUs } from '../lib/reporting/format.js';
 
 const SQL = 'DO 1';
 const STATUS_SQL = "SHOW SESSION STATUS WHERE Variable_name IN ('Ssl_cipher', 'Ssl_version')";
@@ -130,8 +131,6 @@ function connectBench({ name, tls }) {
   };
 }
 
-const us = (x) => (Number.isFinite(x) ? (x >= 100 ? Math.round(x).toLocaleString('en-US') : x.toFixed(1)) : '-');
-
 /** Per driver: connections/s and the cost of one connection, and (TLS) what was negotiated and verified. */
 function connectionsTable(rows, tls) {
   const head = ['driver', 'connections/s', 'client CPU µs/conn', 'GC ms/1k conn', 'server CPU µs/conn', ...(tls ? ['TLS', 'certificate check'] : ['TLS'])];
@@ -141,7 +140,7 @@ function connectionsTable(rows, tls) {
     const w = r.workload ?? {};
     const gc = Number.isFinite(c.gcMsPer1000Ops) ? c.gcMsPer1000Ops.toFixed(2) : '-';
     const seen = tls ? (w.tls ? `${w.tls.version} ${w.tls.cipher}` : '-') : 'none';
-    return [r.driver, Number.isFinite(r.opsPerSec) ? Math.round(r.opsPerSec).toLocaleString('en-US') : '-', us(c.clientCpuUsPerOp), gc, us(c.serverCpuUsPerOp),
+    return [r.driver, fmtInt(r.opsPerSec), fmtUs(c.clientCpuUsPerOp), gc, fmtUs(c.serverCpuUsPerOp),
       seen, ...(tls ? [w.certificateCheck ?? '-'] : [])];
   });
   return {
