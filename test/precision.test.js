@@ -19,15 +19,15 @@ test('precise enough when every row\'s Δ interval against the reference is with
 });
 
 test('rounds: the fixed number without a target; with one, batches until it holds or the cap', () => {
-  const settings = { rounds: 36 };
-  assert.equal(moreRounds(35, settings, [], 'mysql2'), true);
-  assert.equal(moreRounds(36, settings, [], 'mysql2'), false);
+  const settings = { rounds: 36, baseline: 'mysql2' };
+  assert.equal(moreRounds(35, settings, []), true);
+  assert.equal(moreRounds(36, settings, []), false);
   const noisy = [cell('mysql2', 1000, 0, 36), cell('mariadb', 1100, 0.2, 36)];
   const steady = [cell('mysql2', 1000, 0, 36), cell('mariadb', 1100, 0, 36)];
-  const targeted = { rounds: 36, precision: 2, maxRounds: 72 };
-  assert.equal(moreRounds(36, targeted, noisy, 'mysql2'), true, 'not precise: another batch');
-  assert.equal(moreRounds(36, targeted, steady, 'mysql2'), false, 'precise after the fixed rounds: stop');
-  assert.equal(moreRounds(36 + 5, targeted, steady, 'mysql2'), true, 'a batch is finished before precision is judged again');
-  assert.equal(moreRounds(36 + PRECISION_BATCH, targeted, steady, 'mysql2'), false);
-  assert.equal(moreRounds(72, targeted, noisy, 'mysql2'), false, 'the cap holds');
+  const targeted = { rounds: 36, precision: 2, maxRounds: 72, baseline: 'mysql2' };
+  assert.equal(moreRounds(36, targeted, noisy), true, 'not precise: another batch');
+  assert.equal(moreRounds(36, targeted, steady), false, 'precise after the fixed rounds: stop');
+  assert.equal(moreRounds(36 + 5, targeted, steady), true, 'a batch is finished before precision is judged again');
+  assert.equal(moreRounds(36 + PRECISION_BATCH, targeted, steady), false);
+  assert.equal(moreRounds(72, targeted, noisy), false, 'the cap holds');
 });

@@ -27,7 +27,7 @@ export function preciseEnough(cells, baseline, precisionPct) {
 }
 
 /** How many rounds to run: `rounds`, or with a precision target, on in batches until it holds or `maxRounds`. */
-export function moreRounds(r, { rounds, precision, maxRounds }, cells, baseline) {
+export function moreRounds(r, { rounds, precision, maxRounds, baseline }, cells) {
   if (r < rounds) return true;
   if (!precision || r >= maxRounds) return false;
   return (r - rounds) % PRECISION_BATCH !== 0 || !preciseEnough(cells, baseline, precision);
@@ -92,7 +92,7 @@ async function runRounds(cells, { bench, admin, context, settings, serverPid, si
   const { rounds, time, lead, callTimeoutMs } = settings;
   const order = [];
   const windowTimeoutMs = callTimeoutMs + (lead + time) * 1000 + 10000;
-  for (let r = 0; moreRounds(r, settings, cells.filter((c) => !c.row), settings.baseline); r++) {
+  for (let r = 0; moreRounds(r, settings, cells.filter((c) => !c.row)); r++) {
     const roundOrder = shuffle(cells.filter((c) => !c.row));
     if (roundOrder.length === 0) break;
     order.push(roundOrder.map((c) => c.driver.name));
