@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { usageError } from '../cli/errors.js';
 import { assertVersionedSpec, isVersionedSpec, loadVersionedDriver } from './versions.js';
 import { inspectCheckout, isLocalSpec, loadLocalDriver } from './local.js';
-import { assertAllowedOptions, splitVariant, unknownOptions, variantLabel } from './variants.js';
+import { assertAllowedOptions, fairnessOverrides, splitVariant, unknownOptions, variantLabel } from './variants.js';
 
 // Loaded lazily so that `--help` and `list` do not pay for every driver's import.
 const BUILTIN = {
@@ -93,7 +93,6 @@ async function applyVariant(adapter, spec, options, written, { checked }) {
   if (typeof adapter.withOptions !== 'function') {
     throw usageError(`${spec}: options are for the built-in drivers, their releases and checkouts`, `pass options inside the adapter module ${adapter.source ?? ''}`.trim());
   }
-  const overrides = assertAllowedOptions(spec, options, { overrideFairness: true });
   if (!checked) {
     const unknown = await unknownOptions(adapter.packageName, adapter.dir, options);
     if (unknown?.length) {
@@ -102,7 +101,7 @@ async function applyVariant(adapter, spec, options, written, { checked }) {
     }
   }
   const label = variantLabel(adapter.name, written);
-  return { ...adapter.withOptions(options, label), source: adapter.source, local: adapter.local, variant: options, overrides };
+  return { ...adapter.withOptions(options, label), source: adapter.source, local: adapter.local, variant: options, overrides: fairnessOverrides(options) };
 }
 
 async function loadBase(spec) {

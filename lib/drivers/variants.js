@@ -36,6 +36,9 @@ export function splitVariant(spec) {
   return { base: parts.join(':'), options, written };
 }
 
+/** The options of a variant that change what the fairness rules fix for every driver. */
+export const fairnessOverrides = (options) => Object.keys(options).filter((n) => FAIRNESS_OPTIONS.includes(n));
+
 /** Problems the harness refuses whatever the driver says: the target, and the fairness rules. */
 export function assertAllowedOptions(spec, options, { overrideFairness = false } = {}) {
   const names = Object.keys(options);
@@ -44,7 +47,7 @@ export function assertAllowedOptions(spec, options, { overrideFairness = false }
     throw usageError(`${spec}: ${target.join(', ')} ${target.length > 1 ? 'are' : 'is'} set by the harness for every driver`,
       'give the server with --host/--port/--user/--database (or DB_* variables), not per driver');
   }
-  const fixed = names.filter((n) => FAIRNESS_OPTIONS.includes(n));
+  const fixed = fairnessOverrides(options);
   if (fixed.length && !overrideFairness) {
     throw usageError(`${spec}: ${fixed.join(', ')} ${fixed.length > 1 ? 'are' : 'is'} fixed for every driver by the fairness rules`,
       'add --override-fairness to measure it anyway (the row is then marked as not comparable)');
