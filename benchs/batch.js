@@ -23,11 +23,12 @@ export default {
   },
   check: (result) => expectOk(result, 100),
   async verify(admin, { schema }) {
-    const rows = await admin.query(`SELECT COUNT(*) AS n, SUM(v = ?) AS first, SUM(v = ?) AS last FROM ${q(schema, TABLE)} WHERE id > ?`,
+    const rows = await admin.query(`SELECT COUNT(*) AS n, SUM(v = ?) AS first, SUM(v = ?) AS last, MAX(id) AS top FROM ${q(schema, TABLE)} WHERE id > ?`,
       [ROWS[0][0], ROWS[99][0], target.since(schema)]);
     expectRows(rows, 1);
-    const { n, first, last } = rows[0];
+    const { n, first, last, top } = rows[0];
     expect(Number(n) > 0 && Number(n) % 100 === 0, () => `expected a multiple of 100 rows, found ${n}`);
     expect(Number(first) === Number(n) / 100 && Number(last) === Number(n) / 100, 'inserted rows do not hold the values sent');
+    target.verified(schema, top);
   },
 };

@@ -23,10 +23,11 @@ export default {
   },
   /** After a window: the rows the driver inserted in it hold exactly the values it was given. */
   async verify(admin, { schema }) {
-    const rows = await admin.query(`SELECT COUNT(*) AS n, COUNT(DISTINCT ${COLS.join(', ')}) AS d, MIN(${COLS[0]}) AS first, MAX(${COLS[9]}) AS last FROM ${q(schema, TABLE)} WHERE id > ?`, [target.since(schema)]);
+    const rows = await admin.query(`SELECT COUNT(*) AS n, COUNT(DISTINCT ${COLS.join(', ')}) AS d, MIN(${COLS[0]}) AS first, MAX(${COLS[9]}) AS last, MAX(id) AS top FROM ${q(schema, TABLE)} WHERE id > ?`, [target.since(schema)]);
     expectRows(rows, 1);
-    const { n, d, first, last } = rows[0];
+    const { n, d, first, last, top } = rows[0];
     expect(Number(n) > 0, 'no row was inserted');
     expect(Number(d) === 1 && first === VALUES[0] && last === VALUES[9], 'inserted rows do not hold the values sent');
+    target.verified(schema, top);
   },
 };

@@ -79,8 +79,8 @@ test('every catalogue bench passes its check on every driver that supports it, a
           const check = checkFor(plan, bench);
           plan.windowStats?.();
           for (let i = 0; i < 4; i++) check(await op());
-          await bench.verify?.(admin, context, plan.windowStats?.());
           const result = await op();
+          await bench.verify?.(admin, context, plan.windowStats?.());
           assert.throws(() => check(corrupt(result)), CheckError);
         });
       }
@@ -225,6 +225,36 @@ test('transfer: a deadlock is rolled back, retried and counted', async () => {
     assert.deepEqual(stats, { committed: 1, declined: 0, retries: 1, deadlocks: 1, lockWaitTimeouts: 0 });
     // The rolled-back attempt left nothing behind.
     await verifyMoney(admin, context.schema, { accounts: SMALL.transferAccounts, committed: 1 });
+  } finally {
+    await conn.close();
+  }
+});
+
+test('transfer: the tables are kept across windows, and each verify covers every transfer since the last reset', async () => {
+  const { admin, target } = env;
+  const context = await prepared();
+  const transfer = BENCHES.find((b) => b.name === 'transfer');
+  await transfer.setup(admin, context);
+  const transfers = async () => Number((await admin.query(`SELECT COUNT(*) AS n FROM \`${context.schema}\`.transfer_transfers`))[0].n);
+  const [mariadb] = await loadDrivers(['mariadb']);
+  const conn = await mariadb.connect(target);
+  const window = async (n) => {
+    await transfer.beforeWindow(admin, context);
+    const stats = newStats();
+    for (let i = 0; i < n; i++) await transferOnce(conn, identities(SMALL.transferAccounts), [stats]);
+    return stats;
+  };
+  try {
+    await transfer.verify(admin, context, await window(3));
+    await transfer.verify(admin, context, await window(2)); // 5 transfers since the reset, 2 in this window
+    assert.equal(await transfers(), 5, 'kept across windows');
+    // A window that is not verified (its driver failed) leaves transfers nobody accounted for: reset.
+    await window(1);
+    await transfer.beforeWindow(admin, context);
+    assert.equal(await transfers(), 0, 'reset after a window that was not verified');
+    // A window whose count is wrong fails, whatever the earlier windows did.
+    const stats = await window(2);
+    await assert.rejects(transfer.verify(admin, context, { ...stats, committed: 1 }), /2 transfer row\(s\) but 1 committed/);
   } finally {
     await conn.close();
   }

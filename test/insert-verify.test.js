@@ -19,6 +19,14 @@ test('insert: a window is verified on the rows above the highest id before it', 
   for (let i = 0; i < 3; i++) await admin.query(sql, right);
   await insert.verify(admin, ctx);
 
+  // After a verify that passed, the next window starts from the highest id it saw, without a query.
+  let queries = 0;
+  const counting = { query: (...args) => { queries++; return admin.query(...args); } };
+  await insert.beforeWindow(counting, ctx);
+  assert.equal(queries, 0);
+  await admin.query(sql, right);
+  await insert.verify(admin, ctx);
+
   // The next window inserts nothing: the earlier window's rows do not make it pass.
   await insert.beforeWindow(admin, ctx);
   await assert.rejects(insert.verify(admin, ctx), /no row was inserted/);

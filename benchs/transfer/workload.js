@@ -91,7 +91,7 @@ export async function seed(admin, schema, accounts) {
   return { seeded: true };
 }
 
-/** Before each cell: every balance back to its seed, no transfers; every driver starts alike. */
+/** Every balance back to its seed, no transfers. */
 export async function resetBalances(admin, schema) {
   await admin.query(`UPDATE ${qt(schema, T.accounts)} SET balance = initial_balance WHERE balance <> initial_balance`);
   await admin.query(`TRUNCATE TABLE ${qt(schema, T.transfers)}`);
