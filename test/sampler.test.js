@@ -1,12 +1,13 @@
 // The sampler around benchmark.js, with an operation that needs no server.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { performance } from 'node:perf_hooks';
 import { measure, sampleWindow, warmUp } from '../lib/measuring/sampler.js';
 
 // About 1 ms each (a timer's minimum), steady from the first call, like a round trip to a server.
 const tick = () => new Promise((resolve) => setTimeout(() => resolve('ok'), 0));
 
-test('a window is one benchmark.js sample, kept, of about the requested time, after a lead-in that runs until it starts', async () => {
+test('a window is one benchmark.js sample, kept, of about the requested time, after a lead-in', async () => {
   const checked = [];
   const ops = [tick];
   const check = (r) => checked.push(r);
@@ -25,8 +26,25 @@ test('a window is one benchmark.js sample, kept, of about the requested time, af
   assert.ok(checked.length > 0 && checked.every((r) => r === 'ok'), 'results were checked');
 });
 
+test('no lead-in operation is in flight when the measured part starts; the next window is sized from this one', async () => {
+  const spans = [];
+  const op = () => {
+    const span = [performance.now(), null];
+    spans.push(span);
+    return tick().then((r) => { span[1] = performance.now(); return r; });
+  };
+  const sizing = await warmUp({ ops: [op], check: () => {}, warmup: 0.05 });
+  const m = await sampleWindow({ ops: [op], check: () => {}, sizing, time: 0.1, lead: 0.03 });
+  const before = spans.filter(([start]) => start < m.measuredFrom);
+  assert.ok(before.length >= m.leadOps, 'the lead-in ran');
+  assert.ok(before.every(([, end]) => end <= m.measuredFrom), 'an operation of the lead-in was timed in the window');
+  assert.ok(Math.abs(sizing.lastMsPerOp - (m.measuredTo - m.measuredFrom) / m.opsPerCall) < 1e-9);
+  const next = await sampleWindow({ ops: [op], check: () => {}, sizing, time: 0.1, lead: 0.03 });
+  assert.equal(next.opsPerCall, Math.max(1, Math.round(100 / ((m.measuredTo - m.measuredFrom) / m.opsPerCall))));
+});
+
 test('a failing check fails the measurement instead of producing a figure', async () => {
   let calls = 0;
-  const check = () => { if (++calls > 50) throw new Error('row 1: expected 1, got 2'); };
+  const check = () => { if (++calls > 15) throw new Error('row 1: expected 1, got 2'); };
   await assert.rejects(measure({ ops: [tick], check, time: 0.3, warmup: 0.01 }), /expected 1, got 2/);
 });

@@ -39,8 +39,8 @@ function gcMsBetween(t0, t1) {
 }
 
 /** `calibrate`'s other side: the same lead-in, then the operation awaited back to back, nothing else. */
-async function bareWindow(op, { ops, check, sizing, lead, time, callTimeoutMs }) {
-  const leadOps = await leadIn({ ops, check, sizing, seconds: lead, callTimeoutMs });
+async function bareWindow(op, { ops, check, lead, time, callTimeoutMs }) {
+  const { ops: leadOps } = await leadIn({ ops, check, seconds: lead, callTimeoutMs });
   const cpu0 = ownCpuUs();
   const from = performance.now();
   const m = await bareLoop(op, time);
@@ -125,7 +125,7 @@ const handlers = {
     if (!cell) throw new Error('window before open');
     const { ops, check, sizing, latencies, callTimeoutMs, plan } = cell;
     plan.windowStats?.(); // counts start again with this window
-    const m = bare ? await bareWindow(ops[0], { ops, check, sizing, lead, time, callTimeoutMs })
+    const m = bare ? await bareWindow(ops[0], { ops, check, lead, time, callTimeoutMs })
       : await sampleWindow({ ops, check, sizing, time, lead, callTimeoutMs, latencies, name: cell.bench.name });
     // GC entries are delivered after the turn they happened in.
     await new Promise((resolve) => setImmediate(resolve));

@@ -11,7 +11,9 @@ import { performance } from 'node:perf_hooks';
 import Benchmark from 'benchmark';
 import { LatencyRecorder } from './latency.js';
 
-const TARGET_CHECK_MS = 2;
+// A check runs inside the measured part. Checking the 1 000 rows of select_1000_rows every 2 ms
+// (every other operation) made that bench's harness/bare-loop ratio (`calibrate`) 0.92-0.95.
+const TARGET_CHECK_MS = 10;
 const MAX_OPS_PER_CHECK = 512;
 // One benchmark.js sample per window: between two samples benchmark.js spends about 2.5 ms cloning
 // the benchmark and compiling a new test function while the connection idles, and the operations
@@ -119,52 +121,27 @@ export async function warmUp({ ops, check, warmup, callTimeoutMs = 30000, signal
 }
 
 /**
- * An unmeasured lead-in: sampled calls back to back for `seconds` (each call's first result
- * checked), so a window's measured part starts on a running driver, server and CPU.
- * Returns the number of operations run.
+ * An unmeasured lead-in: operations back to back for `seconds` (each result checked), so a window's
+ * measured part starts on a running driver, server and CPU. Returns { ops, msPerOp } (msPerOp: the
+ * time per operation it saw, null if it ran none).
  */
-export async function leadIn({ ops, check, sizing, seconds, callTimeoutMs = 30000, signal }) {
+export async function leadIn({ ops, check, seconds, callTimeoutMs = 30000, signal }) {
   let calls = 0;
-  const end = performance.now() + seconds * 1000;
-  while (performance.now() < end) {
-    await guard(runCall(ops, sizing.opsPerCheck, check, null, sizing.opsPerCheck), callTimeoutMs, signal);
-    calls++;
-  }
-  return calls * sizing.opsPerCheck * ops.length;
-}
-
-/**
- * A lead-in that runs until the measured part takes over: operations back to back for at least
- * `seconds`, and on until stop() (each result checked). `reached` resolves, once `seconds` have run,
- * to the time per operation it saw (ms; null if too few ran to tell); stop() resolves, when the
- * operation in flight has finished, to the number of operations run.
- */
-function runningLeadIn({ ops, check, seconds, callTimeoutMs, signal }) {
-  let running = true;
-  let calls = 0;
-  let reachedResolve;
-  const reached = new Promise((resolve) => { reachedResolve = resolve; });
   const start = performance.now();
   const end = start + seconds * 1000;
-  const loop = (async () => {
-    while (running) {
-      await guard(runCall(ops, 1, check, null, 1), callTimeoutMs, signal);
-      calls++;
-      const now = performance.now();
-      if (now >= end) reachedResolve(calls >= 10 ? (now - start) / calls : null);
-    }
-    return calls * ops.length;
-  })();
-  loop.catch(() => reachedResolve(null)); // a failing lead-in fails the window through stop()
-  return { reached, stop: () => { running = false; return loop; } };
+  while (performance.now() < end) {
+    await guard(runCall(ops, 1, check, null, 1), callTimeoutMs, signal);
+    calls++;
+  }
+  return { ops: calls * ops.length, msPerOp: calls > 0 ? (performance.now() - start) / calls : null };
 }
 
 /**
- * The benchmark.js run of one window: one sample, one call of `opsPerCall` operations, started when
- * the lead-in stops. `state` receives the lead-in's operation count, the measured span (its clock and
- * this process's CPU time at start and end) and the first failure.
+ * The benchmark.js run of one window: one sample, one call of `opsPerCall` operations. `state`
+ * receives the measured span (its clock and this process's CPU time at start and end) and the
+ * first failure.
  */
-function windowBenchmark({ name, time, ops, check, opsPerCall, opsPerCheck, latencies, leadIn, watch, state }) {
+function windowBenchmark({ name, time, ops, check, opsPerCall, opsPerCheck, latencies, watch, state }) {
   return new GaplessBenchmark(name, {
     defer: true,
     async: true,
@@ -174,13 +151,9 @@ function windowBenchmark({ name, time, ops, check, opsPerCall, opsPerCheck, late
     maxTime: 0, // one sample
     minSamples: 1,
     fn(deferred) {
-      const measured = state.failure ? Promise.resolve()
-        : leadIn.stop().then((n) => {
-          state.leadOps = n;
-          state.span.t0 = performance.now();
-          state.span.cpu0 = ownCpuUs();
-          return runCall(ops, opsPerCall, check, latencies, opsPerCheck);
-        });
+      state.span.t0 = performance.now();
+      state.span.cpu0 = ownCpuUs();
+      const measured = state.failure ? Promise.resolve() : runCall(ops, opsPerCall, check, latencies, opsPerCheck);
       measured.then(
         () => {
           state.span.t1 = performance.now();
@@ -198,8 +171,8 @@ function windowBenchmark({ name, time, ops, check, opsPerCall, opsPerCheck, late
   });
 }
 
-/** Run the window's benchmark to its end, a stall or an abort; the lead-in is stopped either way. Returns the cycles run. */
-async function runWindow(bench, { watch, leadIn, state }) {
+/** Run the window's benchmark to its end, a stall or an abort. Returns the cycles run. */
+async function runWindow(bench, { watch, state }) {
   let cycles = 0;
   bench.on('cycle', () => { cycles++; });
   const done = new Promise((resolve) => {
@@ -214,40 +187,42 @@ async function runWindow(bench, { watch, leadIn, state }) {
     bench.abort();
   } finally {
     watch.stop();
-    leadIn.stop().catch(() => {});
   }
   return cycles;
 }
 
 /**
  * One window: an unmeasured lead-in of `lead` seconds, then benchmark.js times one sample of about
- * `time` seconds. benchmark.js needs about 3 ms to start a run (it clones the benchmark and compiles
- * its test function, in several turns of the event loop); the lead-in goes on meanwhile, so the
- * measured operations do not start on a connection and CPU left idle (on this VM that idle start
- * cost 2-3 % of the window's figure against a bare loop).
+ * `time` seconds. The lead-in ends before benchmark.js starts its run (about 3 ms of compiling on
+ * the same CPU, which keeps it busy): an operation still in flight when benchmark.js starts its
+ * clock would be timed as part of the window, half an operation on average, which on 20 ms windows
+ * of 1 ms operations cost the slower drivers 2-3 % more than the faster ones.
+ * The window's length in operations follows the time per operation of the previous window, kept
+ * in `sizing.lastMsPerOp` (the lead-in's, in the first window; a cold warm-up overestimates it
+ * several-fold, and a lead-in shares its CPU with benchmark.js's start).
  * @returns {Promise<{opsPerSec, rme, samples, cycles, samplingSeconds, opsPerCall, ops, leadOps, sampleOpsPerSec}>}
  */
 export async function sampleWindow({
   ops, check, sizing, time, lead = 0, callTimeoutMs = 30000, signal, name = 'bench', latencies = new LatencyRecorder(),
 }) {
   const { opsPerCheck } = sizing;
-  const leadIn = runningLeadIn({ ops, check, seconds: lead, callTimeoutMs, signal });
+  const led = await leadIn({ ops, check, seconds: lead, callTimeoutMs, signal });
   // benchmark.js re-runs a cycle that finishes under minTime and keeps only the re-run. So the one
-  // sample is one call of a fixed number of operations, with minTime far below it, sized from the
-  // time per operation of the lead-in just run (a cold warm-up overestimates it several-fold).
-  const msPerOp = (await leadIn.reached) ?? sizing.msPerOp;
+  // sample is one call of a fixed number of operations, with minTime far below it.
+  const msPerOp = sizing.lastMsPerOp ?? led.msPerOp ?? sizing.msPerOp;
   const opsPerCall = Math.max(1, Math.round((time * 1000) / msPerOp));
 
   const recordedBefore = latencies.length;
   const watch = stallWatch(callTimeoutMs, signal);
-  const state = { failure: null, leadOps: 0, span: {} };
-  const bench = windowBenchmark({ name, time, ops, check, opsPerCall, opsPerCheck, latencies, leadIn, watch, state });
+  const state = { failure: null, span: {} };
+  const bench = windowBenchmark({ name, time, ops, check, opsPerCall, opsPerCheck, latencies, watch, state });
   const samplingStart = performance.now();
-  const cycles = await runWindow(bench, { watch, leadIn, state });
+  const cycles = await runWindow(bench, { watch, state });
   if (state.failure) throw state.failure;
   if (bench.error) throw bench.error;
   const opsPerSample = opsPerCall * ops.length;
   const { span } = state;
+  sizing.lastMsPerOp = (span.t1 - span.t0) / opsPerCall;
   return {
     opsPerSec: bench.hz * opsPerSample,
     // Each benchmark.js sample is the mean time of one call: as ops/s.
@@ -258,7 +233,7 @@ export async function sampleWindow({
     samplingSeconds: (performance.now() - samplingStart) / 1000,
     opsPerCall,
     ops: latencies.length - recordedBefore,
-    leadOps: state.leadOps,
+    leadOps: led.ops,
     measuredFrom: span.t0,
     measuredTo: span.t1,
     cpuUs: span.cpu1 - span.cpu0,
