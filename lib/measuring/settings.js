@@ -7,7 +7,7 @@ import { describeWake } from './wake.js';
 // time: measured seconds per bench and driver, split into `rounds` windows; lead: the unmeasured
 // lead-in of each window (README, "How a bench is measured").
 export const PRESETS = {
-  default: { time: 2.5, lead: 0.03, warmup: 0.3, rounds: 36 },
+  default: { time: 2.3, lead: 0.005, warmup: 0.3, rounds: 120 },
   smoke: { time: 0.1, lead: 0.02, warmup: 0.05, rounds: 2 },
 };
 
