@@ -1,7 +1,8 @@
 // --precision: rounds go on, in batches, until every row's paired Δ interval is narrow enough.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { moreRounds, preciseEnough, PRECISION_BATCH } from '../lib/measuring/coordinator.js';
+import { MIN_ROUNDS, moreRounds, preciseEnough, PRECISION_BATCH } from '../lib/measuring/coordinator.js';
+import { PRESETS, runSettings } from '../lib/measuring/settings.js';
 
 /** A cell whose windows alternate ±spread around `ops` (the reference's windows are steady). */
 const cell = (name, ops, spread, n) => ({
@@ -30,4 +31,22 @@ test('rounds: the fixed number without a target; with one, batches until it hold
   assert.equal(moreRounds(36 + 5, targeted, steady), true, 'a batch is finished before precision is judged again');
   assert.equal(moreRounds(36 + PRECISION_BATCH, targeted, steady), false);
   assert.equal(moreRounds(72, targeted, noisy), false, 'the cap holds');
+});
+
+test('rounds: a time budget per driver stops new rounds once spent, never before MIN_ROUNDS', () => {
+  const two = [cell('mysql2', 1000, 0, 0), cell('mariadb', 1100, 0, 0)];
+  const budgeted = { rounds: 120, budget: 3.8, baseline: 'mysql2' };
+  assert.equal(moreRounds(60, budgeted, two, 7.5), true, 'within 3.8 s per driver for 2 drivers');
+  assert.equal(moreRounds(60, budgeted, two, 7.7), false, 'past it');
+  assert.equal(moreRounds(MIN_ROUNDS - 1, budgeted, two, 100), true, 'the minimum is run whatever the time');
+  assert.equal(moreRounds(60, { rounds: 120, baseline: 'mysql2' }, two, 100), true, 'no budget: the rounds asked for');
+});
+
+test('settings: only the default lengths have a budget', () => {
+  const budget = (opts) => runSettings({ wake: { mode: 'none', spinners: 0 }, ...opts }, []).budget;
+  assert.equal(budget({}), PRESETS.default.budget);
+  assert.equal(budget({ rounds: 240 }), null);
+  assert.equal(budget({ time: 5 }), null);
+  assert.equal(budget({ precision: 2 }), null);
+  assert.equal(budget({ smoke: true }), null);
 });

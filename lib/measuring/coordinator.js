@@ -2,6 +2,7 @@
 // one window (an unmeasured lead-in, then the measured part), in a fresh random order, while every
 // other driver process is stopped. The parent only coordinates: it prepares and checks the bench's
 // tables through its admin connection between windows, and reads the embedded server's CPU time.
+import { performance } from 'node:perf_hooks';
 import { notApplicableReason, planFor } from './plan.js';
 import { redact } from '../cli/redact.js';
 import { DriverProcessError } from '../drivers/driver-handle.js';
@@ -26,8 +27,15 @@ export function preciseEnough(cells, baseline, precisionPct) {
   });
 }
 
-/** How many rounds to run: `rounds`, or with a precision target, on in batches until it holds or `maxRounds`. */
-export function moreRounds(r, { rounds, precision, maxRounds, baseline }, cells) {
+// A bench whose time budget runs out still gets this many rounds (and its interval).
+export const MIN_ROUNDS = 24;
+
+/**
+ * How many rounds to run: `rounds`, or with a precision target, on in batches until it holds or
+ * `maxRounds`; with a time budget, no new round once `elapsedS` is past it (after MIN_ROUNDS).
+ */
+export function moreRounds(r, { rounds, precision, maxRounds, baseline, budget }, cells, elapsedS = 0) {
+  if (budget && r >= MIN_ROUNDS && elapsedS > budget * cells.length) return false;
   if (r < rounds) return true;
   if (!precision || r >= maxRounds) return false;
   return (r - rounds) % PRECISION_BATCH !== 0 || !preciseEnough(cells, baseline, precision);
@@ -92,7 +100,9 @@ async function runRounds(cells, { bench, admin, context, settings, serverPid, si
   const { rounds, time, lead, callTimeoutMs } = settings;
   const order = [];
   const windowTimeoutMs = callTimeoutMs + (lead + time) * 1000 + 10000;
-  for (let r = 0; moreRounds(r, settings, cells.filter((c) => !c.row)); r++) {
+  const start = performance.now();
+  const elapsedS = () => (performance.now() - start) / 1000;
+  for (let r = 0; moreRounds(r, settings, cells.filter((c) => !c.row), elapsedS()); r++) {
     const roundOrder = shuffle(cells.filter((c) => !c.row));
     if (roundOrder.length === 0) break;
     order.push(roundOrder.map((c) => c.driver.name));

@@ -5,9 +5,12 @@ import { resolveNetwork } from '../server/proxy/index.js';
 import { describeWake } from './wake.js';
 
 // time: measured seconds per bench and driver, split into `rounds` windows; lead: the unmeasured
-// lead-in of each window (README, "How a bench is measured").
+// lead-in of each window (README, "How a bench is measured"); budget: the most seconds a bench's
+// rounds may take per driver, so that a contended host (whose stolen time stretches what a window
+// costs besides its measured part) does not stretch the run: 120 windows took 3.5 s per driver at
+// 3-6 % steal and 4.5-5 s at 20-30 %.
 export const PRESETS = {
-  default: { time: 2.3, lead: 0.005, warmup: 0.3, rounds: 120 },
+  default: { time: 2.3, lead: 0.005, warmup: 0.3, rounds: 120, budget: 3.8 },
   smoke: { time: 0.1, lead: 0.02, warmup: 0.05, rounds: 2 },
 };
 
@@ -23,6 +26,8 @@ export function runSettings(opts, benches) {
     rounds: opts.rounds ?? preset.rounds,
     ...(opts.precision ? { precision: opts.precision, maxRounds: opts.maxRounds ?? 8 * (opts.rounds ?? preset.rounds) } : {}),
     time: opts.time ?? preset.time,
+    // Only the default lengths have a budget: rounds or a time asked for are run in full.
+    budget: opts.rounds === undefined && opts.time === undefined && !opts.precision ? preset.budget ?? null : null,
     lead: opts.lead ?? preset.lead,
     driverProcessFlags: [...DRIVER_PROCESS_FLAGS],
     warmup: opts.warmup ?? preset.warmup,

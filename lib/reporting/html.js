@@ -203,6 +203,7 @@ export function renderResultsHtml(results) {
     body.push(barChart({ title: `${bench.name}: ops/s per driver`, groups, marker: base ? { value: base.opsPerSec, label: reference } : null }));
     body.push(resultsTable(rows, bench, baseline));
     if (bench.deltaNote) body.push(`<p class="sub">${esc(bench.deltaNote)}</p>`);
+    if (bench.roundsNote) body.push(`<p class="sub">${esc(bench.roundsNote)}</p>`);
     if (bench.note) body.push(`<p class="sub">${esc(bench.note)}</p>`);
     for (const t of bench.tables ?? []) body.push(benchTable(t));
     body.push('</section>');

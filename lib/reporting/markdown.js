@@ -99,6 +99,7 @@ export function renderResultsMarkdown(results) {
       if (!row.ok) notes.push(`${bench.name} · ${row.driver}: ${row.status === 'n/a' ? 'n/a' : 'FAILED'}: ${row.error ?? ''}`);
     });
     if (bench.deltaNote) notes.push(`${bench.name}: ${bench.deltaNote}`);
+    if (bench.roundsNote) notes.push(`${bench.name}: ${bench.roundsNote}`);
     if (bench.note) notes.push(`${bench.name}: ${bench.note}`);
   }
   const out = [

@@ -73,6 +73,7 @@ export function renderTable(results, { color = false, latency = false } = {}) {
       if (!row.ok) notes.push(`${bench.name} · ${row.driver}: ${row.status === 'n/a' ? 'n/a' : 'FAILED'}: ${row.error}`);
     });
     if (bench.deltaNote) notes.push(`${bench.name}: ${bench.deltaNote}`);
+    if (bench.roundsNote) notes.push(`${bench.name}: ${bench.roundsNote}`);
     if (bench.note) notes.push(`${bench.name}: ${bench.note}`);
   }
   const lines = [...describeRun(results), table.toString()];
