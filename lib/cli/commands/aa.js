@@ -85,7 +85,8 @@ export function renderAA(results) {
   }
   if (s.largest) {
     lines.push(`A/A |Δ|: median ${fmtPct(s.medianAbsDeltaPct)}, largest ${fmtPct(Math.abs(s.largest.deltaPct))} (${s.largest.bench}); `
-      + (s.significant.length ? `called significant: ${s.significant.join(', ')} — the harness cannot tell this driver from itself there` : 'none called significant'));
+      + (s.significant.length ? `called significant: ${s.significant.join(', ')} — a 95 % interval leaves out the true Δ in about 1 bench of 20 `
+        + `by chance; run \`aa ${s.significant.join(' ')}\` again: called again, the harness cannot tell this driver from itself there` : 'none called significant'));
   }
   if (!results.complete) lines.push(`INCOMPLETE: ${results.stoppedBy ?? 'the run did not finish'}`);
   return `${lines.join('\n')}\n`;
