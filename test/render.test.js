@@ -9,6 +9,7 @@ import { renderResultsMarkdown, renderComparisonMarkdown, mdCell } from '../lib/
 import { compareResults } from '../lib/results/compare.js';
 import { createResults, serialize } from '../lib/results/file.js';
 import { applyDeltas } from '../lib/results/deltas.js';
+import { describeBudgetStop, describeBudgetStops } from '../lib/reporting/format.js';
 import { main } from '../lib/cli/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mdb-render-test-'));
@@ -175,4 +176,12 @@ test('report: --html writes the page, --markdown prints the summary, the table b
   assert.match(err.text, /^mysql-driver-bench: error: cannot read results file .*nope\.json': no such file\n$/);
   assert.equal(await main(['report', file, '--html', join(dir, 'no-such-dir', 'x.html')], { stdout: sink(), stderr: err }), 2);
   assert.match(err.text, /cannot write --html output to/);
+});
+
+test('benches whose time budget ended their rounds early: one line in the text table, a note per bench elsewhere', () => {
+  const benches = [{ name: 'do' }, { name: 'insert', budgetStop: { rounds: 100, of: 120, budgetS: 3.8 } }, { name: 'transfer', budgetStop: { rounds: 60, of: 120, budgetS: 3.8 } }];
+  assert.equal(describeBudgetStops(benches), 'rounds: the time budget (3.8 s per driver and bench) ended insert after 100, transfer after 60 of 120');
+  assert.equal(describeBudgetStops([{ name: 'do' }]), null);
+  assert.equal(describeBudgetStop(benches[1]), "100 of 120 rounds: the bench's time budget (3.8 s per driver) ran out");
+  assert.equal(describeBudgetStop(benches[0]), null);
 });

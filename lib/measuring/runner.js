@@ -59,9 +59,7 @@ export async function runMatrix({ benches, drivers, processes, admin, context, s
       const { rows, order } = await measureBench({ bench, drivers, processes, admin, context: benchContext, settings, serverPid, signal, progress, serverAlive });
       entry.results = rows;
       entry.order = order;
-      if (settings.budget && order.length < settings.rounds) {
-        entry.roundsNote = `${order.length} of ${settings.rounds} rounds: the bench's time budget (${settings.budget} s per driver) ran out`;
-      }
+      if (settings.budget && order.length < settings.rounds) entry.budgetStop = { rounds: order.length, of: settings.rounds, budgetS: settings.budget };
       entry.hostLoad = hostLoadBetween(counters, readCpuCounters());
     } catch (err) {
       // Interrupted or the server lost part-way: this bench's unfinished rows are dropped, earlier benches stay.

@@ -64,3 +64,17 @@ export function describeNetwork(network) {
   if ('measuredAddedMs' in network) return `${asked} (measured +${network.measuredAddedMs} ms before the run)`; // results of older releases
   return asked;
 }
+
+/** A bench whose time budget ended its rounds early (results' `benches[].budgetStop`), in one note. */
+export function describeBudgetStop(bench) {
+  const b = bench.budgetStop;
+  return b ? `${b.rounds} of ${b.of} rounds: the bench's time budget (${b.budgetS} s per driver) ran out` : null;
+}
+
+/** The same for every such bench of a run, in one line; null if none. */
+export function describeBudgetStops(benches) {
+  const stopped = benches.filter((b) => b.budgetStop);
+  if (stopped.length === 0) return null;
+  const { of, budgetS } = stopped[0].budgetStop;
+  return `rounds: the time budget (${budgetS} s per driver and bench) ended ${stopped.map((b) => `${b.name} after ${b.budgetStop.rounds}`).join(', ')} of ${of}`;
+}

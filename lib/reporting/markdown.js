@@ -1,5 +1,5 @@
 // Pure: results or comparison -> Markdown (a pull-request comment, $GITHUB_STEP_SUMMARY).
-import { describeNetwork, describeResolution, describeSignificanceRule, fmtDelta, fmtOps, fmtPct, fmtSignedPct, fmtUs } from './format.js';
+import { describeBudgetStop, describeNetwork, describeResolution, describeSignificanceRule, fmtDelta, fmtOps, fmtPct, fmtSignedPct, fmtUs } from './format.js';
 import { describePlacement } from '../measuring/placement.js';
 import { describeSetting } from '../results/compare.js';
 import { fmtGeomeanChanges, fmtSignificance, rowNote } from './compare-text.js';
@@ -99,7 +99,7 @@ export function renderResultsMarkdown(results) {
       if (!row.ok) notes.push(`${bench.name} · ${row.driver}: ${row.status === 'n/a' ? 'n/a' : 'FAILED'}: ${row.error ?? ''}`);
     });
     if (bench.deltaNote) notes.push(`${bench.name}: ${bench.deltaNote}`);
-    if (bench.roundsNote) notes.push(`${bench.name}: ${bench.roundsNote}`);
+    if (bench.budgetStop) notes.push(`${bench.name}: ${describeBudgetStop(bench)}`);
     if (bench.note) notes.push(`${bench.name}: ${bench.note}`);
   }
   const out = [

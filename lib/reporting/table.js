@@ -1,6 +1,6 @@
 // Pure renderers: results object -> text. Nothing here measures or writes.
 import Table from 'cli-table3';
-import { describeNetwork, describeResolution, describeSignificanceRule, fmtDelta, fmtOps, fmtPct, fmtSignedPct, fmtUs } from './format.js';
+import { describeBudgetStops, describeNetwork, describeResolution, describeSignificanceRule, fmtDelta, fmtOps, fmtPct, fmtSignedPct, fmtUs } from './format.js';
 import { describePlacement } from '../measuring/placement.js';
 import { planFor } from '../measuring/plan.js';
 
@@ -73,13 +73,14 @@ export function renderTable(results, { color = false, latency = false } = {}) {
       if (!row.ok) notes.push(`${bench.name} · ${row.driver}: ${row.status === 'n/a' ? 'n/a' : 'FAILED'}: ${row.error}`);
     });
     if (bench.deltaNote) notes.push(`${bench.name}: ${bench.deltaNote}`);
-    if (bench.roundsNote) notes.push(`${bench.name}: ${bench.roundsNote}`);
     if (bench.note) notes.push(`${bench.name}: ${bench.note}`);
   }
   const lines = [...describeRun(results), table.toString()];
   if (results.benches.some((b) => b.results.some((r) => r.deltaSignificant === false))) {
     notes.unshift(describeSignificanceRule(results.resolution));
   }
+  const stops = describeBudgetStops(results.benches);
+  if (stops) notes.push(stops);
   if (results.resolution) notes.push(`resolution: this run resolves ${describeResolution(results.resolution)}`);
   if (notes.length) lines.push(notes.map((n) => `  ${n}`).join('\n'));
   if (!results.complete) lines.push(`INCOMPLETE: ${results.stoppedBy ?? 'the run did not finish'}`);
