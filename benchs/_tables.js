@@ -9,19 +9,45 @@ export const ROW_VALUE = 'abcdefghijabcdefghijabcdefghijaa'; // 32 characters
 export const q = (schema, table) => `\`${schema}\`.\`${table}\``;
 
 /**
- * An insert bench's target table, kept across windows and emptied only once it holds more than
- * `maxRows`: TRUNCATE recreates the table's file, and done before every window its I/O waited into
- * the measured windows (insert A/A intervals of ±7-9 % against ±5 % without). A window's rows are the
- * ones above the highest id before it (`since`), which is what `verify` checks. A verify that passed
- * reports the highest id it saw (`verified`), so the next window starts without a query of its own.
+ * What a writing bench carries from one window to the next, per schema: what its last verify that
+ * passed left (`pass`), taken at the next window's start (`take`: undefined when the window before
+ * was not verified, since its writes are then unaccounted for), and what the current window started
+ * from (`start`, `started`). `forget` when the bench sets its tables up again.
  */
-export function growingTable(table, maxRows) {
-  const before = new Map(); // schema -> the highest id before the current window
-  const verified = new Map(); // schema -> the highest id when the last window was verified
+export function windowCarry() {
+  const passed = new Map();
+  const started = new Map();
   return {
+    take(schema) {
+      const value = passed.get(schema);
+      passed.delete(schema);
+      return value;
+    },
+    start: (schema, value) => started.set(schema, value),
+    started: (schema) => started.get(schema),
+    pass: (schema, value) => passed.set(schema, value),
+    forget: (schema) => passed.delete(schema),
+  };
+}
+
+/**
+ * An insert bench's target table (`id BIGINT AUTO_INCREMENT PRIMARY KEY, <columns>`), kept across
+ * windows and emptied only once it holds more than `maxRows`: TRUNCATE recreates the table's file,
+ * and done before every window its I/O waited into the measured windows (insert A/A intervals of
+ * ±7-9 % against ±5 % without). A window's rows are the ones above the highest id before it
+ * (`since`), which is what `verify` checks. A verify that passed reports the highest id it saw
+ * (`verified`), so the next window starts without a query of its own.
+ */
+export function growingTable(table, maxRows, columns) {
+  const carry = windowCarry(); // the highest id
+  return {
+    async setup(admin, { schema }) {
+      carry.forget(schema); // ids start again at 1
+      await admin.query(`DROP TABLE IF EXISTS ${q(schema, table)}`);
+      await admin.query(`CREATE TABLE ${q(schema, table)} (id BIGINT AUTO_INCREMENT PRIMARY KEY, ${columns})`);
+    },
     async beforeWindow(admin, { schema }) {
-      let top = verified.get(schema);
-      verified.delete(schema); // a window that fails before its verify may leave rows of its own
+      let top = carry.take(schema);
       if (top === undefined) {
         // Ids restart at 1 after TRUNCATE, so the highest id is about the row count (COUNT(*) scans).
         const [row] = await admin.query(`SELECT COALESCE(MAX(id), 0) AS top FROM ${q(schema, table)}`);
@@ -31,10 +57,10 @@ export function growingTable(table, maxRows) {
         await admin.query(`TRUNCATE TABLE ${q(schema, table)}`);
         top = 0;
       }
-      before.set(schema, top);
+      carry.start(schema, top);
     },
-    since: (schema) => before.get(schema) ?? 0,
-    verified: (schema, top) => verified.set(schema, Number(top)),
+    since: (schema) => carry.started(schema) ?? 0,
+    verified: (schema, top) => carry.pass(schema, Number(top)),
   };
 }
 

@@ -3,16 +3,13 @@ import { fixedStrings, growingTable, q } from './_tables.js';
 
 const TABLE = 'batch_text';
 const ROWS = fixedStrings(100, 100).map((s) => [s]);
-const target = growingTable(TABLE, 500000);
+const target = growingTable(TABLE, 500000, 'v VARCHAR(100)');
 
 export default {
   name: 'batch',
   title: '100 rows of 100 characters inserted at once (bulk where the driver has it, else one multi-row INSERT)',
   sql: `INSERT INTO ${TABLE} (v) VALUES (?) x 100`,
-  async setup(admin, { schema }) {
-    await admin.query(`DROP TABLE IF EXISTS ${q(schema, TABLE)}`);
-    await admin.query(`CREATE TABLE ${q(schema, TABLE)} (id BIGINT AUTO_INCREMENT PRIMARY KEY, v VARCHAR(100))`);
-  },
+  setup: target.setup,
   beforeWindow: target.beforeWindow,
   plan(driver, { server }) {
     if (driver.capabilities.batch && server.bulk) {

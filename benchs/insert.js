@@ -4,17 +4,14 @@ import { fixedStrings, growingTable, q } from './_tables.js';
 const TABLE = 'insert_text';
 const VALUES = fixedStrings(10, 100);
 const COLS = VALUES.map((_, i) => `t${i}`);
-const target = growingTable(TABLE, 100000);
+const target = growingTable(TABLE, 100000, COLS.map((c) => `${c} VARCHAR(100)`).join(', '));
 const SQL = `INSERT INTO ${TABLE} (${COLS.join(', ')}) VALUES (${COLS.map(() => '?').join(', ')})`;
 
 export default {
   name: 'insert',
   title: 'INSERT of one row with 10 parameters of 100 characters',
   sql: SQL,
-  async setup(admin, { schema }) {
-    await admin.query(`DROP TABLE IF EXISTS ${q(schema, TABLE)}`);
-    await admin.query(`CREATE TABLE ${q(schema, TABLE)} (id BIGINT AUTO_INCREMENT PRIMARY KEY, ${COLS.map((c) => `${c} VARCHAR(100)`).join(', ')})`);
-  },
+  setup: target.setup,
   beforeWindow: target.beforeWindow,
   plan: () => ({ protocol: 'text', op: (conn) => () => conn.query(SQL, VALUES) }),
   check(result) {

@@ -52,3 +52,19 @@ test('batch: the table is kept between windows and each window holds whole batch
   await admin.query(`INSERT INTO ${table} (v) VALUES ${rows.slice(0, 50).map(() => '(?)').join(', ')}`, rows.slice(0, 50));
   await assert.rejects(batch.verify(admin, ctx), /expected a multiple of 100 rows, found 50/);
 });
+
+test('setting the table up again (the next --concurrency level) starts the ids, and the next window, from 0', async () => {
+  const { admin, target } = env;
+  const ctx = { schema: target.database };
+  const table = `\`${ctx.schema}\`.batch_text`;
+  const rows = (await import('../benchs/_tables.js')).fixedStrings(100, 100);
+  const insertBatch = () => admin.query(`INSERT INTO ${table} (v) VALUES ${rows.map(() => '(?)').join(', ')}`, rows);
+  await batch.setup(admin, ctx);
+  await batch.beforeWindow(admin, ctx);
+  for (let i = 0; i < 3; i++) await insertBatch();
+  await batch.verify(admin, ctx); // carries the highest id, 300
+  await batch.setup(admin, ctx);
+  await batch.beforeWindow(admin, ctx);
+  await insertBatch();
+  await batch.verify(admin, ctx); // rows 1-100: above 0, not above the 300 of the table before
+});

@@ -1,4 +1,5 @@
 import { positiveInteger } from '../../lib/cli/config.js';
+import { windowCarry } from '../_tables.js';
 import { renderTransfer } from './section.js';
 import {
   DEFAULT_ACCOUNTS, checkTransfer, identities, latencyP95, newStats, resetBalances, seed, transferOnce, verifyMoney,
@@ -16,8 +17,7 @@ let state = null; // { accounts, id }: the seeded identities, as the application
 // transfers have been recorded since: a reset before every window cost about 20 ms of the harness's
 // queries per window. `verify` checks every transfer since the last reset.
 const RESET_AFTER = 5000;
-const verifiedSinceReset = new Map(); // schema -> transfers committed and verified since the last reset
-const sinceReset = new Map(); // schema -> the same, when the current window started
+const carry = windowCarry(); // transfers committed (and verified) since the last reset
 
 const accountsOf = (ctx) => ctx?.options?.transferAccounts ?? DEFAULT_ACCOUNTS;
 
@@ -36,17 +36,16 @@ export default {
   note: (ctx) => `${accountsOf(ctx).toLocaleString('en-US')} accounts; deadlocks and lock wait timeouts retried; `
     + 'after each window: sum of balances unchanged, each balance = seed + its transfers, transfer rows = committed transactions',
   setup(admin, ctx) {
-    verifiedSinceReset.delete(ctx.schema);
+    carry.forget(ctx.schema);
     return seed(admin, ctx.schema, stateFor(ctx).accounts);
   },
   async beforeWindow(admin, { schema }) {
-    let committed = verifiedSinceReset.get(schema);
-    verifiedSinceReset.delete(schema); // a window that fails before its verify leaves transfers unaccounted for
+    let committed = carry.take(schema);
     if (committed === undefined || committed > RESET_AFTER) {
       await resetBalances(admin, schema);
       committed = 0;
     }
-    sinceReset.set(schema, committed);
+    carry.start(schema, committed);
   },
   plan(driver, ctx) {
     if (driver.extraOptions?.rowsAsArray) return { unsupported: 'rows as arrays (rowsAsArray): the workload reads its rows by column name' };
@@ -76,8 +75,8 @@ export default {
   }],
   section: renderTransfer,
   async verify(admin, ctx, windowStats) {
-    const committed = (sinceReset.get(ctx.schema) ?? 0) + (windowStats?.committed ?? 0);
+    const committed = (carry.started(ctx.schema) ?? 0) + (windowStats?.committed ?? 0);
     await verifyMoney(admin, ctx.schema, { accounts: stateFor(ctx).accounts, committed });
-    verifiedSinceReset.set(ctx.schema, committed);
+    carry.pass(ctx.schema, committed);
   },
 };
