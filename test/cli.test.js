@@ -185,7 +185,7 @@ test('calibrate: per driver and statement, the harness against a bare loop in it
   assert.equal(rows.length, 6, r.stdout); // 3 drivers × (do, select_100_cols)
   let low = false;
   for (const line of rows) {
-    const m = /(\d\.\d{3}) \((\d\.\d{3})–(\d\.\d{3})\)( LOW)?/.exec(line);
+    const m = /(\d+\.\d{3}) \((\d+\.\d{3})–(\d+\.\d{3})\)( LOW)?/.exec(line);
     assert.ok(m, `a ratio with its interval: ${line}`);
     const [ratio, lo, hi] = m.slice(1, 4).map(Number);
     assert.ok(lo <= ratio && ratio <= hi, line);
