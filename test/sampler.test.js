@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { performance } from 'node:perf_hooks';
-import { measure, sampleWindow, warmUp } from '../lib/measuring/sampler.js';
+import { bareLoop, measure, sampleWindow, warmUp, windowOps } from '../lib/measuring/sampler.js';
 
 // About 1 ms each (a timer's minimum), steady from the first call, like a round trip to a server.
 const tick = () => new Promise((resolve) => setTimeout(() => resolve('ok'), 0));
@@ -41,6 +41,21 @@ test('no lead-in operation is in flight when the measured part starts; the next 
   assert.ok(Math.abs(sizing.lastMsPerOp - (m.measuredTo - m.measuredFrom) / m.opsPerCall) < 1e-9);
   const next = await sampleWindow({ ops: [op], check: () => {}, sizing, time: 0.1, lead: 0.03 });
   assert.equal(next.opsPerCall, Math.max(1, Math.round(100 / ((m.measuredTo - m.measuredFrom) / m.opsPerCall))));
+});
+
+test('a window is sized by the previous window, else the lead-in, else the warm-up', () => {
+  assert.equal(windowOps({ msPerOp: 4, lastMsPerOp: 0.5 }, { msPerOp: 2 }, 0.02), 40);
+  assert.equal(windowOps({ msPerOp: 4 }, { msPerOp: 2 }, 0.02), 10);
+  assert.equal(windowOps({ msPerOp: 4 }, { msPerOp: null }, 0.02), 5);
+  assert.equal(windowOps({ msPerOp: 400 }, null, 0.02), 1, 'at least one operation');
+});
+
+test("calibrate's bare loop runs exactly the operations it is given, so its windows are as long as the harness's", async () => {
+  let calls = 0;
+  const m = await bareLoop(() => { calls++; return tick(); }, 7);
+  assert.equal(calls, 7);
+  assert.equal(m.ops, 7);
+  assert.ok(Math.abs(m.opsPerSec - 7 / m.seconds) < 1e-9 && m.seconds > 0);
 });
 
 test('a failing check fails the measurement instead of producing a figure', async () => {

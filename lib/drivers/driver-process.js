@@ -13,7 +13,7 @@ import { BENCHES } from '../../benchs/index.js';
 import { loadDrivers } from './index.js';
 import { checkFor, connectorFor, planFor, targetFor } from '../measuring/plan.js';
 import { withRowShape } from './variants.js';
-import { bareLoop, leadIn, ownCpuUs, sampleWindow, warmUp } from '../measuring/sampler.js';
+import { bareLoop, leadIn, ownCpuUs, sampleWindow, warmUp, windowOps } from '../measuring/sampler.js';
 import { LatencyRecorder } from '../measuring/latency.js';
 import { latencySummary, round1 } from '../measuring/stats.js';
 import { addSecret, redact } from '../cli/redact.js';
@@ -38,13 +38,19 @@ function gcMsBetween(t0, t1) {
   return ms;
 }
 
-/** `calibrate`'s other side: the same lead-in, then the operation awaited back to back, nothing else. */
-async function bareWindow(op, { ops, check, lead, time, callTimeoutMs }) {
-  const { ops: leadOps } = await leadIn({ ops, check, seconds: lead, callTimeoutMs });
+/**
+ * `calibrate`'s other side: the same lead-in, then the operation awaited back to back, nothing else,
+ * as many times as the harness's window would run it (sized the same way), so both sides measure
+ * windows of the same length.
+ */
+async function bareWindow(op, { ops, check, sizing, lead, time, callTimeoutMs }) {
+  const led = await leadIn({ ops, check, seconds: lead, callTimeoutMs });
   const cpu0 = ownCpuUs();
   const from = performance.now();
-  const m = await bareLoop(op, time);
-  return { opsPerSec: m.opsPerSec, samples: 1, ops: m.ops, leadOps, measuredFrom: from, measuredTo: performance.now(), cpuUs: ownCpuUs() - cpu0 };
+  const m = await bareLoop(op, windowOps(sizing, led, time));
+  const to = performance.now();
+  sizing.lastMsPerOp = (m.seconds * 1000) / m.ops;
+  return { opsPerSec: m.opsPerSec, samples: 1, ops: m.ops, leadOps: led.ops, measuredFrom: from, measuredTo: to, cpuUs: ownCpuUs() - cpu0 };
 }
 
 const errorText = (err) => redact(err?.sqlMessage || err?.message || String(err));
@@ -125,7 +131,7 @@ const handlers = {
     if (!cell) throw new Error('window before open');
     const { ops, check, sizing, latencies, callTimeoutMs, plan } = cell;
     plan.windowStats?.(); // counts start again with this window
-    const m = bare ? await bareWindow(ops[0], { ops, check, lead, time, callTimeoutMs })
+    const m = bare ? await bareWindow(ops[0], { ops, check, sizing, lead, time, callTimeoutMs })
       : await sampleWindow({ ops, check, sizing, time, lead, callTimeoutMs, latencies, name: cell.bench.name });
     // GC entries are delivered after the turn they happened in.
     await new Promise((resolve) => setImmediate(resolve));

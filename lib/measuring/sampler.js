@@ -137,6 +137,15 @@ export async function leadIn({ ops, check, seconds, callTimeoutMs = 30000, signa
 }
 
 /**
+ * How many operations (per connection) make a window of about `time` seconds: sized by the previous
+ * window's time per operation, else the lead-in's, else the warm-up's.
+ */
+export function windowOps(sizing, led, time) {
+  const msPerOp = sizing.lastMsPerOp ?? led?.msPerOp ?? sizing.msPerOp;
+  return Math.max(1, Math.round((time * 1000) / msPerOp));
+}
+
+/**
  * The benchmark.js run of one window: one sample, one call of `opsPerCall` operations. `state`
  * receives the measured span (its clock and this process's CPU time at start and end) and the
  * first failure.
@@ -209,8 +218,7 @@ export async function sampleWindow({
   const led = await leadIn({ ops, check, seconds: lead, callTimeoutMs, signal });
   // benchmark.js re-runs a cycle that finishes under minTime and keeps only the re-run. So the one
   // sample is one call of a fixed number of operations, with minTime far below it.
-  const msPerOp = sizing.lastMsPerOp ?? led.msPerOp ?? sizing.msPerOp;
-  const opsPerCall = Math.max(1, Math.round((time * 1000) / msPerOp));
+  const opsPerCall = windowOps(sizing, led, time);
 
   const recordedBefore = latencies.length;
   const watch = stallWatch(callTimeoutMs, signal);
@@ -247,19 +255,12 @@ export async function measure({ ops, check, time, warmup, callTimeoutMs = 30000,
 }
 
 /**
- * A bare loop, for `calibrate`: the operation awaited back to back for `seconds`, nothing else
- * (no benchmark.js, no check, no latency recording). Returns { opsPerSec, ops, seconds }.
+ * A bare loop, for `calibrate`: the operation awaited `count` times back to back, nothing else (no
+ * benchmark.js, no check, no latency recording). Returns { opsPerSec, ops, seconds }.
  */
-export async function bareLoop(op, seconds) {
+export async function bareLoop(op, count) {
   const start = performance.now();
-  const end = start + seconds * 1000;
-  let n = 0;
-  let now = start;
-  while (now < end) {
-    for (let i = 0; i < 32; i++) await op();
-    n += 32;
-    now = performance.now();
-  }
-  const elapsed = (now - start) / 1000;
-  return { opsPerSec: n / elapsed, ops: n, seconds: elapsed };
+  for (let i = 0; i < count; i++) await op();
+  const seconds = (performance.now() - start) / 1000;
+  return { opsPerSec: count / seconds, ops: count, seconds };
 }
