@@ -3,7 +3,7 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { aaRun, summarizeAA, renderAA, aaVariant, DESIGN_BENCHES } from '../lib/cli/commands/aa.js';
+import { aaRun, summarizeAA, renderAA, aaVariant, significantNote, DESIGN_BENCHES } from '../lib/cli/commands/aa.js';
 import { EXIT } from '../lib/cli/errors.js';
 import { isolatedDirs, removeIsolatedDirs, runCli, noStackTrace } from './helpers/cli.js';
 
@@ -57,6 +57,22 @@ test('the A/A report states the resolution, and a bench the driver cannot run is
   const ok = renderAA(aaResults([['do', -1, false], ['insert', 2, false]]));
   assert.match(ok, /this machine resolves differences above 2\.5 %/);
   assert.match(ok, /A\/A \|Δ\|: median 1\.5 %, largest 2\.0 % \(insert\); none called significant/);
+});
+
+test('a bench called significant gets the two processes\' client CPU per operation, and whether it explains the Δ', () => {
+  const a = { cost: { clientCpuUsPerOp: 222.2 } };
+  assert.equal(significantNote('execute', a, { deltaPct: 2.8, cost: { clientCpuUsPerOp: 210.7 } }),
+    'execute: the twin spent 211 against 222 µs of client CPU per operation (-5.2 %), in line with its +2.8 %: '
+    + 'the processes themselves differ, not their measurement; a new sitting draws new processes');
+  assert.match(significantNote('execute', a, { deltaPct: 2.8, cost: { clientCpuUsPerOp: 221.5 } }), /\(-0\.3 %\): not the processes' own work; chance, or the host$/);
+  assert.match(significantNote('execute', a, { deltaPct: -2.8, cost: { clientCpuUsPerOp: 210.7 } }), /not the processes' own work/, 'cheaper but slower: not its work');
+  assert.equal(significantNote('do', {}, { deltaPct: -2.5 }), null, 'no cost figures, no note');
+  const results = aaResults([['do', -1, false], ['execute', 2.8, true]]);
+  results.benches[1].results[0].cost = a.cost;
+  results.benches[1].results[1].cost = { clientCpuUsPerOp: 210.7 };
+  const text = renderAA(results);
+  assert.match(text, /execute: the twin spent 211 against 222 µs/);
+  assert.match(text, /called significant: execute — a 95 % interval leaves out the true Δ in about 1 bench of 20 by chance, and two processes of one driver can differ by 2-3 %/);
 });
 
 test('aa on a real server: a table of A/A Δs, the resolution line, an exit code scripts can trust', async () => {

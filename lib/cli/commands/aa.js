@@ -41,6 +41,25 @@ export function processStateNote(benchName, a, b) {
     + 'one process is in a state of its own (JIT, heap), not the host; run again to draw new processes';
 }
 
+/**
+ * Pure: for a bench called significant, whether the two processes' own work per operation explains
+ * it. Client CPU is part of an operation's time, so a process that is faster by Δ because it does
+ * its work more cheaply spends less CPU per operation by at least about half of Δ. On a quiet host
+ * two processes of mysql2 differed so by 2-3 % on a bench (README, Limitations).
+ */
+export function significantNote(benchName, a, b) {
+  const ca = a?.cost?.clientCpuUsPerOp;
+  const cb = b?.cost?.clientCpuUsPerOp;
+  if (!(ca > 0 && cb > 0) || !Number.isFinite(b?.deltaPct)) return null;
+  const cpuPct = (cb / ca - 1) * 100;
+  const figures = `${fmtUs(cb)} against ${fmtUs(ca)} µs of client CPU per operation (${fmtSignedPct(cpuPct, 1)})`;
+  if (Math.sign(cpuPct) === -Math.sign(b.deltaPct) && Math.abs(cpuPct) >= Math.abs(b.deltaPct) / 2) {
+    return `${benchName}: the twin spent ${figures}, in line with its ${fmtSignedPct(b.deltaPct, 1)}: `
+      + 'the processes themselves differ, not their measurement; a new sitting draws new processes';
+  }
+  return `${benchName}: the twin spent ${figures}: not the processes' own work; chance, or the host`;
+}
+
 /** Pure: what the A/A found, in figures. */
 export function summarizeAA(results) {
   const measured = aaPairs(results).filter((p) => p.a?.ok && p.b?.ok && Number.isFinite(p.b.deltaPct));
@@ -72,7 +91,7 @@ export function renderAA(results) {
       continue;
     }
     const ci = b.deltaCI ? `${fmtPct(b.deltaCI[0])} … ${fmtPct(b.deltaCI[1])}` : '-';
-    const stateNote = processStateNote(bench.name, a, b);
+    const stateNote = b.deltaSignificant ? significantNote(bench.name, a, b) : processStateNote(bench.name, a, b);
     if (stateNote) notes.push(stateNote);
     table.push([bench.name, a.driver, fmtOps(a.opsPerSec), fmtOps(b.opsPerSec), String(b.deltaPairs ?? ''), fmtDelta(b, bench, results.settings.baseline), ci]);
   }
@@ -86,7 +105,8 @@ export function renderAA(results) {
   if (s.largest) {
     lines.push(`A/A |Δ|: median ${fmtPct(s.medianAbsDeltaPct)}, largest ${fmtPct(Math.abs(s.largest.deltaPct))} (${s.largest.bench}); `
       + (s.significant.length ? `called significant: ${s.significant.join(', ')} — a 95 % interval leaves out the true Δ in about 1 bench of 20 `
-        + `by chance; run \`aa ${s.significant.join(' ')}\` again: called again, the harness cannot tell this driver from itself there` : 'none called significant'));
+        + 'by chance, and two processes of one driver can differ by 2-3 % (see the notes above); '
+        + `run \`aa ${s.significant.join(' ')}\` again: called again, the harness cannot tell this driver from itself there` : 'none called significant'));
   }
   if (!results.complete) lines.push(`INCOMPLETE: ${results.stoppedBy ?? 'the run did not finish'}`);
   return `${lines.join('\n')}\n`;
