@@ -23,7 +23,9 @@ export function withBareTwins(drivers) {
   return drivers.flatMap((d) => [d, { ...d, name: `${d.name}${BARE}`, bare: true }]);
 }
 
-/** Pure: per bench and driver, the harness row, the bare row and their paired ratio. */
+const round3 = (x) => Math.round(x * 1000) / 1000;
+
+/** Pure: per bench and driver, the harness row, the bare row and their paired ratio (3 decimals, as shown). */
 export function calibrationRows(results) {
   const rows = [];
   for (const bench of results.benches) {
@@ -31,9 +33,10 @@ export function calibrationRows(results) {
       const bare = bench.results.find((r) => r.driver === `${harness.driver}${BARE}`);
       const row = { bench: bench.name, driver: harness.driver, harness, bare, ratio: null, ratioCI: null };
       if (harness.ok && bare?.ok) {
+        // Judged as shown: a ratio of 0.9795 reads 0.980 and is not LOW.
         const d = pairedDelta(harness.rounds, bare.rounds);
-        row.ratio = d ? 1 + d.deltaPct / 100 : null;
-        row.ratioCI = d?.ci ? d.ci.map((x) => 1 + x / 100) : null;
+        row.ratio = d ? round3(1 + d.deltaPct / 100) : null;
+        row.ratioCI = d?.ci ? d.ci.map((x) => round3(1 + x / 100)) : null;
       }
       rows.push(row);
     }
