@@ -197,6 +197,17 @@ test('calibrate: per driver and statement, the harness against a bare loop in it
   assertNothingLeft(tmp);
 });
 
+test('a bench no driver can run ends its rounds at once, and that is not called the time budget', async () => {
+  const { tmp, out } = isolatedDirs();
+  const r = await runCli(['execute', '--drivers', 'mysql', '--out', out], { tmp }); // default lengths: the budget is on
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /execute · mysql: n\/a: not supported by driver/);
+  assert.doesNotMatch(r.stdout, /time budget/);
+  const [json] = savedResults(out);
+  assert.equal(json.settings.budget > 0, true, 'the budget was on');
+  assert.equal(json.benches[0].budgetStop, undefined);
+});
+
 test('a reader that stops early (--help | head) ends the output quietly, exit 0', async () => {
   const { spawn } = await import('node:child_process');
   const { BIN } = await import('./helpers/cli.js');

@@ -95,16 +95,24 @@ async function openCells(cells, { bench, processes, context, settings, signal, f
   }
 }
 
-/** The rounds: each gives every driver still measured one window, in a fresh random order. Returns the orders. */
+/**
+ * The rounds: each gives every driver still measured one window, in a fresh random order. Returns
+ * the orders, and whether the time budget ended them before `rounds` (not when no driver was left).
+ */
 async function runRounds(cells, { bench, admin, context, settings, serverPid, signal, progress, fail }) {
   const { rounds, time, lead, callTimeoutMs } = settings;
   const order = [];
+  let budgetStopped = false;
   const windowTimeoutMs = callTimeoutMs + (lead + time) * 1000 + 10000;
   const start = performance.now();
   const elapsedS = () => (performance.now() - start) / 1000;
-  for (let r = 0; moreRounds(r, settings, cells.filter((c) => !c.row), elapsedS()); r++) {
+  for (let r = 0; ; r++) {
     const roundOrder = shuffle(cells.filter((c) => !c.row));
     if (roundOrder.length === 0) break;
+    if (!moreRounds(r, settings, roundOrder, elapsedS())) {
+      budgetStopped = r < rounds;
+      break;
+    }
     order.push(roundOrder.map((c) => c.driver.name));
     progress?.round?.(bench, r, r < rounds ? rounds : settings.maxRounds);
     for (const cell of roundOrder) {
@@ -122,7 +130,7 @@ async function runRounds(cells, { bench, admin, context, settings, serverPid, si
       }
     }
   }
-  return order;
+  return { order, budgetStopped };
 }
 
 /** Close each measured driver's connections and make its row from its windows. */
@@ -172,7 +180,7 @@ async function closeCells(cells, { concurrency, signal, fail }) {
  * @param {AbortSignal} [p.signal]
  * @param {object} [p.progress] { round(bench, r, rounds) }
  * @param {() => Promise<boolean>} p.serverAlive
- * @returns {Promise<{ rows: Array, order: string[][] }>} one row per driver, in driver order
+ * @returns {Promise<{ rows: Array, order: string[][], budgetStopped: boolean }>} one row per driver, in driver order
  */
 export async function measureBench({ bench, drivers, processes, admin, context, settings, serverPid, signal, progress, serverAlive }) {
   const cells = drivers.map((driver) => ({ driver, plan: planFor(bench, driver, context), windows: [], row: null }));
@@ -187,9 +195,9 @@ export async function measureBench({ bench, drivers, processes, admin, context, 
 
   for (const cell of cells) if (notApplicableReason(cell.plan)) cell.row = naRow(cell, notApplicableReason(cell.plan));
   await openCells(cells.filter((c) => !c.row), { bench, processes, context, settings, signal, fail });
-  const order = await runRounds(cells, { bench, admin, context, settings, serverPid, signal, progress, fail });
+  const { order, budgetStopped } = await runRounds(cells, { bench, admin, context, settings, serverPid, signal, progress, fail });
   await closeCells(cells, { concurrency: settings.concurrency, signal, fail });
-  return { rows: cells.map((c) => c.row), order };
+  return { rows: cells.map((c) => c.row), order, budgetStopped };
 }
 
 function failedRow(cell, error) {

@@ -56,10 +56,10 @@ export async function runMatrix({ benches, drivers, processes, admin, context, s
     }
     const counters = readCpuCounters();
     try {
-      const { rows, order } = await measureBench({ bench, drivers, processes, admin, context: benchContext, settings, serverPid, signal, progress, serverAlive });
+      const { rows, order, budgetStopped } = await measureBench({ bench, drivers, processes, admin, context: benchContext, settings, serverPid, signal, progress, serverAlive });
       entry.results = rows;
       entry.order = order;
-      if (settings.budget && order.length < settings.rounds) entry.budgetStop = { rounds: order.length, of: settings.rounds, budgetS: settings.budget };
+      if (budgetStopped) entry.budgetStop = { rounds: order.length, of: settings.rounds, budgetS: settings.budget };
       entry.hostLoad = hostLoadBetween(counters, readCpuCounters());
     } catch (err) {
       // Interrupted or the server lost part-way: this bench's unfinished rows are dropped, earlier benches stay.
