@@ -30,13 +30,18 @@ export function aaPairs(results) {
 // different states of their own (README, Limitations: process-level modes).
 export const PROCESS_STATE_PCT = 15;
 
-/** Pure: a note when the A and B processes did different work per operation; null otherwise. */
-export function processStateNote(benchName, a, b) {
+/** Pure: the A and B processes' client CPU per operation and B's change against A (%); null without both. */
+function cpuPerOp(a, b) {
   const ca = a?.cost?.clientCpuUsPerOp;
   const cb = b?.cost?.clientCpuUsPerOp;
-  if (!(ca > 0 && cb > 0)) return null;
-  const pct = (cb / ca - 1) * 100;
-  if (Math.abs(pct) <= PROCESS_STATE_PCT) return null;
+  return ca > 0 && cb > 0 ? { ca, cb, pct: (cb / ca - 1) * 100 } : null;
+}
+
+/** Pure: a note when the A and B processes did different work per operation; null otherwise. */
+export function processStateNote(benchName, a, b) {
+  const cpu = cpuPerOp(a, b);
+  if (!cpu || Math.abs(cpu.pct) <= PROCESS_STATE_PCT) return null;
+  const { ca, cb, pct } = cpu;
   return `${benchName}: the two processes spent ${fmtUs(ca)} and ${fmtUs(cb)} µs of client CPU per operation (${fmtSignedPct(pct, 0)}): `
     + 'one process is in a state of its own (JIT, heap), not the host; run again to draw new processes';
 }
@@ -48,10 +53,9 @@ export function processStateNote(benchName, a, b) {
  * two processes of mysql2 differed so by 2-3 % on a bench (README, Limitations).
  */
 export function significantNote(benchName, a, b) {
-  const ca = a?.cost?.clientCpuUsPerOp;
-  const cb = b?.cost?.clientCpuUsPerOp;
-  if (!(ca > 0 && cb > 0) || !Number.isFinite(b?.deltaPct)) return null;
-  const cpuPct = (cb / ca - 1) * 100;
+  const cpu = cpuPerOp(a, b);
+  if (!cpu || !Number.isFinite(b?.deltaPct)) return null;
+  const { ca, cb, pct: cpuPct } = cpu;
   const figures = `${fmtUs(cb)} against ${fmtUs(ca)} µs of client CPU per operation (${fmtSignedPct(cpuPct, 1)})`;
   if (Math.sign(cpuPct) === -Math.sign(b.deltaPct) && Math.abs(cpuPct) >= Math.abs(b.deltaPct) / 2) {
     return `${benchName}: the twin spent ${figures}, in line with its ${fmtSignedPct(b.deltaPct, 1)}: `
