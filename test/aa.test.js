@@ -72,7 +72,7 @@ test('a bench called significant gets the two processes\' client CPU per operati
   results.benches[1].results[1].cost = { clientCpuUsPerOp: 210.7 };
   const text = renderAA(results);
   assert.match(text, /execute: the twin spent 211 against 222 µs/);
-  assert.match(text, /called significant: execute — a 95 % interval leaves out the true Δ in about 1 bench of 20 by chance, and two processes of one driver can differ by 2-3 %/);
+  assert.match(text, /called significant: execute — a 95 % interval leaves out the true Δ in about 1 bench of 20 by chance, and two processes of one driver can differ by a few per cent \(the notes above give their client CPU\); run `aa execute` again/);
 });
 
 test('aa on a real server: a table of A/A Δs, the resolution line, an exit code scripts can trust', async () => {

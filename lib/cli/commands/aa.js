@@ -50,7 +50,7 @@ export function processStateNote(benchName, a, b) {
  * Pure: for a bench called significant, whether the two processes' own work per operation explains
  * it. Client CPU is part of an operation's time, so a process that is faster by Δ because it does
  * its work more cheaply spends less CPU per operation by at least about half of Δ. On a quiet host
- * two processes of mysql2 differed so by 2-3 % on a bench (README, Limitations).
+ * two processes of mysql2 differed so by 2-4 % on a bench (README, Limitations).
  */
 export function significantNote(benchName, a, b) {
   const cpu = cpuPerOp(a, b);
@@ -109,7 +109,7 @@ export function renderAA(results) {
   if (s.largest) {
     lines.push(`A/A |Δ|: median ${fmtPct(s.medianAbsDeltaPct)}, largest ${fmtPct(Math.abs(s.largest.deltaPct))} (${s.largest.bench}); `
       + (s.significant.length ? `called significant: ${s.significant.join(', ')} — a 95 % interval leaves out the true Δ in about 1 bench of 20 `
-        + 'by chance, and two processes of one driver can differ by 2-3 % (see the notes above); '
+        + 'by chance, and two processes of one driver can differ by a few per cent (the notes above give their client CPU); '
         + `run \`aa ${s.significant.join(' ')}\` again: called again, the harness cannot tell this driver from itself there` : 'none called significant'));
   }
   if (!results.complete) lines.push(`INCOMPLETE: ${results.stoppedBy ?? 'the run did not finish'}`);
