@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { isolatedDirs, runCli, startCli, leftovers, processesMentioning, removeIsolatedDirs, noStackTrace } from './helpers/cli.js';
 import { useEmbeddedServer } from './helpers/server.js';
 import { DEFAULT_BENCHES } from '../benchs/index.js';
+import { PRESETS } from '../lib/measuring/settings.js';
 
 const remote = useEmbeddedServer({ database: 'cli_test_schema' });
 after(removeIsolatedDirs);
@@ -99,6 +100,7 @@ test('unknown bench or driver: exit 2 with the valid names, before anything star
   assertNothingLeft(tmp);
 });
 
+const PROCESSES = PRESETS.default.processes;
 const driverProcesses = (tmp) => processesMentioning(tmp).filter((p) => /driver-process\.js/.test(p));
 
 test('Ctrl-C half-way: exit 130, partial results saved, server, driver processes and temp dir gone', async () => {
@@ -119,7 +121,7 @@ test('Ctrl-C half-way: exit 130, partial results saved, server, driver processes
   });
   const r = await done;
   assert.ok(sent, 'the signal was sent');
-  assert.equal(drivers.length, 3, `one process per driver while measuring: ${drivers.join('; ')}`);
+  assert.equal(drivers.length, 3 * PROCESSES, `${PROCESSES} processes per driver while measuring: ${drivers.join('; ')}`);
   assert.equal(r.code, 130, r.stderr);
   const [json] = savedResults(out);
   assert.equal(json.complete, false);
@@ -145,7 +147,7 @@ test('the harness itself killed (SIGKILL) mid-run: its stopped driver processes,
   });
   const r = await done;
   assert.equal(r.signal, 'SIGKILL');
-  assert.equal(drivers.length, 3, drivers.join('; '));
+  assert.equal(drivers.length, 3 * PROCESSES, drivers.join('; '));
   let left = leftovers(tmp);
   for (let i = 0; i < 100 && (left.processes.length || left.files.length); i++) {
     await new Promise((resolve) => setTimeout(resolve, 200));

@@ -76,6 +76,22 @@ test('rounds: every driver gets one window per round in a fresh random order, fr
   assert.equal(byDriver(bench).mysql.deltaPct, 0);
 });
 
+test('processes: each row measured in two processes of its own, which take the rounds in turn; one row from both', async () => {
+  const context = await prepared();
+  const drivers = await loadDrivers(['mysql2', 'mariadb']);
+  const { results, pids } = await measureWith({ ...env, context, drivers, benches: selectBenches(['do']), settings: { rounds: 8, processes: 2 } });
+  assert.equal(new Set(pids).size, 4, 'two processes per driver');
+  for (const row of results.benches[0].results) {
+    assert.equal(row.ok, true, row.error);
+    assert.equal(row.processes, 2);
+    const byProcess = [0, 1].map((p) => row.rounds.filter((r) => r.process === p).length);
+    assert.deepEqual(byProcess, [4, 4], `${row.driver}: each process gives half the windows`);
+    assert.equal(row.latency.count, row.operations, 'latency over both processes');
+    assert.ok(row.operations >= row.rounds.reduce((s, r) => s + r.ops, 0), 'warm-up and lead-ins are operations too');
+  }
+  for (const pid of pids) assert.equal(alive(pid), false);
+});
+
 test('a driver process that crashes fails its row with the reason, is started again for the next bench, and the others are measured', async () => {
   const context = await prepared();
   const drivers = await loadDrivers(['mariadb', fixture('crashing-adapter.js')]);

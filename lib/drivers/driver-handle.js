@@ -79,8 +79,10 @@ export class DriverHandle {
     child.on('error', (err) => handle.onExit(`cannot run the driver process: ${err.message}`));
     child.on('exit', (code, signal) => handle.onExit(`the driver process exited (${signal ?? `code ${code}`})`));
     await handle.waitReady();
-    place(child.pid);
+    // Placed once its driver is loaded: processes started together load in parallel, not all on
+    // the drivers' CPU; nothing is measured before the placement.
     await handle.request('init', { spec: driver.loadSpec ?? driver.name, target, context, bare }, START_TIMEOUT_MS);
+    place(child.pid);
     handle.place = () => place(child.pid);
     handle.pause();
     return handle;
@@ -202,7 +204,7 @@ export class DriverHandle {
   }
 }
 
-/** The run's driver processes: one per driver, started on first use, started again after a crash. */
+/** The run's driver processes: per driver, as many as its rows use, started on first use, started again after a crash. */
 export class DriverProcesses {
   /**
    * @param {object} p
@@ -214,11 +216,13 @@ export class DriverProcesses {
     this.handles = new Map();
   }
 
-  async get(driver) {
-    const handle = this.handles.get(driver.name);
+  /** The driver's process number `copy` (a row may be measured in several processes). */
+  async get(driver, copy = 0) {
+    const key = `${driver.name}\u0000${copy}`;
+    const handle = this.handles.get(key);
     if (handle?.alive) return handle;
     const started = await DriverHandle.start({ driver, ...this.options, bare: driver.bare ?? this.options.bare });
-    this.handles.set(driver.name, started);
+    this.handles.set(key, started);
     return started;
   }
 

@@ -147,7 +147,8 @@ const handlers = {
     };
   },
 
-  async close() {
+  /** samples: also send the kept latencies, to be summarized with the row's other processes'. */
+  async close({ samples = false } = {}) {
     if (!cell) return {};
     const { latencies, plan } = cell;
     const summary = latencySummary(latencies.toArray());
@@ -156,6 +157,7 @@ const handlers = {
       operations: latencies.length,
       workload: plan.summarize?.(latencies.toArray()),
       rssMB: round1(process.memoryUsage().rss / 2 ** 20),
+      ...(samples ? { latencySample: Float64Array.from(latencies.toArray()) } : {}),
     };
     await closeCell();
     return result;

@@ -1,6 +1,8 @@
 // Measures one bench on every driver in interleaved rounds (RMIT): each round gives every driver
 // one window (an unmeasured lead-in, then the measured part), in a fresh random order, while every
-// other driver process is stopped. The parent only coordinates: it prepares and checks the bench's
+// other driver process is stopped. A driver's row may be measured in several processes of its own
+// (settings.processes): each round's window goes to one of them, so that the row's figure is an
+// average over processes, which differ from each other by a few per cent (README, Limitations). The parent only coordinates: it prepares and checks the bench's
 // tables through its admin connection between windows, and reads the embedded server's CPU time.
 import { performance } from 'node:perf_hooks';
 import { notApplicableReason, planFor } from './plan.js';
@@ -8,7 +10,8 @@ import { redact } from '../cli/redact.js';
 import { DriverProcessError } from '../drivers/driver-handle.js';
 import { processCpuUs } from './proc-cpu.js';
 import { summarizeWindows } from './windows.js';
-import { pairedDelta } from './stats.js';
+import { latencySummary, pairedDelta } from './stats.js';
+import { mergeLatencySamples } from './latency.js';
 
 // With --precision, rounds are added in batches (and precision judged only between batches), so
 // that stopping follows the interval's width over many rounds, not one lucky round.
@@ -72,6 +75,22 @@ function unlessAborted(promise, signal) {
   return Promise.race([promise, aborted]).finally(() => signal.removeEventListener('abort', onAbort));
 }
 
+/**
+ * Which of a row's `copies` processes gives its window in round r: within every block of `copies`
+ * rounds each process once, in a random order, so each gets the same share of the rounds and of
+ * every stretch of the host's drift.
+ */
+export function processSchedule(copies, random = Math.random) {
+  const order = [];
+  return (r) => {
+    while (order.length <= r) order.push(...shuffle([...Array(copies).keys()], random));
+    return order[r];
+  };
+}
+
+/** How many processes measure a bench's row: one when its plan keeps figures of its own across windows. */
+export const processesFor = (plan, settings) => (plan.summarize ? 1 : Math.max(1, settings.processes ?? 1));
+
 const naRow = (cell, reason) => ({ driver: cell.driver.name, protocol: 'n/a', ok: false, status: 'n/a', error: reason });
 
 /** Connections, pool and warm-up in each driver's own process, one driver at a time. */
@@ -80,15 +99,21 @@ async function openCells(cells, { bench, processes, context, settings, signal, f
   for (const cell of cells) {
     signal?.throwIfAborted();
     try {
-      cell.handle = await unlessAborted(processes.get(cell.driver), signal);
-      const opened = await unlessAborted(cell.handle.turn('open', { bench: bench.name, concurrency, warmup, callTimeoutMs, setupData: context.setupData },
-        callTimeoutMs + warmup * 1000 + 30000), signal);
-      if (notApplicableReason(opened)) { // the driver's own plan, with the bench's set-up data, says n/a
-        cell.row = naRow(cell, notApplicableReason(opened));
-        continue;
+      const copies = processesFor(cell.plan, settings);
+      for (let copy = 0; copy < copies; copy++) {
+        const handle = await unlessAborted(processes.get(cell.driver, copy), signal);
+        cell.handles.push(handle);
+        // The warm-up is the row's, shared among its processes (each also warms up in its lead-ins).
+        const opened = await unlessAborted(handle.turn('open', { bench: bench.name, concurrency, warmup: warmup / copies, callTimeoutMs, setupData: context.setupData },
+          callTimeoutMs + warmup * 1000 + 30000), signal);
+        if (notApplicableReason(opened)) { // the driver's own plan, with the bench's set-up data, says n/a
+          cell.row = naRow(cell, notApplicableReason(opened));
+          break;
+        }
+        cell.protocol = opened.protocol;
+        cell.pool = opened.pool;
       }
-      cell.protocol = opened.protocol;
-      cell.pool = opened.pool;
+      cell.processFor = processSchedule(cell.handles.length);
     } catch (err) {
       await fail(cell, err);
     }
@@ -119,12 +144,13 @@ async function runRounds(cells, { bench, admin, context, settings, serverPid, si
       signal?.throwIfAborted();
       try {
         await bench.beforeWindow?.(admin, context);
+        const copy = cell.processFor(r);
         const server0 = processCpuUs(serverPid);
-        const w = await unlessAborted(cell.handle.turn('window', { lead, time }, windowTimeoutMs), signal);
+        const w = await unlessAborted(cell.handles[copy].turn('window', { lead, time }, windowTimeoutMs), signal);
         const server1 = processCpuUs(serverPid);
         // The bench's own check of what the driver wrote (rows inserted, money conserved).
         await bench.verify?.(admin, context, w.workload);
-        cell.windows.push({ round: r, ...w, serverCpuUs: server0 === null || server1 === null ? null : server1 - server0 });
+        cell.windows.push({ round: r, process: copy, ...w, serverCpuUs: server0 === null || server1 === null ? null : server1 - server0 });
       } catch (err) {
         await fail(cell, err);
       }
@@ -133,17 +159,20 @@ async function runRounds(cells, { bench, admin, context, settings, serverPid, si
   return { order, budgetStopped };
 }
 
-/** Close each measured driver's connections and make its row from its windows. */
+/** Close each measured driver's connections (in each of its processes) and make its row from its windows. */
 async function closeCells(cells, { concurrency, signal, fail }) {
-  for (const cell of cells.filter((c) => c.handle && !c.row)) {
+  for (const cell of cells.filter((c) => c.handles.length && !c.row)) {
     signal?.throwIfAborted();
-    let closed = {};
+    const parts = [];
     try {
-      closed = await unlessAborted(cell.handle.turn('close', {}, 30000), signal);
+      // With several processes, each sends its kept latencies, to be summarized together.
+      const samples = cell.handles.length > 1;
+      for (const handle of cell.handles) parts.push(await unlessAborted(handle.turn('close', { samples }, 30000), signal));
     } catch (err) {
       await fail(cell, err);
       continue;
     }
+    const closed = parts.length > 1 ? combineClosed(parts) : parts[0];
     cell.row = {
       driver: cell.driver.name,
       protocol: cell.protocol,
@@ -158,24 +187,38 @@ async function closeCells(cells, { concurrency, signal, fail }) {
       // A bench's own figures for the row (e.g. a payments workload's retries, deadlocks and p95).
       workload: closed.workload,
       processRssMB: closed.rssMB,
+      processes: cell.handles.length,
     };
   }
-  // A driver failed part-way: its process may hold open connections or a half-read reply.
+  // A driver failed part-way: its processes may hold open connections or a half-read reply.
   for (const cell of cells) {
-    if (cell.handle && cell.row && !cell.row.ok && cell.handle.alive) {
-      await cell.handle.turn('close', {}, 10000).catch(() => cell.handle.kill());
+    if (!cell.row || cell.row.ok) continue;
+    for (const handle of cell.handles.filter((h) => h.alive)) {
+      await handle.turn('close', {}, 10000).catch(() => handle.kill());
     }
   }
+}
+
+/** Pure: what several processes of one row reported on closing, as one process's report. */
+export function combineClosed(parts) {
+  const count = parts.reduce((s, p) => s + (p.operations ?? 0), 0);
+  const latency = mergeLatencySamples(parts.filter((p) => p.latencySample).map((p) => ({ values: p.latencySample, count: p.operations })));
+  return {
+    operations: count,
+    latency: latency && { ...latencySummary(latency), count, max: Math.max(...parts.map((p) => p.latency?.max ?? 0)) },
+    workload: parts[0].workload,
+    rssMB: Math.max(...parts.map((p) => p.rssMB ?? 0)),
+  };
 }
 
 /**
  * @param {object} p
  * @param {object} p.bench the bench module
  * @param {Array} p.drivers the adapters, in --drivers order
- * @param {{ get(driver): Promise<DriverHandle> }} p.processes one process per driver
+ * @param {{ get(driver, copy): Promise<DriverHandle> }} p.processes a driver's processes (settings.processes of each)
  * @param {object} p.admin the harness's own connection (set-up and checks, never measured)
  * @param {object} p.context { schema, server, options }
- * @param {object} p.settings { rounds, time, lead, warmup, concurrency, callTimeoutMs }
+ * @param {object} p.settings { rounds, time, lead, warmup, concurrency, callTimeoutMs, processes }
  * @param {number} [p.serverPid] the embedded mariadbd, for its CPU time per operation
  * @param {AbortSignal} [p.signal]
  * @param {object} [p.progress] { round(bench, r, rounds) }
@@ -183,7 +226,7 @@ async function closeCells(cells, { concurrency, signal, fail }) {
  * @returns {Promise<{ rows: Array, order: string[][], budgetStopped: boolean }>} one row per driver, in driver order
  */
 export async function measureBench({ bench, drivers, processes, admin, context, settings, serverPid, signal, progress, serverAlive }) {
-  const cells = drivers.map((driver) => ({ driver, plan: planFor(bench, driver, context), windows: [], row: null }));
+  const cells = drivers.map((driver) => ({ driver, plan: planFor(bench, driver, context), handles: [], windows: [], row: null }));
   // A cell that fails gets its failed row; a failure that is the server's ends the bench.
   const fail = async (cell, err) => {
     if (signal?.aborted) throw signal.reason;
@@ -194,6 +237,10 @@ export async function measureBench({ bench, drivers, processes, admin, context, 
   };
 
   for (const cell of cells) if (notApplicableReason(cell.plan)) cell.row = naRow(cell, notApplicableReason(cell.plan));
+  // Start every process the bench needs at once (on the first bench, a dozen take 5 s one by one);
+  // one that fails to start is started again, and fails its row, when it is opened.
+  await unlessAborted(Promise.allSettled(cells.filter((c) => !c.row)
+    .flatMap((c) => Array.from({ length: processesFor(c.plan, settings) }, (_, copy) => processes.get(c.driver, copy)))), signal);
   await openCells(cells.filter((c) => !c.row), { bench, processes, context, settings, signal, fail });
   const { order, budgetStopped } = await runRounds(cells, { bench, admin, context, settings, serverPid, signal, progress, fail });
   await closeCells(cells, { concurrency: settings.concurrency, signal, fail });

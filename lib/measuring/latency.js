@@ -31,3 +31,21 @@ export class LatencyRecorder {
     return this.values.subarray(0, this.stored);
   }
 }
+
+/**
+ * Pure: one latency sample from several recorders' kept values, each part weighted by the
+ * operations it stands for (`count`): every part is thinned, by an even stride, to the sampling
+ * fraction of the most thinned one. Null when no part kept a value.
+ * @param {Array<{ values: ArrayLike<number>, count: number }>} parts
+ */
+export function mergeLatencySamples(parts) {
+  const kept = parts.filter((p) => p.values?.length > 0 && p.count > 0);
+  if (kept.length === 0) return null;
+  const fraction = Math.min(...kept.map((p) => Math.min(1, p.values.length / p.count)));
+  const out = [];
+  for (const { values, count } of kept) {
+    const take = Math.min(values.length, Math.max(1, Math.round(fraction * count)));
+    for (let i = 0; i < take; i++) out.push(values[Math.floor((i * values.length) / take)]);
+  }
+  return Float64Array.from(out);
+}

@@ -9,9 +9,11 @@ import { describeWake } from './wake.js';
 // rounds may take per driver, so that a contended host (whose stolen time stretches what a window
 // costs besides its measured part) does not stretch the run: 120 windows took 3.5 s per driver at
 // 3-6 % steal and 4.5-5 s at 20-30 %.
+// processes: how many processes of its own each driver's row is measured in, taking the rounds in
+// turn (two processes of one driver differ by a few per cent; README, "How a bench is measured").
 export const PRESETS = {
-  default: { time: 2.3, lead: 0.005, warmup: 0.3, rounds: 120, budget: 3.8 },
-  smoke: { time: 0.1, lead: 0.02, warmup: 0.05, rounds: 2 },
+  default: { time: 2.3, lead: 0.005, warmup: 0.3, rounds: 120, budget: 3.6, processes: 4 },
+  smoke: { time: 0.1, lead: 0.02, warmup: 0.05, rounds: 2, processes: 1 },
 };
 
 /** Settings recorded in the results (never connection secrets). */
@@ -31,6 +33,7 @@ export function runSettings(opts, benches) {
     lead: opts.lead ?? preset.lead,
     driverProcessFlags: [...DRIVER_PROCESS_FLAGS],
     warmup: opts.warmup ?? preset.warmup,
+    processes: opts.processes ?? preset.processes,
     wake: describeWake(opts.wake),
     callTimeoutMs: 30000,
   };

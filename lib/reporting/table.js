@@ -13,6 +13,7 @@ export function describeRun(results) {
     : levels[0] === 1 ? '1 connection' : `${levels[0]} connections`;
   const windows = settings.lead !== undefined
     ? `${settings.rounds} rounds × (${settings.lead} s lead-in + ${Math.round((settings.time / settings.rounds) * 1000) / 1000} s measured) per driver and bench`
+      + (settings.processes > 1 ? ` · ${settings.processes} processes per driver, taking the rounds in turn` : '')
     : `${settings.rounds > 1 ? `${settings.rounds} rounds × ` : ''}${settings.time} s sampling per cell`;
   const wake = settings.wake ? ` · wake ${settings.wake}` : '';
   const placement = settings.placement ? ` · ${describePlacement(settings.placement)}` : '';

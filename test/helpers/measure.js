@@ -15,7 +15,7 @@ export async function measureWith({ benches, drivers, target, admin, context, se
   });
   const processes = new DriverProcesses({ target, context });
   const pids = new Set();
-  const tracking = { get: async (d) => { const h = await processes.get(d); pids.add(h.pid); return h; } };
+  const tracking = { get: async (d, copy) => { const h = await processes.get(d, copy); pids.add(h.pid); return h; } };
   try {
     await runMatrix({ benches, drivers, processes: tracking, admin, context, settings: s, results, signal, serverPid, serverAlive: async () => true });
   } finally {

@@ -1,5 +1,5 @@
 // `mysql-driver-bench aa [bench...]`: the harness proves its resolution. The baseline driver is
-// measured against a second process of itself with the normal machinery (interleaved windows,
+// measured against a second row of itself (processes of its own) with the normal machinery (interleaved windows,
 // placement, checks); whatever Δ appears between the two is the harness and the host, not a driver.
 import Table from 'cli-table3';
 import { selectBenches } from '../../../benchs/index.js';
@@ -134,7 +134,7 @@ export function aaRun(benchNames, opts) {
 
 export function registerAa(program, { stdout, stderr, env, signal, setExitCode }) {
   addMeasureOptions(program.command('aa'))
-    .description('A/A: measure the baseline driver against a second process of itself with the normal machinery, and print the resolution this machine gives (differences below it cannot be told from noise)')
+    .description('A/A: measure the baseline driver against a second row of itself (processes of its own) with the normal machinery, and print the resolution this machine gives (differences below it cannot be told from noise)')
     .argument('[bench...]', `benches (default: the seven design benches, ${DESIGN_BENCHES.join(', ')})`)
     .option('-b, --baseline <driver>', 'the driver measured against itself (mysql2 by default: of the built-in drivers, mysql has no prepared statements for execute)', 'mysql2')
     .action(async (benchNames, opts) => {
