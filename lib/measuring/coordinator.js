@@ -1,9 +1,10 @@
 // Measures one bench on every driver in interleaved rounds (RMIT): each round gives every driver
 // one window (an unmeasured lead-in, then the measured part), in a fresh random order, while every
-// other driver process is stopped. A driver's row may be measured in several processes of its own
+// other driver process is stopped. A driver's row is measured in several processes of its own
 // (settings.processes): each round's window goes to one of them, so that the row's figure is an
-// average over processes, which differ from each other by a few per cent (README, Limitations). The parent only coordinates: it prepares and checks the bench's
-// tables through its admin connection between windows, and reads the embedded server's CPU time.
+// average over processes, which differ from each other by a few per cent (README, Limitations).
+// The parent only coordinates: it prepares and checks the bench's tables through its admin
+// connection between windows, and reads the embedded server's CPU time.
 import { performance } from 'node:perf_hooks';
 import { notApplicableReason, planFor } from './plan.js';
 import { redact } from '../cli/redact.js';

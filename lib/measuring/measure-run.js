@@ -81,7 +81,8 @@ export async function measureRun({ benches, drivers, opts, settings, results, st
     },
     benchDone: progress.benchDone,
   };
-  progress.log(`measuring ${benches.length} bench(es) × ${drivers.length} driver(s), each driver in its own process: `
+  const own = settings.processes > 1 ? `${settings.processes} processes of its own, taking the rounds in turn` : 'a process of its own';
+  progress.log(`measuring ${benches.length} bench(es) × ${drivers.length} driver(s), each driver in ${own}: `
     + `${settings.rounds} rounds of interleaved windows (${settings.lead} s lead-in + ${round3(settings.time / settings.rounds)} s measured)`
     + `${settings.precision ? `, more in batches of ${PRECISION_BATCH} until every Δ is within ±${settings.precision} % (at most ${settings.maxRounds})` : ''}, `
     + `${describePlacement(stage.placement)}, wake ${settings.wake}`);

@@ -1,6 +1,7 @@
 // `mysql-driver-bench aa [bench...]`: the harness proves its resolution. The baseline driver is
-// measured against a second row of itself (processes of its own) with the normal machinery (interleaved windows,
-// placement, checks); whatever Δ appears between the two is the harness and the host, not a driver.
+// measured against a second row of itself (processes of its own) with the normal machinery
+// (interleaved windows, placement, checks); whatever Δ appears between the two is the harness and
+// the host, not a driver.
 import Table from 'cli-table3';
 import { selectBenches } from '../../../benchs/index.js';
 import { EXIT } from '../errors.js';
