@@ -106,6 +106,19 @@ test('a driver process that crashes fails its row with the reason, is started ag
   for (const pid of pids) assert.equal(alive(pid), false);
 });
 
+test('with two processes per row, one that crashes fails its row; the processes of the row and the others end with the run', async () => {
+  const context = await prepared();
+  const drivers = await loadDrivers(['mysql2', fixture('crashing-adapter.js')]);
+  const { results, pids } = await measureWith({ ...env, context, drivers, benches: selectBenches(['do']), settings: { rounds: 8, processes: 2 } });
+  const rows = byDriver(results.benches[0]);
+  assert.equal(rows.mysql2.ok, true, rows.mysql2.error);
+  assert.equal(rows.mysql2.processes, 2);
+  assert.equal(rows.crashing.ok, false);
+  assert.match(rows.crashing.error, /the driver process exited \(SIGKILL\)/);
+  assert.ok(pids.length >= 3, `both of mysql2's processes and at least one of the crashing row's: ${pids.length}`);
+  for (const pid of pids) assert.equal(alive(pid), false);
+});
+
 test('a driver process that stops answering is killed after its window\'s time limit and fails its row', async () => {
   const context = await prepared();
   const drivers = await loadDrivers([fixture('hanging-adapter.js'), 'mysql2']);
