@@ -238,7 +238,7 @@ export async function measureBench({ bench, drivers, processes, admin, context, 
   };
 
   for (const cell of cells) if (notApplicableReason(cell.plan)) cell.row = naRow(cell, notApplicableReason(cell.plan));
-  // Start every process the bench needs at once (on the first bench, a dozen take 5 s one by one);
+  // Start every process the bench needs at once (each takes about 0.4 s to start, mostly loading);
   // one that fails to start is started again, and fails its row, when it is opened.
   await unlessAborted(Promise.allSettled(cells.filter((c) => !c.row)
     .flatMap((c) => Array.from({ length: processesFor(c.plan, settings) }, (_, copy) => processes.get(c.driver, copy)))), signal);
