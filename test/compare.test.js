@@ -170,6 +170,11 @@ test('one warning line per condition that makes the runs incomparable', () => {
   rtt2.settings.network = { ...measured(2.01), name: 'rtt 2 ms', rttMs: 2 };
   assert.doesNotMatch(compareResults(rtt1, rtt1Again).warnings.join('\n'), /network/);
   assert.match(compareResults(rtt1, rtt2).warnings.join('\n'), /network differs: \+1 ms RTT \(base\) vs \+2 ms RTT \(new\)/);
+  // Rows measured in one process against rows averaged over four: a warning, not a refusal.
+  const [one, four] = [fixture(), fixture()];
+  four.settings.processes = 4;
+  assert.match(compareResults(one, four).warnings.join('\n'), /^processes per driver differs: .* \(base\) vs 4 \(new\) — the figures may not be comparable$/m);
+  assert.doesNotMatch(compareResults(four, four).warnings.join('\n'), /processes/);
 });
 
 test('rows without per-sample figures are shown as not tested, never as significant', () => {

@@ -41,7 +41,9 @@ const CONDITIONS = [
   { what: 'run mode', get: (r) => r.settings?.mode, optional: true },
   { what: 'wake mode', get: (r) => r.settings?.wake, optional: true, decisive: true },
   { what: 'CPU placement', get: (r) => r.settings?.placement?.mode ?? (r.schema >= 2 ? undefined : 'none (results schema 1)'), optional: true, decisive: true },
-  { what: 'measuring method', get: (r) => (r.schema >= 2 ? 'interleaved windows, one process per driver' : 'sequential cells in one process'), decisive: true },
+  { what: 'measuring method', get: (r) => (r.schema >= 2 ? 'interleaved windows, driver processes of their own' : 'sequential cells in one process'), decisive: true },
+  // One process per row carries that process's own speed into every figure (README, Limitations).
+  { what: 'processes per driver', get: (r) => r.settings?.processes ?? (r.schema >= 2 ? 1 : undefined), optional: true },
   { what: 'network', get: (r) => requestedNetwork(r.settings?.network), optional: true },
 ];
 
