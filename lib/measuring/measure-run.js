@@ -12,8 +12,7 @@ import { runMatrix, ServerLost } from './runner.js';
 import { sleep } from './timers.js';
 import { withWake } from './wake.js';
 import { PRECISION_BATCH } from './coordinator.js';
-
-const round3 = (x) => Math.round(x * 1000) / 1000;
+import { round3 } from './stats.js';
 
 /** One process per driver, each placed as the stage's placement says (the same for every driver). */
 export function startDriverProcesses({ target, session, placement }) {

@@ -57,6 +57,9 @@ export function relativeMarginOfError(xs) {
 /** Rounded to one decimal, as figures are kept in results. */
 export const round1 = (x) => Math.round(x * 10) / 10;
 
+/** Rounded to three decimals (ratios, small per-operation figures). */
+export const round3 = (x) => Math.round(x * 1000) / 1000;
+
 /** Latency summary in the unit given (the harness records microseconds). */
 export function latencySummary(values) {
   const sorted = Float64Array.from(values).sort();

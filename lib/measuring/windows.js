@@ -1,8 +1,7 @@
 // Pure: a driver's measured windows of one bench -> the figures of its row.
-import { median, percentileOfSorted, relativeMarginOfError, round1 } from './stats.js';
+import { median, percentileOfSorted, relativeMarginOfError, round1, round3 } from './stats.js';
 
 const sum = (xs) => xs.reduce((s, x) => s + x, 0);
-const round3 = (x) => Math.round(x * 1000) / 1000;
 
 /**
  * @param {Array<{round, opsPerSec, samples, ops, leadOps, cpuUs, gcMs, serverCpuUs}>} windows

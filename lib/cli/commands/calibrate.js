@@ -7,7 +7,7 @@ import Table from 'cli-table3';
 import { selectBenches } from '../../../benchs/index.js';
 import { EXIT } from '../errors.js';
 import { fmtInt } from '../../reporting/format.js';
-import { pairedDelta } from '../../measuring/stats.js';
+import { pairedDelta, round3 } from '../../measuring/stats.js';
 import { describeRun } from '../../reporting/table.js';
 import { BUILTIN_DRIVERS, assertDriverNames } from '../../drivers/index.js';
 import { runBenchmark } from '../../run.js';
@@ -22,8 +22,6 @@ const BARE = ' (bare loop)';
 export function withBareTwins(drivers) {
   return drivers.flatMap((d) => [d, { ...d, name: `${d.name}${BARE}`, bare: true }]);
 }
-
-const round3 = (x) => Math.round(x * 1000) / 1000;
 
 /** Pure: per bench and driver, the harness row, the bare row and their paired ratio (3 decimals, as shown). */
 export function calibrationRows(results) {

@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { usageError, setupError } from '../../cli/errors.js';
 import { deadline, within } from '../../measuring/timers.js';
+import { round3 } from '../../measuring/stats.js';
 
 const PROXY = fileURLToPath(new URL('./process.js', import.meta.url));
 
@@ -83,7 +84,7 @@ function readJsonLines(stream) {
   return reader;
 }
 
-const ms3 = (x) => (x === null || x === undefined ? null : Math.round(x * 1000) / 1000);
+const ms3 = (x) => (x === null || x === undefined ? null : round3(x));
 
 /**
  * What the proxy added over the run, for settings.network: per direction the hold times' summary
