@@ -28,7 +28,7 @@ export function summarizeWindows(windows) {
     } : null,
     rounds: windows.map((w) => ({
       round: w.round,
-      ...(w.process !== undefined ? { process: w.process } : {}),
+      process: w.process,
       opsPerSec: round1(w.opsPerSec),
       samples: w.samples,
       ops: w.ops,
