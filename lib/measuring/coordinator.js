@@ -100,12 +100,11 @@ async function openCells(cells, { bench, processes, context, settings, signal, f
   for (const cell of cells) {
     signal?.throwIfAborted();
     try {
-      const copies = processesFor(cell.plan, settings);
-      for (let copy = 0; copy < copies; copy++) {
+      for (let copy = 0; copy < cell.copies; copy++) {
         const handle = await unlessAborted(processes.get(cell.driver, copy), signal);
         cell.handles.push(handle);
         // The warm-up is the row's, shared among its processes (each also warms up in its lead-ins).
-        const opened = await unlessAborted(handle.turn('open', { bench: bench.name, concurrency, warmup: warmup / copies, callTimeoutMs, setupData: context.setupData },
+        const opened = await unlessAborted(handle.turn('open', { bench: bench.name, concurrency, warmup: warmup / cell.copies, callTimeoutMs, setupData: context.setupData },
           callTimeoutMs + warmup * 1000 + 30000), signal);
         if (notApplicableReason(opened)) { // the driver's own plan, with the bench's set-up data, says n/a
           cell.row = naRow(cell, notApplicableReason(opened));
@@ -114,7 +113,6 @@ async function openCells(cells, { bench, processes, context, settings, signal, f
         cell.protocol = opened.protocol;
         cell.pool = opened.pool;
       }
-      cell.processFor = processSchedule(cell.handles.length);
     } catch (err) {
       await fail(cell, err);
     }
@@ -227,7 +225,11 @@ export function combineClosed(parts) {
  * @returns {Promise<{ rows: Array, order: string[][], budgetStopped: boolean }>} one row per driver, in driver order
  */
 export async function measureBench({ bench, drivers, processes, admin, context, settings, serverPid, signal, progress, serverAlive }) {
-  const cells = drivers.map((driver) => ({ driver, plan: planFor(bench, driver, context), handles: [], windows: [], row: null }));
+  const cells = drivers.map((driver) => {
+    const plan = planFor(bench, driver, context);
+    const copies = processesFor(plan, settings);
+    return { driver, plan, copies, processFor: processSchedule(copies), handles: [], windows: [], row: null };
+  });
   // A cell that fails gets its failed row; a failure that is the server's ends the bench.
   const fail = async (cell, err) => {
     if (signal?.aborted) throw signal.reason;
@@ -241,7 +243,7 @@ export async function measureBench({ bench, drivers, processes, admin, context, 
   // Start every process the bench needs at once (each takes about 0.4 s to start, mostly loading);
   // one that fails to start is started again, and fails its row, when it is opened.
   await unlessAborted(Promise.allSettled(cells.filter((c) => !c.row)
-    .flatMap((c) => Array.from({ length: processesFor(c.plan, settings) }, (_, copy) => processes.get(c.driver, copy)))), signal);
+    .flatMap((c) => Array.from({ length: c.copies }, (_, copy) => processes.get(c.driver, copy)))), signal);
   await openCells(cells.filter((c) => !c.row), { bench, processes, context, settings, signal, fail });
   const { order, budgetStopped } = await runRounds(cells, { bench, admin, context, settings, serverPid, signal, progress, fail });
   await closeCells(cells, { concurrency: settings.concurrency, signal, fail });
