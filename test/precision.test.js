@@ -50,3 +50,10 @@ test('settings: only the default lengths have a budget', () => {
   assert.equal(budget({ precision: 2 }), null);
   assert.equal(budget({ smoke: true }), null);
 });
+
+test('settings: a lead-in is at most a third of a window, so benchmark.js never keeps it as the sample', () => {
+  const lead = (opts) => runSettings({ wake: { mode: 'none', spinners: 0 }, ...opts }, []).lead;
+  assert.equal(lead({}), PRESETS.default.lead, 'the default fits: 5 ms against 19 ms windows');
+  assert.ok(Math.abs(lead({ lead: 0.1, time: 1.2, rounds: 12 }) - 0.1 / 3) < 1e-12, 'cut to a third of 100 ms');
+  assert.equal(lead({ smoke: true }), PRESETS.smoke.lead);
+});

@@ -13,8 +13,9 @@ test('a window is one benchmark.js sample, kept, of about the requested time, af
   const check = (r) => checked.push(r);
   const sizing = await warmUp({ ops, check, warmup: 0.1 });
   const m = await sampleWindow({ ops, check, sizing, time: 0.2, lead: 0.05 });
-  assert.equal(m.cycles, 1);
-  assert.equal(m.samples, 1, 'no cycle discarded (benchmark.js drops cycles that finish under minTime)');
+  // The lead-in's cycle, which benchmark.js discards, then the sample's (re-run if it finished early).
+  assert.ok(m.cycles >= 2, `${m.cycles} cycles`);
+  assert.equal(m.samples, 1, 'one sample kept');
   // The sample is sized from the lead-in's time per operation: on a busy host its length can be off
   // several-fold either way, so only its order of magnitude is checked.
   const measured = (m.measuredTo - m.measuredFrom) / 1000;
@@ -23,6 +24,9 @@ test('a window is one benchmark.js sample, kept, of about the requested time, af
   assert.ok(m.cpuUs >= 0 && Number.isFinite(m.cpuUs));
   assert.equal(m.sampleOpsPerSec.length, m.samples);
   assert.ok(m.opsPerSec > 0 && Number.isFinite(m.rme));
+  // benchmark.js's clock of the sample, against the harness's own clock of the same operations.
+  const spanOpsPerSec = m.opsPerCall / measured;
+  assert.ok(m.opsPerSec <= spanOpsPerSec && m.opsPerSec > 0.9 * spanOpsPerSec, `${m.opsPerSec} against ${spanOpsPerSec}`);
   assert.ok(checked.length > 0 && checked.every((r) => r === 'ok'), 'results were checked');
 });
 
@@ -41,6 +45,26 @@ test('no lead-in operation is in flight when the measured part starts; the next 
   assert.ok(Math.abs(sizing.lastMsPerOp - (m.measuredTo - m.measuredFrom) / m.opsPerCall) < 1e-9);
   const next = await sampleWindow({ ops: [op], check: () => {}, sizing, time: 0.1, lead: 0.03 });
   assert.equal(next.opsPerCall, Math.max(1, Math.round(100 / ((m.measuredTo - m.measuredFrom) / m.opsPerCall))));
+});
+
+test('a lead-in that stalls past benchmark.js\'s minTime is not taken as the sample: the window runs again without one', async () => {
+  let calls = null;
+  // The second call of the lead-in takes 150 ms: the lead-in's cycle outlasts minTime (half of 0.2 s).
+  const op = () => (calls !== null && ++calls === 2 ? new Promise((resolve) => setTimeout(() => resolve('ok'), 150)) : tick());
+  const sizing = await warmUp({ ops: [op], check: () => {}, warmup: 0.001 });
+  calls = 0;
+  const m = await sampleWindow({ ops: [op], check: () => {}, sizing, time: 0.2, lead: 0.05 });
+  assert.equal(m.samples, 1);
+  assert.equal(m.leadOps, 0, 'the window that counted ran no lead-in');
+  assert.ok(m.opsPerCall > 1 && m.ops === m.opsPerCall, 'the sample is the measured call, not the lead-in');
+});
+
+test('a sample that finishes under minTime is run again, sized from itself', async () => {
+  const sizing = { msPerOp: 40, opsPerCheck: 1, lastMsPerOp: 40 }; // 1 ms operations taken for 40 ms ones
+  const m = await sampleWindow({ ops: [tick], check: () => {}, sizing, time: 0.2, lead: 0.01 });
+  assert.ok(m.cycles >= 3, `${m.cycles} cycles: lead-in, short sample, re-run`);
+  assert.ok(m.opsPerCall > 5, `the re-run was sized anew: ${m.opsPerCall} operations`);
+  assert.ok((m.measuredTo - m.measuredFrom) / 1000 >= 0.1, 'the kept sample lasted at least minTime');
 });
 
 test('a window is sized by the previous window, else the lead-in, else the warm-up', () => {

@@ -33,7 +33,7 @@ export function addMeasureOptions(cmd) {
     .option('-r, --rounds <n>', `rounds per bench: each gives every driver one window, in a fresh random order (default ${PRESETS.default.rounds}; --smoke ${PRESETS.smoke.rounds})`, positiveInteger('--rounds'))
     .option('--precision <pct>', 'keep adding rounds (in batches) until every row\'s paired Δ interval is within ± this many per cent of its reference, or --max-rounds: buys precision with time on a noisy host', positiveNumber('--precision'))
     .option('--max-rounds <n>', 'the most rounds --precision may run per bench (default 8 × --rounds)', positiveInteger('--max-rounds'))
-    .option('--lead <seconds>', `unmeasured lead-in at the start of every window (default ${PRESETS.default.lead})`, positiveNumber('--lead'))
+    .option('--lead <seconds>', `unmeasured lead-in at the start of every window, at most a third of its measured part (default ${PRESETS.default.lead})`, positiveNumber('--lead'))
     .option('--warmup <seconds>', `warm-up per bench and driver before its first window, shared among its processes, every result checked (default ${PRESETS.default.warmup})`, positiveNumber('--warmup'))
     .option('--processes <n>', `processes each driver's row is measured in, taking the rounds in turn, so its figure averages over processes (default ${PRESETS.default.processes}; --smoke ${PRESETS.smoke.processes}); benches that keep figures of their own across windows use one`, positiveInteger('--processes'))
     .option('--cpus <placement>', "CPU placement: 'shared' (each driver's JavaScript thread and the embedded server on one CPU, the rest on the others), 'split' (drivers on one CPU, server on another) or 'none' (the scheduler decides)", parsePlacement, DEFAULT_PLACEMENT)

@@ -14,6 +14,7 @@ import { loadDrivers } from './index.js';
 import { checkFor, connectorFor, planFor, targetFor } from '../measuring/plan.js';
 import { withRowShape } from './variants.js';
 import { bareLoop, leadIn, ownCpuUs, sampleWindow, warmUp, windowOps } from '../measuring/sampler.js';
+import { windowLead } from '../measuring/windows.js';
 import { LatencyRecorder } from '../measuring/latency.js';
 import { latencySummary, round1 } from '../measuring/stats.js';
 import { addSecret, redact } from '../cli/redact.js';
@@ -44,7 +45,7 @@ function gcMsBetween(t0, t1) {
  * windows of the same length.
  */
 async function bareWindow(op, { ops, check, sizing, lead, time, callTimeoutMs }) {
-  const led = await leadIn({ ops, check, seconds: lead, callTimeoutMs });
+  const led = await leadIn({ ops, check, seconds: windowLead(lead, time), callTimeoutMs });
   const cpu0 = ownCpuUs();
   const from = performance.now();
   const m = await bareLoop(op, windowOps(sizing, led, time));

@@ -10,6 +10,7 @@ import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
 import Benchmark from 'benchmark';
 import { LatencyRecorder } from './latency.js';
+import { windowLead } from './windows.js';
 
 // A check runs inside the measured part. Checking the 1 000 rows of select_1000_rows every 2 ms
 // (every other operation) made that bench's harness/bare-loop ratio (`calibrate`) 0.92-0.95.
@@ -18,7 +19,7 @@ const MAX_OPS_PER_CHECK = 512;
 // One benchmark.js sample per window: between two samples benchmark.js spends about 2.5 ms cloning
 // the benchmark and compiling a new test function while the connection idles, and the operations
 // after such a gap run cold. Eight samples per window cost the drivers 10-17 % against a bare loop
-// here (`calibrate`), two about 3.5 %.
+// here (`calibrate`), two about 3.5 %. The lead-in is benchmark.js's first cycle, for the same reason.
 
 // benchmark.js waits on setTimeout(0) between samples: about 1 ms in which the CPU idles, and the
 // next sample starts on a cold CPU. Its own lodash (the one it was installed with), given a
@@ -145,45 +146,73 @@ export function windowOps(sizing, led, time) {
   return Math.max(1, Math.round((time * 1000) / msPerOp));
 }
 
+// A sample that finishes under minTime is re-run, sized anew from it: a few times at most.
+const MAX_CYCLES = 20;
+
 /**
- * The benchmark.js run of one window: one sample, one call of `opsPerCall` operations. `state`
- * receives the measured span (its clock and this process's CPU time at start and end) and the
- * first failure.
+ * The benchmark.js run of one window. Its first cycle is the lead-in, which benchmark.js discards
+ * (it runs under minTime, and benchmark.js re-runs a cycle that finishes under minTime, keeping only
+ * the re-run); its next cycle is the sample: one call of `opsPerCall` operations, sized when it
+ * starts. benchmark.js compiles its test (about 2.5 ms of work and 250 kB of garbage on this machine)
+ * before the first cycle, so the measured cycle follows the lead-in with no gap: compiling between
+ * the lead-in and the sample cost the drivers 2-3 % against a bare loop here (`calibrate`).
+ * `state` receives the lead-in, the measured span (its clock, and this process's CPU time at its
+ * start) and the first failure.
  */
-function windowBenchmark({ name, time, ops, check, opsPerCall, opsPerCheck, latencies, watch, state }) {
+function windowBenchmark({ name, time, lead, ops, check, sizing, latencies, watch, state, callTimeoutMs, signal }) {
+  const leadSeconds = windowLead(lead, time);
+  const fail = (deferred, err) => {
+    state.failure = err;
+    deferred.benchmark._original.abort();
+    deferred.resolve();
+  };
   return new GaplessBenchmark(name, {
     defer: true,
     async: true,
     delay: 0,
     initCount: 1,
-    minTime: time / 4,
+    minTime: time / 2,
     maxTime: 0, // one sample
     minSamples: 1,
     fn(deferred) {
-      state.span.t0 = performance.now();
-      state.span.cpu0 = ownCpuUs();
-      const measured = state.failure ? Promise.resolve() : runCall(ops, opsPerCall, check, latencies, opsPerCheck);
-      measured.then(
-        () => {
-          state.span.t1 = performance.now();
-          state.span.cpu1 = ownCpuUs();
+      if (state.failure) {
+        deferred.resolve();
+      } else if (deferred.benchmark.cycles > MAX_CYCLES) {
+        fail(deferred, new Error(`a window of ${state.opsPerCall} operations kept finishing in under ${time / 2} s`));
+      } else if (leadSeconds > 0 && deferred.benchmark.cycles === 0) {
+        leadIn({ ops, check, seconds: leadSeconds, callTimeoutMs, signal }).then((led) => {
+          state.led = led;
           watch.progress();
           deferred.resolve();
-        },
-        (err) => {
-          state.failure = err;
-          deferred.benchmark._original.abort();
+        }, (err) => fail(deferred, err));
+      } else if (deferred.cycles > 0) {
+        // The sample cycle's count is above 1 after the short lead-in cycle: its further calls are empty.
+        queueMicrotask(() => deferred.resolve());
+      } else {
+        state.opsPerCall = windowOps(sizing, state.led, time);
+        state.span = { t0: performance.now(), cpu0: ownCpuUs() };
+        runCall(ops, state.opsPerCall, check, latencies, sizing.opsPerCheck).then(() => {
+          state.span.t1 = performance.now();
+          sizing.lastMsPerOp = (state.span.t1 - state.span.t0) / state.opsPerCall;
+          watch.progress();
           deferred.resolve();
-        },
-      );
+        }, (err) => fail(deferred, err));
+      }
     },
   });
 }
 
-/** Run the window's benchmark to its end, a stall or an abort. Returns the cycles run. */
+/**
+ * Run the window's benchmark to its end, a stall or an abort. Returns its cycles, the last one's
+ * time as benchmark.js clocked it, and this process's CPU time right after it.
+ */
 async function runWindow(bench, { watch, state }) {
-  let cycles = 0;
-  bench.on('cycle', () => { cycles++; });
+  const last = { cycles: 0, clocked: null, cpuUs: null };
+  bench.on('cycle', (event) => {
+    last.cycles++;
+    last.clocked = event.target.times.cycle;
+    last.cpuUs = ownCpuUs();
+  });
   const done = new Promise((resolve) => {
     bench.on('complete', resolve);
     bench.on('abort', resolve);
@@ -197,54 +226,52 @@ async function runWindow(bench, { watch, state }) {
   } finally {
     watch.stop();
   }
-  return cycles;
+  return last;
 }
 
 /**
- * One window: an unmeasured lead-in of `lead` seconds, then benchmark.js times one sample of about
- * `time` seconds. The lead-in ends before benchmark.js starts its run (about 3 ms of compiling on
- * the same CPU, which keeps it busy): an operation still in flight when benchmark.js starts its
- * clock would be timed as part of the window, half an operation on average, which on 20 ms windows
- * of 1 ms operations cost the slower drivers 2-3 % more than the faster ones.
+ * One window: an unmeasured lead-in of `lead` seconds (at most a third of the window), then
+ * benchmark.js times one sample of about `time` seconds, right after it.
  * The window's length in operations follows the time per operation of the previous window, kept
- * in `sizing.lastMsPerOp` (the lead-in's, in the first window; a cold warm-up overestimates it
- * several-fold, and a lead-in shares its CPU with benchmark.js's start).
- * @returns {Promise<{opsPerSec, rme, samples, cycles, samplingSeconds, opsPerCall, ops, leadOps, sampleOpsPerSec}>}
+ * in `sizing.lastMsPerOp` (the lead-in's, in the first window: a cold warm-up overestimates it
+ * several-fold).
+ * @returns {Promise<{opsPerSec, rme, samples, cycles, samplingSeconds, opsPerCall, ops, leadOps, sampleOpsPerSec, measuredFrom, measuredTo, cpuUs}>}
  */
 export async function sampleWindow({
   ops, check, sizing, time, lead = 0, callTimeoutMs = 30000, signal, name = 'bench', latencies = new LatencyRecorder(),
 }) {
-  const { opsPerCheck } = sizing;
-  const led = await leadIn({ ops, check, seconds: lead, callTimeoutMs, signal });
-  // benchmark.js re-runs a cycle that finishes under minTime and keeps only the re-run. So the one
-  // sample is one call of a fixed number of operations, with minTime far below it.
-  const opsPerCall = windowOps(sizing, led, time);
-
   const recordedBefore = latencies.length;
-  const watch = stallWatch(callTimeoutMs, signal);
-  const state = { failure: null, span: {} };
-  const bench = windowBenchmark({ name, time, ops, check, opsPerCall, opsPerCheck, latencies, watch, state });
   const samplingStart = performance.now();
-  const cycles = await runWindow(bench, { watch, state });
-  if (state.failure) throw state.failure;
-  if (bench.error) throw bench.error;
+  let state;
+  let bench;
+  let last;
+  // Twice at most: when an operation of the lead-in stalls past minTime, benchmark.js keeps the
+  // lead-in's cycle as its sample; the window then runs again, without a lead-in.
+  for (const leadSeconds of [lead, 0]) {
+    const watch = stallWatch(callTimeoutMs, signal);
+    state = { failure: null, led: null, span: null, opsPerCall: 0 };
+    bench = windowBenchmark({ name, time, lead: leadSeconds, ops, check, sizing, latencies, watch, state, callTimeoutMs, signal });
+    last = await runWindow(bench, { watch, state });
+    if (state.failure) throw state.failure;
+    if (bench.error) throw bench.error;
+    if (state.span?.t1 !== undefined) break;
+  }
+  const { span, opsPerCall } = state;
   const opsPerSample = opsPerCall * ops.length;
-  const { span } = state;
-  sizing.lastMsPerOp = (span.t1 - span.t0) / opsPerCall;
   return {
-    opsPerSec: bench.hz * opsPerSample,
-    // Each benchmark.js sample is the mean time of one call: as ops/s.
-    sampleOpsPerSec: bench.stats.sample.map((period) => opsPerSample / period),
+    opsPerSec: opsPerSample / last.clocked,
+    // The sample, as ops/s: benchmark.js's period is the cycle's time over its count of calls.
+    sampleOpsPerSec: [opsPerSample / last.clocked],
     rme: bench.stats.rme,
     samples: bench.stats.sample.length,
-    cycles, // benchmark.js cycles run; equal to samples unless one was discarded for finishing early
+    cycles: last.cycles, // benchmark.js cycles run: the lead-in's, the sample's, and any re-run of a short sample
     samplingSeconds: (performance.now() - samplingStart) / 1000,
     opsPerCall,
     ops: latencies.length - recordedBefore,
-    leadOps: led.ops,
+    leadOps: state.led?.ops ?? 0,
     measuredFrom: span.t0,
     measuredTo: span.t1,
-    cpuUs: span.cpu1 - span.cpu0,
+    cpuUs: last.cpuUs - span.cpu0,
   };
 }
 

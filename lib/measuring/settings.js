@@ -3,9 +3,11 @@
 import { DRIVER_PROCESS_FLAGS } from '../drivers/driver-handle.js';
 import { resolveNetwork } from '../server/proxy/index.js';
 import { describeWake } from './wake.js';
+import { windowLead } from './windows.js';
 
 // time: measured seconds per bench and driver, split into `rounds` windows; lead: the unmeasured
-// lead-in of each window (README, "How a bench is measured"); budget: the most seconds a bench's
+// lead-in of each window, at most a third of its measured part (README, "How a bench is
+// measured"); budget: the most seconds a bench's
 // rounds may take per driver, so that a contended host (whose stolen time stretches what a window
 // costs besides its measured part) does not stretch the run: 120 windows took 3.5 s per driver at
 // 3-6 % steal and 4.5-5 s at 20-30 %.
@@ -13,24 +15,26 @@ import { describeWake } from './wake.js';
 // turn (two processes of one driver differ by a few per cent; README, "How a bench is measured").
 export const PRESETS = {
   default: { time: 2.3, lead: 0.005, warmup: 0.3, rounds: 120, budget: 3.6, processes: 4 },
-  smoke: { time: 0.1, lead: 0.02, warmup: 0.05, rounds: 2, processes: 1 },
+  smoke: { time: 0.1, lead: 0.01, warmup: 0.05, rounds: 2, processes: 1 },
 };
 
 /** Settings recorded in the results (never connection secrets). */
 export function runSettings(opts, benches) {
   const preset = opts.smoke ? PRESETS.smoke : PRESETS.default;
+  const rounds = opts.rounds ?? preset.rounds;
+  const time = opts.time ?? preset.time;
   return {
     mode: opts.smoke ? 'smoke' : 'default',
     drivers: opts.drivers,
     baseline: opts.baseline,
     benches: benches.map((b) => b.name),
     concurrency: opts.concurrency,
-    rounds: opts.rounds ?? preset.rounds,
+    rounds,
     ...(opts.precision ? { precision: opts.precision, maxRounds: opts.maxRounds ?? 8 * (opts.rounds ?? preset.rounds) } : {}),
-    time: opts.time ?? preset.time,
+    time,
     // Only the default lengths have a budget: rounds or a time asked for are run in full.
     budget: opts.rounds === undefined && opts.time === undefined && !opts.precision ? preset.budget ?? null : null,
-    lead: opts.lead ?? preset.lead,
+    lead: windowLead(opts.lead ?? preset.lead, time / rounds),
     driverProcessFlags: [...DRIVER_PROCESS_FLAGS],
     warmup: opts.warmup ?? preset.warmup,
     processes: opts.processes ?? preset.processes,

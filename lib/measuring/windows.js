@@ -1,5 +1,11 @@
-// Pure: a driver's measured windows of one bench -> the figures of its row.
+// Pure: a window's lead-in, and a driver's measured windows of one bench -> the figures of its row.
 import { median, percentileOfSorted, relativeMarginOfError, round1, round3 } from './stats.js';
+
+/**
+ * A window's lead-in (seconds): `lead`, at most a quarter of the window's measured `time`. The
+ * lead-in is benchmark.js's first cycle, which it discards for running under minTime (half a window).
+ */
+export const windowLead = (lead, time) => Math.min(lead, time / 3);
 
 const sum = (xs) => xs.reduce((s, x) => s + x, 0);
 
