@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { performance } from 'node:perf_hooks';
 import { bareLoop, measure, sampleWindow, warmUp, windowOps } from '../lib/measuring/sampler.js';
+import { LatencyRecorder } from '../lib/measuring/latency.js';
 
 // About 1 ms each (a timer's minimum), steady from the first call, like a round trip to a server.
 const tick = () => new Promise((resolve) => setTimeout(() => resolve('ok'), 0));
@@ -61,8 +62,11 @@ test('a lead-in that stalls past benchmark.js\'s minTime is not taken as the sam
 
 test('a sample that finishes under minTime is run again, sized from itself', async () => {
   const sizing = { msPerOp: 40, opsPerCheck: 1, lastMsPerOp: 40 }; // 1 ms operations taken for 40 ms ones
-  const m = await sampleWindow({ ops: [tick], check: () => {}, sizing, time: 0.2, lead: 0.01 });
+  const latencies = new LatencyRecorder();
+  const m = await sampleWindow({ ops: [tick], check: () => {}, sizing, time: 0.2, lead: 0.01, latencies });
   assert.ok(m.cycles >= 3, `${m.cycles} cycles: lead-in, short sample, re-run`);
+  assert.equal(m.ops, m.opsPerCall, 'the kept sample\'s operations, over which its CPU time is counted');
+  assert.ok(latencies.length > m.ops, 'the short sample\'s latencies are kept too');
   assert.ok(m.opsPerCall > 5, `the re-run was sized anew: ${m.opsPerCall} operations`);
   assert.ok((m.measuredTo - m.measuredFrom) / 1000 >= 0.1, 'the kept sample lasted at least minTime');
 });

@@ -240,7 +240,6 @@ async function runWindow(bench, { watch, state }) {
 export async function sampleWindow({
   ops, check, sizing, time, lead = 0, callTimeoutMs = 30000, signal, name = 'bench', latencies = new LatencyRecorder(),
 }) {
-  const recordedBefore = latencies.length;
   const samplingStart = performance.now();
   let state;
   let bench;
@@ -267,7 +266,7 @@ export async function sampleWindow({
     cycles: last.cycles, // benchmark.js cycles run: the lead-in's, the sample's, and any re-run of a short sample
     samplingSeconds: (performance.now() - samplingStart) / 1000,
     opsPerCall,
-    ops: latencies.length - recordedBefore,
+    ops: opsPerSample, // the kept sample's: its CPU time and GC pauses are counted over it alone
     leadOps: state.led?.ops ?? 0,
     measuredFrom: span.t0,
     measuredTo: span.t1,
