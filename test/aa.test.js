@@ -59,6 +59,12 @@ test('the A/A report states the resolution, and a bench the driver cannot run is
   assert.match(ok, /A\/A \|Δ\|: median 1\.5 %, largest 2\.0 % \(insert\); none called significant/);
 });
 
+test('an interval bound that is not 0 never reads 0.0 %: a significant interval must look like one', () => {
+  const results = aaResults([['do', -4.6, true]]);
+  results.benches[0].results[1].deltaCI = [-7.4, -0.04];
+  assert.match(renderAA(results), /-7\.4 % … -0\.04 %/);
+});
+
 test('a bench called significant gets the two processes\' client CPU per operation, and whether it explains the Δ', () => {
   const a = { cost: { clientCpuUsPerOp: 222.2 } };
   assert.equal(significantNote('execute', a, { deltaPct: 2.8, cost: { clientCpuUsPerOp: 210.7 } }),

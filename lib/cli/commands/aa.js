@@ -5,7 +5,7 @@
 import Table from 'cli-table3';
 import { selectBenches } from '../../../benchs/index.js';
 import { EXIT } from '../errors.js';
-import { fmtDelta, fmtOps, fmtPct, fmtSignedPct, fmtUs } from '../../reporting/format.js';
+import { fmtBound, fmtDelta, fmtOps, fmtPct, fmtSignedPct, fmtUs } from '../../reporting/format.js';
 import { median } from '../../measuring/stats.js';
 import { describeRun } from '../../reporting/table.js';
 import { assertDriverNames } from '../../drivers/index.js';
@@ -95,7 +95,7 @@ export function renderAA(results) {
       if (a?.status === 'n/a') notes.push(`${bench.name}: name a driver that runs it with --baseline (e.g. mysql2) to measure its A/A`);
       continue;
     }
-    const ci = b.deltaCI ? `${fmtPct(b.deltaCI[0])} … ${fmtPct(b.deltaCI[1])}` : '-';
+    const ci = b.deltaCI ? `${fmtBound(b.deltaCI[0])} … ${fmtBound(b.deltaCI[1])}` : '-';
     const stateNote = b.deltaSignificant ? significantNote(bench.name, a, b) : processStateNote(bench.name, a, b);
     if (stateNote) notes.push(stateNote);
     table.push([bench.name, a.driver, fmtOps(a.opsPerSec), fmtOps(b.opsPerSec), String(b.deltaPairs ?? ''), fmtDelta(b, bench, results.settings.baseline), ci]);
