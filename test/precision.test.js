@@ -57,3 +57,10 @@ test('settings: a lead-in is at most a third of a window, so benchmark.js never 
   assert.ok(Math.abs(lead({ lead: 0.1, time: 1.2, rounds: 12 }) - 0.1 / 3) < 1e-12, 'cut to a third of 100 ms');
   assert.equal(lead({ smoke: true }), PRESETS.smoke.lead);
 });
+
+test('a lead-in cut to a third of a window is shown rounded, as the window is', async () => {
+  const { describeRun } = await import('../lib/reporting/table.js');
+  const settings = runSettings({ wake: { mode: 'none', spinners: 0 }, lead: 0.1, concurrency: 1 }, []);
+  const text = describeRun({ settings, drivers: [], env: {}, server: null }).join('\n');
+  assert.match(text, /120 rounds × \(0\.006 s lead-in \+ 0\.019 s measured\)/);
+});

@@ -7,10 +7,9 @@ import { windowLead } from './windows.js';
 
 // time: measured seconds per bench and driver, split into `rounds` windows; lead: the unmeasured
 // lead-in of each window, at most a third of its measured part (README, "How a bench is
-// measured"); budget: the most seconds a bench's
-// rounds may take per driver, so that a contended host (whose stolen time stretches what a window
-// costs besides its measured part) does not stretch the run: 120 windows took 3.5 s per driver at
-// 3-6 % steal and 4.5-5 s at 20-30 %.
+// measured"); budget: the most seconds a bench's rounds may take per driver, so that a contended
+// host (whose stolen time stretches what a window costs besides its measured part) does not
+// stretch the run: 120 windows took 3.5 s per driver at 3-6 % steal and 4.5-5 s at 20-30 %.
 // processes: how many processes of its own each driver's row is measured in, taking the rounds in
 // turn (two processes of one driver differ by a few per cent; README, "How a bench is measured").
 export const PRESETS = {
@@ -30,7 +29,7 @@ export function runSettings(opts, benches) {
     benches: benches.map((b) => b.name),
     concurrency: opts.concurrency,
     rounds,
-    ...(opts.precision ? { precision: opts.precision, maxRounds: opts.maxRounds ?? 8 * (opts.rounds ?? preset.rounds) } : {}),
+    ...(opts.precision ? { precision: opts.precision, maxRounds: opts.maxRounds ?? 8 * rounds } : {}),
     time,
     // Only the default lengths have a budget: rounds or a time asked for are run in full.
     budget: opts.rounds === undefined && opts.time === undefined && !opts.precision ? preset.budget ?? null : null,

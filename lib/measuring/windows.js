@@ -2,7 +2,7 @@
 import { median, percentileOfSorted, relativeMarginOfError, round1, round3 } from './stats.js';
 
 /**
- * A window's lead-in (seconds): `lead`, at most a quarter of the window's measured `time`. The
+ * A window's lead-in (seconds): `lead`, at most a third of the window's measured `time`. The
  * lead-in is benchmark.js's first cycle, which it discards for running under minTime (half a window).
  */
 export const windowLead = (lead, time) => Math.min(lead, time / 3);
