@@ -16,7 +16,7 @@ function aaResults(deltas) {
     complete: true,
     settings: { baseline: 'mysql2', rounds: 36 },
     env: {}, server: {}, drivers: [],
-    resolution: { pct: 2.5, rows: deltas.length, largestPct: 3.1 },
+    resolution: { pct: 2.5, rows: deltas.length, largestPct: 3.1, comparisons: deltas.length, jointLevel: 0.95, eachLevel: 1 - 0.05 / deltas.length },
     benches: deltas.map(([name, deltaPct, deltaSignificant]) => ({
       name,
       results: [
@@ -55,7 +55,8 @@ test('the A/A report states the resolution, and a bench the driver cannot run is
   assert.match(text, /execute: name a driver that runs it with --baseline/);
   assert.doesNotMatch(text, /FAILED/);
   const ok = renderAA(aaResults([['do', -1, false], ['insert', 2, false]]));
-  assert.match(ok, /this machine resolves differences above 2\.5 %/);
+  assert.match(ok, /this machine resolves differences above 2\.5 % \(A\/A, 2 benches; the median half-width of the paired Δs' intervals, 95 % together over the run's 2 Δs: each at 97\.5 %; widest ±3\.1 %\)/);
+  assert.match(ok, /95 % joint interval/);
   assert.match(ok, /A\/A \|Δ\|: median 1\.5 %, largest 2\.0 % \(insert\); none called significant/);
 });
 
@@ -78,7 +79,7 @@ test('a bench called significant gets the two processes\' client CPU per operati
   results.benches[1].results[1].cost = { clientCpuUsPerOp: 210.7 };
   const text = renderAA(results);
   assert.match(text, /execute: the twin spent 211 against 222 µs/);
-  assert.match(text, /called significant: execute — a 95 % interval leaves out the true Δ in about 1 bench of 20 by chance, and two processes of one driver can differ by a few per cent \(the notes above give their client CPU\); run `aa execute` again/);
+  assert.match(text, /called significant: execute — the run's 2 intervals all hold in 19 sittings of 20: one sitting in 20 calls a bench by chance, and two processes of one driver can differ by a few per cent \(the notes above give their client CPU\); run `aa execute` again/);
 });
 
 test('aa on a real server: a table of A/A Δs, the resolution line, an exit code scripts can trust', async () => {

@@ -64,3 +64,17 @@ test('a lead-in cut to a third of a window is shown rounded, as the window is', 
   const text = describeRun({ settings, drivers: [], env: {}, server: null }).join('\n');
   assert.match(text, /120 rounds × \(0\.006 s lead-in \+ 0\.019 s measured\)/);
 });
+
+test('--precision is judged on the intervals the run will report: each at 95 % over its planned Δs', async () => {
+  const { eachIntervalLevel, pairedDelta } = await import('../lib/measuring/stats.js');
+  const ref = cell('mysql2', 1000, 0, 36);
+  const spread = { driver: { name: 'mariadb' }, windows: ref.windows.map((w) => ({ ...w, opsPerSec: 1100 * (1 + ((w.round * 7) % 36 - 18) / 600) })) };
+  const target = pairedDelta(spread.windows, ref.windows).halfWidthPct + 0.01;
+  assert.equal(preciseEnough([ref, spread], 'mysql2', target), true);
+  assert.equal(preciseEnough([ref, spread], 'mysql2', target, eachIntervalLevel(7)), false, 'one of seven Δs needs more rounds');
+  const settings = (opts, benches) => runSettings({ wake: { mode: 'none', spinners: 0 }, concurrency: 1, ...opts }, benches.map((name) => ({ name })));
+  const seven = ['do', 'insert', 'batch', 'pipelining', 'select_100_cols', 'select_1000_rows', 'execute'];
+  assert.equal(settings({ precision: 2, drivers: ['mysql', 'mysql2', 'mariadb'] }, seven).precisionLevel, eachIntervalLevel(14));
+  assert.equal(settings({ precision: 2, drivers: ['mysql2', 'mariadb'], floor: true, concurrency: [1, 4] }, ['do']).precisionLevel, eachIntervalLevel(4));
+  assert.equal(settings({ drivers: ['mysql2', 'mariadb'] }, ['do']).precisionLevel, undefined, 'no target, no level');
+});

@@ -127,7 +127,8 @@ test('a run states its resolution: the median half-width of its paired Δ interv
   assert.ok(mysql2.deltaCI[0] < 20 && mysql2.deltaCI[1] > 20, JSON.stringify(mysql2.deltaCI));
   assert.equal(r.resolution.rows, 2);
   assert.ok(r.resolution.pct > 0 && r.resolution.largestPct >= r.resolution.pct);
-  assert.match(renderTable(r), /resolution: this run resolves differences above \d+\.\d % \(the median half-width of the 95 % intervals of its paired Δs, 2 rows; widest ±\d+\.\d %\)/);
+  assert.deepEqual([r.resolution.comparisons, r.resolution.jointLevel, r.resolution.eachLevel], [2, 0.95, 0.975]);
+  assert.match(renderTable(r), /resolution: this run resolves differences above \d+\.\d % \(the median half-width of its paired Δs' intervals, 95 % together over the run's 2 Δs: each at 97\.5 %; 2 rows; widest ±\d+\.\d %\)/);
   // A Δ inside the run's resolution is shown as ~, even when its own interval excludes 0.
   r.benches[0].results[2].rounds = windows(10100);
   r.benches[0].results[1].rounds = windows(30000, (i) => (i % 2 ? 0.5 : -0.4));
@@ -147,4 +148,28 @@ test('the header names the RTT asked for and what the proxy added over the run',
   assert.equal(describeNetwork({ name: 'lan', rttMs: 0.5, measuredAddedMs: 0.556 }), '+0.5 ms RTT (measured +0.556 ms before the run)');
   r.settings.network = { name: 'loopback', rttMs: 0 };
   assert.doesNotMatch(renderTable(r), /network/);
+});
+
+test('a run\'s Δ intervals hold together at 95 %: a Δ that one 95 % interval would call is ~ among seven', () => {
+  // Seven benches, mysql2 1.5 % faster than mysql in 18 rounds of 24 and 1.5 % slower in 6: alone, the
+  // 95 % interval of its median excludes 0; as one of the run's seven Δs (each at 99.29 %), it does not.
+  const rounds = (f) => Array.from({ length: 24 }, (_, i) => ({ round: i, opsPerSec: 10000 * f(i) }));
+  const oneBench = (name) => ({
+    name, title: name, sql: 'DO 1', results: [
+      { driver: 'mysql', ok: true, status: 'ok', opsPerSec: 10000, rounds: rounds(() => 1) },
+      { driver: 'mysql2', ok: true, status: 'ok', opsPerSec: 10150, rounds: rounds((i) => (i % 4 === 3 ? 0.985 : 1.015)) },
+    ],
+  });
+  const run = (benches) => applyDeltas({ settings: { baseline: 'mysql' }, drivers: [{ name: 'mysql' }, { name: 'mysql2' }], benches: benches.map(oneBench) });
+  const alone = run(['do']);
+  assert.equal(alone.resolution.eachLevel, 0.95);
+  assert.ok(alone.benches[0].results[1].deltaCI[0] > 0, JSON.stringify(alone.benches[0].results[1].deltaCI));
+  const seven = run(['do', 'insert', 'batch', 'pipelining', 'select_100_cols', 'select_1000_rows', 'execute']);
+  assert.equal(seven.resolution.comparisons, 7);
+  assert.ok(Math.abs(seven.resolution.eachLevel - (1 - 0.05 / 7)) < 1e-12);
+  for (const bench of seven.benches) {
+    const row = bench.results[1];
+    assert.ok(row.deltaCI[0] < 0 && row.deltaCI[1] > 0, JSON.stringify(row.deltaCI));
+    assert.equal(row.deltaSignificant, false);
+  }
 });

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mean, variance, median, percentileOfSorted, relativeMarginOfError, latencySummary, deltaPct, tCritical95, medianConfidenceInterval } from '../lib/measuring/stats.js';
+import { mean, variance, median, percentileOfSorted, relativeMarginOfError, latencySummary, deltaPct, tCritical95, medianConfidenceInterval, eachIntervalLevel, pairedDelta } from '../lib/measuring/stats.js';
 
 test('mean, variance and median', () => {
   assert.equal(mean([1, 2, 3, 4]), 2.5);
@@ -96,4 +96,17 @@ test('median confidence interval: order-statistic ranks from the binomial table,
   assert.deepEqual(ranks(20), [6, 15]);
   assert.deepEqual(ranks(30), [10, 21]);
   assert.deepEqual(medianConfidenceInterval([5, 1, 4, 2, 3, 9, 8, 7, 6, 10], 0.8), [3, 8]);
+});
+
+test('k intervals that hold together at 95 % are each taken at 1 - 0.05 / k, and are wider', () => {
+  assert.equal(eachIntervalLevel(1), 0.95);
+  assert.equal(eachIntervalLevel(0), 0.95);
+  assert.ok(Math.abs(eachIntervalLevel(14) - (1 - 0.05 / 14)) < 1e-12);
+  const ref = Array.from({ length: 120 }, (_, i) => ({ round: i, opsPerSec: 1000 }));
+  const row = ref.map((r, i) => ({ round: i, opsPerSec: 1000 * (1 + (((i * 37) % 41) - 20) / 400) }));
+  const one = pairedDelta(row, ref);
+  const ofSeven = pairedDelta(row, ref, eachIntervalLevel(7));
+  assert.equal(one.deltaPct, ofSeven.deltaPct);
+  assert.ok(ofSeven.ci[0] < one.ci[0] && ofSeven.ci[1] > one.ci[1], JSON.stringify([one.ci, ofSeven.ci]));
+  assert.equal(pairedDelta(row.slice(0, 8), ref, eachIntervalLevel(7)).ci, null, '8 pairs are too few for 99.29 %');
 });

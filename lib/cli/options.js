@@ -31,7 +31,7 @@ export function addMeasureOptions(cmd) {
   cmd
     .option('-t, --time <seconds>', `measured time per bench and driver, split into --rounds windows (default ${PRESETS.default.time}; --smoke ${PRESETS.smoke.time})`, positiveNumber('--time'))
     .option('-r, --rounds <n>', `rounds per bench: each gives every driver one window, in a fresh random order (default ${PRESETS.default.rounds}; --smoke ${PRESETS.smoke.rounds})`, positiveInteger('--rounds'))
-    .option('--precision <pct>', 'keep adding rounds (in batches) until every row\'s paired Δ interval is within ± this many per cent of its reference, or --max-rounds: buys precision with time on a noisy host', positiveNumber('--precision'))
+    .option('--precision <pct>', 'keep adding rounds (in batches) until every row\'s paired Δ interval (as the run reports it: the run\'s intervals hold together at 95 %) is within ± this many per cent of its reference, or --max-rounds: buys precision with time on a noisy host', positiveNumber('--precision'))
     .option('--max-rounds <n>', 'the most rounds --precision may run per bench (default 8 × --rounds)', positiveInteger('--max-rounds'))
     .option('--lead <seconds>', `unmeasured lead-in at the start of every window, at most a third of its measured part (default ${PRESETS.default.lead})`, positiveNumber('--lead'))
     .option('--warmup <seconds>', `warm-up per bench and driver before its first window, shared among its processes, every result checked (default ${PRESETS.default.warmup})`, positiveNumber('--warmup'))

@@ -20,13 +20,13 @@ export const PRECISION_BATCH = 12;
 
 /**
  * Has every row's paired Δ against the bench's reference (the baseline, else the first driver that
- * runs) reached ±`precisionPct`? True when there is nothing to compare.
+ * runs) reached ±`precisionPct`, its interval taken at `level`? True when there is nothing to compare.
  */
-export function preciseEnough(cells, baseline, precisionPct) {
+export function preciseEnough(cells, baseline, precisionPct, level = 0.95) {
   const ref = cells.find((c) => c.driver.name === baseline) ?? cells[0];
   if (!ref) return true;
   return cells.filter((c) => c !== ref).every((c) => {
-    const d = pairedDelta(c.windows, ref.windows);
+    const d = pairedDelta(c.windows, ref.windows, level);
     return Number.isFinite(d?.halfWidthPct) && d.halfWidthPct <= precisionPct;
   });
 }
@@ -38,11 +38,11 @@ export const MIN_ROUNDS = 24;
  * How many rounds to run: `rounds`, or with a precision target, on in batches until it holds or
  * `maxRounds`; with a time budget, no new round once `elapsedS` is past it (after MIN_ROUNDS).
  */
-export function moreRounds(r, { rounds, precision, maxRounds, baseline, budget }, cells, elapsedS = 0) {
+export function moreRounds(r, { rounds, precision, maxRounds, precisionLevel, baseline, budget }, cells, elapsedS = 0) {
   if (budget && r >= MIN_ROUNDS && elapsedS > budget * cells.length) return false;
   if (r < rounds) return true;
   if (!precision || r >= maxRounds) return false;
-  return (r - rounds) % PRECISION_BATCH !== 0 || !preciseEnough(cells, baseline, precision);
+  return (r - rounds) % PRECISION_BATCH !== 0 || !preciseEnough(cells, baseline, precision, precisionLevel);
 }
 
 export class ServerLost extends Error {

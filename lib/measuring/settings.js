@@ -4,6 +4,7 @@ import { DRIVER_PROCESS_FLAGS } from '../drivers/driver-handle.js';
 import { resolveNetwork } from '../server/proxy/index.js';
 import { describeWake } from './wake.js';
 import { windowLead } from './windows.js';
+import { eachIntervalLevel } from './stats.js';
 
 // time: measured seconds per bench and driver, split into `rounds` windows; lead: the unmeasured
 // lead-in of each window, at most a third of its measured part (README, "How a bench is
@@ -17,6 +18,13 @@ export const PRESETS = {
   smoke: { time: 0.1, lead: 0.01, warmup: 0.05, rounds: 2, processes: 1 },
 };
 
+/** The level the run's Δ intervals will be taken at (stats.js), from the Δs it plans to report. */
+function plannedIntervalLevel(opts, benches) {
+  const rows = (opts.drivers?.length ?? 1) + (opts.floor ? 1 : 0);
+  const levels = [].concat(opts.concurrency ?? 1).length;
+  return eachIntervalLevel(benches.length * Math.max(1, rows - 1) * levels);
+}
+
 /** Settings recorded in the results (never connection secrets). */
 export function runSettings(opts, benches) {
   const preset = opts.smoke ? PRESETS.smoke : PRESETS.default;
@@ -29,7 +37,7 @@ export function runSettings(opts, benches) {
     benches: benches.map((b) => b.name),
     concurrency: opts.concurrency,
     rounds,
-    ...(opts.precision ? { precision: opts.precision, maxRounds: opts.maxRounds ?? 8 * rounds } : {}),
+    ...(opts.precision ? { precision: opts.precision, maxRounds: opts.maxRounds ?? 8 * rounds, precisionLevel: plannedIntervalLevel(opts, benches) } : {}),
     time,
     // Only the default lengths have a budget: rounds or a time asked for are run in full.
     budget: opts.rounds === undefined && opts.time === undefined && !opts.precision ? preset.budget ?? null : null,

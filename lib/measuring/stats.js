@@ -166,20 +166,31 @@ export function medianConfidenceInterval(xs, level = 0.95) {
   return [sorted[k - 1], sorted[n - k]];
 }
 
+// The confidence a run's Δ intervals hold with, together: a run reports k Δs at once (benches ×
+// drivers besides the reference), and k intervals at 95 % each leave out their true Δ about k in 20
+// times between them, so a run of identical drivers would call about one Δ in 20 significant.
+export const JOINT_LEVEL = 0.95;
+
+/** The level each of `comparisons` intervals is taken at, so that they all hold together at `joint` (Bonferroni). */
+export function eachIntervalLevel(comparisons, joint = JOINT_LEVEL) {
+  return 1 - (1 - joint) / Math.max(1, comparisons);
+}
+
 /**
  * The paired comparison of a row with its reference, window by window: in each round both were
  * measured, ratio = row ops/s / reference ops/s. Δ is the median ratio as a change in %, with the
- * distribution-free 95 % interval of that median (null under 6 pairs); `halfWidthPct` is half the
- * interval's width relative to the median ratio: how precisely this row's Δ is known.
+ * distribution-free interval of that median at `level` (null when too few pairs for it: under 6 at
+ * 95 %); `halfWidthPct` is half the interval's width relative to the median ratio: how precisely this
+ * row's Δ is known.
  * @param {Array<{round, opsPerSec}>} rounds
  * @param {Array<{round, opsPerSec}>} refRounds
  */
-export function pairedDelta(rounds, refRounds) {
+export function pairedDelta(rounds, refRounds, level = 0.95) {
   const ref = new Map((refRounds ?? []).map((r) => [r.round, r.opsPerSec]));
   const ratios = (rounds ?? []).filter((r) => r.opsPerSec > 0 && ref.get(r.round) > 0).map((r) => r.opsPerSec / ref.get(r.round));
   if (ratios.length === 0) return null;
   const mid = median(ratios);
-  const ci = medianConfidenceInterval(ratios);
+  const ci = medianConfidenceInterval(ratios, level);
   return {
     deltaPct: (mid - 1) * 100,
     ci: ci && [(ci[0] - 1) * 100, (ci[1] - 1) * 100],
@@ -190,17 +201,26 @@ export function pairedDelta(rounds, refRounds) {
 
 /**
  * What a run resolves: the median, over its paired rows, of their Δ intervals' relative half-width
- * (the same for an A/A run and a normal one). Null when no row has an interval.
+ * (the same for an A/A run and a normal one), with the run's number of Δs and the level each interval
+ * was taken at. Null when no row has an interval.
  */
-export function pairedResolution(deltas) {
+export function pairedResolution(deltas, { level = 0.95, comparisons = deltas.length } = {}) {
   const widths = deltas.map((d) => d?.halfWidthPct).filter(Number.isFinite);
   if (widths.length === 0) return null;
-  return { pct: round1(median(widths)), rows: widths.length, largestPct: round1(Math.max(...widths)) };
+  return {
+    pct: round1(median(widths)),
+    rows: widths.length,
+    largestPct: round1(Math.max(...widths)),
+    comparisons,
+    jointLevel: JOINT_LEVEL,
+    eachLevel: level,
+  };
 }
 
 /**
- * The harness's one rule for "a real difference" between two rows of a run: the 95 % interval of
- * the paired Δ excludes 0, and |Δ| is beyond the run's resolution.
+ * The harness's one rule for "a real difference" between two rows of a run: the paired Δ's interval
+ * (one of the run's intervals that hold together at 95 %) excludes 0, and |Δ| is beyond the run's
+ * resolution.
  */
 export function pairedSignificant(delta, resolutionPct = 0) {
   if (!delta?.ci) return false;

@@ -29,18 +29,30 @@ export const fmtUs = (n) => {
   return n >= 100 ? fmtInt(n) : n.toFixed(1);
 };
 
+/** A confidence level as a percentage, with the digits it needs: 0.95 -> "95 %", 0.99643 -> "99.64 %". */
+export const fmtLevel = (level) => `${(level * 100).toFixed(2).replace(/\.?0+$/, '')} %`;
+
+/**
+ * How a run's Δ intervals were taken (results.resolution): "95 %" for one Δ; for several, that they
+ * hold together at 95 %, and the level each was taken at.
+ */
+export function describeIntervalLevel(res) {
+  if (!res?.eachLevel || (res.comparisons ?? 1) <= 1) return '95 %';
+  return `95 % together over the run's ${res.comparisons} Δs: each at ${fmtLevel(res.eachLevel)}`;
+}
+
 /** What a run resolves (results.resolution), as one sentence without a leading label. */
 export function describeResolution(res) {
   if (res?.pct === undefined) return 'not measured';
-  return `differences above ${fmtPct(res.pct)} (the median half-width of the 95 % intervals of its paired Δs, `
-    + `${res.rows} row${res.rows === 1 ? '' : 's'}; widest ±${fmtPct(res.largestPct)})`;
+  return `differences above ${fmtPct(res.pct)} (the median half-width of its paired Δs' intervals, `
+    + `${describeIntervalLevel(res)}; ${res.rows} row${res.rows === 1 ? '' : 's'}; widest ±${fmtPct(res.largestPct)})`;
 }
 
 /** The one significance rule, in words, for the notes under a table. */
 export function describeSignificanceRule(res) {
-  return '~ : not a significant difference: the 95 % interval of the paired Δ (the median, over rounds, of the '
-    + 'row\'s ops/s divided by the reference\'s in the same round) includes 0, or |Δ| is within the run\'s '
-    + `resolution${res?.pct !== undefined ? ` (${fmtPct(res.pct)})` : ''}`;
+  return '~ : not a significant difference: the interval of the paired Δ (the median, over rounds, of the '
+    + `row's ops/s divided by the reference's in the same round; ${describeIntervalLevel(res)}) includes 0, `
+    + `or |Δ| is within the run's resolution${res?.pct !== undefined ? ` (${fmtPct(res.pct)})` : ''}`;
 }
 
 /** The larger distance from Δ to its interval's bounds (the ± shown beside a Δ). */

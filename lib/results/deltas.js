@@ -1,6 +1,6 @@
 // Each row's paired Δ against its bench's reference (the baseline, or the first driver that ran the
 // bench), the run's resolution, and each Δ's significance under the one rule (measuring/stats.js).
-import { pairedDelta, pairedResolution, pairedSignificant } from '../measuring/stats.js';
+import { eachIntervalLevel, pairedDelta, pairedResolution, pairedSignificant } from '../measuring/stats.js';
 
 /**
  * The reference of a bench's Δ column: the baseline's row when it was measured there, else the
@@ -22,11 +22,12 @@ export function deltaReference(bench, baseline, driverOrder) {
 /**
  * Fill each row's paired Δ against its bench's reference (the baseline, or the first driver that ran
  * the bench), the run's resolution, and each Δ's significance under the one rule (measuring/stats.js).
+ * The run's Δ intervals hold together at 95 %: each is taken at 1 - 0.05 / (the run's number of Δs).
  */
 export function applyDeltas(results) {
   const baseline = results.settings.baseline;
   const driverOrder = (results.drivers ?? []).map((d) => d.name);
-  const paired = [];
+  const compared = [];
   for (const bench of results.benches) {
     const { row: ref, note } = deltaReference(bench, baseline, driverOrder);
     bench.deltaReference = ref?.driver ?? null;
@@ -37,22 +38,20 @@ export function applyDeltas(results) {
       row.overFloorPct = floor && row.ok && row !== floor ? (floor.opsPerSec / row.opsPerSec - 1) * 100 : null;
       row.deltaCI = null;
       row.deltaSignificant = null;
-      if (!row.ok || !ref) {
-        row.deltaPct = null;
-        continue;
-      }
-      if (row === ref) {
-        row.deltaPct = 0;
-        continue;
-      }
-      const d = pairedDelta(row.rounds, ref.rounds);
-      row.deltaPct = d ? d.deltaPct : null;
-      row.deltaCI = d?.ci ?? null;
-      row.deltaPairs = d?.pairs ?? 0;
-      if (d) paired.push([row, d]);
+      row.deltaPct = row.ok && row === ref ? 0 : null;
+      if (row.ok && ref && row !== ref) compared.push([row, ref]);
     }
   }
-  results.resolution = pairedResolution(paired.map(([, d]) => d));
+  const level = eachIntervalLevel(compared.length);
+  const paired = [];
+  for (const [row, ref] of compared) {
+    const d = pairedDelta(row.rounds, ref.rounds, level);
+    row.deltaPct = d ? d.deltaPct : null;
+    row.deltaCI = d?.ci ?? null;
+    row.deltaPairs = d?.pairs ?? 0;
+    if (d) paired.push([row, d]);
+  }
+  results.resolution = pairedResolution(paired.map(([, d]) => d), { level, comparisons: compared.length });
   for (const [row, d] of paired) row.deltaSignificant = pairedSignificant(d, results.resolution?.pct);
   return results;
 }

@@ -5,7 +5,7 @@
 import Table from 'cli-table3';
 import { selectBenches } from '../../../benchs/index.js';
 import { EXIT } from '../errors.js';
-import { fmtBound, fmtDelta, fmtOps, fmtPct, fmtSignedPct, fmtUs } from '../../reporting/format.js';
+import { describeIntervalLevel, fmtBound, fmtDelta, fmtOps, fmtPct, fmtSignedPct, fmtUs } from '../../reporting/format.js';
 import { median } from '../../measuring/stats.js';
 import { describeRun } from '../../reporting/table.js';
 import { assertDriverNames } from '../../drivers/index.js';
@@ -79,10 +79,16 @@ export function summarizeAA(results) {
   };
 }
 
+/** How often intervals like the run's call an A/A bench by chance. */
+function chanceCall(res) {
+  return (res?.comparisons ?? 1) > 1 ? `the run's ${res.comparisons} intervals all hold in 19 sittings of 20: one sitting in 20 calls a bench`
+    : 'a 95 % interval leaves out the true Δ in about 1 sitting of 20';
+}
+
 /** Pure: the A/A report. */
 export function renderAA(results) {
   const table = new Table({
-    head: ['bench', 'driver', 'ops/s (A)', 'ops/s (B)', 'rounds', 'A/A Δ (B vs A)', '95 % interval'],
+    head: ['bench', 'driver', 'ops/s (A)', 'ops/s (B)', 'rounds', 'A/A Δ (B vs A)', (results.resolution?.comparisons ?? 1) > 1 ? '95 % joint interval' : '95 % interval'],
     colAligns: ['left', 'left', 'right', 'right', 'right', 'right', 'right'],
     style: { head: [], border: [], compact: true },
   });
@@ -105,11 +111,11 @@ export function renderAA(results) {
   if (notes.length) lines.push(notes.map((n) => `  ${n}`).join('\n'));
   if (s.resolution) {
     lines.push(`this machine resolves differences above ${fmtPct(s.resolution.pct)} (A/A, ${s.benches} bench${s.benches === 1 ? '' : 'es'}; `
-      + `the median half-width of the 95 % intervals of the paired Δs, widest ±${fmtPct(s.resolution.largestPct)})`);
+      + `the median half-width of the paired Δs' intervals, ${describeIntervalLevel(s.resolution)}; widest ±${fmtPct(s.resolution.largestPct)})`);
   }
   if (s.largest) {
     lines.push(`A/A |Δ|: median ${fmtPct(s.medianAbsDeltaPct)}, largest ${fmtPct(Math.abs(s.largest.deltaPct))} (${s.largest.bench}); `
-      + (s.significant.length ? `called significant: ${s.significant.join(', ')} — a 95 % interval leaves out the true Δ in about 1 bench of 20 `
+      + (s.significant.length ? `called significant: ${s.significant.join(', ')} — ${chanceCall(s.resolution)} `
         + 'by chance, and two processes of one driver can differ by a few per cent (the notes above give their client CPU); '
         + `run \`aa ${s.significant.join(' ')}\` again: called again, the harness cannot tell this driver from itself there` : 'none called significant'));
   }
