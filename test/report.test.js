@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { renderTable } from '../lib/reporting/table.js';
-import { describeNetwork } from '../lib/reporting/format.js';
+import { describeNetwork, describeSignificanceRule } from '../lib/reporting/format.js';
 import { createResults, readResults, serialize } from '../lib/results/file.js';
 import { applyDeltas } from '../lib/results/deltas.js';
 import { addSecret } from '../lib/cli/redact.js';
@@ -136,7 +136,9 @@ test('a run states its resolution: the median half-width of its paired Δ interv
   assert.ok(r.resolution.pct > 1, JSON.stringify(r.resolution));
   assert.equal(r.benches[0].results[2].deltaSignificant, false);
   assert.match(renderTable(r), /│\s+│ mariadb\s+│ text\s+│.*│\s+~ \+1\.0 % ±0\.0 │/);
-  assert.match(renderTable(r), /~ : not a significant difference/);
+  assert.match(renderTable(r), /~ : not a significant difference: the interval of the paired Δ \(.*; 95 % together over the run's 2 Δs: each at 97\.5 %\) includes 0, or \|Δ\| is within the run's resolution \(\d+\.\d %\)/);
+  assert.equal(describeSignificanceRule(null), '~ : not a significant difference: too few rounds for an interval of the paired Δ '
+    + '(the median, over rounds, of the row\'s ops/s divided by the reference\'s in the same round)');
 });
 
 test('the header names the RTT asked for and what the proxy added over the run', () => {

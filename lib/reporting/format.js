@@ -50,9 +50,10 @@ export function describeResolution(res) {
 
 /** The one significance rule, in words, for the notes under a table. */
 export function describeSignificanceRule(res) {
-  return '~ : not a significant difference: the interval of the paired Δ (the median, over rounds, of the '
-    + `row's ops/s divided by the reference's in the same round; ${describeIntervalLevel(res)}) includes 0, `
-    + `or |Δ| is within the run's resolution${res?.pct !== undefined ? ` (${fmtPct(res.pct)})` : ''}`;
+  const paired = 'the paired Δ (the median, over rounds, of the row\'s ops/s divided by the reference\'s in the same round';
+  if (res?.pct === undefined) return `~ : not a significant difference: too few rounds for an interval of ${paired})`;
+  return `~ : not a significant difference: the interval of ${paired}; ${describeIntervalLevel(res)}) includes 0, `
+    + `or |Δ| is within the run's resolution (${fmtPct(res.pct)})`;
 }
 
 /** The larger distance from Δ to its interval's bounds (the ± shown beside a Δ). */
