@@ -12,7 +12,7 @@ import { runMatrix, ServerLost } from './runner.js';
 import { sleep } from './timers.js';
 import { withWake } from './wake.js';
 import { PRECISION_BATCH } from './coordinator.js';
-import { round3 } from './stats.js';
+import { describeWindowLength } from './windows.js';
 
 /** The run's driver processes (a row may use several), each placed as the stage's placement says (the same for every driver). */
 export function startDriverProcesses({ target, session, placement }) {
@@ -82,7 +82,7 @@ export async function measureRun({ benches, drivers, opts, settings, results, st
   };
   const own = settings.processes > 1 ? `${settings.processes} processes of its own, taking the rounds in turn` : 'a process of its own';
   progress.log(`measuring ${benches.length} bench(es) × ${drivers.length} driver(s), each driver in ${own}: `
-    + `${settings.rounds} rounds of interleaved windows (${round3(settings.lead)} s lead-in + ${round3(settings.time / settings.rounds)} s measured)`
+    + `${settings.rounds} rounds of interleaved windows ${describeWindowLength(settings)}`
     + `${settings.precision ? `, more in batches of ${PRECISION_BATCH} until every Δ is within ±${settings.precision} % (at most ${settings.maxRounds})` : ''}, `
     + `${describePlacement(stage.placement)}, wake ${settings.wake}`);
   try {

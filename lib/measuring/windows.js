@@ -7,6 +7,9 @@ import { median, percentileOfSorted, relativeMarginOfError, round1, round3 } fro
  */
 export const windowLead = (lead, time) => Math.min(lead, time / 3);
 
+/** A run's window, in words: "(0.005 s lead-in + 0.019 s measured)". */
+export const describeWindowLength = (settings) => `(${round3(settings.lead)} s lead-in + ${round3(settings.time / settings.rounds)} s measured)`;
+
 const sum = (xs) => xs.reduce((s, x) => s + x, 0);
 
 /**

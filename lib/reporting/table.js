@@ -3,7 +3,7 @@ import Table from 'cli-table3';
 import { describeBudgetStops, describeNetwork, describeResolution, describeSignificanceRule, fmtDelta, fmtOps, fmtPct, fmtSignedPct, fmtUs } from './format.js';
 import { describePlacement } from '../measuring/placement.js';
 import { planFor } from '../measuring/plan.js';
-import { round3 } from '../measuring/stats.js';
+import { describeWindowLength } from '../measuring/windows.js';
 
 export function describeRun(results) {
   const { server, env, settings, drivers } = results;
@@ -13,7 +13,7 @@ export function describeRun(results) {
   const conns = levels.length > 1 ? `${levels.join(', ')} connections (one level after another)`
     : levels[0] === 1 ? '1 connection' : `${levels[0]} connections`;
   const windows = settings.lead !== undefined
-    ? `${settings.rounds} rounds × (${round3(settings.lead)} s lead-in + ${round3(settings.time / settings.rounds)} s measured) per driver and bench`
+    ? `${settings.rounds} rounds × ${describeWindowLength(settings)} per driver and bench`
       + (settings.processes > 1 ? ` · ${settings.processes} processes per driver, taking the rounds in turn` : '')
     : `${settings.rounds > 1 ? `${settings.rounds} rounds × ` : ''}${settings.time} s sampling per cell`;
   const wake = settings.wake ? ` · wake ${settings.wake}` : '';
