@@ -66,6 +66,7 @@ test('rounds: every driver gets one window per round in a fresh random order, fr
     assert.deepEqual(row.rounds.map((r) => r.round), [0, 1, 2, 3, 4, 5, 6, 7], row.driver);
     assert.ok(Math.abs(row.opsPerSec - median(row.rounds.map((r) => r.opsPerSec))) <= 0.1 * 3, 'median of the windows');
     assert.equal(row.sampleOpsPerSec.length, 8);
+    assert.ok(Number.isInteger(row.windowReruns.leadInStalled) && Number.isInteger(row.windowReruns.shortSamples), JSON.stringify(row.windowReruns));
     assert.ok(row.latency.count === row.operations && row.operations > 0);
     assert.ok(row.cost.clientCpuUsPerOp > 0 && row.cost.gcMsPer1000Ops >= 0 && row.cost.serverCpuUsPerOp >= 0, JSON.stringify(row.cost));
   }

@@ -16,6 +16,8 @@ test('a window is one benchmark.js sample, kept, of about the requested time, af
   const m = await sampleWindow({ ops, check, sizing, time: 0.2, lead: 0.05 });
   // The lead-in's cycle, which benchmark.js discards, then the sample's (re-run if it finished early).
   assert.ok(m.cycles >= 2, `${m.cycles} cycles`);
+  assert.equal(m.reruns.leadInStalled, 0);
+  assert.equal(m.reruns.shortSamples, m.cycles - 2, 'every cycle past the lead-in\'s and the sample\'s was a re-run');
   assert.equal(m.samples, 1, 'one sample kept');
   // The sample is sized from the lead-in's time per operation: on a busy host its length can be off
   // several-fold either way, so only its order of magnitude is checked.
@@ -57,6 +59,7 @@ test('a lead-in that stalls past benchmark.js\'s minTime is not taken as the sam
   const m = await sampleWindow({ ops: [op], check: () => {}, sizing, time: 0.2, lead: 0.05 });
   assert.equal(m.samples, 1);
   assert.equal(m.leadOps, 0, 'the window that counted ran no lead-in');
+  assert.equal(m.reruns.leadInStalled, 1, 'the results say the window ran again');
   assert.ok(m.opsPerCall > 1 && m.ops === m.opsPerCall, 'the sample is the measured call, not the lead-in');
 });
 
@@ -65,6 +68,7 @@ test('a sample that finishes under minTime is run again, sized from itself', asy
   const latencies = new LatencyRecorder();
   const m = await sampleWindow({ ops: [tick], check: () => {}, sizing, time: 0.2, lead: 0.01, latencies });
   assert.ok(m.cycles >= 3, `${m.cycles} cycles: lead-in, short sample, re-run`);
+  assert.ok(m.reruns.shortSamples >= 1 && m.reruns.leadInStalled === 0, JSON.stringify(m.reruns));
   assert.equal(m.ops, m.opsPerCall, 'the kept sample\'s operations, over which its CPU time is counted');
   assert.ok(latencies.length > m.ops, 'the short sample\'s latencies are kept too');
   assert.ok(m.opsPerCall > 5, `the re-run was sized anew: ${m.opsPerCall} operations`);
@@ -90,4 +94,11 @@ test('a failing check fails the measurement instead of producing a figure', asyn
   let calls = 0;
   const check = () => { if (++calls > 15) throw new Error('row 1: expected 1, got 2'); };
   await assert.rejects(measure({ ops: [tick], check, time: 0.3, warmup: 0.01 }), /expected 1, got 2/);
+});
+
+test('a row says how often its windows ran again: without their lead-in, or after a short sample', async () => {
+  const { summarizeWindows } = await import('../lib/measuring/windows.js');
+  const w = (reruns) => ({ round: 0, process: 0, opsPerSec: 1000, samples: 1, ops: 20, leadOps: 5, cpuUs: 100, gcMs: 0, serverCpuUs: 50, reruns });
+  const row = summarizeWindows([w({ leadInStalled: 1, shortSamples: 0 }), w({ leadInStalled: 0, shortSamples: 2 }), w(null)]);
+  assert.deepEqual(row.windowReruns, { leadInStalled: 1, shortSamples: 2 }, 'bare-loop windows (null) count nothing');
 });

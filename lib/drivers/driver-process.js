@@ -144,6 +144,7 @@ const handlers = {
       seconds: (m.measuredTo - m.measuredFrom) / 1000,
       cpuUs: m.cpuUs,
       gcMs: gcMsBetween(m.measuredFrom, m.measuredTo),
+      reruns: m.reruns ?? null,
       workload: plan.windowStats?.(),
     };
   },

@@ -235,7 +235,7 @@ async function runWindow(bench, { watch, state }) {
  * The window's length in operations follows the time per operation of the previous window, kept
  * in `sizing.lastMsPerOp` (the lead-in's, in the first window: a cold warm-up overestimates it
  * several-fold).
- * @returns {Promise<{opsPerSec, rme, samples, cycles, samplingSeconds, opsPerCall, ops, leadOps, sampleOpsPerSec, measuredFrom, measuredTo, cpuUs}>}
+ * @returns {Promise<{opsPerSec, rme, samples, cycles, reruns, samplingSeconds, opsPerCall, ops, leadOps, sampleOpsPerSec, measuredFrom, measuredTo, cpuUs}>}
  */
 export async function sampleWindow({
   ops, check, sizing, time, lead = 0, callTimeoutMs = 30000, signal, name = 'bench', latencies = new LatencyRecorder(),
@@ -244,11 +244,13 @@ export async function sampleWindow({
   let state;
   let bench;
   let last;
+  let ledSeconds;
   // Twice at most: when an operation of the lead-in stalls past minTime, benchmark.js keeps the
   // lead-in's cycle as its sample; the window then runs again, without a lead-in.
   for (const leadSeconds of [lead, 0]) {
     const watch = stallWatch(callTimeoutMs, signal);
     state = { failure: null, led: null, span: null, opsPerCall: 0 };
+    ledSeconds = windowLead(leadSeconds, time);
     bench = windowBenchmark({ name, time, lead: leadSeconds, ops, check, sizing, latencies, watch, state, callTimeoutMs, signal });
     last = await runWindow(bench, { watch, state });
     if (state.failure) throw state.failure;
@@ -265,6 +267,12 @@ export async function sampleWindow({
     rme: bench.stats.rme,
     samples: bench.stats.sample.length,
     cycles: last.cycles, // benchmark.js cycles run: the lead-in's, the sample's, and any re-run of a short sample
+    // What the window had to run again: itself without its lead-in (an operation stalled the lead-in
+    // past minTime), and samples that finished under minTime.
+    reruns: {
+      leadInStalled: windowLead(lead, time) > 0 && ledSeconds === 0 ? 1 : 0,
+      shortSamples: Math.max(0, last.cycles - (ledSeconds > 0 ? 2 : 1)),
+    },
     samplingSeconds: (performance.now() - samplingStart) / 1000,
     opsPerCall,
     ops: opsPerSample, // the kept sample's: its CPU time and GC pauses are counted over it alone

@@ -46,5 +46,10 @@ export function summarizeWindows(windows) {
     })),
     // The window figures, for `compare`'s test between two runs.
     sampleOpsPerSec: figures.map(round1),
+    // How often a window ran again (sampler.js): without its lead-in, or a sample that came out short.
+    windowReruns: {
+      leadInStalled: sum(windows.map((w) => w.reruns?.leadInStalled ?? 0)),
+      shortSamples: sum(windows.map((w) => w.reruns?.shortSamples ?? 0)),
+    },
   };
 }
