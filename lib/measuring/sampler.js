@@ -156,11 +156,10 @@ const MAX_CYCLES = 20;
  * starts. benchmark.js compiles its test (about 2.5 ms of work and 250 kB of garbage on this machine)
  * before the first cycle, so the measured cycle follows the lead-in with no gap: compiling between
  * the lead-in and the sample cost the drivers 2-3 % against a bare loop here (`calibrate`).
- * `state` receives the lead-in, the measured span (its clock, and this process's CPU time at its
- * start) and the first failure.
+ * `leadSeconds` is the lead-in's length, already cut to the window (windowLead). `state` receives the
+ * lead-in, the measured span (its clock, and this process's CPU time at its start) and the first failure.
  */
-function windowBenchmark({ name, time, lead, ops, check, sizing, latencies, watch, state, callTimeoutMs, signal }) {
-  const leadSeconds = windowLead(lead, time);
+function windowBenchmark({ name, time, leadSeconds, ops, check, sizing, latencies, watch, state, callTimeoutMs, signal }) {
   const fail = (deferred, err) => {
     state.failure = err;
     deferred.benchmark._original.abort();
@@ -244,14 +243,14 @@ export async function sampleWindow({
   let state;
   let bench;
   let last;
-  let ledSeconds;
+  let leadSeconds;
   // Twice at most: when an operation of the lead-in stalls past minTime, benchmark.js keeps the
   // lead-in's cycle as its sample; the window then runs again, without a lead-in.
-  for (const leadSeconds of [lead, 0]) {
+  const fullLead = windowLead(lead, time);
+  for (leadSeconds of fullLead > 0 ? [fullLead, 0] : [0]) {
     const watch = stallWatch(callTimeoutMs, signal);
     state = { failure: null, led: null, span: null, opsPerCall: 0 };
-    ledSeconds = windowLead(leadSeconds, time);
-    bench = windowBenchmark({ name, time, lead: leadSeconds, ops, check, sizing, latencies, watch, state, callTimeoutMs, signal });
+    bench = windowBenchmark({ name, time, leadSeconds, ops, check, sizing, latencies, watch, state, callTimeoutMs, signal });
     last = await runWindow(bench, { watch, state });
     if (state.failure) throw state.failure;
     if (bench.error) throw bench.error;
@@ -270,8 +269,8 @@ export async function sampleWindow({
     // What the window had to run again: itself without its lead-in (an operation stalled the lead-in
     // past minTime), and samples that finished under minTime.
     reruns: {
-      leadInStalled: windowLead(lead, time) > 0 && ledSeconds === 0 ? 1 : 0,
-      shortSamples: Math.max(0, last.cycles - (ledSeconds > 0 ? 2 : 1)),
+      leadInStalled: fullLead > 0 && leadSeconds === 0 ? 1 : 0,
+      shortSamples: Math.max(0, last.cycles - (leadSeconds > 0 ? 2 : 1)),
     },
     samplingSeconds: (performance.now() - samplingStart) / 1000,
     opsPerCall,

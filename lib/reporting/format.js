@@ -32,12 +32,15 @@ export const fmtUs = (n) => {
 /** A confidence level as a percentage, with the digits it needs: 0.95 -> "95 %", 0.99643 -> "99.64 %". */
 export const fmtLevel = (level) => `${(level * 100).toFixed(2).replace(/\.?0+$/, '')} %`;
 
+/** Were a run's Δ intervals (results.resolution) taken to hold together, each above 95 %? */
+export const jointIntervals = (res) => Boolean(res?.eachLevel) && (res.comparisons ?? 1) > 1;
+
 /**
  * How a run's Δ intervals were taken (results.resolution): "95 %" for one Δ; for several, that they
  * hold together at 95 %, and the level each was taken at.
  */
 export function describeIntervalLevel(res) {
-  if (!res?.eachLevel || (res.comparisons ?? 1) <= 1) return '95 %';
+  if (!jointIntervals(res)) return '95 %';
   return `95 % together over the run's ${res.comparisons} Δs: each at ${fmtLevel(res.eachLevel)}`;
 }
 

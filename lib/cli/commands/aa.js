@@ -5,7 +5,7 @@
 import Table from 'cli-table3';
 import { selectBenches } from '../../../benchs/index.js';
 import { EXIT } from '../errors.js';
-import { describeIntervalLevel, fmtBound, fmtDelta, fmtOps, fmtPct, fmtSignedPct, fmtUs } from '../../reporting/format.js';
+import { describeIntervalLevel, fmtBound, fmtDelta, fmtOps, fmtPct, fmtSignedPct, fmtUs, jointIntervals } from '../../reporting/format.js';
 import { median } from '../../measuring/stats.js';
 import { describeRun } from '../../reporting/table.js';
 import { assertDriverNames } from '../../drivers/index.js';
@@ -81,14 +81,14 @@ export function summarizeAA(results) {
 
 /** How often intervals like the run's call an A/A bench by chance. */
 function chanceCall(res) {
-  return (res?.comparisons ?? 1) > 1 ? `the run's ${res.comparisons} intervals all hold in 19 sittings of 20: one sitting in 20 calls a bench`
+  return jointIntervals(res) ? `the run's ${res.comparisons} intervals all hold in 19 sittings of 20: one sitting in 20 calls a bench`
     : 'a 95 % interval leaves out the true Δ in about 1 sitting of 20';
 }
 
 /** Pure: the A/A report. */
 export function renderAA(results) {
   const table = new Table({
-    head: ['bench', 'driver', 'ops/s (A)', 'ops/s (B)', 'rounds', 'A/A Δ (B vs A)', (results.resolution?.comparisons ?? 1) > 1 ? '95 % joint interval' : '95 % interval'],
+    head: ['bench', 'driver', 'ops/s (A)', 'ops/s (B)', 'rounds', 'A/A Δ (B vs A)', jointIntervals(results.resolution) ? '95 % joint interval' : '95 % interval'],
     colAligns: ['left', 'left', 'right', 'right', 'right', 'right', 'right'],
     style: { head: [], border: [], compact: true },
   });
