@@ -15,15 +15,17 @@ test('a window is one benchmark.js sample, kept, of about the requested time, af
   const sizing = await warmUp({ ops, check, warmup: 0.1 });
   const m = await sampleWindow({ ops, check, sizing, time: 0.2, lead: 0.05 });
   // The lead-in's cycle, which benchmark.js discards, then the sample's (re-run if it finished early).
-  assert.ok(m.cycles >= 2, `${m.cycles} cycles`);
-  assert.equal(m.reruns.leadInStalled, 0);
-  assert.equal(m.reruns.shortSamples, m.cycles - 2, 'every cycle past the lead-in\'s and the sample\'s was a re-run');
+  // A host that stalls this process past minTime during the lead-in makes the window run again
+  // without one (its own test below): then the kept window has no lead-in cycle.
+  const leadCycles = m.reruns.leadInStalled ? 0 : 1;
+  assert.ok(m.cycles >= leadCycles + 1, `${m.cycles} cycles`);
+  assert.equal(m.reruns.shortSamples, m.cycles - leadCycles - 1, 'every cycle past the lead-in\'s and the sample\'s was a re-run');
   assert.equal(m.samples, 1, 'one sample kept');
   // The sample is sized from the lead-in's time per operation: on a busy host its length can be off
   // several-fold either way, so only its order of magnitude is checked.
   const measured = (m.measuredTo - m.measuredFrom) / 1000;
   assert.ok(measured > 0.01 && measured < 5, `measured for ${measured} s`);
-  assert.ok(m.leadOps >= 1, 'the lead-in ran');
+  assert.equal(m.leadOps >= 1, leadCycles === 1, 'the lead-in ran, unless the window ran again without it');
   assert.ok(m.cpuUs >= 0 && Number.isFinite(m.cpuUs));
   assert.equal(m.sampleOpsPerSec.length, m.samples);
   assert.ok(m.opsPerSec > 0 && Number.isFinite(m.rme));
@@ -47,7 +49,10 @@ test('no lead-in operation is in flight when the measured part starts; the next 
   assert.ok(before.every(([, end]) => end <= m.measuredFrom), 'an operation of the lead-in was timed in the window');
   assert.ok(Math.abs(sizing.lastMsPerOp - (m.measuredTo - m.measuredFrom) / m.opsPerCall) < 1e-9);
   const next = await sampleWindow({ ops: [op], check: () => {}, sizing, time: 0.1, lead: 0.03 });
-  assert.equal(next.opsPerCall, Math.max(1, Math.round(100 / ((m.measuredTo - m.measuredFrom) / m.opsPerCall))));
+  // Planned, that is: a stall of the host in this window can make the next one's sample short, and
+  // its re-run is sized anew.
+  assert.equal(next.plannedOpsPerCall, Math.max(1, Math.round(100 / ((m.measuredTo - m.measuredFrom) / m.opsPerCall))));
+  assert.ok(next.reruns.shortSamples > 0 || next.opsPerCall === next.plannedOpsPerCall);
 });
 
 test('a lead-in that stalls past benchmark.js\'s minTime is not taken as the sample: the window runs again without one', async () => {
@@ -64,15 +69,18 @@ test('a lead-in that stalls past benchmark.js\'s minTime is not taken as the sam
 });
 
 test('a sample that finishes under minTime is run again, sized from itself', async () => {
-  const sizing = { msPerOp: 40, opsPerCheck: 1, lastMsPerOp: 40 }; // 1 ms operations taken for 40 ms ones
+  // 1 ms operations taken for 200 ms ones: the first sample (5 operations) finishes far under
+  // minTime (0.5 s), unless the host stalls this process for half a second.
+  const sizing = { msPerOp: 200, opsPerCheck: 1, lastMsPerOp: 200 };
   const latencies = new LatencyRecorder();
-  const m = await sampleWindow({ ops: [tick], check: () => {}, sizing, time: 0.2, lead: 0.01, latencies });
+  const m = await sampleWindow({ ops: [tick], check: () => {}, sizing, time: 1, lead: 0.01, latencies });
   assert.ok(m.cycles >= 3, `${m.cycles} cycles: lead-in, short sample, re-run`);
   assert.ok(m.reruns.shortSamples >= 1 && m.reruns.leadInStalled === 0, JSON.stringify(m.reruns));
   assert.equal(m.ops, m.opsPerCall, 'the kept sample\'s operations, over which its CPU time is counted');
   assert.ok(latencies.length > m.ops, 'the short sample\'s latencies are kept too');
   assert.ok(m.opsPerCall > 5, `the re-run was sized anew: ${m.opsPerCall} operations`);
-  assert.ok((m.measuredTo - m.measuredFrom) / 1000 >= 0.1, 'the kept sample lasted at least minTime');
+  assert.equal(m.plannedOpsPerCall, 5);
+  assert.ok((m.measuredTo - m.measuredFrom) / 1000 >= 0.5, 'the kept sample lasted at least minTime');
 });
 
 test('a window is sized by the previous window, else the lead-in, else the warm-up', () => {

@@ -189,6 +189,7 @@ function windowBenchmark({ name, time, leadSeconds, ops, check, sizing, latencie
         queueMicrotask(() => deferred.resolve());
       } else {
         state.opsPerCall = windowOps(sizing, state.led, time);
+        state.plannedOpsPerCall ??= state.opsPerCall;
         state.span = { t0: performance.now(), cpu0: ownCpuUs() };
         runCall(ops, state.opsPerCall, check, latencies, sizing.opsPerCheck).then(() => {
           state.span.t1 = performance.now();
@@ -234,7 +235,7 @@ async function runWindow(bench, { watch, state }) {
  * The window's length in operations follows the time per operation of the previous window, kept
  * in `sizing.lastMsPerOp` (the lead-in's, in the first window: a cold warm-up overestimates it
  * several-fold).
- * @returns {Promise<{opsPerSec, rme, samples, cycles, reruns, samplingSeconds, opsPerCall, ops, leadOps, sampleOpsPerSec, measuredFrom, measuredTo, cpuUs}>}
+ * @returns {Promise<{opsPerSec, rme, samples, cycles, reruns, samplingSeconds, opsPerCall, plannedOpsPerCall, ops, leadOps, sampleOpsPerSec, measuredFrom, measuredTo, cpuUs}>}
  */
 export async function sampleWindow({
   ops, check, sizing, time, lead = 0, callTimeoutMs = 30000, signal, name = 'bench', latencies = new LatencyRecorder(),
@@ -249,7 +250,7 @@ export async function sampleWindow({
   const fullLead = windowLead(lead, time);
   for (leadSeconds of fullLead > 0 ? [fullLead, 0] : [0]) {
     const watch = stallWatch(callTimeoutMs, signal);
-    state = { failure: null, led: null, span: null, opsPerCall: 0 };
+    state = { failure: null, led: null, span: null, opsPerCall: 0, plannedOpsPerCall: null };
     bench = windowBenchmark({ name, time, leadSeconds, ops, check, sizing, latencies, watch, state, callTimeoutMs, signal });
     last = await runWindow(bench, { watch, state });
     if (state.failure) throw state.failure;
@@ -274,6 +275,8 @@ export async function sampleWindow({
     },
     samplingSeconds: (performance.now() - samplingStart) / 1000,
     opsPerCall,
+    // The sample's size as the window planned it from the previous one (a short sample's re-run is sized anew).
+    plannedOpsPerCall: state.plannedOpsPerCall,
     ops: opsPerSample, // the kept sample's: its CPU time and GC pauses are counted over it alone
     leadOps: state.led?.ops ?? 0,
     measuredFrom: span.t0,
