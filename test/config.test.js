@@ -56,3 +56,13 @@ test('number parsers reject zero, negatives, fractions and words', () => {
 test('splitList trims and drops empties', () => {
   assert.deepEqual(splitList(' mysql, mariadb,,'), ['mysql', 'mariadb']);
 });
+
+test('--version prints the harness\'s version from its package.json, exit 0', async () => {
+  const { readFileSync } = await import('node:fs');
+  const { main } = await import('../lib/cli/index.js');
+  const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+  let out = '';
+  const stdout = { write: (s) => { out += s; return true; } };
+  assert.equal(await main(['--version'], { stdout, stderr: stdout }), 0);
+  assert.equal(out.trim(), version);
+});

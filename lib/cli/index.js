@@ -1,5 +1,6 @@
 // The command line: the program and its commands (commands/), each registering itself; main() parses
 // argv, runs, and turns every error into one line and an exit code.
+import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { EXIT, UserError } from './errors.js';
 import { redact } from './redact.js';
@@ -10,12 +11,15 @@ import { registerList } from './commands/list.js';
 import { registerCompare } from './commands/compare.js';
 import { registerReport } from './commands/report.js';
 
+const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
+
 export function buildProgram({ stdout = process.stdout, stderr = process.stderr, env = process.env, signal } = {}) {
   const program = new Command();
   let exitCode = EXIT.OK;
   program
     .name('mysql-driver-bench')
     .description('Benchmark the Node.js MySQL-protocol drivers (mysql, mysql2, mariadb) doing the same work against the same server.')
+    .version(version, '-V, --version', 'print the harness\'s version')
     .exitOverride()
     .configureOutput({ writeOut: (s) => stdout.write(s), writeErr: (s) => stderr.write(s) })
     .showHelpAfterError('(see mysql-driver-bench --help)')
