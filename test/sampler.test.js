@@ -27,6 +27,7 @@ test('a window is one benchmark.js sample, kept, of about the requested time, af
   assert.ok(measured > 0.01 && measured < 5, `measured for ${measured} s`);
   assert.equal(m.leadOps >= 1, leadCycles === 1, 'the lead-in ran, unless the window ran again without it');
   assert.ok(m.cpuUs >= 0 && Number.isFinite(m.cpuUs));
+  assert.ok(m.opsRun >= m.ops + m.leadOps, `the window ran ${m.opsRun} operations, its lead-in and sample ${m.ops + m.leadOps}`);
   assert.equal(m.sampleOpsPerSec.length, m.samples);
   assert.ok(m.opsPerSec > 0 && Number.isFinite(m.rme));
   // benchmark.js's clock of the sample, against the harness's own clock of the same operations.
@@ -65,6 +66,7 @@ test('a lead-in that stalls past benchmark.js\'s minTime is not taken as the sam
   assert.equal(m.samples, 1);
   assert.equal(m.leadOps, 0, 'the window that counted ran no lead-in');
   assert.equal(m.reruns.leadInStalled, 1, 'the results say the window ran again');
+  assert.ok(m.opsRun >= m.ops + 2, 'the stalled lead-in\'s operations count among those the window ran');
   assert.ok(m.opsPerCall > 1 && m.ops === m.opsPerCall, 'the sample is the measured call, not the lead-in');
 });
 
@@ -78,6 +80,8 @@ test('a sample that finishes under minTime is run again, sized from itself', asy
   assert.ok(m.reruns.shortSamples >= 1 && m.reruns.leadInStalled === 0, JSON.stringify(m.reruns));
   assert.equal(m.ops, m.opsPerCall, 'the kept sample\'s operations, over which its CPU time is counted');
   assert.ok(latencies.length > m.ops, 'the short sample\'s latencies are kept too');
+  assert.equal(m.opsRun, m.leadOps + latencies.length, 'the window ran its lead-in, the short sample and the kept one');
+  assert.ok(Number.isFinite(m.cpuUs) && m.cpuUs >= 0, 'the kept sample\'s CPU time');
   assert.ok(m.opsPerCall > 5, `the re-run was sized anew: ${m.opsPerCall} operations`);
   assert.equal(m.plannedOpsPerCall, 5);
   assert.ok((m.measuredTo - m.measuredFrom) / 1000 >= 0.5, 'the kept sample lasted at least minTime');
@@ -109,4 +113,12 @@ test('a row says how often its windows ran again: without their lead-in, or afte
   const w = (reruns) => ({ round: 0, process: 0, opsPerSec: 1000, samples: 1, ops: 20, leadOps: 5, cpuUs: 100, gcMs: 0, serverCpuUs: 50, reruns });
   const row = summarizeWindows([w({ leadInStalled: 1, shortSamples: 0 }), w({ leadInStalled: 0, shortSamples: 2 }), w(null)]);
   assert.deepEqual(row.windowReruns, { leadInStalled: 1, shortSamples: 2 }, 'bare-loop windows (null) count nothing');
+});
+
+test('the server\'s CPU time, read around a whole window, is counted over every operation the window ran', async () => {
+  const { summarizeWindows } = await import('../lib/measuring/windows.js');
+  const w = (opsRun) => ({ round: 0, process: 0, opsPerSec: 1000, samples: 1, ops: 20, leadOps: 5, cpuUs: 100, gcMs: 0, serverCpuUs: 300, opsRun });
+  // A window that ran a short sample again (opsRun 30), and one that did not (lead-in and sample: 25).
+  assert.equal(summarizeWindows([w(30), w(25)]).cost.serverCpuUsPerOp, 10.9, '600 µs over 55 operations');
+  assert.equal(summarizeWindows([w(30)]).cost.clientCpuUsPerOp, 5, 'the client\'s over the kept sample alone');
 });

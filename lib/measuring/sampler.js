@@ -157,13 +157,22 @@ const MAX_CYCLES = 20;
  * before the first cycle, so the measured cycle follows the lead-in with no gap: compiling between
  * the lead-in and the sample cost the drivers 2-3 % against a bare loop here (`calibrate`).
  * `leadSeconds` is the lead-in's length, already cut to the window (windowLead). `state` receives the
- * lead-in, the measured span (its clock, and this process's CPU time at its start) and the first failure.
+ * lead-in, the measured span (its clock, and this process's CPU time at its start and end: benchmark.js's
+ * own work after the cycle is not the driver's), the operations run, and the first failure.
  */
 function windowBenchmark({ name, time, leadSeconds, ops, check, sizing, latencies, watch, state, callTimeoutMs, signal }) {
   const fail = (deferred, err) => {
     state.failure = err;
     deferred.benchmark._original.abort();
     deferred.resolve();
+  };
+  // The sample's CPU time ends once benchmark.js has stopped its clock, on the cycle's last call
+  // (its teardown sets `cycles` back to 0): read inside the clocked span, its 20 µs would count.
+  const resolve = (deferred) => {
+    deferred.resolve();
+    if (state.span?.t1 !== undefined && state.span.cpu1 === undefined && deferred.cycles === 0) {
+      state.span.cpu1 = ownCpuUs();
+    }
   };
   return new GaplessBenchmark(name, {
     defer: true,
@@ -181,21 +190,23 @@ function windowBenchmark({ name, time, leadSeconds, ops, check, sizing, latencie
       } else if (leadSeconds > 0 && deferred.benchmark.cycles === 0) {
         leadIn({ ops, check, seconds: leadSeconds, callTimeoutMs, signal }).then((led) => {
           state.led = led;
+          state.opsRun += led.ops;
           watch.progress();
           deferred.resolve();
         }, (err) => fail(deferred, err));
       } else if (deferred.cycles > 0) {
         // The sample cycle's count is above 1 after the short lead-in cycle: its further calls are empty.
-        queueMicrotask(() => deferred.resolve());
+        queueMicrotask(() => resolve(deferred));
       } else {
         state.opsPerCall = windowOps(sizing, state.led, time);
         state.plannedOpsPerCall ??= state.opsPerCall;
         state.span = { t0: performance.now(), cpu0: ownCpuUs() };
         runCall(ops, state.opsPerCall, check, latencies, sizing.opsPerCheck).then(() => {
           state.span.t1 = performance.now();
+          state.opsRun += state.opsPerCall * ops.length;
           sizing.lastMsPerOp = (state.span.t1 - state.span.t0) / state.opsPerCall;
           watch.progress();
-          deferred.resolve();
+          resolve(deferred);
         }, (err) => fail(deferred, err));
       }
     },
@@ -203,15 +214,14 @@ function windowBenchmark({ name, time, leadSeconds, ops, check, sizing, latencie
 }
 
 /**
- * Run the window's benchmark to its end, a stall or an abort. Returns its cycles, the last one's
- * time as benchmark.js clocked it, and this process's CPU time right after it.
+ * Run the window's benchmark to its end, a stall or an abort. Returns its cycles and the last one's
+ * time as benchmark.js clocked it.
  */
 async function runWindow(bench, { watch, state }) {
-  const last = { cycles: 0, clocked: null, cpuUs: null };
+  const last = { cycles: 0, clocked: null };
   bench.on('cycle', (event) => {
     last.cycles++;
     last.clocked = event.target.times.cycle;
-    last.cpuUs = ownCpuUs();
   });
   const done = new Promise((resolve) => {
     bench.on('complete', resolve);
@@ -235,7 +245,7 @@ async function runWindow(bench, { watch, state }) {
  * The window's length in operations follows the time per operation of the previous window, kept
  * in `sizing.lastMsPerOp` (the lead-in's, in the first window: a cold warm-up overestimates it
  * several-fold).
- * @returns {Promise<{opsPerSec, rme, samples, cycles, reruns, samplingSeconds, opsPerCall, plannedOpsPerCall, ops, leadOps, sampleOpsPerSec, measuredFrom, measuredTo, cpuUs}>}
+ * @returns {Promise<{opsPerSec, rme, samples, cycles, reruns, samplingSeconds, opsPerCall, plannedOpsPerCall, ops, leadOps, opsRun, sampleOpsPerSec, measuredFrom, measuredTo, cpuUs}>}
  */
 export async function sampleWindow({
   ops, check, sizing, time, lead = 0, callTimeoutMs = 30000, signal, name = 'bench', latencies = new LatencyRecorder(),
@@ -245,16 +255,18 @@ export async function sampleWindow({
   let bench;
   let last;
   let leadSeconds;
+  let opsRun = 0;
   // Twice at most: when an operation of the lead-in stalls past minTime, benchmark.js keeps the
   // lead-in's cycle as its sample; the window then runs again, without a lead-in.
   const fullLead = windowLead(lead, time);
   for (leadSeconds of fullLead > 0 ? [fullLead, 0] : [0]) {
     const watch = stallWatch(callTimeoutMs, signal);
-    state = { failure: null, led: null, span: null, opsPerCall: 0, plannedOpsPerCall: null };
+    state = { failure: null, led: null, span: null, opsPerCall: 0, plannedOpsPerCall: null, opsRun: 0 };
     bench = windowBenchmark({ name, time, leadSeconds, ops, check, sizing, latencies, watch, state, callTimeoutMs, signal });
     last = await runWindow(bench, { watch, state });
     if (state.failure) throw state.failure;
     if (bench.error) throw bench.error;
+    opsRun += state.opsRun;
     if (state.span?.t1 !== undefined) break;
   }
   const { span, opsPerCall } = state;
@@ -281,7 +293,10 @@ export async function sampleWindow({
     leadOps: state.led?.ops ?? 0,
     measuredFrom: span.t0,
     measuredTo: span.t1,
-    cpuUs: last.cpuUs - span.cpu0,
+    // Every operation the window ran: lead-ins, short samples run again, the kept sample. The
+    // server's CPU time, read around the whole window, is counted over these.
+    opsRun,
+    cpuUs: span.cpu1 - span.cpu0,
   };
 }
 

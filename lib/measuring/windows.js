@@ -13,7 +13,7 @@ export const describeWindowLength = (settings) => `(${round3(settings.lead)} s l
 const sum = (xs) => xs.reduce((s, x) => s + x, 0);
 
 /**
- * @param {Array<{round, opsPerSec, samples, ops, leadOps, cpuUs, gcMs, serverCpuUs}>} windows
+ * @param {Array<{round, opsPerSec, samples, ops, leadOps, opsRun, cpuUs, gcMs, serverCpuUs}>} windows
  * @returns the row's figures: ops/s (median window), rme (95 % margin of the mean window), the
  * window-to-window spread (interquartile range / median, %), the windows themselves, and the cost
  * per operation (client CPU, GC pauses, server CPU) summed over all windows.
@@ -32,8 +32,9 @@ export function summarizeWindows(windows) {
     cost: ops > 0 ? {
       clientCpuUsPerOp: round1(sum(windows.map((w) => w.cpuUs)) / ops),
       gcMsPer1000Ops: round3((sum(windows.map((w) => w.gcMs)) / ops) * 1000),
-      // The server's CPU is read around the whole window, lead-in included.
-      serverCpuUsPerOp: serverKnown ? round1(sum(windows.map((w) => w.serverCpuUs)) / sum(windows.map((w) => w.ops + w.leadOps))) : null,
+      // The server's CPU is read around the whole window: over every operation the window ran (its
+      // lead-in, and any sample run again, besides the kept one).
+      serverCpuUsPerOp: serverKnown ? round1(sum(windows.map((w) => w.serverCpuUs)) / sum(windows.map((w) => w.opsRun))) : null,
     } : null,
     rounds: windows.map((w) => ({
       round: w.round,
