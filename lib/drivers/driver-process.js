@@ -51,7 +51,7 @@ async function bareWindow(op, { ops, check, sizing, lead, time, callTimeoutMs })
   const m = await bareLoop(op, windowOps(sizing, led, time));
   const to = performance.now();
   sizing.lastMsPerOp = (m.seconds * 1000) / m.ops;
-  return { opsPerSec: m.opsPerSec, samples: 1, ops: m.ops, leadOps: led.ops, opsRun: led.ops + m.ops, measuredFrom: from, measuredTo: to, cpuUs: ownCpuUs() - cpu0 };
+  return { opsPerSec: m.opsPerSec, samples: 1, ops: m.ops, opsRun: led.ops + m.ops, measuredFrom: from, measuredTo: to, cpuUs: ownCpuUs() - cpu0 };
 }
 
 const errorText = (err) => redact(err?.sqlMessage || err?.message || String(err));
@@ -140,7 +140,6 @@ const handlers = {
       opsPerSec: m.opsPerSec,
       samples: m.samples,
       ops: m.ops,
-      leadOps: m.leadOps,
       opsRun: m.opsRun,
       seconds: (m.measuredTo - m.measuredFrom) / 1000,
       cpuUs: m.cpuUs,

@@ -13,7 +13,7 @@ export const describeWindowLength = (settings) => `(${round3(settings.lead)} s l
 const sum = (xs) => xs.reduce((s, x) => s + x, 0);
 
 /**
- * @param {Array<{round, opsPerSec, samples, ops, leadOps, opsRun, cpuUs, gcMs, serverCpuUs}>} windows
+ * @param {Array<{round, opsPerSec, samples, ops, opsRun, cpuUs, gcMs, serverCpuUs}>} windows
  * @returns the row's figures: ops/s (median window), rme (95 % margin of the mean window), the
  * window-to-window spread (interquartile range / median, %), the windows themselves, and the cost
  * per operation (client CPU, GC pauses, server CPU) summed over all windows.
