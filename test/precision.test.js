@@ -51,6 +51,14 @@ test('settings: only the default lengths have a budget', () => {
   assert.equal(budget({ smoke: true }), null);
 });
 
+test('settings: a default warm-up runs on until the driver is up to speed; one given, or a smoke run\'s, as given', () => {
+  const settles = (opts) => runSettings({ wake: { mode: 'none', spinners: 0 }, ...opts }, []).warmupSettles;
+  assert.equal(settles({}), true);
+  assert.equal(settles({ rounds: 240 }), true, 'other lengths asked for leave the warm-up alone');
+  assert.equal(settles({ warmup: 0.1 }), false);
+  assert.equal(settles({ smoke: true }), false);
+});
+
 test('settings: a lead-in is at most a third of a window, so benchmark.js never keeps it as the sample', () => {
   const lead = (opts) => runSettings({ wake: { mode: 'none', spinners: 0 }, ...opts }, []).lead;
   assert.equal(lead({}), PRESETS.default.lead, 'the default fits: 5 ms against 19 ms windows');

@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { performance } from 'node:perf_hooks';
-import { bareLoop, measure, sampleWindow, warmUp, windowOps } from '../lib/measuring/sampler.js';
+import { bareLoop, measure, sampleWindow, settled, warmUp, windowOps } from '../lib/measuring/sampler.js';
 import { LatencyRecorder } from '../lib/measuring/latency.js';
 
 // About 1 ms each (a timer's minimum), steady from the first call, like a round trip to a server.
@@ -121,4 +121,40 @@ test('the server\'s CPU time, read around a whole window, is counted over every 
   // A window that ran a short sample again (opsRun 30), and one that did not (lead-in and sample: 25).
   assert.equal(summarizeWindows([w(30), w(25)]).cost.serverCpuUsPerOp, 10.9, '600 µs over 55 operations');
   assert.equal(summarizeWindows([w(30)]).cost.clientCpuUsPerOp, 5, 'the client\'s over the kept sample alone');
+});
+
+test('a warm-up has settled once the last three batches do not beat the best before them by over 3 %', () => {
+  assert.equal(settled([5, 5, 5]), false, 'three batches: nothing before them to beat');
+  assert.equal(settled([10, 5, 5.1, 4.95, 5.2]), true, 'within 3 % of the best before');
+  assert.equal(settled([10, 5, 5.1, 4.8, 5.2]), false, '4.8 beats 5 by 4 %');
+  assert.equal(settled([10, 8, 6, 5, 4]), false, 'still getting faster');
+  assert.equal(settled([4, 9, 9, 9]), true, 'slower batches (a stalled host) do not hold it back');
+});
+
+// An operation that busy-waits `ms(elapsed since the first call)` milliseconds.
+function speedingUp(ms) {
+  let start = null;
+  return async () => {
+    const now = performance.now();
+    start ??= now;
+    const until = now + ms(now - start);
+    while (performance.now() < until) { /* burn */ }
+    return 'ok';
+  };
+}
+
+test('a warm-up runs past its minimum while the operation keeps getting faster, and stops when it stops', async () => {
+  // 3 ms per operation, 0.4 ms less every 20 ms, down to 0.2 ms after 140 ms.
+  const op = speedingUp((t) => Math.max(0.2, 3 - (t / 20) * 0.4));
+  const sizing = await warmUp({ ops: [op], check: () => {}, warmup: 0.02 });
+  assert.ok(sizing.seconds >= 0.14, `warmed up for ${sizing.seconds} s`);
+  assert.ok(sizing.seconds < 1.5, `stopped once settled, not at the limit: ${sizing.seconds} s`);
+  assert.ok(sizing.msPerOp < 0.5, `sized from the settled speed: ${sizing.msPerOp} ms per operation`);
+});
+
+test('a warm-up that never settles stops at its limit', async () => {
+  // 18 % faster every 20 ms, without end.
+  const op = speedingUp((t) => 2 * Math.exp(-t / 100));
+  const sizing = await warmUp({ ops: [op], check: () => {}, warmup: 0.02, maxSeconds: 0.3 });
+  assert.ok(sizing.seconds >= 0.3 && sizing.seconds < 2, `${sizing.seconds} s`);
 });

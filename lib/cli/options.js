@@ -5,6 +5,7 @@ import { Option } from 'commander';
 import { positiveInteger, positiveNumber, splitList } from './config.js';
 import { BUILTIN_DRIVERS } from '../drivers/index.js';
 import { PRESETS } from '../measuring/settings.js';
+import { NEW_PROCESS_WARMUP_S } from '../measuring/sampler.js';
 import { DEFAULT_PLACEMENT, parsePlacement } from '../measuring/placement.js';
 import { parseConcurrency } from '../measuring/scaling.js';
 import { benchOptionSpecs } from '../measuring/catalogue.js';
@@ -34,7 +35,7 @@ export function addMeasureOptions(cmd) {
     .option('--precision <pct>', 'keep adding rounds (in batches) until every row\'s paired Δ interval (as the run reports it: the run\'s intervals hold together at 95 %) is within ± this many per cent of its reference, or --max-rounds: buys precision with time on a noisy host', positiveNumber('--precision'))
     .option('--max-rounds <n>', 'the most rounds --precision may run per bench (default 8 × --rounds)', positiveInteger('--max-rounds'))
     .option('--lead <seconds>', `unmeasured lead-in at the start of every window, at most a third of its measured part (default ${PRESETS.default.lead})`, positiveNumber('--lead'))
-    .option('--warmup <seconds>', `warm-up per bench and driver before its first window, shared among its processes, every result checked (default ${PRESETS.default.warmup})`, positiveNumber('--warmup'))
+    .option('--warmup <seconds>', `warm-up per bench and driver before its first window, shared among its processes, every result checked (default: ${PRESETS.default.warmup}, then each process on until its time per operation stops improving, a new process for at least ${NEW_PROCESS_WARMUP_S} s; a value given is run as given)`, positiveNumber('--warmup'))
     .option('--processes <n>', `processes each driver's row is measured in, taking the rounds in turn, so its figure averages over processes (default ${PRESETS.default.processes}; --smoke ${PRESETS.smoke.processes}); benches that keep figures of their own across windows use one`, positiveInteger('--processes'))
     .option('--cpus <placement>', "CPU placement: 'shared' (each driver's JavaScript thread and the embedded server on one CPU, the rest on the others), 'split' (drivers on one CPU, server on another) or 'none' (the scheduler decides)", parsePlacement, DEFAULT_PLACEMENT)
     .option('--wake <mode>', "CPU wake-up control while sampling: 'spin' (lowest-priority busy loops keep idle CPUs awake; 'spin:N' for N loops) or 'none'", parseWake, parseWake(DEFAULT_WAKE))

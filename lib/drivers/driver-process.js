@@ -5,7 +5,7 @@
 //
 // Requests arrive over IPC as { id, cmd, args }; each gets one reply { id, ok, result | error }.
 //   init   { spec, name, context, target, bare }  load the adapter (by its load spec)
-//   open   { bench, concurrency, warmup, callTimeoutMs, setupData }  plan, connect, warm up (every result checked)
+//   open   { bench, concurrency, warmup, settle, callTimeoutMs, setupData }  plan, connect, warm up (every result checked)
 //   window { lead, time }  unmeasured lead-in, then about `time` seconds sampled by benchmark.js
 //   close  {}  close the connections; the cell's latency percentiles and the bench's own figures
 import { PerformanceObserver, performance } from 'node:perf_hooks';
@@ -13,7 +13,7 @@ import { BENCHES } from '../../benchs/index.js';
 import { loadDrivers } from './index.js';
 import { checkFor, connectorFor, planFor, targetFor } from '../measuring/plan.js';
 import { withRowShape } from './variants.js';
-import { bareLoop, leadIn, ownCpuUs, sampleWindow, warmUp, windowOps } from '../measuring/sampler.js';
+import { NEW_PROCESS_WARMUP_S, bareLoop, leadIn, ownCpuUs, sampleWindow, warmUp, windowOps } from '../measuring/sampler.js';
 import { windowLead } from '../measuring/windows.js';
 import { LatencyRecorder } from '../measuring/latency.js';
 import { latencySummary, round1 } from '../measuring/stats.js';
@@ -60,6 +60,7 @@ let driver = null;
 let context = null;
 let target = null;
 let bare = false;
+let benchesOpened = 0;
 let cell = null; // the bench being measured: { bench, plan, check, ops, conns, pool, sizing, latencies, callTimeoutMs }
 
 async function openConnections(count, to = target) {
@@ -105,7 +106,7 @@ const handlers = {
     return { name: driver.name, version: driver.version };
   },
 
-  async open({ bench: benchName, concurrency, warmup, callTimeoutMs, setupData }) {
+  async open({ bench: benchName, concurrency, warmup, settle = true, callTimeoutMs, setupData }) {
     await closeCell({ force: true });
     const bench = BENCHES.find((b) => b.name === benchName);
     if (!bench) throw new Error(`unknown bench ${benchName}`);
@@ -124,8 +125,11 @@ const handlers = {
       : plan.connects ? Array.from({ length: concurrency }, () => plan.op(connectorFor(plan, driver, target)))
         : conns.map((c) => plan.op(c));
     if (bare) cell.check = () => {};
-    cell.sizing = await warmUp({ ops: cell.ops, check, warmup, callTimeoutMs });
-    return { protocol: plan.protocol, pool: Boolean(plan.pool), msPerOp: cell.sizing.msPerOp };
+    // A process's first bench also warms up the driver's code that every bench runs.
+    const ownWarmup = settle && benchesOpened === 0 ? Math.max(warmup, NEW_PROCESS_WARMUP_S) : warmup;
+    benchesOpened++;
+    cell.sizing = await warmUp({ ops: cell.ops, check, warmup: ownWarmup, settle, callTimeoutMs });
+    return { protocol: plan.protocol, pool: Boolean(plan.pool), msPerOp: cell.sizing.msPerOp, warmupSeconds: cell.sizing.seconds };
   },
 
   async window({ lead, time }) {

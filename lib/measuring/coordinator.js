@@ -11,7 +11,7 @@ import { redact } from '../cli/redact.js';
 import { DriverProcessError } from '../drivers/driver-handle.js';
 import { processCpuUs } from './proc-cpu.js';
 import { summarizeWindows } from './windows.js';
-import { latencySummary, pairedDelta } from './stats.js';
+import { latencySummary, pairedDelta, round3 } from './stats.js';
 import { mergeLatencySamples } from './latency.js';
 
 // With --precision, rounds are added in batches (and precision judged only between batches), so
@@ -104,13 +104,14 @@ async function openCells(cells, { bench, processes, context, settings, signal, f
         const handle = await unlessAborted(processes.get(cell.driver, copy), signal);
         cell.handles.push(handle);
         // The warm-up is the row's, shared among its processes (each also warms up in its lead-ins).
-        const opened = await unlessAborted(handle.turn('open', { bench: bench.name, concurrency, warmup: warmup / cell.copies, callTimeoutMs, setupData: context.setupData },
+        const opened = await unlessAborted(handle.turn('open', { bench: bench.name, concurrency, warmup: warmup / cell.copies, settle: settings.warmupSettles !== false, callTimeoutMs, setupData: context.setupData },
           callTimeoutMs + warmup * 1000 + 30000), signal);
         if (notApplicableReason(opened)) { // the driver's own plan, with the bench's set-up data, says n/a
           cell.row = naRow(cell, notApplicableReason(opened));
           break;
         }
         cell.protocol = opened.protocol;
+        (cell.warmupSeconds ??= []).push(round3(opened.warmupSeconds));
         cell.pool = opened.pool;
       }
     } catch (err) {
@@ -187,6 +188,8 @@ async function closeCells(cells, { concurrency, signal, fail }) {
       workload: closed.workload,
       processRssMB: closed.rssMB,
       processes: cell.handles.length,
+      // Each process's warm-up (sampler.js: until its time per operation stopped improving).
+      warmupSeconds: cell.warmupSeconds,
     };
   }
   // A driver failed part-way: its processes may hold open connections or a half-read reply.

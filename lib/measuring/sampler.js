@@ -105,20 +105,61 @@ function stallWatch(ms, signal) {
   };
 }
 
+// A new driver process runs its first operations slowly for a while, as V8 moves its hot code up
+// through its compilers: with a warm-up of 75 ms per process, the first 16 of 120 rounds of `do`
+// ran at a third to a half of the later rounds' speed here, `insert` (the next bench) at two
+// thirds. A process's time per operation on `do` fell in steps, with plateaus of up to 100 ms,
+// from 185-365 µs to 22-32 µs over its first 300-400 ms. So a new process warms up for at least
+// NEW_PROCESS_WARMUP_S, and every warm-up runs on, in batches, until the time per operation stops
+// improving.
+export const NEW_PROCESS_WARMUP_S = 0.5;
+const WARMUP_BATCH_MS = 15;
+const SETTLE_BATCHES = 3; // batches in a row that must not beat the best before them
+const SETTLE_GAIN = 0.03; // by more than this share
+const MAX_WARMUP_S = 1.5; // per process and bench, whatever the batches say
+
 /**
- * Warm-up: operations back to back for `warmup` seconds (at least 3), every result checked.
- * Returns what sizes the sampled calls: { msPerOp, opsPerCheck }.
+ * Pure: has a warm-up settled? True when none of the last SETTLE_BATCHES batches' times per
+ * operation beat the best batch before them by more than SETTLE_GAIN.
  */
-export async function warmUp({ ops, check, warmup, callTimeoutMs = 30000, signal }) {
+export function settled(batchMsPerOp, { last = SETTLE_BATCHES, gain = SETTLE_GAIN } = {}) {
+  if (batchMsPerOp.length <= last) return false;
+  const best = Math.min(...batchMsPerOp.slice(0, -last));
+  return batchMsPerOp.slice(-last).every((ms) => ms > best * (1 - gain));
+}
+
+/**
+ * Warm-up: operations back to back, every result checked, in batches of about WARMUP_BATCH_MS,
+ * for at least `warmup` seconds (and 3 operations), then, with `settle`, on until the time per
+ * operation has settled (settled()), at most MAX_WARMUP_S. Returns what sizes the sampled calls: { msPerOp (of the
+ * last batches), opsPerCheck, seconds, batches }.
+ */
+export async function warmUp({ ops, check, warmup, callTimeoutMs = 30000, signal, settle = true, maxSeconds = Math.max(MAX_WARMUP_S, warmup) }) {
   let warmOps = 0;
+  const batches = [];
   const warmStart = performance.now();
-  const warmEnd = warmStart + warmup * 1000;
+  const minEnd = warmStart + warmup * 1000;
+  const maxEnd = warmStart + maxSeconds * 1000;
+  let now = warmStart;
   do {
-    await guard(runCall(ops, 1, check, null, 1), callTimeoutMs, signal);
-    warmOps++;
-  } while (performance.now() < warmEnd || warmOps < 3);
-  const msPerOp = (performance.now() - warmStart) / warmOps;
-  return { msPerOp, opsPerCheck: Math.max(1, Math.min(MAX_OPS_PER_CHECK, Math.round(TARGET_CHECK_MS / msPerOp))) };
+    const batchStart = now;
+    let batchOps = 0;
+    do {
+      await guard(runCall(ops, 1, check, null, 1), callTimeoutMs, signal);
+      batchOps++;
+      now = performance.now();
+    } while (now - batchStart < WARMUP_BATCH_MS);
+    warmOps += batchOps;
+    batches.push((now - batchStart) / batchOps);
+  } while (now < maxEnd && (now < minEnd || warmOps < 3 || (settle && !settled(batches))));
+  const recent = batches.slice(-SETTLE_BATCHES);
+  const msPerOp = recent.reduce((a, b) => a + b, 0) / recent.length;
+  return {
+    msPerOp,
+    opsPerCheck: Math.max(1, Math.min(MAX_OPS_PER_CHECK, Math.round(TARGET_CHECK_MS / msPerOp))),
+    seconds: (now - warmStart) / 1000,
+    batches: batches.length,
+  };
 }
 
 /**
