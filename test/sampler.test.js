@@ -131,30 +131,31 @@ test('a warm-up has settled once the last three batches do not beat the best bef
   assert.equal(settled([4, 9, 9, 9]), true, 'slower batches (a stalled host) do not hold it back');
 });
 
-// An operation that busy-waits `ms(elapsed since the first call)` milliseconds.
-function speedingUp(ms) {
-  let start = null;
-  return async () => {
-    const now = performance.now();
-    start ??= now;
-    const until = now + ms(now - start);
-    while (performance.now() < until) { /* burn */ }
-    return 'ok';
-  };
+// An operation whose time, `ms(time so far)` milliseconds, passes on a clock of its own, so that
+// what the warm-up sees does not depend on how busy this machine is.
+function onOwnClock(ms) {
+  let now = 0;
+  return { clock: () => now, op: async () => { now += ms(now); return 'ok'; } };
 }
 
 test('a warm-up runs past its minimum while the operation keeps getting faster, and stops when it stops', async () => {
   // 3 ms per operation, 0.4 ms less every 20 ms, down to 0.2 ms after 140 ms.
-  const op = speedingUp((t) => Math.max(0.2, 3 - (t / 20) * 0.4));
-  const sizing = await warmUp({ ops: [op], check: () => {}, warmup: 0.02 });
+  const { clock, op } = onOwnClock((t) => Math.max(0.2, 3 - (t / 20) * 0.4));
+  const sizing = await warmUp({ ops: [op], check: () => {}, warmup: 0.02, clock });
   assert.ok(sizing.seconds >= 0.14, `warmed up for ${sizing.seconds} s`);
-  assert.ok(sizing.seconds < 1.5, `stopped once settled, not at the limit: ${sizing.seconds} s`);
-  assert.ok(sizing.msPerOp < 0.5, `sized from the settled speed: ${sizing.msPerOp} ms per operation`);
+  assert.ok(sizing.seconds < 0.3, `stopped once settled (four batches of 15 ms after 140 ms), not at the limit: ${sizing.seconds} s`);
+  assert.ok(Math.abs(sizing.msPerOp - 0.2) < 1e-9, `sized from the settled speed: ${sizing.msPerOp} ms`);
 });
 
 test('a warm-up that never settles stops at its limit', async () => {
-  // 18 % faster every 20 ms, without end.
-  const op = speedingUp((t) => 2 * Math.exp(-t / 100));
-  const sizing = await warmUp({ ops: [op], check: () => {}, warmup: 0.02, maxSeconds: 0.3 });
-  assert.ok(sizing.seconds >= 0.3 && sizing.seconds < 2, `${sizing.seconds} s`);
+  // 18 % faster every 15 ms, without end.
+  const { clock, op } = onOwnClock((t) => 2 * Math.exp(-t / 75));
+  const sizing = await warmUp({ ops: [op], check: () => {}, warmup: 0.02, maxSeconds: 0.3, clock });
+  assert.ok(sizing.seconds >= 0.3 && sizing.seconds < 0.32, `${sizing.seconds} s`);
+});
+
+test('a warm-up asked to run as given stops at its length, settled or not', async () => {
+  const { clock, op } = onOwnClock((t) => 2 * Math.exp(-t / 75));
+  const sizing = await warmUp({ ops: [op], check: () => {}, warmup: 0.05, settle: false, clock });
+  assert.ok(sizing.seconds >= 0.05 && sizing.seconds < 0.07, `${sizing.seconds} s`);
 });

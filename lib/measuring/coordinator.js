@@ -103,7 +103,8 @@ async function openCells(cells, { bench, processes, context, settings, signal, f
       for (let copy = 0; copy < cell.copies; copy++) {
         const handle = await unlessAborted(processes.get(cell.driver, copy), signal);
         cell.handles.push(handle);
-        // The warm-up is the row's, shared among its processes (each also warms up in its lead-ins).
+        // --warmup is the row's, shared among its processes; each then warms up until it is up to
+        // speed (sampler.js), and in its lead-ins.
         const opened = await unlessAborted(handle.turn('open', { bench: bench.name, concurrency, warmup: warmup / cell.copies, settle: settings.warmupSettles !== false, callTimeoutMs, setupData: context.setupData },
           callTimeoutMs + warmup * 1000 + 30000), signal);
         if (notApplicableReason(opened)) { // the driver's own plan, with the bench's set-up data, says n/a

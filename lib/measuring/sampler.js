@@ -131,13 +131,15 @@ export function settled(batchMsPerOp, { last = SETTLE_BATCHES, gain = SETTLE_GAI
 /**
  * Warm-up: operations back to back, every result checked, in batches of about WARMUP_BATCH_MS,
  * for at least `warmup` seconds (and 3 operations), then, with `settle`, on until the time per
- * operation has settled (settled()), at most MAX_WARMUP_S. Returns what sizes the sampled calls: { msPerOp (of the
- * last batches), opsPerCheck, seconds, batches }.
+ * operation has settled (settled()), at most MAX_WARMUP_S. Returns what sizes the sampled calls:
+ * { msPerOp (of the last batches), opsPerCheck, seconds, batches }. `clock` (ms) is for tests.
  */
-export async function warmUp({ ops, check, warmup, callTimeoutMs = 30000, signal, settle = true, maxSeconds = Math.max(MAX_WARMUP_S, warmup) }) {
+export async function warmUp({
+  ops, check, warmup, callTimeoutMs = 30000, signal, settle = true, maxSeconds = Math.max(MAX_WARMUP_S, warmup), clock = () => performance.now(),
+}) {
   let warmOps = 0;
   const batches = [];
-  const warmStart = performance.now();
+  const warmStart = clock();
   const minEnd = warmStart + warmup * 1000;
   const maxEnd = warmStart + maxSeconds * 1000;
   let now = warmStart;
@@ -147,7 +149,7 @@ export async function warmUp({ ops, check, warmup, callTimeoutMs = 30000, signal
     do {
       await guard(runCall(ops, 1, check, null, 1), callTimeoutMs, signal);
       batchOps++;
-      now = performance.now();
+      now = clock();
     } while (now - batchStart < WARMUP_BATCH_MS);
     warmOps += batchOps;
     batches.push((now - batchStart) / batchOps);
