@@ -175,6 +175,11 @@ test('one warning line per condition that makes the runs incomparable', () => {
   four.settings.processes = 4;
   assert.match(compareResults(one, four).warnings.join('\n'), /^processes per driver differs: .* \(base\) vs 4 \(new\) — the figures may not be comparable$/m);
   assert.doesNotMatch(compareResults(four, four).warnings.join('\n'), /processes/);
+  // A run whose warm-ups ran until each process was up to speed against one of fixed warm-ups.
+  const settling = fixture();
+  settling.settings.warmupSettles = true;
+  assert.match(compareResults(one, settling).warnings.join('\n'), /^warm-up differs: as given \(base\) vs until each process is up to speed \(new\) — the figures may not be comparable$/m);
+  assert.doesNotMatch(compareResults(settling, settling).warnings.join('\n'), /warm-up/);
 });
 
 test('rows without per-sample figures are shown as not tested, never as significant', () => {

@@ -45,6 +45,8 @@ const CONDITIONS = [
   // One process per row carries that process's own speed into every figure (README, Limitations).
   { what: 'processes per driver', get: (r) => r.settings?.processes ?? (r.schema >= 2 ? 1 : undefined), optional: true },
   { what: 'network', get: (r) => requestedNetwork(r.settings?.network), optional: true },
+  // Before 2026-11-23 every warm-up was a fixed length, and a run's first benches began on cold code.
+  { what: 'warm-up', get: (r) => (r.settings ? (r.settings.warmupSettles ? 'until each process is up to speed' : 'as given') : undefined), optional: true },
 ];
 
 /** One line per condition that differs between the two runs. */
