@@ -10,6 +10,7 @@ import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
 import Benchmark from 'benchmark';
 import { LatencyRecorder } from './latency.js';
+import { mean } from './stats.js';
 import { windowLead } from './windows.js';
 
 // A check runs inside the measured part. Checking the 1 000 rows of select_1000_rows every 2 ms
@@ -132,7 +133,7 @@ export function settled(batchMsPerOp, { last = SETTLE_BATCHES, gain = SETTLE_GAI
  * Warm-up: operations back to back, every result checked, in batches of about WARMUP_BATCH_MS,
  * for at least `warmup` seconds (and 3 operations), then, with `settle`, on until the time per
  * operation has settled (settled()), at most MAX_WARMUP_S. Returns what sizes the sampled calls:
- * { msPerOp (of the last batches), opsPerCheck, seconds, batches }. `clock` (ms) is for tests.
+ * { msPerOp (of the last batches), opsPerCheck, seconds }. `clock` (ms) is for tests.
  */
 export async function warmUp({
   ops, check, warmup, callTimeoutMs = 30000, signal, settle = true, maxSeconds = Math.max(MAX_WARMUP_S, warmup), clock = () => performance.now(),
@@ -154,13 +155,11 @@ export async function warmUp({
     warmOps += batchOps;
     batches.push((now - batchStart) / batchOps);
   } while (now < maxEnd && (now < minEnd || warmOps < 3 || (settle && !settled(batches))));
-  const recent = batches.slice(-SETTLE_BATCHES);
-  const msPerOp = recent.reduce((a, b) => a + b, 0) / recent.length;
+  const msPerOp = mean(batches.slice(-SETTLE_BATCHES));
   return {
     msPerOp,
     opsPerCheck: Math.max(1, Math.min(MAX_OPS_PER_CHECK, Math.round(TARGET_CHECK_MS / msPerOp))),
     seconds: (now - warmStart) / 1000,
-    batches: batches.length,
   };
 }
 
