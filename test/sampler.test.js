@@ -87,6 +87,21 @@ test('a sample that finishes under minTime is run again, sized from itself', asy
   assert.ok((m.measuredTo - m.measuredFrom) / 1000 >= 0.5, 'the kept sample lasted at least minTime');
 });
 
+test('a latency is the operation\'s own time: a check between two operations is in neither', async () => {
+  // Every other result checked, each check a 10 ms busy-wait, each operation about 1 ms: were the
+  // checks in the latencies, half of them would be over 8 ms.
+  const busy = (ms) => { const end = performance.now() + ms; while (performance.now() < end); };
+  let checks = 0;
+  const check = () => { checks++; busy(10); };
+  const sizing = { msPerOp: 1, opsPerCheck: 2, lastMsPerOp: 1 };
+  const latencies = new LatencyRecorder();
+  const m = await sampleWindow({ ops: [tick], check, sizing, time: 0.1, lead: 0, latencies });
+  const slow = Array.from(latencies.toArray()).filter((us) => us > 8000).length;
+  assert.equal(latencies.length, m.opsRun, 'one latency per operation');
+  assert.ok(checks >= latencies.length / 2 - 1, `${checks} checks of ${latencies.length} operations`);
+  assert.ok(slow < checks / 5, `${slow} latencies over 8 ms, ${checks} checks`);
+});
+
 test('a window is sized by the previous window, else the lead-in, else the warm-up', () => {
   assert.equal(windowOps({ msPerOp: 4, lastMsPerOp: 0.5 }, { msPerOp: 2 }, 0.02), 40);
   assert.equal(windowOps({ msPerOp: 4 }, { msPerOp: 2 }, 0.02), 10);

@@ -34,14 +34,32 @@ export class SampleTimeout extends Error {
   }
 }
 
-/** k ops back to back on one connection; every `checkEvery`-th result is checked, the first included. */
+/**
+ * k ops back to back on one connection; every `checkEvery`-th result is checked, the first included.
+ * With `latencies`, one clock reading per operation: an operation starts where the one before it
+ * ended (the clock is read again after a check, which is no operation's). Against no latencies at
+ * all, two readings per operation cost mariadb's `do` 1.0-1.6 %, one 0.3-1.1 % (one process, 500
+ * windows each way).
+ */
 async function chain(op, k, check, latencies, checkEvery) {
+  if (!latencies) {
+    for (let i = 0; i < k; i++) {
+      const result = await op();
+      if (i % checkEvery === 0) check(result);
+    }
+    return;
+  }
+  let start = performance.now();
   for (let i = 0; i < k; i++) {
-    const t0 = performance.now();
     const result = await op();
-    const t1 = performance.now();
-    if (latencies) latencies.push((t1 - t0) * 1000);
-    if (i % checkEvery === 0) check(result);
+    const end = performance.now();
+    latencies.push((end - start) * 1000);
+    if (i % checkEvery === 0) {
+      check(result);
+      start = performance.now();
+    } else {
+      start = end;
+    }
   }
 }
 
