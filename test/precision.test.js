@@ -2,7 +2,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { MIN_ROUNDS, moreRounds, preciseEnough, PRECISION_BATCH } from '../lib/measuring/coordinator.js';
-import { PRESETS, runSettings } from '../lib/measuring/settings.js';
+import { FULL_RUN_CELLS, PRESETS, roundsScale, runSettings } from '../lib/measuring/settings.js';
+import { DEFAULT_BENCHES } from '../benchs/index.js';
+import { BUILTIN_DRIVERS } from '../lib/drivers/index.js';
 
 /** A cell whose windows alternate ±spread around `ops` (the reference's windows are steady). */
 const cell = (name, ops, spread, n) => ({
@@ -42,13 +44,32 @@ test('rounds: a time budget per driver stops new rounds once spent, never before
   assert.equal(moreRounds(60, { rounds: 120, baseline: 'mysql2' }, two, 100), true, 'no budget: the rounds asked for');
 });
 
+const fullRun = { drivers: BUILTIN_DRIVERS, concurrency: 1 };
+
 test('settings: only the default lengths have a budget', () => {
-  const budget = (opts) => runSettings({ wake: { mode: 'none', spinners: 0 }, ...opts }, []).budget;
-  assert.equal(budget({}), PRESETS.default.budget);
+  const budget = (opts) => runSettings({ wake: { mode: 'none', spinners: 0 }, ...opts }, DEFAULT_BENCHES).budget;
+  assert.equal(budget(fullRun), PRESETS.default.budget);
   assert.equal(budget({ rounds: 240 }), null);
   assert.equal(budget({ time: 5 }), null);
   assert.equal(budget({ precision: 2 }), null);
   assert.equal(budget({ smoke: true }), null);
+});
+
+test('settings: a run of fewer cells than the full run gets whole multiples of its rounds, time and budget, up to 4', () => {
+  assert.deepEqual([1, 2, 12, 13, 17, 25, 26, FULL_RUN_CELLS, FULL_RUN_CELLS + 1].map(roundsScale), [4, 4, 4, 3, 3, 2, 1, 1, 1]);
+  const settings = (opts, benches) => runSettings({ wake: { mode: 'none', spinners: 0 }, concurrency: 1, ...opts }, benches);
+  const full = settings(fullRun, DEFAULT_BENCHES);
+  assert.deepEqual([full.rounds, full.time, full.budget, full.roundsScale],
+    [PRESETS.default.rounds, PRESETS.default.time, PRESETS.default.budget, 1], 'the full run: the defaults');
+  const one = settings({ drivers: ['mysql2', 'mariadb'] }, DEFAULT_BENCHES.slice(0, 1));
+  assert.deepEqual([one.rounds, one.time, one.budget, one.roundsScale],
+    [4 * PRESETS.default.rounds, 4 * PRESETS.default.time, 4 * PRESETS.default.budget, 4], 'one bench, two drivers');
+  assert.equal(one.time / one.rounds, PRESETS.default.time / PRESETS.default.rounds, 'windows of the same length');
+  const levels = settings({ drivers: BUILTIN_DRIVERS, concurrency: [1, 4, 16] }, DEFAULT_BENCHES.slice(0, 4));
+  assert.equal(levels.roundsScale, 1, 'concurrency levels are cells too: 4 benches × 3 drivers × 3 levels');
+  for (const asked of [{ rounds: 30 }, { time: 1 }, { precision: 2 }, { smoke: true }, { scaleSmallRuns: false }]) {
+    assert.equal(settings({ drivers: ['mysql2'], ...asked }, DEFAULT_BENCHES.slice(0, 1)).roundsScale, 1, JSON.stringify(asked));
+  }
 });
 
 test('settings: a default warm-up runs on until the driver is up to speed; one given, or a smoke run\'s, as given', () => {
@@ -68,9 +89,12 @@ test('settings: a lead-in is at most a third of a window, so benchmark.js never 
 
 test('a lead-in cut to a third of a window is shown rounded, as the window is', async () => {
   const { describeRun } = await import('../lib/reporting/table.js');
-  const settings = runSettings({ wake: { mode: 'none', spinners: 0 }, lead: 0.1, concurrency: 1 }, []);
+  const settings = runSettings({ wake: { mode: 'none', spinners: 0 }, lead: 0.1, ...fullRun }, DEFAULT_BENCHES);
   const text = describeRun({ settings, drivers: [], env: {}, server: null }).join('\n');
   assert.match(text, /120 rounds × \(0\.006 s lead-in \+ 0\.019 s measured\)/);
+  const small = runSettings({ wake: { mode: 'none', spinners: 0 }, lead: 0.1, concurrency: 1 }, DEFAULT_BENCHES.slice(0, 1));
+  assert.match(describeRun({ settings: small, drivers: [], env: {}, server: null }).join('\n'),
+    /480 rounds \(4 × the default, for a run of few benches and drivers\) × \(0\.006 s lead-in \+ 0\.019 s measured\)/);
 });
 
 test('--precision is judged on the intervals the run will report: each at 95 % over its planned Δs', async () => {

@@ -4,7 +4,7 @@
 import { Option } from 'commander';
 import { positiveInteger, positiveNumber, splitList } from './config.js';
 import { BUILTIN_DRIVERS } from '../drivers/index.js';
-import { PRESETS } from '../measuring/settings.js';
+import { MAX_ROUNDS_SCALE, PRESETS } from '../measuring/settings.js';
 import { NEW_PROCESS_WARMUP_S } from '../measuring/sampler.js';
 import { DEFAULT_PLACEMENT, parsePlacement } from '../measuring/placement.js';
 import { parseConcurrency } from '../measuring/scaling.js';
@@ -30,8 +30,8 @@ export function addRunOptions(cmd) {
 /** How windows are measured, where processes run, where results go: every measuring command's. */
 export function addMeasureOptions(cmd) {
   cmd
-    .option('-t, --time <seconds>', `measured time per bench and driver, split into --rounds windows (default ${PRESETS.default.time}; --smoke ${PRESETS.smoke.time})`, positiveNumber('--time'))
-    .option('-r, --rounds <n>', `rounds per bench: each gives every driver one window, in a fresh random order (default ${PRESETS.default.rounds}; --smoke ${PRESETS.smoke.rounds})`, positiveInteger('--rounds'))
+    .option('-t, --time <seconds>', `measured time per bench and driver, split into --rounds windows (default ${PRESETS.default.time}, scaled with the rounds; --smoke ${PRESETS.smoke.time})`, positiveNumber('--time'))
+    .option('-r, --rounds <n>', `rounds per bench: each gives every driver one window, in a fresh random order (default ${PRESETS.default.rounds}, up to ${MAX_ROUNDS_SCALE} × that in a run of fewer benches and drivers than the full run, which it stays shorter than; --smoke ${PRESETS.smoke.rounds})`, positiveInteger('--rounds'))
     .option('--precision <pct>', 'keep adding rounds (in batches) until every row\'s paired Δ interval (as the run reports it: the run\'s intervals hold together at 95 %) is within ± this many per cent of its reference, or --max-rounds: buys precision with time on a noisy host', positiveNumber('--precision'))
     .option('--max-rounds <n>', 'the most rounds --precision may run per bench (default 8 × --rounds)', positiveInteger('--max-rounds'))
     .option('--lead <seconds>', `unmeasured lead-in at the start of every window, at most a third of its measured part (default ${PRESETS.default.lead})`, positiveNumber('--lead'))

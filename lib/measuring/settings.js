@@ -1,6 +1,8 @@
 // A run's settings, from the command's options: how long and in how many windows each bench is
 // measured, where the results say it ran. Recorded in the results (never connection secrets).
+import { DEFAULT_BENCHES } from '../../benchs/index.js';
 import { DRIVER_PROCESS_FLAGS } from '../drivers/driver-handle.js';
+import { BUILTIN_DRIVERS } from '../drivers/index.js';
 import { resolveNetwork } from '../server/proxy/index.js';
 import { describeWake } from './wake.js';
 import { windowLead } from './windows.js';
@@ -20,18 +22,35 @@ export const PRESETS = {
   smoke: { time: 0.1, lead: 0.01, warmup: 0.05, rounds: 2, processes: 1 },
 };
 
+const runRows = (opts) => (opts.drivers?.length ?? 1) + (opts.floor ? 1 : 0);
+const runLevels = (opts) => [].concat(opts.concurrency ?? 1).length;
+
 /** The level the run's Δ intervals will be taken at (stats.js), from the Δs it plans to report. */
 function plannedIntervalLevel(opts, benches) {
-  const rows = (opts.drivers?.length ?? 1) + (opts.floor ? 1 : 0);
-  const levels = [].concat(opts.concurrency ?? 1).length;
-  return eachIntervalLevel(benches.length * Math.max(1, rows - 1) * levels);
+  return eachIntervalLevel(benches.length * Math.max(1, runRows(opts) - 1) * runLevels(opts));
+}
+
+// A run of fewer cells (bench × row × concurrency level) than the default full run gets up to
+// MAX_ROUNDS_SCALE times the rounds, time and budget, whole multiples, so that it takes at most about
+// as long as a full run: an interval narrows with the square root of the rounds, and one bench of two
+// drivers otherwise takes 17 s and resolves 2-5 %.
+export const FULL_RUN_CELLS = DEFAULT_BENCHES.length * BUILTIN_DRIVERS.length;
+export const MAX_ROUNDS_SCALE = 4;
+
+/** Pure: how many times the default rounds a run of `cells` cells gets (1 to MAX_ROUNDS_SCALE). */
+export function roundsScale(cells) {
+  return Math.max(1, Math.min(MAX_ROUNDS_SCALE, Math.floor(FULL_RUN_CELLS / Math.max(1, cells))));
 }
 
 /** Settings recorded in the results (never connection secrets). */
 export function runSettings(opts, benches) {
   const preset = opts.smoke ? PRESETS.smoke : PRESETS.default;
-  const rounds = opts.rounds ?? preset.rounds;
-  const time = opts.time ?? preset.time;
+  // Only the default lengths are scaled: rounds or a time asked for are run as asked; `aa` keeps the
+  // full run's (scaleSmallRuns: false), so that the resolution it reports is a full run's.
+  const defaultLengths = !opts.smoke && opts.rounds === undefined && opts.time === undefined && !opts.precision;
+  const scale = defaultLengths && opts.scaleSmallRuns !== false ? roundsScale(benches.length * runRows(opts) * runLevels(opts)) : 1;
+  const rounds = opts.rounds ?? preset.rounds * scale;
+  const time = opts.time ?? preset.time * scale;
   return {
     mode: opts.smoke ? 'smoke' : 'default',
     drivers: opts.drivers,
@@ -41,8 +60,9 @@ export function runSettings(opts, benches) {
     rounds,
     ...(opts.precision ? { precision: opts.precision, maxRounds: opts.maxRounds ?? 8 * rounds, precisionLevel: plannedIntervalLevel(opts, benches) } : {}),
     time,
+    roundsScale: scale,
     // Only the default lengths have a budget: rounds or a time asked for are run in full.
-    budget: opts.rounds === undefined && opts.time === undefined && !opts.precision ? preset.budget ?? null : null,
+    budget: defaultLengths && preset.budget ? preset.budget * scale : null,
     lead: windowLead(opts.lead ?? preset.lead, time / rounds),
     driverProcessFlags: [...DRIVER_PROCESS_FLAGS],
     warmup: opts.warmup ?? preset.warmup,

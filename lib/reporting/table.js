@@ -13,7 +13,7 @@ export function describeRun(results) {
   const conns = levels.length > 1 ? `${levels.join(', ')} connections (one level after another)`
     : levels[0] === 1 ? '1 connection' : `${levels[0]} connections`;
   const windows = settings.lead !== undefined
-    ? `${settings.rounds} rounds × ${describeWindowLength(settings)} per driver and bench`
+    ? `${settings.rounds} rounds${settings.roundsScale > 1 ? ` (${settings.roundsScale} × the default, for a run of few benches and drivers)` : ''} × ${describeWindowLength(settings)} per driver and bench`
       + (settings.processes > 1 ? ` · ${settings.processes} processes per driver, taking the rounds in turn` : '')
     : `${settings.rounds > 1 ? `${settings.rounds} rounds × ` : ''}${settings.time} s sampling per cell`;
   const wake = settings.wake ? ` · wake ${settings.wake}` : '';

@@ -136,7 +136,7 @@ export function aaVariant() {
 export function aaRun(benchNames, opts) {
   const benches = selectBenches(benchNames?.length ? benchNames : DESIGN_BENCHES);
   const driver = opts.baseline;
-  return { benches, opts: { ...opts, drivers: [driver, `${driver}#${TWIN_TAG}`], baseline: driver } };
+  return { benches, opts: { ...opts, drivers: [driver, `${driver}#${TWIN_TAG}`], baseline: driver, scaleSmallRuns: false } };
 }
 
 export function registerAa(program, { stdout, stderr, env, signal, setExitCode }) {
