@@ -65,6 +65,8 @@ test('settings: a run of fewer cells than the full run gets whole multiples of i
   assert.deepEqual([one.rounds, one.time, one.budget, one.roundsScale],
     [4 * PRESETS.default.rounds, 4 * PRESETS.default.time, 4 * PRESETS.default.budget, 4], 'one bench, two drivers');
   assert.equal(one.time / one.rounds, PRESETS.default.time / PRESETS.default.rounds, 'windows of the same length');
+  const seven = settings({ drivers: ['mysql2', 'mariadb'] }, DEFAULT_BENCHES.slice(0, 7));
+  assert.deepEqual([seven.roundsScale, seven.time, seven.budget], [3, 6.9, 9.6], 'scaled figures as they read');
   const levels = settings({ drivers: BUILTIN_DRIVERS, concurrency: [1, 4, 16] }, DEFAULT_BENCHES.slice(0, 4));
   assert.equal(levels.roundsScale, 1, 'concurrency levels are cells too: 4 benches × 3 drivers × 3 levels');
   for (const asked of [{ rounds: 30 }, { time: 1 }, { precision: 2 }, { smoke: true }, { scaleSmallRuns: false }]) {

@@ -49,8 +49,9 @@ export function runSettings(opts, benches) {
   // full run's (scaleSmallRuns: false), so that the resolution it reports is a full run's.
   const defaultLengths = !opts.smoke && opts.rounds === undefined && opts.time === undefined && !opts.precision;
   const scale = defaultLengths && opts.scaleSmallRuns !== false ? roundsScale(benches.length * runRows(opts) * runLevels(opts)) : 1;
+  const scaled = (x) => Math.round(x * scale * 1000) / 1000; // 2.3 × 3 is 6.9, not 6.8999999999999995
   const rounds = opts.rounds ?? preset.rounds * scale;
-  const time = opts.time ?? preset.time * scale;
+  const time = opts.time ?? scaled(preset.time);
   return {
     mode: opts.smoke ? 'smoke' : 'default',
     drivers: opts.drivers,
@@ -62,7 +63,7 @@ export function runSettings(opts, benches) {
     time,
     roundsScale: scale,
     // Only the default lengths have a budget: rounds or a time asked for are run in full.
-    budget: defaultLengths && preset.budget ? preset.budget * scale : null,
+    budget: defaultLengths && preset.budget ? scaled(preset.budget) : null,
     lead: windowLead(opts.lead ?? preset.lead, time / rounds),
     driverProcessFlags: [...DRIVER_PROCESS_FLAGS],
     warmup: opts.warmup ?? preset.warmup,
