@@ -133,6 +133,30 @@ test('Ctrl-C half-way: exit 130, partial results saved, server, driver processes
   assertNothingLeft(tmp);
 });
 
+test('the terminal closed (SIGHUP to the process group) mid-run: exit 129, partial results saved, nothing left', async () => {
+  const { tmp, out } = isolatedDirs();
+  let sent = false;
+  const { done } = startCli(['do', 'insert', 'batch', '--time', '0.5', '--warmup', '0.1', '--out', out], {
+    tmp,
+    onStderr: (text, child) => {
+      if (!sent && /\[\s*2\/\d+\]/.test(text)) {
+        sent = true;
+        process.kill(-child.pid, 'SIGHUP');
+      }
+    },
+    detached: true,
+  });
+  const r = await done;
+  assert.ok(sent, 'the signal was sent');
+  assert.equal(r.code, 129, r.stderr);
+  const [json] = savedResults(out);
+  assert.equal(json.complete, false);
+  assert.equal(json.stoppedBy, 'interrupted by SIGHUP');
+  assert.ok(json.benches.flatMap((b) => b.results).filter((x) => x.ok).length >= 3, 'the first bench\'s rows are kept');
+  assert.ok(noStackTrace(r.stderr));
+  assertNothingLeft(tmp);
+});
+
 test('the harness itself killed (SIGKILL) mid-run: its stopped driver processes, server and temp dir are cleaned up by the watchdogs', async () => {
   const { tmp, out } = isolatedDirs();
   let drivers = [];

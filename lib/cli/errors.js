@@ -5,7 +5,7 @@ export const EXIT = Object.freeze({
   USAGE: 2, // bad flags, unknown bench or driver, unusable input file
   SETUP: 3, // could not reach, log into or prepare the server (nothing was measured)
   ABORTED: 4, // the run stopped part-way (server lost); partial results were saved
-  INTERRUPTED: 130, // SIGINT (Ctrl-C); 143 for SIGTERM
+  INTERRUPTED: 130, // SIGINT (Ctrl-C); 143 for SIGTERM, 129 for SIGHUP
 });
 
 export class UserError extends Error {

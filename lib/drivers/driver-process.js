@@ -20,9 +20,11 @@ import { latencySummary, round1 } from '../measuring/stats.js';
 import { addSecret, redact } from '../cli/redact.js';
 import { within } from '../measuring/timers.js';
 
-// Ctrl-C reaches the whole process group: it is the parent's to handle, and the parent ends this
-// process. If the parent goes away without doing so, this process ends with it.
+// Ctrl-C, and the hang-up of a closed terminal, reach the whole process group: they are the parent's
+// to handle, and the parent ends this process. If the parent goes away without doing so, this
+// process ends with it.
 process.on('SIGINT', () => {});
+process.on('SIGHUP', () => {});
 process.on('SIGTERM', () => process.exit(0));
 process.on('disconnect', () => process.exit(0));
 

@@ -11,17 +11,21 @@ import { ServerLost } from '../measuring/runner.js';
 import { within, deadline } from '../measuring/timers.js';
 import { readFileSync } from 'node:fs';
 
+// 128 + the signal's number, as a shell reports a process the signal ended. SIGHUP: the terminal
+// closed (an SSH session dropped) while a run was going.
+const SIGNAL_EXIT_CODES = { SIGINT: EXIT.INTERRUPTED, SIGTERM: 143, SIGHUP: 129 };
+
 export class Interrupted extends Error {
   constructor(signalName) {
     super(`interrupted by ${signalName}`);
     this.name = 'Interrupted';
-    this.exitCode = signalName === 'SIGTERM' ? 143 : EXIT.INTERRUPTED;
+    this.exitCode = SIGNAL_EXIT_CODES[signalName] ?? EXIT.INTERRUPTED;
   }
 }
 
 /**
- * SIGINT/SIGTERM abort the returned signal (the command then cleans up and saves what it has);
- * a second one exits at once. Call dispose() when done.
+ * SIGINT, SIGTERM and SIGHUP abort the returned signal (the command then cleans up and saves what it
+ * has); a second one exits at once. Call dispose() when done.
  */
 export function trapSignals(stderr, outerSignal) {
   const controller = new AbortController();
@@ -32,16 +36,13 @@ export function trapSignals(stderr, outerSignal) {
     stderr.write(`\n${name}: stopping after cleaning up (again to quit at once)\n`);
     abort(new Interrupted(name));
   };
-  const onSigint = () => onSignal('SIGINT');
-  const onSigterm = () => onSignal('SIGTERM');
-  process.on('SIGINT', onSigint);
-  process.on('SIGTERM', onSigterm);
+  const handlers = Object.keys(SIGNAL_EXIT_CODES).map((name) => [name, () => onSignal(name)]);
+  for (const [name, handler] of handlers) process.on(name, handler);
   return {
     signal: controller.signal,
     abort,
     dispose() {
-      process.off('SIGINT', onSigint);
-      process.off('SIGTERM', onSigterm);
+      for (const [name, handler] of handlers) process.off(name, handler);
     },
   };
 }
