@@ -42,23 +42,17 @@ export class SampleTimeout extends Error {
  * windows each way).
  */
 async function chain(op, k, check, latencies, checkEvery) {
-  if (!latencies) {
-    for (let i = 0; i < k; i++) {
-      const result = await op();
-      if (i % checkEvery === 0) check(result);
-    }
-    return;
-  }
-  let start = performance.now();
+  let start = latencies ? performance.now() : 0;
   for (let i = 0; i < k; i++) {
     const result = await op();
-    const end = performance.now();
-    latencies.push((end - start) * 1000);
+    if (latencies) {
+      const end = performance.now();
+      latencies.push((end - start) * 1000);
+      start = end;
+    }
     if (i % checkEvery === 0) {
       check(result);
-      start = performance.now();
-    } else {
-      start = end;
+      if (latencies) start = performance.now();
     }
   }
 }
