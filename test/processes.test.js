@@ -44,13 +44,13 @@ test('latency samples: kept in full, put side by side; thinned, each part weight
   assert.equal(mergeLatencySamples([{ values: [], count: 0 }]), null);
 });
 
-test('closing several processes of a row: operations summed, latency summarized over all, the larger memory', () => {
+test('closing several processes of a row: operations and latencies counted, latency summarized over all, the larger memory', () => {
   const closed = combineClosed([
-    { operations: 3, latency: { max: 300 }, latencySample: Float64Array.from([100, 200, 300]), rssMB: 60 },
-    { operations: 2, latency: { max: 700 }, latencySample: Float64Array.from([400, 700]), rssMB: 70 },
+    { operations: 30, latency: { count: 3, max: 300 }, latencySample: Float64Array.from([100, 200, 300]), rssMB: 60 },
+    { operations: 20, latency: { count: 2, max: 700 }, latencySample: Float64Array.from([400, 700]), rssMB: 70 },
   ]);
-  assert.equal(closed.operations, 5);
-  assert.equal(closed.latency.count, 5);
+  assert.equal(closed.operations, 50);
+  assert.equal(closed.latency.count, 5, 'the latencies taken, one operation in ten');
   assert.equal(closed.latency.p50, 300);
   assert.equal(closed.latency.max, 700);
   assert.equal(closed.rssMB, 70);

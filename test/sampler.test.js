@@ -79,8 +79,9 @@ test('a sample that finishes under minTime is run again, sized from itself', asy
   assert.ok(m.cycles >= 3, `${m.cycles} cycles: lead-in, short sample, re-run`);
   assert.ok(m.reruns.shortSamples >= 1 && m.reruns.leadInStalled === 0, JSON.stringify(m.reruns));
   assert.equal(m.ops, m.opsPerCall, 'the kept sample\'s operations, over which its CPU time is counted');
-  assert.ok(latencies.length > m.ops, 'the short sample\'s latencies are kept too');
-  assert.equal(m.opsRun, m.leadOps + latencies.length, 'the window ran its lead-in, the short sample and the kept one');
+  assert.ok(latencies.operations > m.ops, 'the short sample\'s operations count too');
+  assert.equal(latencies.length, latencies.operations, 'operations of about 1 ms: every one timed');
+  assert.equal(m.opsRun, m.leadOps + latencies.operations, 'the window ran its lead-in, the short sample and the kept one');
   assert.ok(Number.isFinite(m.cpuUs) && m.cpuUs >= 0, 'the kept sample\'s CPU time');
   assert.ok(m.opsPerCall > 5, `the re-run was sized anew: ${m.opsPerCall} operations`);
   assert.equal(m.plannedOpsPerCall, 5);
@@ -97,9 +98,26 @@ test('a latency is the operation\'s own time: a check between two operations is 
   const latencies = new LatencyRecorder();
   const m = await sampleWindow({ ops: [tick], check, sizing, time: 0.1, lead: 0, latencies });
   const slow = Array.from(latencies.toArray()).filter((us) => us > 8000).length;
-  assert.equal(latencies.length, m.opsRun, 'one latency per operation');
+  assert.equal(latencies.length, m.opsRun, 'operations of about 1 ms: one latency per operation');
   assert.ok(checks >= latencies.length / 2 - 1, `${checks} checks of ${latencies.length} operations`);
   assert.ok(slow < checks / 5, `${slow} latencies over 8 ms, ${checks} checks`);
+});
+
+test('fast operations: one in opsPerTiming is timed, the rest counted; a check is in no latency', async () => {
+  // Operations of a few microseconds, each a microtask (as a reply already in the buffer would be),
+  // timed one in four; every eighth result checked with a 2 ms busy-wait.
+  const busy = (ms) => { const end = performance.now() + ms; while (performance.now() < end); };
+  const op = () => Promise.resolve('ok');
+  let checks = 0;
+  const check = () => { checks++; busy(2); };
+  const sizing = { msPerOp: 0.004, opsPerCheck: 8, opsPerTiming: 4, lastMsPerOp: 0.25 };
+  const latencies = new LatencyRecorder();
+  const m = await sampleWindow({ ops: [op], check, sizing, time: 0.1, lead: 0, latencies });
+  assert.equal(latencies.operations, m.opsRun, 'every operation of the window counted');
+  const expected = latencies.operations / 4;
+  assert.ok(Math.abs(latencies.length - expected) <= m.cycles, `${latencies.length} latencies of ${latencies.operations} operations`);
+  const slow = Array.from(latencies.toArray()).filter((us) => us > 1500).length;
+  assert.ok(checks > 0 && slow < checks / 5, `${slow} latencies over 1.5 ms, ${checks} checks`);
 });
 
 test('a window is sized by the previous window, else the lead-in, else the warm-up', () => {

@@ -162,7 +162,7 @@ const handlers = {
     const summary = latencySummary(latencies.toArray());
     const result = {
       latency: summary && { ...summary, count: latencies.length, max: round1(latencies.max) },
-      operations: latencies.length,
+      operations: latencies.operations,
       workload: plan.summarize?.(latencies.toArray()),
       rssMB: round1(process.memoryUsage().rss / 2 ** 20),
       ...(samples ? { latencySample: Float64Array.from(latencies.toArray()) } : {}),

@@ -204,11 +204,12 @@ async function closeCells(cells, { concurrency, signal, fail }) {
 
 /** Pure: what several processes of one row reported on closing, as one process's report. */
 export function combineClosed(parts) {
-  const count = parts.reduce((s, p) => s + (p.operations ?? 0), 0);
+  const sumOf = (figure) => parts.reduce((s, p) => s + (figure(p) ?? 0), 0);
+  // Each process's latencies were taken from its operations: weighted by those.
   const latency = mergeLatencySamples(parts.filter((p) => p.latencySample).map((p) => ({ values: p.latencySample, count: p.operations })));
   return {
-    operations: count,
-    latency: latency && { ...latencySummary(latency), count, max: Math.max(...parts.map((p) => p.latency?.max ?? 0)) },
+    operations: sumOf((p) => p.operations),
+    latency: latency && { ...latencySummary(latency), count: sumOf((p) => p.latency?.count), max: Math.max(...parts.map((p) => p.latency?.max ?? 0)) },
     workload: parts[0].workload,
     rssMB: Math.max(...parts.map((p) => p.rssMB ?? 0)),
   };

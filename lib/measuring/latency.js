@@ -1,13 +1,20 @@
-// Records single-operation latencies (microseconds). Up to `capacity` values are kept exactly;
-// past that, a uniform reservoir sample (Vitter's algorithm R) of that size, so percentiles stay
-// unbiased and memory stays bounded on long runs. The count and the maximum are always exact.
+// Records single-operation latencies (microseconds) of the operations timed, and how many operations
+// they were taken from. Up to `capacity` values are kept exactly; past that, a uniform reservoir
+// sample (Vitter's algorithm R) of that size, so percentiles stay unbiased and memory stays bounded
+// on long runs. The count of latencies and their maximum are always exact.
 export class LatencyRecorder {
   constructor(capacity = 1 << 20) {
     this.capacity = capacity;
     this.values = new Float64Array(Math.min(capacity, 1 << 14));
     this.stored = 0;
-    this.length = 0; // operations recorded
+    this.length = 0; // latencies recorded
+    this.operations = 0; // operations they were taken from
     this.max = 0;
+  }
+
+  /** `n` operations ran, some of them timed (push). */
+  addOperations(n) {
+    this.operations += n;
   }
 
   push(us) {

@@ -16,6 +16,11 @@ import { windowLead } from './windows.js';
 // (every other operation) made that bench's harness/bare-loop ratio (`calibrate`) 0.92-0.95.
 const TARGET_CHECK_MS = 10;
 const MAX_OPS_PER_CHECK = 512;
+// Latencies are taken on a sample of the operations, about one per TIME_EVERY_MS of operations
+// (every operation when one takes longer), at most one in MAX_OPS_PER_TIMING: two clock readings on
+// one `DO` in ten instead of one on every `DO` (a reading costs 110-160 ns between round trips here).
+const TIME_EVERY_MS = 0.25;
+const MAX_OPS_PER_TIMING = 16;
 // One benchmark.js sample per window: between two samples benchmark.js spends about 2.5 ms cloning
 // the benchmark and compiling a new test function while the connection idles, and the operations
 // after such a gap run cold. Eight samples per window cost the drivers 10-17 % against a bare loop
@@ -36,30 +41,28 @@ export class SampleTimeout extends Error {
 
 /**
  * k ops back to back on one connection; every `checkEvery`-th result is checked, the first included.
- * With `latencies`, one clock reading per operation: an operation starts where the one before it
- * ended (the clock is read again after a check, which is no operation's). Against no latencies at
- * all, two readings per operation cost mariadb's `do` 1.0-1.6 %, one 0.3-1.1 % (one process, 500
- * windows each way).
+ * With `latencies`, one operation in every `timeEvery` is timed, from just before its call to its
+ * return, starting at a random offset (so no operation of a period is favoured); the rest count as
+ * the operations the timed ones stand for. A check is in no latency. Against no latencies at all,
+ * one clock reading per operation cost mariadb's `do` 0.3-1.1 % (one process, 500 windows each way).
  */
-async function chain(op, k, check, latencies, checkEvery) {
-  let start = latencies ? performance.now() : 0;
+async function chain(op, k, check, latencies, checkEvery, timeEvery) {
+  let timed = latencies ? Math.floor(Math.random() * timeEvery) : k;
   for (let i = 0; i < k; i++) {
+    const start = i === timed ? performance.now() : 0;
     const result = await op();
-    if (latencies) {
-      const end = performance.now();
-      latencies.push((end - start) * 1000);
-      start = end;
+    if (i === timed) {
+      latencies.push((performance.now() - start) * 1000);
+      timed += timeEvery;
     }
-    if (i % checkEvery === 0) {
-      check(result);
-      if (latencies) start = performance.now();
-    }
+    if (i % checkEvery === 0) check(result);
   }
+  latencies?.addOperations(k);
 }
 
-function runCall(ops, k, check, latencies, checkEvery) {
-  if (ops.length === 1) return chain(ops[0], k, check, latencies, checkEvery);
-  return Promise.all(ops.map((op) => chain(op, k, check, latencies, checkEvery)));
+function runCall(ops, k, check, latencies, checkEvery, timeEvery = 1) {
+  if (ops.length === 1) return chain(ops[0], k, check, latencies, checkEvery, timeEvery);
+  return Promise.all(ops.map((op) => chain(op, k, check, latencies, checkEvery, timeEvery)));
 }
 
 /** Reject after `ms` or when `signal` aborts, whichever comes first. */
@@ -135,7 +138,7 @@ export function settled(batchMsPerOp, { last = SETTLE_BATCHES, gain = SETTLE_GAI
  * Warm-up: operations back to back, every result checked, in batches of about WARMUP_BATCH_MS,
  * for at least `warmup` seconds (and 3 operations), then, with `settle`, on until the time per
  * operation has settled (settled()), at most MAX_WARMUP_S. Returns what sizes the sampled calls:
- * { msPerOp (of the last batches), opsPerCheck, seconds }. `clock` (ms) is for tests.
+ * { msPerOp (of the last batches), opsPerCheck, opsPerTiming, seconds }. `clock` (ms) is for tests.
  */
 export async function warmUp({
   ops, check, warmup, callTimeoutMs = 30000, signal, settle = true, maxSeconds = Math.max(MAX_WARMUP_S, warmup), clock = () => performance.now(),
@@ -161,6 +164,7 @@ export async function warmUp({
   return {
     msPerOp,
     opsPerCheck: Math.max(1, Math.min(MAX_OPS_PER_CHECK, Math.round(TARGET_CHECK_MS / msPerOp))),
+    opsPerTiming: Math.max(1, Math.min(MAX_OPS_PER_TIMING, Math.round(TIME_EVERY_MS / msPerOp))),
     seconds: (now - warmStart) / 1000,
   };
 }
@@ -251,7 +255,7 @@ function windowBenchmark({ name, time, leadSeconds, ops, check, sizing, latencie
         state.opsPerCall = windowOps(sizing, state.led, time);
         state.plannedOpsPerCall ??= state.opsPerCall;
         state.span = { t0: performance.now(), cpu0: ownCpuUs() };
-        runCall(ops, state.opsPerCall, check, latencies, sizing.opsPerCheck).then(() => {
+        runCall(ops, state.opsPerCall, check, latencies, sizing.opsPerCheck, sizing.opsPerTiming ?? 1).then(() => {
           state.span.t1 = performance.now();
           resolve(deferred); // first: the bookkeeping below would run inside the clock
           state.opsRun += state.opsPerCall * ops.length;
