@@ -18,7 +18,8 @@ const TARGET_CHECK_MS = 10;
 const MAX_OPS_PER_CHECK = 512;
 // Latencies are taken on a sample of the operations, about one per TIME_EVERY_MS of operations
 // (every operation when one takes longer), at most one in MAX_OPS_PER_TIMING: two clock readings on
-// one `DO` in ten instead of one on every `DO` (a reading costs 110-160 ns between round trips here).
+// one `DO` in four to ten instead of one on every `DO`. Timing every operation put 3 and 2 of the 6
+// cells of `calibrate` below 0.98 (harness/bare loop) in two sittings, this sampling none.
 const TIME_EVERY_MS = 0.25;
 const MAX_OPS_PER_TIMING = 16;
 // One benchmark.js sample per window: between two samples benchmark.js spends about 2.5 ms cloning
@@ -43,8 +44,7 @@ export class SampleTimeout extends Error {
  * k ops back to back on one connection; every `checkEvery`-th result is checked, the first included.
  * With `latencies`, one operation in every `timeEvery` is timed, from just before its call to its
  * return, starting at a random offset (so no operation of a period is favoured); the rest count as
- * the operations the timed ones stand for. A check is in no latency. Against no latencies at all,
- * one clock reading per operation cost mariadb's `do` 0.3-1.1 % (one process, 500 windows each way).
+ * the operations the timed ones stand for. A check is in no latency.
  */
 async function chain(op, k, check, latencies, checkEvery, timeEvery) {
   let timed = latencies ? Math.floor(Math.random() * timeEvery) : k;
