@@ -60,7 +60,7 @@ async function chain(op, k, check, latencies, checkEvery, timeEvery) {
   latencies?.addOperations(k);
 }
 
-function runCall(ops, k, check, latencies, checkEvery, timeEvery = 1) {
+function runCall(ops, k, check, latencies, checkEvery, timeEvery) {
   if (ops.length === 1) return chain(ops[0], k, check, latencies, checkEvery, timeEvery);
   return Promise.all(ops.map((op) => chain(op, k, check, latencies, checkEvery, timeEvery)));
 }
