@@ -46,6 +46,7 @@ test('--smoke --json - : only JSON on stdout, every bench x driver, nothing left
   for (const key of ['startedAt', 'env', 'server', 'drivers', 'settings']) assert.ok(json[key], key);
   assert.equal(json.settings.placement.mode, 'shared');
   assert.equal(json.settings.wake, 'none');
+  assert.equal(json.settings.jit, 'background');
   assert.deepEqual(Object.keys(json.env).filter((k) => ['node', 'platform', 'cpuModel', 'cpus'].includes(k)).sort(), ['cpuModel', 'cpus', 'node', 'platform']);
   assert.deepEqual(savedResults(out).length, 1, 'the results file is saved too');
   assert.doesNotMatch(r.stdout + r.stderr + JSON.stringify(savedResults(out)), /password/i);

@@ -182,6 +182,15 @@ test('one warning line per condition that makes the runs incomparable', () => {
   assert.doesNotMatch(compareResults(settling, settling).warnings.join('\n'), /warm-up/);
 });
 
+test('runs that waited for V8\'s compiles and runs that did not are incomparable; files from before --jit compiled in the background', () => {
+  const [wait, background, old] = [fixture(), fixture(), fixture()];
+  wait.settings.jit = 'wait';
+  background.settings.jit = 'background';
+  delete old.settings.jit;
+  assert.match(compareResults(background, wait).warnings.join('\n'), /^JIT compiles differs: background \(base\) vs wait \(new\) — the runs are incomparable/m);
+  assert.doesNotMatch(compareResults(old, background).warnings.join('\n'), /JIT/);
+});
+
 test('rows without per-sample figures are shown as not tested, never as significant', () => {
   const base = fixture();
   const old = structuredClone(base);

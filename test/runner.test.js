@@ -95,6 +95,21 @@ test('processes: each row measured in two processes of its own, which take the r
   for (const pid of pids) assert.equal(alive(pid), false);
 });
 
+test('--jit wait: each row records what its processes waited for V8\'s compiles; by default none waits', async () => {
+  const context = await prepared();
+  const drivers = await loadDrivers(['mysql2']);
+  for (const jit of ['wait', 'background']) {
+    const { results } = await measureWith({ ...env, context, drivers, benches: selectBenches(['select_100_cols']), settings: { rounds: 4, jit } });
+    const [row] = results.benches[0].results;
+    assert.equal(row.ok, true, row.error);
+    if (jit === 'background') assert.equal(row.compileWaitSeconds, null);
+    else {
+      assert.deepEqual(Object.keys(row.compileWaitSeconds).sort(), ['warmup', 'windows']);
+      for (const s of Object.values(row.compileWaitSeconds)) assert.ok(s >= 0, JSON.stringify(row.compileWaitSeconds));
+    }
+  }
+});
+
 test('a driver process that crashes fails its row with the reason, is started again for the next bench, and the others are measured', async () => {
   const context = await prepared();
   const drivers = await loadDrivers(['mariadb', fixture('crashing-adapter.js')]);

@@ -192,3 +192,39 @@ test('a warm-up asked to run as given stops at its length, settled or not', asyn
   const sizing = await warmUp({ ops: [op], check: () => {}, warmup: 0.05, settle: false, clock });
   assert.ok(sizing.seconds >= 0.05 && sizing.seconds < 0.07, `${sizing.seconds} s`);
 });
+
+test('a warm-up waits for the compiles V8 has queued, then settles again on the faster code', async () => {
+  // 1 ms per operation until the compile is in, 0.5 ms after.
+  let compiled = false;
+  const { clock, op } = onOwnClock(() => (compiled ? 0.5 : 1));
+  const waits = [];
+  const awaitJit = () => {
+    const waited = compiled ? 0.01 : 2500;
+    compiled = true;
+    waits.push(waited);
+    return waited;
+  };
+  const sizing = await warmUp({ ops: [op], check: () => {}, warmup: 0.05, clock, awaitJit });
+  assert.deepEqual(waits, [2500, 0.01], 'waited once, then found nothing queued');
+  assert.equal(sizing.compileWaitSeconds, 2.5);
+  assert.ok(Math.abs(sizing.msPerOp - 0.5) < 1e-9, `sized from the compiled code's speed: ${sizing.msPerOp} ms`);
+});
+
+test('a warm-up that finds no compile queued runs no more operations', async () => {
+  let calls = 0;
+  let callsAtWait = null;
+  const { clock, op } = onOwnClock(() => { calls++; return 1; });
+  const awaitJit = () => { callsAtWait = calls; return 0.2; };
+  const sizing = await warmUp({ ops: [op], check: () => {}, warmup: 0.05, settle: false, clock, awaitJit });
+  assert.equal(sizing.compileWaitSeconds, 0);
+  assert.ok(sizing.seconds >= 0.05 && sizing.seconds < 0.07, `${sizing.seconds} s`);
+  assert.equal(calls, callsAtWait);
+});
+
+test('a warm-up waits for compiles a few times at most', async () => {
+  const { clock, op } = onOwnClock(() => 1);
+  let waits = 0;
+  const sizing = await warmUp({ ops: [op], check: () => {}, warmup: 0.02, clock, awaitJit: () => { waits++; return 5; } });
+  assert.equal(waits, 4);
+  assert.equal(sizing.compileWaitSeconds, 0.02);
+});

@@ -6,6 +6,7 @@ import { fork, spawn } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { redact } from '../cli/redact.js';
+import { JIT_HOOK_FLAG } from '../measuring/jit.js';
 
 const CHILD = fileURLToPath(new URL('./driver-process.js', import.meta.url));
 const WATCHDOG = fileURLToPath(new URL('./orphan-watchdog.js', import.meta.url));
@@ -16,7 +17,8 @@ const START_TIMEOUT_MS = 30000;
 // bench depended on the benches before it: on this VM the same driver's ratio moved by up to 17 %
 // between identical runs. Fixed at its usual ceiling, as a long-running busy process has it, three
 // runs of the design benches agreed within 6.4 % (README, "How a bench is measured").
-export const DRIVER_PROCESS_FLAGS = Object.freeze(['--min-semi-space-size=16', '--max-semi-space-size=16']);
+// JIT_HOOK_FLAG lets the process wait for V8's background compiles (measuring/jit.js).
+export const DRIVER_PROCESS_FLAGS = Object.freeze(['--min-semi-space-size=16', '--max-semi-space-size=16', JIT_HOOK_FLAG]);
 
 // Every driver process runs in UTC, whatever the machine's zone: `mariadb` builds Date values in the
 // process's local time zone, `mysql` and `mysql2` in their `timezone` option's, so only with both in
@@ -81,7 +83,8 @@ export class DriverHandle {
     await handle.waitReady();
     // Placed once its driver is loaded: processes started together load in parallel, not all on
     // the drivers' CPU; nothing is measured before the placement.
-    await handle.request('init', { spec: driver.loadSpec ?? driver.name, target, context, bare }, START_TIMEOUT_MS);
+    const loaded = await handle.request('init', { spec: driver.loadSpec ?? driver.name, target, context, bare }, START_TIMEOUT_MS);
+    handle.awaitsCompiles = Boolean(loaded?.awaitsCompiles);
     place(child.pid);
     handle.place = () => place(child.pid);
     handle.pause();

@@ -5,8 +5,9 @@
 //
 // Requests arrive over IPC as { id, cmd, args }; each gets one reply { id, ok, result | error }.
 //   init   { spec, name, context, target, bare }  load the adapter (by its load spec)
-//   open   { bench, concurrency, warmup, settle, callTimeoutMs, setupData }  plan, connect, warm up (every result checked)
-//   window { lead, time }  unmeasured lead-in, then about `time` seconds sampled by benchmark.js
+//   open   { bench, concurrency, warmup, settle, awaitCompiles, callTimeoutMs, setupData }  plan, connect, warm up (every result checked)
+//   window { lead, time, awaitCompiles }  unmeasured lead-in, then about `time` seconds sampled by benchmark.js
+//          (awaitCompiles: then wait for V8's queued compiles, --jit wait)
 //   close  {}  close the connections; the cell's latency percentiles and the bench's own figures
 import { PerformanceObserver, performance } from 'node:perf_hooks';
 import { BENCHES } from '../../benchs/index.js';
@@ -19,6 +20,7 @@ import { LatencyRecorder } from '../measuring/latency.js';
 import { latencySummary, round1 } from '../measuring/stats.js';
 import { addSecret, redact } from '../cli/redact.js';
 import { within } from '../measuring/timers.js';
+import { awaitCompiles, canAwaitCompiles } from '../measuring/jit.js';
 
 // Ctrl-C, and the hang-up of a closed terminal, reach the whole process group: they are the parent's
 // to handle, and the parent ends this process. If the parent goes away without doing so, this
@@ -105,10 +107,10 @@ const handlers = {
     context = args.context;
     bare = Boolean(args.bare);
     [driver] = await loadDrivers([args.spec], { checked: true });
-    return { name: driver.name, version: driver.version };
+    return { name: driver.name, version: driver.version, awaitsCompiles: canAwaitCompiles() };
   },
 
-  async open({ bench: benchName, concurrency, warmup, settle = true, callTimeoutMs, setupData }) {
+  async open({ bench: benchName, concurrency, warmup, settle = true, awaitCompiles: jitWait = false, callTimeoutMs, setupData }) {
     await closeCell({ force: true });
     const bench = BENCHES.find((b) => b.name === benchName);
     if (!bench) throw new Error(`unknown bench ${benchName}`);
@@ -130,16 +132,22 @@ const handlers = {
     // A process's first bench also warms up the driver's code that every bench runs.
     const ownWarmup = settle && benchesOpened === 0 ? Math.max(warmup, NEW_PROCESS_WARMUP_S) : warmup;
     benchesOpened++;
-    cell.sizing = await warmUp({ ops: cell.ops, check, warmup: ownWarmup, settle, callTimeoutMs });
-    return { protocol: plan.protocol, pool: Boolean(plan.pool), msPerOp: cell.sizing.msPerOp, warmupSeconds: cell.sizing.seconds };
+    cell.sizing = await warmUp({ ops: cell.ops, check, warmup: ownWarmup, settle, callTimeoutMs, awaitJit: jitWait ? awaitCompiles : () => 0 });
+    return {
+      protocol: plan.protocol, pool: Boolean(plan.pool), msPerOp: cell.sizing.msPerOp, warmupSeconds: cell.sizing.seconds,
+      compileWaitSeconds: cell.sizing.compileWaitSeconds,
+    };
   },
 
-  async window({ lead, time }) {
+  async window({ lead, time, awaitCompiles: jitWait = false }) {
     if (!cell) throw new Error('window before open');
     const { ops, check, sizing, latencies, callTimeoutMs, plan } = cell;
     plan.windowStats?.(); // counts start again with this window
     const m = bare ? await bareWindow(ops[0], { ops, check, sizing, lead, time, callTimeoutMs })
       : await sampleWindow({ ops, check, sizing, time, lead, callTimeoutMs, latencies, name: cell.bench.name });
+    // A function that got hot during the window is compiled now, before this process is stopped,
+    // and not through its next windows.
+    const compileWaitMs = jitWait ? awaitCompiles() : 0;
     // GC entries are delivered after the turn they happened in.
     await new Promise((resolve) => setImmediate(resolve));
     return {
@@ -151,6 +159,7 @@ const handlers = {
       cpuUs: m.cpuUs,
       gcMs: gcMsBetween(m.measuredFrom, m.measuredTo),
       reruns: m.reruns ?? null,
+      compileWaitMs,
       workload: plan.windowStats?.(),
     };
   },

@@ -105,7 +105,9 @@ async function openCells(cells, { bench, processes, context, settings, signal, f
         cell.handles.push(handle);
         // --warmup is the row's, shared among its processes; each then warms up until it is up to
         // speed (sampler.js), and in its lead-ins.
-        const opened = await unlessAborted(handle.turn('open', { bench: bench.name, concurrency, warmup: warmup / cell.copies, settle: settings.warmupSettles !== false, callTimeoutMs, setupData: context.setupData },
+        const opened = await unlessAborted(handle.turn('open', {
+          bench: bench.name, concurrency, warmup: warmup / cell.copies, settle: settings.warmupSettles !== false, awaitCompiles: settings.jit === 'wait', callTimeoutMs, setupData: context.setupData,
+        },
           callTimeoutMs + warmup * 1000 + 30000), signal);
         if (notApplicableReason(opened)) { // the driver's own plan, with the bench's set-up data, says n/a
           cell.row = naRow(cell, notApplicableReason(opened));
@@ -113,6 +115,7 @@ async function openCells(cells, { bench, processes, context, settings, signal, f
         }
         cell.protocol = opened.protocol;
         (cell.warmupSeconds ??= []).push(round3(opened.warmupSeconds));
+        cell.compileWaitS.warmup += opened.compileWaitSeconds ?? 0;
         cell.pool = opened.pool;
       }
     } catch (err) {
@@ -127,11 +130,15 @@ async function openCells(cells, { bench, processes, context, settings, signal, f
  */
 async function runRounds(cells, { bench, admin, context, settings, serverPid, signal, progress, fail }) {
   const { rounds, time, lead, callTimeoutMs } = settings;
+  const awaitCompiles = settings.jit === 'wait';
   const order = [];
   let budgetStopped = false;
   const windowTimeoutMs = callTimeoutMs + (lead + time) * 1000 + 10000;
   const start = performance.now();
-  const elapsedS = () => (performance.now() - start) / 1000;
+  // The time driver processes spent waiting for V8's compiles after their windows is not the
+  // bench's: the budget counts without it.
+  let compileWaitS = 0;
+  const elapsedS = () => (performance.now() - start) / 1000 - compileWaitS;
   for (let r = 0; ; r++) {
     const roundOrder = shuffle(cells.filter((c) => !c.row));
     if (roundOrder.length === 0) break;
@@ -147,11 +154,14 @@ async function runRounds(cells, { bench, admin, context, settings, serverPid, si
         await bench.beforeWindow?.(admin, context);
         const copy = cell.processFor(r);
         const server0 = processCpuUs(serverPid);
-        const w = await unlessAborted(cell.handles[copy].turn('window', { lead, time }, windowTimeoutMs), signal);
+        const w = await unlessAborted(cell.handles[copy].turn('window', { lead, time, awaitCompiles }, windowTimeoutMs), signal);
         const server1 = processCpuUs(serverPid);
         // The bench's own check of what the driver wrote (rows inserted, money conserved).
         await bench.verify?.(admin, context, w.workload);
-        cell.windows.push({ round: r, process: copy, ...w, serverCpuUs: server0 === null || server1 === null ? null : server1 - server0 });
+        const { compileWaitMs = 0, ...figures } = w;
+        compileWaitS += compileWaitMs / 1000;
+        cell.compileWaitS.windows += compileWaitMs / 1000;
+        cell.windows.push({ round: r, process: copy, ...figures, serverCpuUs: server0 === null || server1 === null ? null : server1 - server0 });
       } catch (err) {
         await fail(cell, err);
       }
@@ -161,7 +171,7 @@ async function runRounds(cells, { bench, admin, context, settings, serverPid, si
 }
 
 /** Close each measured driver's connections (in each of its processes) and make its row from its windows. */
-async function closeCells(cells, { concurrency, signal, fail }) {
+async function closeCells(cells, { concurrency, jitWait, signal, fail }) {
   for (const cell of cells.filter((c) => c.handles.length && !c.row)) {
     signal?.throwIfAborted();
     const parts = [];
@@ -191,6 +201,10 @@ async function closeCells(cells, { concurrency, signal, fail }) {
       processes: cell.handles.length,
       // Each process's warm-up (sampler.js: until its time per operation stopped improving).
       warmupSeconds: cell.warmupSeconds,
+      // What the row's processes waited for V8 to finish compiling, in their warm-ups and after
+      // their windows (jit.js); null where they could not wait.
+      compileWaitSeconds: jitWait && cell.handles.every((h) => h.awaitsCompiles)
+        ? { warmup: round3(cell.compileWaitS.warmup), windows: round3(cell.compileWaitS.windows) } : null,
     };
   }
   // A driver failed part-way: its processes may hold open connections or a half-read reply.
@@ -233,7 +247,7 @@ export async function measureBench({ bench, drivers, processes, admin, context, 
   const cells = drivers.map((driver) => {
     const plan = planFor(bench, driver, context);
     const copies = processesFor(plan, settings);
-    return { driver, plan, copies, processFor: processSchedule(copies), handles: [], windows: [], row: null };
+    return { driver, plan, copies, processFor: processSchedule(copies), handles: [], windows: [], row: null, compileWaitS: { warmup: 0, windows: 0 } };
   });
   // A cell that fails gets its failed row; a failure that is the server's ends the bench.
   const fail = async (cell, err) => {
@@ -251,7 +265,7 @@ export async function measureBench({ bench, drivers, processes, admin, context, 
     .flatMap((c) => Array.from({ length: c.copies }, (_, copy) => processes.get(c.driver, copy)))), signal);
   await openCells(cells.filter((c) => !c.row), { bench, processes, context, settings, signal, fail });
   const { order, budgetStopped } = await runRounds(cells, { bench, admin, context, settings, serverPid, signal, progress, fail });
-  await closeCells(cells, { concurrency: settings.concurrency, signal, fail });
+  await closeCells(cells, { concurrency: settings.concurrency, jitWait: settings.jit === 'wait', signal, fail });
   return { rows: cells.map((c) => c.row), order, budgetStopped };
 }
 

@@ -84,7 +84,7 @@ export async function measureRun({ benches, drivers, opts, settings, results, st
   progress.log(`measuring ${benches.length} bench(es) × ${drivers.length} driver(s), each driver in ${own}: `
     + `${settings.rounds} rounds of interleaved windows ${describeWindowLength(settings)}`
     + `${settings.precision ? `, more in batches of ${PRECISION_BATCH} until every Δ is within ±${settings.precision} % (at most ${settings.maxRounds})` : ''}, `
-    + `${describePlacement(stage.placement)}, wake ${settings.wake}`);
+    + `${describePlacement(stage.placement)}, wake ${settings.wake}, jit ${settings.jit}`);
   try {
     await measureAll({ benches, drivers, opts, settings, results, stage, processes, signals, progress: benchProgress, log: (l) => progress.log(l) });
     results.complete = true;

@@ -5,6 +5,7 @@ import { DRIVER_PROCESS_FLAGS } from '../drivers/driver-handle.js';
 import { BUILTIN_DRIVERS } from '../drivers/index.js';
 import { resolveNetwork } from '../server/proxy/index.js';
 import { describeWake } from './wake.js';
+import { DEFAULT_JIT } from './jit.js';
 import { windowLead } from './windows.js';
 import { eachIntervalLevel } from './stats.js';
 
@@ -72,6 +73,7 @@ export function runSettings(opts, benches) {
     warmupSettles: !opts.smoke && opts.warmup === undefined,
     processes: opts.processes ?? preset.processes,
     wake: describeWake(opts.wake),
+    jit: opts.jit ?? DEFAULT_JIT,
     callTimeoutMs: 30000,
   };
 }

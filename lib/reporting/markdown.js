@@ -36,6 +36,7 @@ export function environmentFacts(r) {
   if (s.warmup !== undefined) settings.push(`${s.warmup} s warm-up`);
   if (s.placement !== undefined) settings.push(describePlacement(s.placement));
   if (s.wake !== undefined) settings.push(`wake ${describeSetting(s.wake)}`);
+  if (s.jit !== undefined) settings.push(`jit ${s.jit}`);
   if (s.network !== undefined) settings.push(`network ${describeNetwork(s.network)}`);
   if (settings.length) facts.push(['settings', settings.join(' · ')]);
   if (r.complete === false) facts.push(['INCOMPLETE', r.stoppedBy ?? 'the run did not finish']);

@@ -17,11 +17,12 @@ export function describeRun(results) {
       + (settings.processes > 1 ? ` · ${settings.processes} processes per driver, taking the rounds in turn` : '')
     : `${settings.rounds > 1 ? `${settings.rounds} rounds × ` : ''}${settings.time} s sampling per cell`;
   const wake = settings.wake ? ` · wake ${settings.wake}` : '';
+  const jit = settings.jit === 'wait' ? ' · jit wait' : '';
   const placement = settings.placement ? ` · ${describePlacement(settings.placement)}` : '';
   const net = settings.network?.rttMs > 0 ? ` · network ${describeNetwork(settings.network)}` : '';
   const unfair = drivers.filter((d) => d.overridesFairness?.length);
   return [
-    `${serverText} · Node ${env.node} · ${env.cpus} × ${env.cpuModel}${placement}${wake}${net}`,
+    `${serverText} · Node ${env.node} · ${env.cpus} × ${env.cpuModel}${placement}${wake}${jit}${net}`,
     `drivers: ${driverText} · baseline ${settings.baseline} · ${conns} per driver · ${windows}`,
     ...unfair.map((d) => `(!) NOT COMPARABLE: ${d.name} overrides the fairness rules (${d.overridesFairness.join(', ')}), set alike for every other driver`),
   ];

@@ -40,6 +40,8 @@ const CONDITIONS = [
   { what: 'concurrency', get: (r) => r.settings?.concurrency },
   { what: 'run mode', get: (r) => r.settings?.mode, optional: true },
   { what: 'wake mode', get: (r) => r.settings?.wake, optional: true, decisive: true },
+  // Before --jit, every run compiled in the background.
+  { what: 'JIT compiles', get: (r) => (r.settings ? r.settings.jit ?? 'background' : undefined), optional: true, decisive: true },
   { what: 'CPU placement', get: (r) => r.settings?.placement?.mode ?? (r.schema >= 2 ? undefined : 'none (results schema 1)'), optional: true, decisive: true },
   { what: 'measuring method', get: (r) => (r.schema >= 2 ? 'interleaved windows, driver processes of their own' : 'sequential cells in one process'), decisive: true },
   // One process per row carries that process's own speed into every figure (README, Limitations).
