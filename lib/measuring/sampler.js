@@ -8,7 +8,6 @@
 // `opsPerCheck` (about every TARGET_CHECK_MS) is checked, as before the bookkeeping was amortised.
 import { performance } from 'node:perf_hooks';
 import { GaplessBenchmark } from './gapless-benchmark.js';
-import { awaitCompiles } from './jit.js';
 import { LatencyRecorder } from './latency.js';
 import { mean } from './stats.js';
 import { windowLead } from './windows.js';
@@ -144,14 +143,15 @@ const COMPILE_QUIET_MS = 1;
 /**
  * Warm-up: operations back to back, every result checked, in batches of about WARMUP_BATCH_MS,
  * for at least `warmup` seconds (and 3 operations), then, with `settle`, on until the time per
- * operation has settled (settled()), at most MAX_WARMUP_S; then it waits for V8's queued compiles
- * (`awaitJit`, jit.js) and, when there were some, settles again. Returns what sizes the sampled
+ * operation has settled (settled()), at most MAX_WARMUP_S; then, given `awaitJit` (jit.js's
+ * awaitCompiles, with --jit wait), it waits for V8's queued compiles and, when there were some,
+ * settles again. Returns what sizes the sampled
  * calls: { msPerOp (of the last batches), opsPerCheck, opsPerTiming, seconds, compileWaitSeconds }.
- * `clock` (ms) and `awaitJit` are for tests.
+ * `clock` (ms) is for tests.
  */
 export async function warmUp({
   ops, check, warmup, callTimeoutMs = 30000, signal, settle = true, maxSeconds = Math.max(MAX_WARMUP_S, warmup),
-  clock = () => performance.now(), awaitJit = awaitCompiles,
+  clock = () => performance.now(), awaitJit = () => 0,
 }) {
   let warmOps = 0;
   let batches = [];
