@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { performance } from 'node:perf_hooks';
-import { bareLoop, measure, sampleWindow, settled, warmUp, windowOps } from '../lib/measuring/sampler.js';
+import { bareLoop, measure, sampleWindow, settled, warmUp, windowOps, windowOpsPerTiming } from '../lib/measuring/sampler.js';
 import { LatencyRecorder } from '../lib/measuring/latency.js';
 
 // About 1 ms each (a timer's minimum), steady from the first call, like a round trip to a server.
@@ -103,14 +103,14 @@ test('a latency is the operation\'s own time: a check between two operations is 
   assert.ok(slow < checks / 5, `${slow} latencies over 8 ms, ${checks} checks`);
 });
 
-test('fast operations: one in opsPerTiming is timed, the rest counted; a check is in no latency', async () => {
+test('fast operations: about one per ms of operations is timed, the rest counted; a check is in no latency', async () => {
   // Operations of a few microseconds, each a microtask (as a reply already in the buffer would be),
   // timed one in four; every eighth result checked with a 2 ms busy-wait.
   const busy = (ms) => { const end = performance.now() + ms; while (performance.now() < end); };
   const op = () => Promise.resolve('ok');
   let checks = 0;
   const check = () => { checks++; busy(2); };
-  const sizing = { msPerOp: 0.004, opsPerCheck: 8, opsPerTiming: 4, lastMsPerOp: 0.25 };
+  const sizing = { msPerOp: 0.004, opsPerCheck: 8, lastMsPerOp: 0.25 }; // planned: one in four timed
   const latencies = new LatencyRecorder();
   const m = await sampleWindow({ ops: [op], check, sizing, time: 0.1, lead: 0, latencies });
   assert.equal(latencies.operations, m.opsRun, 'every operation of the window counted');
@@ -125,6 +125,14 @@ test('a window is sized by the previous window, else the lead-in, else the warm-
   assert.equal(windowOps({ msPerOp: 4 }, { msPerOp: 2 }, 0.02), 10);
   assert.equal(windowOps({ msPerOp: 4 }, { msPerOp: null }, 0.02), 5);
   assert.equal(windowOps({ msPerOp: 400 }, null, 0.02), 1, 'at least one operation');
+});
+
+test('about one operation per ms is timed, planned as the window is, at most one in 64', () => {
+  assert.equal(windowOpsPerTiming({ msPerOp: 0.5, lastMsPerOp: 0.1 }, { msPerOp: 0.2 }), 10);
+  assert.equal(windowOpsPerTiming({ msPerOp: 0.5 }, { msPerOp: 0.2 }), 5);
+  assert.equal(windowOpsPerTiming({ msPerOp: 0.5 }, null), 2);
+  assert.equal(windowOpsPerTiming({ msPerOp: 3 }, null), 1, 'every operation of a ms or more');
+  assert.equal(windowOpsPerTiming({ msPerOp: 0.001 }, null), 64);
 });
 
 test("calibrate's bare loop runs exactly the operations it is given, so its windows are as long as the harness's", async () => {

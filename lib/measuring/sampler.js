@@ -17,11 +17,15 @@ import { windowLead } from './windows.js';
 const TARGET_CHECK_MS = 10;
 const MAX_OPS_PER_CHECK = 512;
 // Latencies are taken on a sample of the operations, about one per TIME_EVERY_MS of operations
-// (every operation when one takes longer), at most one in MAX_OPS_PER_TIMING: two clock readings on
-// one `DO` in four to ten instead of one on every `DO`. Timing every operation put 3 and 2 of the 6
-// cells of `calibrate` below 0.98 (harness/bare loop) in two sittings, this sampling none.
-const TIME_EVERY_MS = 0.25;
-const MAX_OPS_PER_TIMING = 16;
+// (every operation when one takes longer), at most one in MAX_OPS_PER_TIMING. A clock reading
+// between operations costs far more than in a tight loop (50 ns there): in windows taking turns in
+// one process, a loop that read the clock a third of a time to twice per operation (keeping no
+// latency) ran 0.2-1.4 % slower than the same loop without the readings, one that kept a value as
+// often without reading the clock 0.1-0.7 % (2026-11-24, 600-700 rounds each): 0.2-1 µs a reading.
+// One timed operation per 0.25 ms cost the drivers about 1 % against a bare loop; one per ms costs a
+// quarter of that.
+const TIME_EVERY_MS = 1;
+const MAX_OPS_PER_TIMING = 64;
 // One benchmark.js sample per window: between two samples benchmark.js spends about 2.5 ms cloning
 // the benchmark and compiling a new test function while the connection idles, and the operations
 // after such a gap run cold. Eight samples per window cost the drivers 10-17 % against a bare loop
@@ -146,7 +150,7 @@ const COMPILE_QUIET_MS = 1;
  * operation has settled (settled()), at most MAX_WARMUP_S; then, given `awaitJit` (jit.js's
  * awaitCompiles, with --jit wait), it waits for V8's queued compiles and, when there were some,
  * settles again. Returns what sizes the sampled
- * calls: { msPerOp (of the last batches), opsPerCheck, opsPerTiming, seconds, compileWaitSeconds }.
+ * calls: { msPerOp (of the last batches), opsPerCheck, seconds, compileWaitSeconds }.
  * `clock` (ms) is for tests.
  */
 export async function warmUp({
@@ -187,7 +191,6 @@ export async function warmUp({
   return {
     msPerOp,
     opsPerCheck: Math.max(1, Math.min(MAX_OPS_PER_CHECK, Math.round(TARGET_CHECK_MS / msPerOp))),
-    opsPerTiming: Math.max(1, Math.min(MAX_OPS_PER_TIMING, Math.round(TIME_EVERY_MS / msPerOp))),
     seconds: (now - warmStart) / 1000,
     compileWaitSeconds: compileWaitMs / 1000,
   };
@@ -209,13 +212,20 @@ export async function leadIn({ ops, check, seconds, callTimeoutMs = 30000, signa
   return { ops: calls * ops.length, msPerOp: calls > 0 ? (performance.now() - start) / calls : null };
 }
 
-/**
- * How many operations (per connection) make a window of about `time` seconds: sized by the previous
- * window's time per operation, else the lead-in's, else the warm-up's.
- */
+/** The time per operation a window is planned by: the previous window's, else the lead-in's, else the warm-up's. */
+const plannedMsPerOp = (sizing, led) => sizing.lastMsPerOp ?? led?.msPerOp ?? sizing.msPerOp;
+
+/** How many operations (per connection) make a window of about `time` seconds (plannedMsPerOp). */
 export function windowOps(sizing, led, time) {
-  const msPerOp = sizing.lastMsPerOp ?? led?.msPerOp ?? sizing.msPerOp;
-  return Math.max(1, Math.round((time * 1000) / msPerOp));
+  return Math.max(1, Math.round((time * 1000) / plannedMsPerOp(sizing, led)));
+}
+
+/**
+ * One operation in how many is timed in a window (plannedMsPerOp): about one per TIME_EVERY_MS. Not
+ * the warm-up's time per operation: on `select_100_cols` it was twice the windows'.
+ */
+export function windowOpsPerTiming(sizing, led) {
+  return Math.max(1, Math.min(MAX_OPS_PER_TIMING, Math.round(TIME_EVERY_MS / plannedMsPerOp(sizing, led))));
 }
 
 // A sample that finishes under minTime is re-run, sized anew from it: a few times at most.
@@ -279,7 +289,7 @@ function windowBenchmark({ name, time, leadSeconds, ops, check, sizing, latencie
         state.opsPerCall = windowOps(sizing, state.led, time);
         state.plannedOpsPerCall ??= state.opsPerCall;
         state.span = { t0: performance.now(), cpu0: ownCpuUs() };
-        runCall(ops, state.opsPerCall, check, latencies, sizing.opsPerCheck, sizing.opsPerTiming ?? 1).then(() => {
+        runCall(ops, state.opsPerCall, check, latencies, sizing.opsPerCheck, windowOpsPerTiming(sizing, state.led)).then(() => {
           state.span.t1 = performance.now();
           resolve(deferred); // first: the bookkeeping below would run inside the clock
           state.opsRun += state.opsPerCall * ops.length;
