@@ -203,7 +203,7 @@ test('the server killed mid-run: exit 4, one clear line, partial results saved, 
   assertNothingLeft(tmp);
 });
 
-test('calibrate: per driver and statement, the harness against a bare loop in its own process, paired, with an interval and an exit code that follows the ratios', async () => {
+test('calibrate: per driver and statement, the harness against a bare loop in the same processes, paired, with an interval and an exit code that follows the ratios', async () => {
   const { tmp, out } = isolatedDirs();
   const r = await runCli(['calibrate', '--rounds', '6', '--time', '0.3', '--out', out, '-q'], { tmp });
   assert.ok(r.code === 0 || r.code === 1, `exit ${r.code}: ${r.stderr}`);
@@ -221,6 +221,17 @@ test('calibrate: per driver and statement, the harness against a bare loop in it
   }
   assert.equal(r.code, low ? 1 : 0, 'exit 1 exactly when a ratio is below 0.98');
   assert.match(r.stdout, /drivers: mysql [^·]*, mysql \(bare loop\) /);
+  // Each round, a driver's bare loop ran in the process its harness window ran in.
+  const [json] = savedResults(out);
+  for (const bench of json.benches) {
+    for (const harness of bench.results.filter((row) => !row.driver.endsWith('(bare loop)'))) {
+      const bare = bench.results.find((row) => row.driver === `${harness.driver} (bare loop)`);
+      const processOf = (row) => new Map(row.rounds.map((w) => [w.round, w.process]));
+      assert.deepEqual(processOf(bare), processOf(harness), `${bench.name} ${harness.driver}`);
+      assert.ok(new Set(processOf(harness).values()).size > 1, 'the rounds went to several processes');
+      assert.equal(bare.latency, null, 'a bare loop times no latency');
+    }
+  }
   assertNothingLeft(tmp);
 });
 

@@ -61,10 +61,9 @@ export class DriverHandle {
    * @param {object} p.driver the loaded adapter (its loadSpec and name say what the child loads)
    * @param {object} p.target where the driver connects
    * @param {object} p.context { schema, server, options } handed to the benches
-   * @param {boolean} [p.bare] the child's windows run a bare await loop instead (calibrate)
    * @param {(pid: number) => void} [p.place] pins the process to its CPUs (placement)
    */
-  static async start({ driver, target, context, bare = false, place = () => {} }) {
+  static async start({ driver, target, context, place = () => {} }) {
     const handle = new DriverHandle(driver);
     // The temp dir in the command line lets a test find a leftover process of its own run.
     const child = fork(CHILD, [`--tmpdir=${tmpdir()}`], {
@@ -83,7 +82,7 @@ export class DriverHandle {
     await handle.waitReady();
     // Placed once its driver is loaded: processes started together load in parallel, not all on
     // the drivers' CPU; nothing is measured before the placement.
-    const loaded = await handle.request('init', { spec: driver.loadSpec ?? driver.name, target, context, bare }, START_TIMEOUT_MS);
+    const loaded = await handle.request('init', { spec: driver.loadSpec ?? driver.name, target, context }, START_TIMEOUT_MS);
     handle.awaitsCompiles = Boolean(loaded?.awaitsCompiles);
     place(child.pid);
     handle.place = () => place(child.pid);
@@ -212,10 +211,10 @@ export class DriverProcesses {
   /**
    * @param {object} p
    * @param {object} p.target @param {object} p.context
-   * @param {(pid: number) => void} [p.place] @param {boolean} [p.bare]
+   * @param {(pid: number) => void} [p.place]
    */
-  constructor({ target, context, place, bare = false }) {
-    this.options = { target, context, place, bare };
+  constructor({ target, context, place }) {
+    this.options = { target, context, place };
     this.handles = new Map();
   }
 
@@ -224,7 +223,7 @@ export class DriverProcesses {
     const key = `${driver.name}\u0000${copy}`;
     const handle = this.handles.get(key);
     if (handle?.alive) return handle;
-    const started = await DriverHandle.start({ driver, ...this.options, bare: driver.bare ?? this.options.bare });
+    const started = await DriverHandle.start({ driver, ...this.options });
     this.handles.set(key, started);
     return started;
   }

@@ -4,10 +4,11 @@
 // and the cost of each window (this process's CPU time, all threads, and its GC pauses).
 //
 // Requests arrive over IPC as { id, cmd, args }; each gets one reply { id, ok, result | error }.
-//   init   { spec, name, context, target, bare }  load the adapter (by its load spec)
+//   init   { spec, name, context, target }  load the adapter (by its load spec)
 //   open   { bench, concurrency, warmup, settle, awaitCompiles, callTimeoutMs, setupData }  plan, connect, warm up (every result checked)
-//   window { lead, time, awaitCompiles }  unmeasured lead-in, then about `time` seconds sampled by benchmark.js
-//          (awaitCompiles: then wait for V8's queued compiles, --jit wait)
+//   window { lead, time, awaitCompiles, bare }  unmeasured lead-in, then about `time` seconds sampled by benchmark.js
+//          (awaitCompiles: then wait for V8's queued compiles, --jit wait; bare: a bare await loop
+//          instead, `calibrate`'s other side, in the same process and on the same connections)
 //   close  {}  close the connections; the cell's latency percentiles and the bench's own figures
 import { PerformanceObserver, performance } from 'node:perf_hooks';
 import { BENCHES } from '../../benchs/index.js';
@@ -45,8 +46,8 @@ function gcMsBetween(t0, t1) {
 
 /**
  * `calibrate`'s other side: the same lead-in, then the operation awaited back to back, nothing else,
- * as many times as the harness's window would run it (sized the same way), so both sides measure
- * windows of the same length.
+ * as many times as the harness's window would run it (sized the same way, from its own windows), so
+ * both sides measure windows of the same length.
  */
 async function bareWindow(op, { ops, check, sizing, lead, time, callTimeoutMs }) {
   const led = await leadIn({ ops, check, seconds: windowLead(lead, time), callTimeoutMs });
@@ -63,7 +64,6 @@ const errorText = (err) => redact(err?.sqlMessage || err?.message || String(err)
 let driver = null;
 let context = null;
 let target = null;
-let bare = false;
 let benchesOpened = 0;
 let cell = null; // the bench being measured: { bench, plan, check, ops, conns, pool, sizing, latencies, callTimeoutMs }
 
@@ -105,7 +105,6 @@ const handlers = {
     target = args.target;
     addSecret(target?.password);
     context = args.context;
-    bare = Boolean(args.bare);
     [driver] = await loadDrivers([args.spec], { checked: true });
     return { name: driver.name, version: driver.version, awaitsCompiles: canAwaitCompiles() };
   },
@@ -128,7 +127,6 @@ const handlers = {
     cell.ops = pool ? Array.from({ length: concurrency }, () => plan.op(pool))
       : plan.connects ? Array.from({ length: concurrency }, () => plan.op(connectorFor(plan, driver, target)))
         : conns.map((c) => plan.op(c));
-    if (bare) cell.check = () => {};
     // A process's first bench also warms up the driver's code that every bench runs.
     const ownWarmup = settle && benchesOpened === 0 ? Math.max(warmup, NEW_PROCESS_WARMUP_S) : warmup;
     benchesOpened++;
@@ -139,11 +137,12 @@ const handlers = {
     };
   },
 
-  async window({ lead, time, awaitCompiles: jitWait = false }) {
+  async window({ lead, time, awaitCompiles: jitWait = false, bare = false }) {
     if (!cell) throw new Error('window before open');
     const { ops, check, sizing, latencies, callTimeoutMs, plan } = cell;
     plan.windowStats?.(); // counts start again with this window
-    const m = bare ? await bareWindow(ops[0], { ops, check, sizing, lead, time, callTimeoutMs })
+    // The bare loop's windows are sized from its own previous window, as the harness's are.
+    const m = bare ? await bareWindow(ops[0], { ops, check, sizing: (cell.bareSizing ??= { ...sizing }), lead, time, callTimeoutMs })
       : await sampleWindow({ ops, check, sizing, time, lead, callTimeoutMs, latencies, name: cell.bench.name });
     // A function that got hot during the window is compiled now, before this process is stopped,
     // and not through its next windows.

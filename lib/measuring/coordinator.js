@@ -97,8 +97,14 @@ const naRow = (cell, reason) => ({ driver: cell.driver.name, protocol: 'n/a', ok
 /** Connections, pool and warm-up in each driver's own process, one driver at a time. */
 async function openCells(cells, { bench, processes, context, settings, signal, fail }) {
   const { warmup, concurrency, callTimeoutMs } = settings;
-  for (const cell of cells) {
+  // A bare-loop row (calibrate) is opened with the row whose processes it shares.
+  for (const cell of [...cells.filter((c) => !c.host), ...cells.filter((c) => c.host)]) {
     signal?.throwIfAborted();
+    if (cell.host) {
+      if (cell.host.row) cell.row ??= { ...cell.host.row, driver: cell.driver.name };
+      else Object.assign(cell, { handles: cell.host.handles, protocol: cell.host.protocol, pool: cell.host.pool });
+      continue;
+    }
     try {
       for (let copy = 0; copy < cell.copies; copy++) {
         const handle = await unlessAborted(processes.get(cell.driver, copy), signal);
@@ -154,7 +160,7 @@ async function runRounds(cells, { bench, admin, context, settings, serverPid, si
         await bench.beforeWindow?.(admin, context);
         const copy = cell.processFor(r);
         const server0 = processCpuUs(serverPid);
-        const w = await unlessAborted(cell.handles[copy].turn('window', { lead, time, awaitCompiles }, windowTimeoutMs), signal);
+        const w = await unlessAborted(cell.handles[copy].turn('window', { lead, time, awaitCompiles, bare: Boolean(cell.host) }, windowTimeoutMs), signal);
         const server1 = processCpuUs(serverPid);
         // The bench's own check of what the driver wrote (rows inserted, money conserved).
         await bench.verify?.(admin, context, w.workload);
@@ -176,14 +182,16 @@ async function closeCells(cells, { concurrency, jitWait, signal, fail }) {
     signal?.throwIfAborted();
     const parts = [];
     try {
-      // With several processes, each sends its kept latencies, to be summarized together.
+      // With several processes, each sends its kept latencies, to be summarized together. A
+      // bare-loop row's processes are closed by the row it shares them with; it times no latency.
       const samples = cell.handles.length > 1;
-      for (const handle of cell.handles) parts.push(await unlessAborted(handle.turn('close', { samples }, 30000), signal));
+      if (!cell.host) for (const handle of cell.handles) parts.push(await unlessAborted(handle.turn('close', { samples }, 30000), signal));
     } catch (err) {
       await fail(cell, err);
       continue;
     }
-    const closed = parts.length > 1 ? combineClosed(parts) : parts[0];
+    const closed = cell.host ? { operations: cell.windows.reduce((n, w) => n + w.ops, 0), latency: null }
+      : parts.length > 1 ? combineClosed(parts) : parts[0];
     cell.row = {
       driver: cell.driver.name,
       protocol: cell.protocol,
@@ -249,10 +257,22 @@ export async function measureBench({ bench, drivers, processes, admin, context, 
     const copies = processesFor(plan, settings);
     return { driver, plan, copies, processFor: processSchedule(copies), handles: [], windows: [], row: null, compileWaitS: { warmup: 0, windows: 0 } };
   });
-  // A cell that fails gets its failed row; a failure that is the server's ends the bench.
+  // calibrate's bare-loop row of a driver (driver.bareLoopOf) runs in that driver's row's processes,
+  // on its connections, each round in the same process as the harness's window: the two sides
+  // differ by the harness alone, not also by two draws of processes (README, calibrate).
+  for (const cell of cells.filter((c) => c.driver.bareLoopOf)) {
+    const host = cells.find((c) => c.driver.name === cell.driver.bareLoopOf && !c.driver.bareLoopOf);
+    if (!host) throw new Error(`${cell.driver.name}: no row ${cell.driver.bareLoopOf} to share processes with`);
+    Object.assign(cell, { host, copies: host.copies, processFor: host.processFor });
+    host.guest = cell;
+  }
+  // A cell that fails gets its failed row; a failure that is the server's ends the bench. Two rows
+  // that share processes fail together: a failed window closes the process's connections.
   const fail = async (cell, err) => {
     if (signal?.aborted) throw signal.reason;
     cell.row = failedRow(cell, errorText(err));
+    const partner = cell.host ?? cell.guest;
+    if (partner && !partner.row) partner.row = failedRow(partner, `${errorText(err)} (in ${cell.driver.name}, whose processes it shares)`);
     if (!(err instanceof DriverProcessError) && !(await serverAlive())) {
       throw new ServerLost(`lost the server during ${bench.name} on ${cell.driver.name}: ${errorText(err)}`);
     }
@@ -261,7 +281,7 @@ export async function measureBench({ bench, drivers, processes, admin, context, 
   for (const cell of cells) if (notApplicableReason(cell.plan)) cell.row = naRow(cell, notApplicableReason(cell.plan));
   // Start every process the bench needs at once (each takes about 0.4 s to start, mostly loading);
   // one that fails to start is started again, and fails its row, when it is opened.
-  await unlessAborted(Promise.allSettled(cells.filter((c) => !c.row)
+  await unlessAborted(Promise.allSettled(cells.filter((c) => !c.row && !c.host)
     .flatMap((c) => Array.from({ length: c.copies }, (_, copy) => processes.get(c.driver, copy)))), signal);
   await openCells(cells.filter((c) => !c.row), { bench, processes, context, settings, signal, fail });
   const { order, budgetStopped } = await runRounds(cells, { bench, admin, context, settings, serverPid, signal, progress, fail });

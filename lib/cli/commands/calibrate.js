@@ -1,8 +1,9 @@
 // `calibrate`: the harness against a bare await loop of the same driver and statement, in the same
-// placement and wake mode, in interleaved windows. Each driver runs twice, each in its own process:
-// once through the harness (benchmark.js, the sampler's batching, checks, latency recording) and
-// once as a bare loop (the statement awaited back to back, nothing else). The ratio is the paired one:
-// the median over rounds of harness/bare, with its 95 % interval.
+// placement and wake mode, in interleaved windows. Each driver has two rows: the harness
+// (benchmark.js, the sampler's batching, checks, latency recording) and a bare loop (the statement
+// awaited back to back, nothing else), which takes its windows in the harness row's processes, on
+// the same connections, in each round the same process as the harness's window. The ratio is the
+// paired one: the median over rounds of harness/bare, with its 95 % interval.
 import Table from 'cli-table3';
 import { selectBenches } from '../../../benchs/index.js';
 import { EXIT } from '../errors.js';
@@ -18,9 +19,9 @@ export const MIN_RATIO = 0.98;
 export const CALIBRATION_BENCHES = ['do', 'select_100_cols'];
 const BARE = ' (bare loop)';
 
-/** Each driver and its bare-loop twin (the same adapter; its process runs bare loops). */
+/** Each driver and its bare-loop twin (the same adapter, in the driver's processes: coordinator.js). */
 export function withBareTwins(drivers) {
-  return drivers.flatMap((d) => [d, { ...d, name: `${d.name}${BARE}`, bare: true }]);
+  return drivers.flatMap((d) => [d, { ...d, name: `${d.name}${BARE}`, bareLoopOf: d.name }]);
 }
 
 /** Pure: per bench and driver, the harness row, the bare row and their paired ratio (3 decimals, as shown). */
