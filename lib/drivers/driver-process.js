@@ -113,10 +113,9 @@ const handlers = {
     await closeCell({ force: true });
     // A process serves every bench of a run in turn, and its old generation carried over from the
     // benches before: mysql2's processes on `batch` then settled in one of two kinds (73-93 or 128-180
-    // µs of client CPU per operation), and a row's figure moved with how many of each it drew (A/A
-    // up to 5.7 %). A full collection here, before the warm-up, starts every bench from its live
-    // data alone: three A/A sittings with it, alternated with three without, called nothing
-    // (largest 3.1-4.7 %) against two `execute`s called without (README, "The A/A self-test").
+    // µs of client CPU per operation), and a row's figure moved with how many of each it drew. A full
+    // collection here, before the warm-up, starts every bench from its live data alone (README, "How
+    // a bench is measured").
     globalThis.gc?.();
     const bench = BENCHES.find((b) => b.name === benchName);
     if (!bench) throw new Error(`unknown bench ${benchName}`);
@@ -137,7 +136,7 @@ const handlers = {
     // A process's first bench also warms up the driver's code that every bench runs.
     const ownWarmup = settle && benchesOpened === 0 ? Math.max(warmup, NEW_PROCESS_WARMUP_S) : warmup;
     benchesOpened++;
-    cell.sizing = await warmUp({ ops: cell.ops, check, warmup: ownWarmup, settle, callTimeoutMs, awaitJit: jitWait ? awaitCompiles : () => 0 });
+    cell.sizing = await warmUp({ ops: cell.ops, check, warmup: ownWarmup, settle, callTimeoutMs, awaitJit: jitWait ? awaitCompiles : undefined });
     return {
       protocol: plan.protocol, pool: Boolean(plan.pool), msPerOp: cell.sizing.msPerOp, warmupSeconds: cell.sizing.seconds,
       compileWaitSeconds: cell.sizing.compileWaitSeconds,
