@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mean, variance, median, percentileOfSorted, relativeMarginOfError, latencySummary, deltaPct, tCritical95, medianConfidenceInterval, eachIntervalLevel, pairedDelta } from '../lib/measuring/stats.js';
+import { mean, variance, median, percentileOfSorted, relativeMarginOfError, latencySummary, deltaPct, tCritical95, medianConfidenceInterval, eachIntervalLevel, pairedDelta, betweenProcessVariance, normalQuantile } from '../lib/measuring/stats.js';
 
 test('mean, variance and median', () => {
   assert.equal(mean([1, 2, 3, 4]), 2.5);
@@ -109,4 +109,58 @@ test('k intervals that hold together at 95 % are each taken at 1 - 0.05 / k, and
   assert.equal(one.deltaPct, ofSeven.deltaPct);
   assert.ok(ofSeven.ci[0] < one.ci[0] && ofSeven.ci[1] > one.ci[1], JSON.stringify([one.ci, ofSeven.ci]));
   assert.equal(pairedDelta(row.slice(0, 8), ref, eachIntervalLevel(7)).ci, null, '8 pairs are too few for 99.29 %');
+});
+
+// Rounds of a row measured in 4 processes taking the rounds in turn, each round scattered by a
+// deterministic ±5 %, and each process off by its own share.
+const scatter = (i) => 1 + (((i * 37) % 41) - 20) / 400;
+// `shift` moves each block of rounds to other processes, as the two rows' own schedules do.
+const inProcesses = (offsets, { base = 1000, shift = 0 } = {}) => Array.from({ length: 120 }, (_, i) => {
+  const process = (i + shift * Math.floor(i / offsets.length)) % offsets.length;
+  return { round: i, process, opsPerSec: base * scatter(i) * (1 + offsets[process]) };
+});
+const withoutProcess = (rounds) => rounds.map(({ process, ...r }) => r);
+
+test('the normal quantile inverts the normal CDF', () => {
+  assert.ok(Math.abs(normalQuantile(0.975) - 1.96) < 1e-3);
+  assert.ok(Math.abs(normalQuantile(0.5)) < 1e-9);
+  assert.ok(Math.abs(normalQuantile(0.025) + 1.96) < 1e-3);
+});
+
+test('processes that differ only by their rounds\' scatter show no spread between them', () => {
+  const logs = inProcesses([0, 0, 0, 0]).map((r) => Math.log(r.opsPerSec / 1000));
+  const { variance: v, processes } = betweenProcessVariance(logs, logs.map((_, i) => i % 4));
+  assert.equal(processes, 4);
+  assert.ok(v < 1e-4, `spread ${Math.sqrt(v)}`);
+  assert.deepEqual(betweenProcessVariance([0.1, 0.2, 0.3], [0, 0, 0]), { variance: 0, processes: 1 }, 'one process: nothing to compare');
+});
+
+test('processes ±8 % apart show about that spread between them', () => {
+  const offsets = [-0.08, 0.08, -0.08, 0.08];
+  const logs = inProcesses(offsets).map((r) => Math.log(r.opsPerSec / 1000));
+  const sd = Math.sqrt(betweenProcessVariance(logs, logs.map((_, i) => i % 4)).variance);
+  assert.ok(sd > 0.07 && sd < 0.1, `sd ${sd}`);
+});
+
+test('a paired Δ between rows whose processes differ is widened by that spread, and says how much', () => {
+  const ref = inProcesses([0, 0, 0, 0], { shift: 1 });
+  // Two of the row's processes are 8-9 % slow, two about as fast: the rounds alone call it significant.
+  const row = inProcesses([-0.09, -0.08, -0.01, 0]);
+  const withProcesses = pairedDelta(row, ref);
+  const roundsOnly = pairedDelta(withoutProcess(row), withoutProcess(ref));
+  assert.equal(roundsOnly.processSdPct, 0, 'without process numbers there is nothing to widen by');
+  assert.ok(roundsOnly.ci[1] < 0, `the rounds alone exclude 0: ${roundsOnly.ci}`);
+  assert.equal(withProcesses.deltaPct, roundsOnly.deltaPct, 'the Δ is the same median ratio');
+  assert.ok(withProcesses.processSdPct > 1.5, `process spread ${withProcesses.processSdPct}`);
+  assert.ok(withProcesses.ci[0] < roundsOnly.ci[0] && withProcesses.ci[1] > roundsOnly.ci[1], JSON.stringify([roundsOnly.ci, withProcesses.ci]));
+  assert.ok(withProcesses.ci[1] > 0, `two slow processes of four do not make a difference: ${withProcesses.ci}`);
+  assert.ok(withProcesses.halfWidthPct > roundsOnly.halfWidthPct);
+});
+
+test('rows measured in the same processes (calibrate) count their spread once', () => {
+  const ref = inProcesses([0.05, -0.05, 0.04, -0.04]);
+  const row = ref.map((r) => ({ ...r, opsPerSec: r.opsPerSec * 0.98 * (r.process % 2 ? 1.03 : 0.97) }));
+  const twoDraws = pairedDelta(row, ref);
+  const oneDraw = pairedDelta(row, ref, 0.95, { sameProcesses: true });
+  assert.ok(Math.abs(oneDraw.processSdPct * Math.SQRT2 - twoDraws.processSdPct) < 1e-9, JSON.stringify([oneDraw.processSdPct, twoDraws.processSdPct]));
 });

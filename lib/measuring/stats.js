@@ -176,26 +176,85 @@ export function eachIntervalLevel(comparisons, joint = JOINT_LEVEL) {
   return 1 - (1 - joint) / Math.max(1, comparisons);
 }
 
+/** Pure: the z with normalCdf(z) = p (0 < p < 1), by bisection. */
+export function normalQuantile(p) {
+  let lo = -10;
+  let hi = 10;
+  for (let i = 0; i < 80; i++) {
+    const mid = (lo + hi) / 2;
+    if (normalCdf(mid) < p) lo = mid;
+    else hi = mid;
+  }
+  return (lo + hi) / 2;
+}
+
+// A process's rounds count towards the spread between processes only when it gave this many.
+const MIN_ROUNDS_PER_PROCESS = 3;
+
+/**
+ * Pure: how much a row's processes differ from each other, beyond what their rounds' own scatter
+ * explains: `values` (log ratios of the rounds) grouped by `groupOf` (the process each round ran
+ * in). Returns { variance, processes }: the variance between the processes' medians less the part
+ * their rounds' scatter gives a median of that many rounds (robust: the scatter is the residuals'
+ * MAD), at least 0; with fewer than two processes of MIN_ROUNDS_PER_PROCESS rounds, 0.
+ */
+export function betweenProcessVariance(values, groupOf) {
+  const groups = new Map();
+  values.forEach((v, i) => {
+    const g = groupOf[i];
+    if (!groups.has(g)) groups.set(g, []);
+    groups.get(g).push(v);
+  });
+  const kept = [...groups.values()].filter((g) => g.length >= MIN_ROUNDS_PER_PROCESS);
+  if (kept.length < 2) return { variance: 0, processes: groups.size };
+  const medians = kept.map(median);
+  const observed = variance(medians);
+  const scatter = 1.4826 * median(kept.flatMap((g, i) => g.map((v) => Math.abs(v - medians[i]))));
+  const roundsPerProcess = mean(kept.map((g) => g.length));
+  // The variance of a median of n draws is about pi/2 times the mean's.
+  const fromScatter = ((Math.PI / 2) * scatter * scatter) / roundsPerProcess;
+  return { variance: Math.max(0, observed - fromScatter), processes: groups.size };
+}
+
 /**
  * The paired comparison of a row with its reference, window by window: in each round both were
- * measured, ratio = row ops/s / reference ops/s. Δ is the median ratio as a change in %, with the
- * distribution-free interval of that median at `level` (null when too few pairs for it: under 6 at
- * 95 %); `halfWidthPct` is half the interval's width relative to the median ratio: how precisely this
- * row's Δ is known.
- * @param {Array<{round, opsPerSec}>} rounds
- * @param {Array<{round, opsPerSec}>} refRounds
+ * measured, ratio = row ops/s / reference ops/s. Δ is the median ratio as a change in %. Its
+ * interval is the distribution-free interval of that median at `level`, widened by the draw of
+ * processes: a row measured in a few processes carries their few-per-cent differences (README, "How
+ * to read the numbers"), which no number of rounds averages out. When the rounds say which process
+ * they ran in, each row's spread between processes (betweenProcessVariance of the log ratios,
+ * grouped by the row's processes) over its number of processes is added to the interval's halves in
+ * quadrature, at the normal quantile of `level`. `sameProcesses`: both rows ran in the same
+ * processes (calibrate), whose spread then counts once. Null interval when too few pairs for it
+ * (under 6 at 95 %); `halfWidthPct` is half the interval's width relative to the median ratio: how
+ * precisely this row's Δ is known; `processSdPct`, the standard deviation (in % of the ratio) the
+ * draw of processes gives the Δ.
+ * @param {Array<{round, opsPerSec, process?}>} rounds
+ * @param {Array<{round, opsPerSec, process?}>} refRounds
  */
-export function pairedDelta(rounds, refRounds, level = 0.95) {
-  const ref = new Map((refRounds ?? []).map((r) => [r.round, r.opsPerSec]));
-  const ratios = (rounds ?? []).filter((r) => r.opsPerSec > 0 && ref.get(r.round) > 0).map((r) => r.opsPerSec / ref.get(r.round));
-  if (ratios.length === 0) return null;
-  const mid = median(ratios);
-  const ci = medianConfidenceInterval(ratios, level);
+export function pairedDelta(rounds, refRounds, level = 0.95, { sameProcesses = false } = {}) {
+  const ref = new Map((refRounds ?? []).map((r) => [r.round, r]));
+  const pairs = (rounds ?? []).filter((r) => r.opsPerSec > 0 && ref.get(r.round)?.opsPerSec > 0)
+    .map((r) => ({ log: Math.log(r.opsPerSec / ref.get(r.round).opsPerSec), process: r.process, refProcess: ref.get(r.round).process }));
+  if (pairs.length === 0) return null;
+  const logs = pairs.map((p) => p.log);
+  const mid = median(logs);
+  const roundsCi = medianConfidenceInterval(logs, level);
+  const spreadOf = (key) => {
+    if (pairs.some((p) => p[key] === undefined)) return 0;
+    const { variance: v, processes } = betweenProcessVariance(logs, pairs.map((p) => p[key]));
+    return v / processes;
+  };
+  const processVariance = spreadOf('process') + (sameProcesses ? 0 : spreadOf('refProcess'));
+  const widen = normalQuantile(1 - (1 - level) / 2) * Math.sqrt(processVariance);
+  const ci = roundsCi && [mid - Math.hypot(mid - roundsCi[0], widen), mid + Math.hypot(roundsCi[1] - mid, widen)];
+  const pct = (log) => (Math.exp(log) - 1) * 100;
   return {
-    deltaPct: (mid - 1) * 100,
-    ci: ci && [(ci[0] - 1) * 100, (ci[1] - 1) * 100],
-    pairs: ratios.length,
-    halfWidthPct: ci ? ((ci[1] - ci[0]) / 2 / mid) * 100 : null,
+    deltaPct: pct(mid),
+    ci: ci && [pct(ci[0]), pct(ci[1])],
+    pairs: pairs.length,
+    halfWidthPct: ci ? ((Math.exp(ci[1]) - Math.exp(ci[0])) / 2 / Math.exp(mid)) * 100 : null,
+    processSdPct: Math.sqrt(processVariance) * 100,
   };
 }
 

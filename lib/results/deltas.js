@@ -1,6 +1,6 @@
 // Each row's paired Δ against its bench's reference (the baseline, or the first driver that ran the
 // bench), the run's resolution, and each Δ's significance under the one rule (measuring/stats.js).
-import { eachIntervalLevel, pairedDelta, pairedResolution, pairedSignificant } from '../measuring/stats.js';
+import { eachIntervalLevel, pairedDelta, pairedResolution, pairedSignificant, round1 } from '../measuring/stats.js';
 
 /**
  * The reference of a bench's Δ column: the baseline's row when it was measured there, else the
@@ -37,6 +37,7 @@ export function applyDeltas(results) {
       // Each driver's extra time per operation over the reference client's, in %.
       row.overFloorPct = floor && row.ok && row !== floor ? (floor.opsPerSec / row.opsPerSec - 1) * 100 : null;
       row.deltaCI = null;
+      row.deltaProcessSdPct = null;
       row.deltaSignificant = null;
       row.deltaPct = row.ok && row === ref ? 0 : null;
       if (row.ok && ref && row !== ref) compared.push([row, ref]);
@@ -48,6 +49,7 @@ export function applyDeltas(results) {
     const d = pairedDelta(row.rounds, ref.rounds, level);
     row.deltaPct = d ? d.deltaPct : null;
     row.deltaCI = d?.ci ?? null;
+    row.deltaProcessSdPct = d ? round1(d.processSdPct) : null;
     row.deltaPairs = d?.pairs ?? 0;
     if (d) paired.push([row, d]);
   }

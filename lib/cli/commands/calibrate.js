@@ -33,7 +33,7 @@ export function calibrationRows(results) {
       const row = { bench: bench.name, driver: harness.driver, harness, bare, ratio: null, ratioCI: null };
       if (harness.ok && bare?.ok) {
         // Judged as shown: a ratio of 0.9795 reads 0.980 and is not LOW.
-        const d = pairedDelta(harness.rounds, bare.rounds);
+        const d = pairedDelta(harness.rounds, bare.rounds, 0.95, { sameProcesses: true });
         row.ratio = d ? round3(1 + d.deltaPct / 100) : null;
         row.ratioCI = d?.ci ? d.ci.map((x) => round3(1 + x / 100)) : null;
       }
