@@ -55,7 +55,7 @@ export function describeResolution(res) {
 export function describeSignificanceRule(res) {
   const paired = 'the paired Δ (the median, over rounds, of the row\'s ops/s divided by the reference\'s in the same round';
   if (res?.pct === undefined) return `~ : not a significant difference: too few rounds for an interval of ${paired})`;
-  return `~ : not a significant difference: the interval of ${paired}; ${describeIntervalLevel(res)}) includes 0, `
+  return `~ : not a significant difference: the interval of ${paired}; from its rounds and the spread between the rows' processes; ${describeIntervalLevel(res)}) includes 0, `
     + `or |Δ| is within the run's resolution (${fmtPct(res.pct)})`;
 }
 
