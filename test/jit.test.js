@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { JIT_HOOK_FLAG } from '../lib/measuring/jit.js';
-import { DRIVER_PROCESS_FLAGS, EXPOSE_GC_FLAG } from '../lib/drivers/driver-handle.js';
+import { DRIVER_PROCESS_FLAGS } from '../lib/drivers/driver-handle.js';
 
 const JIT = new URL('../lib/measuring/jit.js', import.meta.url).href;
 
@@ -41,12 +41,6 @@ test('without the flag, nothing waits', () => {
 
 test('every driver process runs with the flag', () => {
   assert.ok(DRIVER_PROCESS_FLAGS.includes(JIT_HOOK_FLAG));
-});
-
-test('every driver process can collect its garbage in full as a bench opens', () => {
-  assert.ok(DRIVER_PROCESS_FLAGS.includes(EXPOSE_GC_FLAG));
-  const out = runModule([EXPOSE_GC_FLAG], 'console.log(JSON.stringify({ gc: typeof globalThis.gc }));');
-  assert.deepEqual(out, { gc: 'function' });
 });
 
 test('--jit takes background or wait, and nothing else', async () => {

@@ -18,9 +18,7 @@ const START_TIMEOUT_MS = 30000;
 // between identical runs. Fixed at its usual ceiling, as a long-running busy process has it, three
 // runs of the design benches agreed within 6.4 % (README, "How a bench is measured").
 // JIT_HOOK_FLAG lets the process wait for V8's background compiles (measuring/jit.js).
-// EXPOSE_GC_FLAG lets it collect its garbage in full as each bench opens (driver-process.js).
-export const EXPOSE_GC_FLAG = '--expose-gc';
-export const DRIVER_PROCESS_FLAGS = Object.freeze(['--min-semi-space-size=16', '--max-semi-space-size=16', JIT_HOOK_FLAG, EXPOSE_GC_FLAG]);
+export const DRIVER_PROCESS_FLAGS = Object.freeze(['--min-semi-space-size=16', '--max-semi-space-size=16', JIT_HOOK_FLAG]);
 
 // Every driver process runs in UTC, whatever the machine's zone: `mariadb` builds Date values in the
 // process's local time zone, `mysql` and `mysql2` in their `timezone` option's, so only with both in

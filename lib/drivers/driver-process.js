@@ -111,12 +111,6 @@ const handlers = {
 
   async open({ bench: benchName, concurrency, warmup, settle = true, awaitCompiles: jitWait = false, callTimeoutMs, setupData }) {
     await closeCell({ force: true });
-    // A process serves every bench of a run in turn, and its old generation carried over from the
-    // benches before: mysql2's processes on `batch` then settled in one of two kinds (73-93 or 128-180
-    // µs of client CPU per operation), and a row's figure moved with how many of each it drew. A full
-    // collection here, before the warm-up, starts every bench from its live data alone (README, "How
-    // a bench is measured").
-    globalThis.gc?.();
     const bench = BENCHES.find((b) => b.name === benchName);
     if (!bench) throw new Error(`unknown bench ${benchName}`);
     const plan = planFor(bench, driver, setupData === undefined ? context : { ...context, setupData });
