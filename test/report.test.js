@@ -175,3 +175,22 @@ test('a run\'s Δ intervals hold together at 95 %: a Δ that one 95 % interval w
     assert.equal(row.deltaSignificant, false);
   }
 });
+
+test('a Δ whose rows\' processes differ among themselves gets a note saying so', async () => {
+  const { processSpreadNote } = await import('../lib/reporting/table.js');
+  const r = fixture();
+  // mysql2's four processes: two 30 % slower than the other two, for the whole bench.
+  r.benches[0].results[1].rounds = Array.from({ length: 48 }, (_, i) => ({
+    round: i, process: i % 4, opsPerSec: 12000 * (1 + ((i % 5) - 2) / 100) * (i % 4 < 2 ? 0.7 : 1),
+  }));
+  r.benches[0].results[0].rounds = Array.from({ length: 48 }, (_, i) => ({ round: i, process: (i + Math.floor(i / 4)) % 4, opsPerSec: 10000 * (1 + ((i % 3) - 1) / 100) }));
+  r.benches[0].results[2].rounds = Array.from({ length: 48 }, (_, i) => ({ round: i, process: i % 4, opsPerSec: 11000 * (1 + ((i % 5) - 2) / 100) }));
+  applyDeltas(r);
+  const [, mysql2, mariadb] = r.benches[0].results;
+  assert.ok(mysql2.deltaProcessSdPct >= 5, JSON.stringify(mysql2));
+  assert.ok(mariadb.deltaProcessSdPct < 5, JSON.stringify(mariadb));
+  assert.match(processSpreadNote(r.benches[0], mysql2), /^do · mysql2: the processes of mysql2 or mysql differ among themselves \(±\d+\.\d % on this Δ from their draw alone, in its interval\)/);
+  assert.equal(processSpreadNote(r.benches[0], mariadb), null);
+  assert.match(renderTable(r), /do · mysql2: the processes of mysql2 or mysql differ among themselves/);
+  assert.doesNotMatch(renderTable(r), /do · mariadb: the processes/);
+});

@@ -40,6 +40,18 @@ function opsCell(row) {
   return row.status === 'n/a' ? 'n/a' : 'FAILED';
 }
 
+// A Δ whose two rows' processes differ among themselves by this much (the standard deviation the
+// draw of processes gives it, deltaProcessSdPct) gets a note saying why its interval is wide.
+export const PROCESS_SPREAD_NOTE_PCT = 5;
+
+/** Pure: a note for a Δ whose rows' processes differ more than PROCESS_SPREAD_NOTE_PCT; null otherwise. */
+export function processSpreadNote(bench, row) {
+  if (!(row.deltaProcessSdPct >= PROCESS_SPREAD_NOTE_PCT) || !bench.deltaReference) return null;
+  return `${bench.name} · ${row.driver}: the processes of ${row.driver} or ${bench.deltaReference} differ among themselves `
+    + `(±${fmtPct(row.deltaProcessSdPct)} on this Δ from their draw alone, in its interval): `
+    + 'a new run draws new processes';
+}
+
 /** The main table, one row per bench x driver, followed by notes on failures and n/a rows. */
 export function renderTable(results, { color = false, latency = false } = {}) {
   const baseline = results.settings.baseline;
@@ -75,6 +87,10 @@ export function renderTable(results, { color = false, latency = false } = {}) {
       ]);
       if (!row.ok) notes.push(`${bench.name} · ${row.driver}: ${row.status === 'n/a' ? 'n/a' : 'FAILED'}: ${row.error}`);
     });
+    for (const row of bench.results) {
+      const note = processSpreadNote(bench, row);
+      if (note) notes.push(note);
+    }
     if (bench.deltaNote) notes.push(`${bench.name}: ${bench.deltaNote}`);
     if (bench.note) notes.push(`${bench.name}: ${bench.note}`);
   }
