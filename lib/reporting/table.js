@@ -44,7 +44,7 @@ function opsCell(row) {
 // draw of processes gives it, deltaProcessSdPct) gets a note saying why its interval is wide.
 export const PROCESS_SPREAD_NOTE_PCT = 5;
 
-/** Pure: a note for a Δ whose rows' processes differ more than PROCESS_SPREAD_NOTE_PCT; null otherwise. */
+/** Pure: a note for a Δ whose rows' processes differ by PROCESS_SPREAD_NOTE_PCT or more; null otherwise. */
 export function processSpreadNote(bench, row) {
   if (!(row.deltaProcessSdPct >= PROCESS_SPREAD_NOTE_PCT) || !bench.deltaReference) return null;
   return `${bench.name} · ${row.driver}: the processes of ${row.driver} or ${bench.deltaReference} differ among themselves `
