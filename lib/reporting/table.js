@@ -86,11 +86,9 @@ export function renderTable(results, { color = false, latency = false } = {}) {
         ...(withFloor ? [row.overFloorPct === null || row.overFloorPct === undefined ? (row.driver === 'floor' && row.ok ? 'floor' : '') : fmtSignedPct(row.overFloorPct, 0)] : []),
       ]);
       if (!row.ok) notes.push(`${bench.name} · ${row.driver}: ${row.status === 'n/a' ? 'n/a' : 'FAILED'}: ${row.error}`);
+      const spread = processSpreadNote(bench, row);
+      if (spread) notes.push(spread);
     });
-    for (const row of bench.results) {
-      const note = processSpreadNote(bench, row);
-      if (note) notes.push(note);
-    }
     if (bench.deltaNote) notes.push(`${bench.name}: ${bench.deltaNote}`);
     if (bench.note) notes.push(`${bench.name}: ${bench.note}`);
   }
