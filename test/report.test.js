@@ -194,3 +194,21 @@ test('a Δ whose rows\' processes differ among themselves gets a note saying so'
   assert.match(renderTable(r), /do · mysql2: the processes of mysql2 or mysql differ among themselves/);
   assert.doesNotMatch(renderTable(r), /do · mariadb: the processes/);
 });
+
+test('a Δ that moved between the halves of its rounds gets a note; a steady one does not', async () => {
+  const { driftNote } = await import('../lib/reporting/table.js');
+  const r = fixture();
+  const wobble = (i) => 1 + ((i % 5) - 2) / 100;
+  r.benches[0].results[0].rounds = Array.from({ length: 60 }, (_, i) => ({ round: i, process: i % 4, opsPerSec: 10000 * wobble(i + 1) }));
+  // mysql2 a third slower in the first half (still warming up), mariadb steady.
+  r.benches[0].results[1].rounds = Array.from({ length: 60 }, (_, i) => ({ round: i, process: i % 4, opsPerSec: (i < 30 ? 8000 : 12000) * wobble(i) }));
+  r.benches[0].results[2].rounds = Array.from({ length: 60 }, (_, i) => ({ round: i, process: i % 4, opsPerSec: 11000 * wobble(i) }));
+  applyDeltas(r);
+  const [, mysql2, mariadb] = r.benches[0].results;
+  assert.equal(mysql2.deltaDrift.moved, true, JSON.stringify(mysql2.deltaDrift));
+  assert.equal(mariadb.deltaDrift.moved, false, JSON.stringify(mariadb.deltaDrift));
+  assert.match(driftNote(r.benches[0], mysql2), /^do · mysql2: Δ moved from -2\d\.\d % in the first half of the rounds to \+1\d\.\d % in the second: mysql2 or mysql changed speed/);
+  assert.equal(driftNote(r.benches[0], mariadb), null);
+  assert.match(renderTable(r), /do · mysql2: Δ moved from/);
+  assert.doesNotMatch(renderTable(r), /do · mariadb: Δ moved/);
+});

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mean, variance, median, percentileOfSorted, relativeMarginOfError, latencySummary, deltaPct, tCritical95, medianConfidenceInterval, eachIntervalLevel, pairedDelta, betweenProcessVariance, normalQuantile } from '../lib/measuring/stats.js';
+import { mean, variance, median, percentileOfSorted, relativeMarginOfError, latencySummary, deltaPct, tCritical95, medianConfidenceInterval, eachIntervalLevel, pairedDelta, betweenProcessVariance, normalQuantile, pairedDrift } from '../lib/measuring/stats.js';
 
 test('mean, variance and median', () => {
   assert.equal(mean([1, 2, 3, 4]), 2.5);
@@ -163,4 +163,20 @@ test('rows measured in the same processes (calibrate) count their spread once', 
   const twoDraws = pairedDelta(row, ref);
   const oneDraw = pairedDelta(row, ref, 0.95, { sameProcesses: true });
   assert.ok(Math.abs(oneDraw.processSdPct * Math.SQRT2 - twoDraws.processSdPct) < 1e-9, JSON.stringify([oneDraw.processSdPct, twoDraws.processSdPct]));
+});
+
+test('a paired ratio that steps up halfway through the rounds is told apart from a steady one', () => {
+  const noise = (i) => 1 + (((i * 7) % 11) - 5) / 100; // ±5 %, the same in both rows' rounds
+  const ref = Array.from({ length: 100 }, (_, i) => ({ round: i, opsPerSec: 10000 * noise(i + 3) }));
+  const steady = Array.from({ length: 100 }, (_, i) => ({ round: i, opsPerSec: 12000 * noise(i) }));
+  const warming = Array.from({ length: 100 }, (_, i) => ({ round: i, opsPerSec: (i < 50 ? 9000 : 12000) * noise(i) }));
+  const s = pairedDrift(steady, ref);
+  assert.ok(Math.abs(s.firstPct - s.secondPct) < 3, JSON.stringify(s));
+  assert.ok(s.p > 0.05, JSON.stringify(s));
+  const w = pairedDrift(warming, ref);
+  assert.ok(w.firstPct < -5 && w.secondPct > 15, JSON.stringify(w));
+  assert.ok(w.p < 1e-6, JSON.stringify(w));
+  // The halves are by round number, whatever order the rounds come in.
+  assert.deepEqual(pairedDrift([...warming].reverse(), ref), w);
+  assert.equal(pairedDrift(warming.slice(0, 20), ref), null, 'too few rounds to halve');
 });

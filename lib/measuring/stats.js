@@ -259,6 +259,27 @@ export function pairedDelta(rounds, refRounds, level = 0.95, { sameProcesses = f
 }
 
 /**
+ * Pure: did a row's paired ratio move during its bench? The first half of its rounds (by round
+ * number) against the second: their median ratios as changes in % against the reference, and the
+ * Mann-Whitney U test's p on the two halves' log ratios. Each half holds the same share of every
+ * process (processSchedule), so a process's draw does not tell one half from the other; a driver still
+ * warming up, or a host that changed speed for one driver more than the other, does. Null with
+ * fewer than 2 × `minPairs` pairs.
+ */
+export function pairedDrift(rounds, refRounds, { minPairs = 12 } = {}) {
+  const ref = new Map((refRounds ?? []).map((r) => [r.round, r]));
+  const pairs = (rounds ?? []).filter((r) => r.opsPerSec > 0 && ref.get(r.round)?.opsPerSec > 0)
+    .map((r) => ({ round: r.round, log: Math.log(r.opsPerSec / ref.get(r.round).opsPerSec) }))
+    .sort((a, b) => a.round - b.round);
+  if (pairs.length < 2 * minPairs) return null;
+  const half = Math.floor(pairs.length / 2);
+  const first = pairs.slice(0, half).map((p) => p.log);
+  const second = pairs.slice(half).map((p) => p.log);
+  const pct = (log) => (Math.exp(log) - 1) * 100;
+  return { firstPct: pct(median(first)), secondPct: pct(median(second)), p: mannWhitneyU(first, second).p };
+}
+
+/**
  * What a run resolves: the median, over its paired rows, of their Δ intervals' relative half-width
  * (the same for an A/A run and a normal one), with the run's number of Δs and the level each interval
  * was taken at. Null when no row has an interval.

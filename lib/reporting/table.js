@@ -52,6 +52,15 @@ export function processSpreadNote(bench, row) {
     + 'a new run draws new processes';
 }
 
+/** Pure: a note for a Δ that moved between the first and second halves of its rounds (deltaDrift); null otherwise. */
+export function driftNote(bench, row) {
+  if (!row.deltaDrift?.moved || !bench.deltaReference) return null;
+  const { firstPct, secondPct } = row.deltaDrift;
+  return `${bench.name} · ${row.driver}: Δ moved from ${fmtSignedPct(firstPct)} in the first half of the rounds to `
+    + `${fmtSignedPct(secondPct)} in the second: ${row.driver} or ${bench.deltaReference} changed speed during the bench `
+    + '(still warming up, or slowing down as it went on), and the Δ mixes the two';
+}
+
 /** The main table, one row per bench x driver, followed by notes on failures and n/a rows. */
 export function renderTable(results, { color = false, latency = false } = {}) {
   const baseline = results.settings.baseline;
@@ -86,8 +95,7 @@ export function renderTable(results, { color = false, latency = false } = {}) {
         ...(withFloor ? [row.overFloorPct === null || row.overFloorPct === undefined ? (row.driver === 'floor' && row.ok ? 'floor' : '') : fmtSignedPct(row.overFloorPct, 0)] : []),
       ]);
       if (!row.ok) notes.push(`${bench.name} · ${row.driver}: ${row.status === 'n/a' ? 'n/a' : 'FAILED'}: ${row.error}`);
-      const spread = processSpreadNote(bench, row);
-      if (spread) notes.push(spread);
+      for (const note of [processSpreadNote(bench, row), driftNote(bench, row)]) if (note) notes.push(note);
     });
     if (bench.deltaNote) notes.push(`${bench.name}: ${bench.deltaNote}`);
     if (bench.note) notes.push(`${bench.name}: ${bench.note}`);

@@ -1,6 +1,6 @@
 // Each row's paired Δ against its bench's reference (the baseline, or the first driver that ran the
 // bench), the run's resolution, and each Δ's significance under the one rule (measuring/stats.js).
-import { eachIntervalLevel, pairedDelta, pairedResolution, pairedSignificant, round1 } from '../measuring/stats.js';
+import { eachIntervalLevel, pairedDelta, pairedDrift, pairedResolution, pairedSignificant, round1 } from '../measuring/stats.js';
 
 /**
  * The reference of a bench's Δ column: the baseline's row when it was measured there, else the
@@ -38,6 +38,7 @@ export function applyDeltas(results) {
       row.overFloorPct = floor && row.ok && row !== floor ? (floor.opsPerSec / row.opsPerSec - 1) * 100 : null;
       row.deltaCI = null;
       row.deltaProcessSdPct = null;
+      row.deltaDrift = null;
       row.deltaSignificant = null;
       row.deltaPct = row.ok && row === ref ? 0 : null;
       if (row.ok && ref && row !== ref) compared.push([row, ref]);
@@ -55,5 +56,23 @@ export function applyDeltas(results) {
   }
   results.resolution = pairedResolution(paired.map(([, d]) => d), { level, comparisons: compared.length });
   for (const [row, d] of paired) row.deltaSignificant = pairedSignificant(d, results.resolution?.pct);
+  for (const [row, ref] of compared) row.deltaDrift = driftOf(row, ref, level, results.resolution?.pct);
   return results;
+}
+
+/**
+ * A row's Δ in the first and second halves of its rounds (stats.js pairedDrift), and whether it
+ * moved: the halves differ by the U test at the level of the run's intervals, and by more than the
+ * run's resolution. Null with too few rounds.
+ */
+function driftOf(row, ref, level, resolutionPct = 0) {
+  const d = pairedDrift(row.rounds, ref.rounds);
+  if (!d) return null;
+  const movePct = ((1 + d.secondPct / 100) / (1 + d.firstPct / 100) - 1) * 100;
+  return {
+    firstPct: round1(d.firstPct),
+    secondPct: round1(d.secondPct),
+    p: Number(d.p.toPrecision(2)),
+    moved: d.p < 1 - level && Math.abs(movePct) > (resolutionPct ?? 0),
+  };
 }
