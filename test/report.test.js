@@ -211,4 +211,7 @@ test('a Δ that moved between the halves of its rounds gets a note; a steady one
   assert.equal(driftNote(r.benches[0], mariadb), null);
   assert.match(renderTable(r), /do · mysql2: Δ moved from/);
   assert.doesNotMatch(renderTable(r), /do · mariadb: Δ moved/);
+  const { renderResultsMarkdown } = await import('../lib/reporting/markdown.js');
+  assert.match(renderResultsMarkdown(r), /- do · mysql2: Δ moved from/);
+  assert.doesNotMatch(renderResultsMarkdown(r), /do · mariadb: Δ moved/);
 });
