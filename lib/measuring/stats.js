@@ -216,6 +216,13 @@ export function betweenProcessVariance(values, groupOf) {
   return { variance: Math.max(0, observed - fromScatter), processes: groups.size };
 }
 
+/** The rounds both rows were measured in: each round's log ratio (row / reference) and the processes it ran in. */
+function pairedLogRatios(rounds, refRounds) {
+  const ref = new Map((refRounds ?? []).map((r) => [r.round, r]));
+  return (rounds ?? []).filter((r) => r.opsPerSec > 0 && ref.get(r.round)?.opsPerSec > 0)
+    .map((r) => ({ round: r.round, log: Math.log(r.opsPerSec / ref.get(r.round).opsPerSec), process: r.process, refProcess: ref.get(r.round).process }));
+}
+
 /**
  * The paired comparison of a row with its reference, window by window: in each round both were
  * measured, ratio = row ops/s / reference ops/s. Δ is the median ratio as a change in %. Its
@@ -233,9 +240,7 @@ export function betweenProcessVariance(values, groupOf) {
  * @param {Array<{round, opsPerSec, process?}>} refRounds
  */
 export function pairedDelta(rounds, refRounds, level = 0.95, { sameProcesses = false } = {}) {
-  const ref = new Map((refRounds ?? []).map((r) => [r.round, r]));
-  const pairs = (rounds ?? []).filter((r) => r.opsPerSec > 0 && ref.get(r.round)?.opsPerSec > 0)
-    .map((r) => ({ log: Math.log(r.opsPerSec / ref.get(r.round).opsPerSec), process: r.process, refProcess: ref.get(r.round).process }));
+  const pairs = pairedLogRatios(rounds, refRounds);
   if (pairs.length === 0) return null;
   const logs = pairs.map((p) => p.log);
   const mid = median(logs);
@@ -263,20 +268,22 @@ export function pairedDelta(rounds, refRounds, level = 0.95, { sameProcesses = f
  * number) against the second: their median ratios as changes in % against the reference, and the
  * Mann-Whitney U test's p on the two halves' log ratios. Each half holds the same share of every
  * process (processSchedule), so a process's draw does not tell one half from the other; a driver still
- * warming up, or a host that changed speed for one driver more than the other, does. Null with
- * fewer than 2 × `minPairs` pairs.
+ * warming up, or a host that changed speed for one driver more than the other, does. `movePct`:
+ * the second half's median ratio against the first's, in %. Null with fewer than 2 × `minPairs` pairs.
  */
 export function pairedDrift(rounds, refRounds, { minPairs = 12 } = {}) {
-  const ref = new Map((refRounds ?? []).map((r) => [r.round, r]));
-  const pairs = (rounds ?? []).filter((r) => r.opsPerSec > 0 && ref.get(r.round)?.opsPerSec > 0)
-    .map((r) => ({ round: r.round, log: Math.log(r.opsPerSec / ref.get(r.round).opsPerSec) }))
-    .sort((a, b) => a.round - b.round);
+  const pairs = pairedLogRatios(rounds, refRounds).sort((a, b) => a.round - b.round);
   if (pairs.length < 2 * minPairs) return null;
   const half = Math.floor(pairs.length / 2);
   const first = pairs.slice(0, half).map((p) => p.log);
   const second = pairs.slice(half).map((p) => p.log);
   const pct = (log) => (Math.exp(log) - 1) * 100;
-  return { firstPct: pct(median(first)), secondPct: pct(median(second)), p: mannWhitneyU(first, second).p };
+  return {
+    firstPct: pct(median(first)),
+    secondPct: pct(median(second)),
+    movePct: pct(median(second) - median(first)),
+    p: mannWhitneyU(first, second).p,
+  };
 }
 
 /**

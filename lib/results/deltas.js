@@ -68,11 +68,10 @@ export function applyDeltas(results) {
 function driftOf(row, ref, level, resolutionPct = 0) {
   const d = pairedDrift(row.rounds, ref.rounds);
   if (!d) return null;
-  const movePct = ((1 + d.secondPct / 100) / (1 + d.firstPct / 100) - 1) * 100;
   return {
     firstPct: round1(d.firstPct),
     secondPct: round1(d.secondPct),
     p: Number(d.p.toPrecision(2)),
-    moved: d.p < 1 - level && Math.abs(movePct) > (resolutionPct ?? 0),
+    moved: d.p < 1 - level && Math.abs(d.movePct) > resolutionPct,
   };
 }
