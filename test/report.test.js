@@ -177,7 +177,7 @@ test('a run\'s Δ intervals hold together at 95 %: a Δ that one 95 % interval w
 });
 
 test('a Δ whose rows\' processes differ among themselves gets a note saying so', async () => {
-  const { processSpreadNote } = await import('../lib/reporting/table.js');
+  const { processSpreadNote } = await import('../lib/reporting/format.js');
   const r = fixture();
   // mysql2's four processes: two 30 % slower than the other two, for the whole bench.
   r.benches[0].results[1].rounds = Array.from({ length: 48 }, (_, i) => ({
@@ -196,7 +196,7 @@ test('a Δ whose rows\' processes differ among themselves gets a note saying so'
 });
 
 test('a Δ that moved between the halves of its rounds gets a note; a steady one does not', async () => {
-  const { driftNote } = await import('../lib/reporting/table.js');
+  const { driftNote } = await import('../lib/reporting/format.js');
   const r = fixture();
   const wobble = (i) => 1 + ((i % 5) - 2) / 100;
   r.benches[0].results[0].rounds = Array.from({ length: 60 }, (_, i) => ({ round: i, process: i % 4, opsPerSec: 10000 * wobble(i + 1) }));

@@ -103,3 +103,27 @@ export function describeBudgetStops(benches) {
   const { of, budgetS } = stopped[0].budgetStop;
   return `rounds: the time budget (${budgetS} s per driver and bench) ended ${stopped.map((b) => `${b.name} after ${b.budgetStop.rounds}`).join(', ')} of ${of}`;
 }
+
+// A Δ whose two rows' processes differ among themselves by this much (the standard deviation the
+// draw of processes gives it, deltaProcessSdPct) gets a note saying why its interval is wide.
+export const PROCESS_SPREAD_NOTE_PCT = 5;
+
+/** Pure: a note for a Δ whose rows' processes differ by PROCESS_SPREAD_NOTE_PCT or more; null otherwise. */
+export function processSpreadNote(bench, row) {
+  if (!(row.deltaProcessSdPct >= PROCESS_SPREAD_NOTE_PCT) || !bench.deltaReference) return null;
+  return `${bench.name} · ${row.driver}: the processes of ${row.driver} or ${bench.deltaReference} differ among themselves `
+    + `(±${fmtPct(row.deltaProcessSdPct)} on this Δ from their draw alone, in its interval): `
+    + 'a new run draws new processes';
+}
+
+/** Pure: a note for a Δ that moved between the first and second halves of its rounds (deltaDrift); null otherwise. */
+export function driftNote(bench, row) {
+  if (!row.deltaDrift?.moved || !bench.deltaReference) return null;
+  const { firstPct, secondPct } = row.deltaDrift;
+  return `${bench.name} · ${row.driver}: Δ moved from ${fmtSignedPct(firstPct)} in the first half of the rounds to `
+    + `${fmtSignedPct(secondPct)} in the second: ${row.driver} or ${bench.deltaReference} changed speed during the bench `
+    + '(still warming up, or slowing down as it went on), and the Δ mixes the two';
+}
+
+/** Pure: the notes a row's Δ gets under a bench's table (the processes' spread, a Δ that moved). */
+export const deltaNotes = (bench, row) => [processSpreadNote(bench, row), driftNote(bench, row)].filter(Boolean);

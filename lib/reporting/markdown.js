@@ -1,9 +1,8 @@
 // Pure: results or comparison -> Markdown (a pull-request comment, $GITHUB_STEP_SUMMARY).
-import { describeBudgetStop, describeNetwork, describeResolution, describeSignificanceRule, fmtDelta, fmtOps, fmtPct, fmtSignedPct, fmtUs } from './format.js';
+import { describeBudgetStop, describeNetwork, describeResolution, describeSignificanceRule, deltaNotes, fmtDelta, fmtOps, fmtPct, fmtSignedPct, fmtUs } from './format.js';
 import { describePlacement } from '../measuring/placement.js';
 import { describeSetting } from '../results/compare.js';
 import { fmtGeomeanChanges, fmtSignificance, rowNote } from './compare-text.js';
-import { driftNote, processSpreadNote } from './table.js';
 
 const serverText = (server) => (server
   ? `${server.kind === 'mysql' ? 'MySQL' : 'MariaDB'} ${server.version}${server.embedded === undefined ? '' : server.embedded ? ' (embedded)' : ' (remote)'}`
@@ -99,7 +98,7 @@ export function renderResultsMarkdown(results) {
         fmtDelta(row, bench, baseline),
       ]);
       if (!row.ok) notes.push(`${bench.name} · ${row.driver}: ${row.status === 'n/a' ? 'n/a' : 'FAILED'}: ${row.error ?? ''}`);
-      for (const note of [processSpreadNote(bench, row), driftNote(bench, row)]) if (note) notes.push(note);
+      notes.push(...deltaNotes(bench, row));
     });
     if (bench.deltaNote) notes.push(`${bench.name}: ${bench.deltaNote}`);
     if (bench.budgetStop) notes.push(`${bench.name}: ${describeBudgetStop(bench)}`);

@@ -1,6 +1,6 @@
 // Pure renderers: results object -> text. Nothing here measures or writes.
 import Table from 'cli-table3';
-import { describeBudgetStops, describeNetwork, describeResolution, describeSignificanceRule, fmtDelta, fmtOps, fmtPct, fmtSignedPct, fmtUs } from './format.js';
+import { describeBudgetStops, describeNetwork, describeResolution, describeSignificanceRule, deltaNotes, fmtDelta, fmtOps, fmtPct, fmtSignedPct, fmtUs } from './format.js';
 import { describePlacement } from '../measuring/placement.js';
 import { planFor } from '../measuring/plan.js';
 import { describeWindowLength } from '../measuring/windows.js';
@@ -40,27 +40,6 @@ function opsCell(row) {
   return row.status === 'n/a' ? 'n/a' : 'FAILED';
 }
 
-// A Δ whose two rows' processes differ among themselves by this much (the standard deviation the
-// draw of processes gives it, deltaProcessSdPct) gets a note saying why its interval is wide.
-export const PROCESS_SPREAD_NOTE_PCT = 5;
-
-/** Pure: a note for a Δ whose rows' processes differ by PROCESS_SPREAD_NOTE_PCT or more; null otherwise. */
-export function processSpreadNote(bench, row) {
-  if (!(row.deltaProcessSdPct >= PROCESS_SPREAD_NOTE_PCT) || !bench.deltaReference) return null;
-  return `${bench.name} · ${row.driver}: the processes of ${row.driver} or ${bench.deltaReference} differ among themselves `
-    + `(±${fmtPct(row.deltaProcessSdPct)} on this Δ from their draw alone, in its interval): `
-    + 'a new run draws new processes';
-}
-
-/** Pure: a note for a Δ that moved between the first and second halves of its rounds (deltaDrift); null otherwise. */
-export function driftNote(bench, row) {
-  if (!row.deltaDrift?.moved || !bench.deltaReference) return null;
-  const { firstPct, secondPct } = row.deltaDrift;
-  return `${bench.name} · ${row.driver}: Δ moved from ${fmtSignedPct(firstPct)} in the first half of the rounds to `
-    + `${fmtSignedPct(secondPct)} in the second: ${row.driver} or ${bench.deltaReference} changed speed during the bench `
-    + '(still warming up, or slowing down as it went on), and the Δ mixes the two';
-}
-
 /** The main table, one row per bench x driver, followed by notes on failures and n/a rows. */
 export function renderTable(results, { color = false, latency = false } = {}) {
   const baseline = results.settings.baseline;
@@ -95,7 +74,7 @@ export function renderTable(results, { color = false, latency = false } = {}) {
         ...(withFloor ? [row.overFloorPct === null || row.overFloorPct === undefined ? (row.driver === 'floor' && row.ok ? 'floor' : '') : fmtSignedPct(row.overFloorPct, 0)] : []),
       ]);
       if (!row.ok) notes.push(`${bench.name} · ${row.driver}: ${row.status === 'n/a' ? 'n/a' : 'FAILED'}: ${row.error}`);
-      for (const note of [processSpreadNote(bench, row), driftNote(bench, row)]) if (note) notes.push(note);
+      notes.push(...deltaNotes(bench, row));
     });
     if (bench.deltaNote) notes.push(`${bench.name}: ${bench.deltaNote}`);
     if (bench.note) notes.push(`${bench.name}: ${bench.note}`);
