@@ -321,3 +321,32 @@ test('unchanged drivers moving together are reported as the host shifting; one d
   assert.equal(r.hostShiftPct, 0);
   assert.deepEqual(r.driverChanges.map((d) => d.driver), ['mysql2']);
 });
+
+test("the server's CPU per operation gauges the host's speed, also for one driver compared across two releases", () => {
+  const withServerCpu = (results, usPerOp) => {
+    const copy = structuredClone(results);
+    for (const b of copy.benches) for (const r of b.results) r.cost = { clientCpuUsPerOp: 50, gcMsPer1000Ops: 0, serverCpuUsPerOp: usPerOp[b.name] };
+    return copy;
+  };
+  const base = withServerCpu(fixture(), { do: 20, insert: 80, select_100_cols: 60 });
+  // mysql2 3.1.0 alone in both runs' comparison of releases: no unchanged driver to judge the host by.
+  const release = withServerCpu(cut(base, 'mysql2', 25), { do: 25, insert: 100, select_100_cols: 66 });
+  release.drivers = release.drivers.map((d) => (d.name === 'mysql2' ? { ...d, version: '3.1.0' } : d));
+  const c = compareResults(base, release);
+  assert.ok(Math.abs(c.serverCpuShiftPct - 25) < 1e-9, `server shift ${c.serverCpuShiftPct}`);
+  assert.ok(c.warnings.some((w) => /the server needed \+25\.0 % CPU per operation for the same statements \(median of 9 rows\): the host ran slower/.test(w)), c.warnings.join('\n'));
+
+  // The same server CPU per operation: no warning, a shift of 0.
+  const same = compareResults(base, withServerCpu(cut(base, 'mysql2', 25), { do: 20, insert: 80, select_100_cols: 60 }));
+  assert.equal(same.serverCpuShiftPct, 0);
+  assert.ok(!same.warnings.some((w) => /the server needed/.test(w)));
+
+  // Rows whose protocol changed do not count: the server does other work for them.
+  const newProtocol = withServerCpu(base, { do: 20, insert: 80, select_100_cols: 600 });
+  for (const r of newProtocol.benches.find((b) => b.name === 'select_100_cols').results) r.protocol = 'binary';
+  assert.equal(compareResults(base, newProtocol).serverCpuShiftPct, 0);
+
+  // Without server figures (a remote server, older files) there is no gauge.
+  const remote = compareResults(fixture(), cut(fixture(), 'mysql2', 25));
+  assert.equal(remote.serverCpuShiftPct, null);
+});

@@ -87,6 +87,7 @@ function figures(row) {
     rme: row.rme ?? null,
     samples: row.samples ?? null,
     protocol: row.protocol ?? null,
+    serverCpuUsPerOp: row.cost?.serverCpuUsPerOp ?? null,
   };
 }
 
@@ -224,14 +225,34 @@ function hostShift(geomean, driverChanges) {
   return { hostShiftPct, warning };
 }
 
-/** The runs' incomparabilities, rows without per-sample figures, and the host's own shift. */
-function warningsOf(base, next, rows, shift) {
+/**
+ * The host's own change of speed as the embedded server saw it: the median, over the rows measured in
+ * both runs with the same protocol, of the change in the server's CPU µs per operation. The server
+ * does the same work for the same statement whichever run asks, so its CPU time per operation moves
+ * with the host's speed: over 105 pairs of this machine's default runs (same drivers and settings)
+ * the median change of the rows' ops/s followed it at r = -0.95 (README, compare). Unlike hostShift,
+ * this needs no unchanged driver: it holds for one driver compared across two releases. Null without
+ * server CPU figures (a remote server, older files).
+ */
+function serverCpuShift(rows) {
+  const logs = rows.filter((r) => !r.protocolChanged && r.base.serverCpuUsPerOp > 0 && r.new.serverCpuUsPerOp > 0)
+    .map((r) => Math.log(r.new.serverCpuUsPerOp / r.base.serverCpuUsPerOp));
+  const serverCpuShiftPct = logs.length > 0 ? (Math.exp(median(logs)) - 1) * 100 : null;
+  const warning = serverCpuShiftPct !== null && Math.abs(serverCpuShiftPct) >= HOST_SHIFT_WARN_PCT
+    ? `the server needed ${fmtSignedPct(serverCpuShiftPct)} CPU per operation for the same statements (median of ${logs.length} rows): `
+      + `the host ran ${serverCpuShiftPct > 0 ? 'slower' : 'faster'} in the new run, and ops/s changes of about that size (in the other direction) may be the host, not the drivers`
+    : null;
+  return { serverCpuShiftPct, warning };
+}
+
+/** The runs' incomparabilities, rows without per-sample figures, and the host's own shift (as the drivers and the server saw it). */
+function warningsOf(base, next, rows, shifts) {
   const warnings = incomparabilities(base, next);
   const untested = rows.filter((r) => !r.tested).length;
   if (untested) {
     warnings.push(`${untested} row${untested > 1 ? 's lack' : ' lacks'} per-sample figures (sampleOpsPerSec; results from an older version): significance not tested, shown as ?`);
   }
-  if (shift.warning) warnings.push(shift.warning);
+  for (const shift of shifts) if (shift.warning) warnings.push(shift.warning);
   return warnings;
 }
 
@@ -246,7 +267,8 @@ export function compareResults(base, next, { threshold = null, baseFile, newFile
   const geomean = geomeanPerDriver(rows);
   const driverChanges = driverChangesOf(base, next);
   const shift = hostShift(geomean, driverChanges);
-  const warnings = warningsOf(base, next, rows, shift);
+  const serverShift = serverCpuShift(rows);
+  const warnings = warningsOf(base, next, rows, [shift, serverShift]);
   const regressions = [
     ...rows.filter((r) => r.regression).map((r) => ({ bench: r.bench, driver: r.driver, deltaPct: r.deltaPct, p: r.p, reason: 'slower' })),
     ...(threshold !== null ? broken.map((r) => ({ bench: r.bench, driver: r.driver, deltaPct: null, p: null, reason: `failed: ${r.error ?? 'check failed'}` })) : []),
@@ -264,6 +286,7 @@ export function compareResults(base, next, { threshold = null, baseFile, newFile
     warnings,
     driverChanges,
     hostShiftPct: shift.hostShiftPct,
+    serverCpuShiftPct: serverShift.serverCpuShiftPct,
     rows,
     geomean,
     notCompared,
