@@ -214,4 +214,7 @@ test('a Δ that moved between the halves of its rounds gets a note; a steady one
   const { renderResultsMarkdown } = await import('../lib/reporting/markdown.js');
   assert.match(renderResultsMarkdown(r), /- do · mysql2: Δ moved from/);
   assert.doesNotMatch(renderResultsMarkdown(r), /do · mariadb: Δ moved/);
+  const { renderResultsHtml } = await import('../lib/reporting/html.js');
+  assert.match(renderResultsHtml(r), /<li>do · mysql2: Δ moved from/);
+  assert.doesNotMatch(renderResultsHtml(r), /do · mariadb: Δ moved/);
 });

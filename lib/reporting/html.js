@@ -1,7 +1,7 @@
 // Pure: results or comparison -> one self-contained HTML page. Inline CSS and inline SVG only:
 // no scripts, no fonts, no images, no external URL of any kind, so the page opens offline and
 // can be attached to a CI run as is.
-import { describeBudgetStop, describeSignificanceRule, fmtDelta, fmtOps, fmtPct, fmtSignedPct, fmtUs } from './format.js';
+import { deltaNotes, describeBudgetStop, describeSignificanceRule, fmtDelta, fmtOps, fmtPct, fmtSignedPct, fmtUs } from './format.js';
 import { fmtGeomeanChanges, fmtSignificance, rowNote } from './compare-text.js';
 import { COST_HEAD, costTexts, environmentFacts, orderedRows, statusText } from './markdown.js';
 
@@ -203,6 +203,8 @@ export function renderResultsHtml(results) {
     body.push(barChart({ title: `${bench.name}: ops/s per driver`, groups, marker: base ? { value: base.opsPerSec, label: reference } : null }));
     body.push(resultsTable(rows, bench, baseline));
     if (bench.deltaNote) body.push(`<p class="sub">${esc(bench.deltaNote)}</p>`);
+    const rowNotes = rows.flatMap((row) => deltaNotes(bench, row));
+    if (rowNotes.length) body.push(`<ul class="notes">${rowNotes.map((n) => `<li>${esc(n)}</li>`).join('')}</ul>`);
     if (bench.budgetStop) body.push(`<p class="sub">${esc(describeBudgetStop(bench))}</p>`);
     if (bench.note) body.push(`<p class="sub">${esc(bench.note)}</p>`);
     for (const t of bench.tables ?? []) body.push(benchTable(t));
