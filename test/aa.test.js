@@ -102,6 +102,9 @@ test('two processes doing different work per operation are named as a state of o
   const a = { cost: { clientCpuUsPerOp: 937.3 } };
   assert.match(processStateNote('select_1000_rows', a, { cost: { clientCpuUsPerOp: 629.5 } }),
     /select_1000_rows: the two processes spent 937 and 630 µs of client CPU per operation \(-33 %\): one process is in a state of its own/);
+  // Rows of four processes each: the rows' processes, some of them in a state of their own.
+  assert.match(processStateNote('batch', { processes: 4, cost: { clientCpuUsPerOp: 138 } }, { processes: 4, cost: { clientCpuUsPerOp: 167 } }),
+    /^batch: the two rows' processes \(4 a row\) spent 138 and 167 µs of client CPU per operation \(\+21 %\): some of them are in a state of their own \(JIT, heap\)/);
   assert.equal(processStateNote('do', { cost: { clientCpuUsPerOp: 20 } }, { cost: { clientCpuUsPerOp: 21 } }), null);
   assert.equal(processStateNote('do', {}, { cost: { clientCpuUsPerOp: 21 } }), null, 'no cost figures, no note');
 });

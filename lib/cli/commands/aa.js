@@ -38,13 +38,19 @@ function cpuPerOp(a, b) {
   return ca > 0 && cb > 0 ? { ca, cb, pct: (cb / ca - 1) * 100 } : null;
 }
 
-/** Pure: a note when the A and B processes did different work per operation; null otherwise. */
+/**
+ * Pure: a note when the A and B rows' processes did different work per operation; null otherwise.
+ * A row measured in several processes (`processes`) averages them, so then some of its processes differ.
+ */
 export function processStateNote(benchName, a, b) {
   const cpu = cpuPerOp(a, b);
   if (!cpu || Math.abs(cpu.pct) <= PROCESS_STATE_PCT) return null;
   const { ca, cb, pct } = cpu;
-  return `${benchName}: the two processes spent ${fmtUs(ca)} and ${fmtUs(cb)} µs of client CPU per operation (${fmtSignedPct(pct, 0)}): `
-    + 'one process is in a state of its own (JIT, heap), not the host; run again to draw new processes';
+  const processes = Math.max(a.processes ?? 1, b.processes ?? 1);
+  const who = processes > 1 ? `the two rows' processes (${processes} a row)` : 'the two processes';
+  const which = processes > 1 ? 'some of them are in a state of their own' : 'one process is in a state of its own';
+  return `${benchName}: ${who} spent ${fmtUs(ca)} and ${fmtUs(cb)} µs of client CPU per operation (${fmtSignedPct(pct, 0)}): `
+    + `${which} (JIT, heap), not the host; run again to draw new processes`;
 }
 
 /**
