@@ -175,6 +175,11 @@ test('one warning line per condition that makes the runs incomparable', () => {
   four.settings.processes = 4;
   assert.match(compareResults(one, four).warnings.join('\n'), /^processes per driver differs: .* \(base\) vs 4 \(new\) — the figures may not be comparable$/m);
   assert.doesNotMatch(compareResults(four, four).warnings.join('\n'), /processes/);
+  // The embedded server's data in memory against on the disk (older runs: the disk); a remote server has none.
+  const [disk, memory] = [fixture(), fixture()];
+  memory.server.storage = 'memory';
+  assert.match(compareResults(disk, memory).warnings.join('\n'), /^the embedded server's data differs: disk \(base\) vs memory \(new\) — the figures may not be comparable$/m);
+  assert.doesNotMatch(compareResults(memory, memory).warnings.join('\n'), /server's data/);
   // A run whose warm-ups ran until each process was up to speed against one of fixed warm-ups.
   const settling = fixture();
   settling.settings.warmupSettles = true;

@@ -5,9 +5,15 @@ import { describePlacement } from '../measuring/placement.js';
 import { planFor } from '../measuring/plan.js';
 import { describeWindowLength } from '../measuring/windows.js';
 
+function describeServer(server) {
+  const where = !server.embedded ? 'remote'
+    : server.storage ? `embedded, data ${server.storage === 'memory' ? 'in memory' : 'on disk'}` : 'embedded';
+  return `${server.kind === 'mysql' ? 'MySQL' : 'MariaDB'} ${server.version} (${where})`;
+}
+
 export function describeRun(results) {
   const { server, env, settings, drivers } = results;
-  const serverText = server ? `${server.kind === 'mysql' ? 'MySQL' : 'MariaDB'} ${server.version} (${server.embedded ? 'embedded' : 'remote'})` : 'no server';
+  const serverText = server ? describeServer(server) : 'no server';
   const driverText = drivers.map((d) => `${d.name} ${d.version}${d.via ? ` (via ${d.via})` : ''}`).join(', ');
   const levels = [].concat(settings.concurrency);
   const conns = levels.length > 1 ? `${levels.join(', ')} connections (one level after another)`

@@ -27,11 +27,16 @@ function requestedNetwork(network) {
 }
 
 // What makes two runs' figures incomparable, in the order the warnings are printed.
-// `optional`: only compared when at least one run records it (older results files lack it).
+// `optional`: only compared when at least one run records it (older results files lack it);
+// `applies`: only compared when both runs meet it.
 const CONDITIONS = [
   { what: 'server version', get: (r) => r.server?.version },
   { what: 'server kind', get: (r) => r.server?.kind },
   { what: 'server', get: (r) => (r.server ? (r.server.embedded ? 'embedded' : 'remote') : undefined), optional: true },
+  // Before the data went to memory where it could, the embedded server kept it on the disk.
+  {
+    what: "the embedded server's data", get: (r) => r.server?.storage ?? 'disk', applies: (a, b) => a.server?.embedded && b.server?.embedded,
+  },
   { what: 'BLACKHOLE engine', get: (r) => r.server?.blackhole, optional: true },
   { what: 'bulk support', get: (r) => r.server?.bulk, optional: true },
   { what: 'CPU', get: (r) => r.env && `${r.env.cpus} × ${r.env.cpuModel}` },
@@ -58,6 +63,7 @@ export function incomparabilities(base, next) {
     const a = c.get(base);
     const b = c.get(next);
     if (c.optional && (a === undefined || a === null) && (b === undefined || b === null)) continue;
+    if (c.applies && !c.applies(base, next)) continue;
     if (same(a, b)) continue;
     lines.push(`${c.what} differs: ${describeSetting(a)} (base) vs ${describeSetting(b)} (new) — `
       + (c.decisive ? 'the runs are incomparable: take both with the same settings' : 'the figures may not be comparable'));

@@ -1,16 +1,17 @@
-// A throwaway MariaDB server: fresh data dir in the OS temp dir, loopback only,
+// A throwaway MariaDB server: fresh data dir in memory or the OS temp dir (storage.js), loopback only,
 // a free port, a password user; stopped and removed when the run ends.
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { accessSync, constants, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir, userInfo } from 'node:os';
+import { userInfo } from 'node:os';
 import { delimiter, join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setupError } from '../cli/errors.js';
 import { addSecret } from '../cli/redact.js';
 import { sleep, within } from '../measuring/timers.js';
 import { OPENSSL_MISSING, makeServerCertificate } from './tls-cert.js';
+import { serverStorage } from './storage.js';
 
 export const TEMP_PREFIX = 'mysql-driver-bench-';
 const SBIN_DIRS = ['/usr/sbin', '/usr/local/sbin', '/usr/libexec', '/usr/local/mysql/bin'];
@@ -187,7 +188,7 @@ async function waitUntilReady(child, { errorLog, spawnError, startTimeoutMs }) {
 }
 
 /**
- * Start the embedded server. Returns { host, port, user, password, database, dir, pid, tls, stop(), stopSync() }.
+ * Start the embedded server. Returns { host, port, user, password, database, dir, storage, pid, tls, stop(), stopSync() }.
  * `onLog` receives progress lines for stderr. With `tls`, it serves TLS with a self-signed certificate
  * made for it in its temp dir (server/tls-cert.js); `tls` in the result says { available, ca, certificate }
  * or { available: false, reason }.
@@ -196,7 +197,8 @@ export async function startEmbeddedServer({ database, onLog = () => {}, startTim
   const { mariadbd, installDb } = findServerBinaries();
   if (!mariadbd || !installDb) throw missingServerError();
 
-  const dir = mkdtempSync(join(tmpdir(), TEMP_PREFIX));
+  const { base, storage } = serverStorage();
+  const dir = mkdtempSync(join(base, TEMP_PREFIX));
   const dataDir = join(dir, 'data');
   const errorLog = join(dir, 'error.log');
   const asRoot = typeof process.getuid === 'function' && process.getuid() === 0;
@@ -227,7 +229,7 @@ export async function startEmbeddedServer({ database, onLog = () => {}, startTim
     onLog(`embedded server: ready in ${readyMs} ms`);
     child.unref();
     return {
-      host: '127.0.0.1', port, user, password, database, socket, dir, pid: child.pid, errorLog, tls: tlsInfo,
+      host: '127.0.0.1', port, user, password, database, socket, dir, storage, pid: child.pid, errorLog, tls: tlsInfo,
       process: child, stop, stopSync,
     };
   } catch (err) {

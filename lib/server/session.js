@@ -94,6 +94,7 @@ export async function openServer({ opts, env, log, abort, signal, tls = false })
     }
     await prepareSchema(admin, target.database);
     const serverInfo = { ...(await inspectServer(admin)), embedded: connection.embedded };
+    if (server) serverInfo.storage = server.storage; // the embedded server's data: 'memory' or 'disk'
     const tlsContext = !tls ? undefined : server ? server.tls : await remoteTls(admin, target, env);
     if (tlsContext) serverInfo.tls = describeTls(tlsContext); // the certificate's facts, not its PEM
     return {
