@@ -1,27 +1,33 @@
-// `compare`: matching rows, Δ, significance with the run's own test, geometric means, warnings,
-// exit codes. Fixtures are synthetic results objects built here, not measurements.
+// `compare`: matching rows, the change of each row's paired Δ against an anchor (a driver unchanged
+// in both runs) with its interval, geometric means, warnings, exit codes. Fixtures are synthetic
+// results objects built here, not measurements.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync, readFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { compareResults, geometricMean } from '../lib/results/compare.js';
-import { renderComparisonText, fmtSignificance } from '../lib/reporting/compare-text.js';
+import { compareResults, geometricMean, unchangedDrivers } from '../lib/results/compare.js';
+import { renderComparisonText, fmtJudged, rowNote } from '../lib/reporting/compare-text.js';
 import { createResults, serialize } from '../lib/results/file.js';
 import { applyDeltas } from '../lib/results/deltas.js';
-import { mannWhitneyU } from '../lib/measuring/stats.js';
+import { eachIntervalLevel, pairedChangeBetweenRuns, pairedDelta } from '../lib/measuring/stats.js';
 import { main } from '../lib/cli/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mdb-compare-test-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-/** Synthetic per-sample figures averaging `level`: a fixed ±3 % zig-zag over two full periods. */
-const samplesAround = (level, n = 26) => Array.from({ length: n }, (_, i) => level * (1 + (((i * 7) % 13) - 6) / 200));
+/**
+ * Synthetic rounds around `level`: a fixed ±1 % zig-zag whose phase differs per driver (so the paired
+ * ratios scatter and have an interval), taken in turn by four processes.
+ */
+const roundsAround = (level, phase, n = 39) => Array.from({ length: n }, (_, i) => (
+  { round: i, process: i % 4, opsPerSec: level * (1 + (((i * 7 + phase) % 13) - 6) / 600) }));
 const mean = (xs) => xs.reduce((s, x) => s + x, 0) / xs.length;
 
-function row(driver, level, protocol = 'text') {
-  const sampleOpsPerSec = samplesAround(level);
-  return { driver, protocol, ok: true, status: 'ok', error: null, opsPerSec: mean(sampleOpsPerSec), rme: 1.1, samples: sampleOpsPerSec.length, sampleOpsPerSec, latency: { p50: 1, p90: 2, p99: 3, max: 4 } };
+function row(driver, level, protocol = 'text', phase = 0) {
+  const rounds = roundsAround(level, phase);
+  const sampleOpsPerSec = rounds.map((r) => r.opsPerSec);
+  return { driver, protocol, ok: true, status: 'ok', error: null, opsPerSec: mean(sampleOpsPerSec), rme: 1.1, samples: sampleOpsPerSec.length, sampleOpsPerSec, rounds, latency: { p50: 1, p90: 2, p99: 3, max: 4 } };
 }
 
 /** A synthetic run: three drivers, three benches; `scale[driver]` multiplies that driver's figures. */
@@ -37,14 +43,14 @@ function fixture({ scale = {}, server = '10.11.0-MariaDB', wake = 'spin:1', extr
   for (const [bench, level] of Object.entries(levels)) {
     r.benches.push({
       name: bench, title: bench, sql: 'SQL',
-      results: ['mariadb', 'mysql', 'mysql2'].map((d, i) => row(d, level * (1 + i / 10) * (scale[d] ?? 1))),
+      results: ['mariadb', 'mysql', 'mysql2'].map((d, i) => row(d, level * (1 + i / 10) * (scale[d] ?? 1), 'text', 5 * i)),
     });
   }
   r.benches.push({
     name: 'execute', title: 'exec', sql: 'SQL', results: [
       { driver: 'mysql', protocol: 'n/a', ok: false, status: 'n/a', error: 'not supported by driver: no prepared statements' },
-      row('mysql2', 400, 'binary'),
-      row('mariadb', 420, 'binary'),
+      row('mysql2', 400, 'binary', 3),
+      row('mariadb', 420, 'binary', 8),
     ],
   });
   extra?.(r);
@@ -52,7 +58,7 @@ function fixture({ scale = {}, server = '10.11.0-MariaDB', wake = 'spin:1', extr
   return applyDeltas(r);
 }
 
-/** A copy of `results` whose figures for `driver` are cut by `pct` %. */
+/** A copy of `results` whose figures for `driver` are cut by `pct` % in every window. */
 function cut(results, driver, pct) {
   const copy = structuredClone(results);
   const f = 1 - pct / 100;
@@ -61,62 +67,157 @@ function cut(results, driver, pct) {
       if (r.driver !== driver || !r.ok) continue;
       r.opsPerSec *= f;
       r.sampleOpsPerSec = r.sampleOpsPerSec.map((x) => x * f);
+      r.rounds = r.rounds.map((x) => ({ ...x, opsPerSec: x.opsPerSec * f }));
     }
   }
   return copy;
 }
 
-test('rows are matched by bench and driver; Δ and significance come from the per-sample figures', () => {
+/** A copy of `results` in which `driver` is another release (its code changed). */
+function release(results, driver, version = '9.9.9') {
+  const copy = structuredClone(results);
+  copy.drivers = copy.drivers.map((d) => (d.name === driver ? { ...d, version } : d));
+  return copy;
+}
+
+const rowOf = (c, bench, driver) => c.rows.find((r) => r.bench === bench && r.driver === driver);
+
+test('rows are matched by bench and driver and judged against the baseline, unchanged in both runs', () => {
   const base = fixture();
   const c = compareResults(base, cut(base, 'mysql2', 20));
   assert.equal(c.kind, 'comparison');
+  assert.equal(c.mode, 'relative');
   assert.equal(c.rows.length, 3 * 3 + 2); // execute · mysql is n/a on both sides: nothing to compare
   // Ordered by bench, then by the run's driver order (not the rotated measuring order).
   assert.deepEqual(c.rows.slice(0, 3).map((r) => `${r.bench}/${r.driver}`), ['do/mysql', 'do/mysql2', 'do/mariadb']);
-  for (const r of c.rows) {
-    if (r.driver === 'mysql2') {
-      assert.ok(Math.abs(r.deltaPct + 20) < 1e-9, `${r.bench}: Δ ${r.deltaPct}`);
-      assert.equal(r.significant, true);
-      assert.equal(r.change, 'slower');
-      assert.ok(r.p < 0.05);
-      // The same test the run uses, on the same arrays.
-      const b = base.benches.find((x) => x.name === r.bench).results.find((x) => x.driver === 'mysql2');
-      assert.equal(r.p, mannWhitneyU(b.sampleOpsPerSec, b.sampleOpsPerSec.map((x) => x * 0.8)).p);
-      assert.match(fmtSignificance(r), /^p(<0\.001|=0\.0\d\d)$/);
-    } else {
-      assert.equal(r.deltaPct, 0);
-      assert.equal(r.significant, false);
-      assert.equal(fmtSignificance(r), '~');
-    }
+  for (const bench of ['do', 'insert', 'select_100_cols']) {
+    assert.equal(rowOf(c, bench, 'mysql').judged, 'anchor');
+    assert.equal(fmtJudged(rowOf(c, bench, 'mysql')), 'anchor');
+    const r = rowOf(c, bench, 'mysql2');
+    assert.equal(r.judged, 'relative');
+    assert.equal(r.anchor, 'mysql');
+    assert.ok(Math.abs(r.deltaPct + 20) < 1e-9, `${bench}: Δ ${r.deltaPct}`);
+    assert.ok(Math.abs(r.opsDeltaPct + 20) < 1e-9);
+    assert.equal(r.significant, true);
+    assert.equal(r.change, 'slower');
+    assert.match(fmtJudged(r), /^-20\.0 % ±\d\.\d$/);
+    const m = rowOf(c, bench, 'mariadb');
+    assert.equal(m.deltaPct, 0);
+    assert.equal(m.significant, false);
+    assert.match(fmtJudged(m), /^~ 0\.0 % ±\d\.\d$/);
   }
+  // execute: mysql has no prepared statements, so the next unchanged driver (mysql2) anchors it.
+  assert.equal(rowOf(c, 'execute', 'mysql2').judged, 'anchor');
+  assert.equal(rowOf(c, 'execute', 'mariadb').anchor, 'mysql2');
+  assert.equal(c.anchor, 'mysql');
+  assert.deepEqual(c.anchors, ['mysql', 'mysql2']);
+  assert.equal(rowNote(rowOf(c, 'execute', 'mariadb'), c), 'vs mysql2');
+  assert.equal(rowNote(rowOf(c, 'do', 'mariadb'), c), '');
   assert.deepEqual(c.warnings, []);
-  assert.deepEqual(c.regressions, []); // no threshold: nothing is judged
+  assert.deepEqual(c.regressions, []); // no threshold: nothing is judged a regression
+});
+
+test("a row's interval is both runs' paired intervals, combined, at the comparison's joint level", () => {
+  const base = fixture();
+  const next = cut(fixture({ scale: { mysql: 0.7, mysql2: 0.7, mariadb: 0.7 } }), 'mysql2', 5);
+  const c = compareResults(base, next);
+  const judged = c.rows.filter((r) => r.judged === 'relative');
+  assert.equal(judged.length, 7);
+  const level = eachIntervalLevel(7);
+  assert.equal(c.eachLevel, level);
+  const rowsOf = (r, bench) => Object.fromEntries(r.benches.find((b) => b.name === bench).results.map((x) => [x.driver, x]));
+  const [a, b] = [rowsOf(base, 'insert'), rowsOf(next, 'insert')];
+  const pa = pairedDelta(a.mysql2.rounds, a.mysql.rounds, level);
+  const pb = pairedDelta(b.mysql2.rounds, b.mysql.rounds, level);
+  const expected = pairedChangeBetweenRuns(pa, pb);
+  const r = rowOf(c, 'insert', 'mysql2');
+  assert.deepEqual([r.deltaPct, r.ci], [expected.deltaPct, expected.ci]);
+  assert.deepEqual([r.base.vsAnchorPct, r.new.vsAnchorPct], [pa.deltaPct, pb.deltaPct]);
+  assert.ok(r.ci[0] < r.deltaPct && r.deltaPct < r.ci[1]);
+  // The combination, by hand: on the log scale, the new run's lower half with the base's upper.
+  const log = (p) => Math.log1p(p / 100);
+  const lower = log(pb.deltaPct) - log(pa.deltaPct) - Math.hypot(log(pb.deltaPct) - log(pb.ci[0]), log(pa.ci[1]) - log(pa.deltaPct));
+  assert.ok(Math.abs(Math.expm1(lower) * 100 - r.ci[0]) < 1e-9);
+  assert.match(c.rule, /the 7 intervals holding together at 95 % \(each at 99\.29 %\)/);
+});
+
+test("the host's speed moving every row alike is no change; 5 % on one driver is one", () => {
+  const base = fixture();
+  const slowHost = fixture({ scale: { mysql: 0.6, mysql2: 0.6, mariadb: 0.6 } });
+  const c = compareResults(base, slowHost, { threshold: 5 });
+  assert.deepEqual(c.regressions, []);
+  assert.ok(c.rows.every((r) => !r.significant));
+  assert.ok(Math.abs(rowOf(c, 'do', 'mysql2').opsDeltaPct + 40) < 1e-9);
+  assert.ok(c.warnings.some((w) => /moved by a median of -31\.8 %.*the ops\/s Δ column carries that shift; the Δ against the unchanged driver cancels it/.test(w)), c.warnings.join('\n'));
+
+  const five = compareResults(base, cut(slowHost, 'mysql2', 5), { threshold: 3 });
+  assert.deepEqual(five.regressions.map((r) => `${r.bench}/${r.driver}`), ['do/mysql2', 'insert/mysql2', 'select_100_cols/mysql2']);
+  for (const r of five.regressions) assert.ok(Math.abs(r.deltaPct + 5) < 1e-9);
+  // Faster is never a regression; a change smaller than the threshold is not one either. (A new
+  // release of mysql2, so that it does not anchor execute, where mysql has no prepared statements.)
+  const newMysql2 = release(cut(slowHost, 'mysql2', 5), 'mysql2');
+  assert.deepEqual(compareResults(newMysql2, release(base, 'mysql2', '1.0.0'), { threshold: 0 }).regressions, []);
+  assert.deepEqual(compareResults(base, newMysql2, { threshold: 6 }).regressions, []);
 });
 
 test('geometric mean per driver over the benches compared', () => {
   assert.ok(Math.abs(geometricMean([2, 8]) - 4) < 1e-12);
   assert.ok(Number.isNaN(geometricMean([])));
   const base = fixture();
-  const c = compareResults(base, cut(base, 'mysql2', 20));
+  const c = compareResults(base, release(cut(base, 'mariadb', 20), 'mariadb'));
   const g = Object.fromEntries(c.geomean.map((x) => [x.driver, x]));
   assert.deepEqual(Object.keys(g), ['mysql', 'mysql2', 'mariadb']);
   assert.equal(g.mysql.benches, 3);
-  assert.equal(g.mysql2.benches, 4);
-  assert.ok(Math.abs(g.mysql2.deltaPct + 20) < 1e-9);
-  assert.equal(g.mysql2.slower, 4);
-  assert.ok(Math.abs(g.mariadb.deltaPct) < 1e-9);
-  assert.equal(g.mariadb.unchanged, 4);
+  assert.equal(g.mysql.anchor, true);
+  assert.equal(g.mariadb.benches, 4);
+  assert.ok(Math.abs(g.mariadb.opsDeltaPct + 20) < 1e-9);
+  assert.ok(Math.abs(g.mariadb.deltaPct + 20) < 1e-9);
+  assert.equal(g.mariadb.slower, 4);
+  assert.equal(g.mysql2.anchor, false); // anchor in execute only
+  assert.equal(g.mysql2.unchanged, 3);
 });
 
-test('--threshold: a significant regression larger than it is flagged, a smaller one is not', () => {
+test('the anchor: the baseline when unchanged, else another unchanged driver; never a checkout or an adapter file', () => {
   const base = fixture();
-  const next = cut(base, 'mysql2', 20);
-  const c10 = compareResults(base, next, { threshold: 10 });
-  assert.equal(c10.regressions.length, 4);
-  assert.ok(c10.regressions.every((r) => r.driver === 'mysql2' && r.reason === 'slower'));
-  assert.deepEqual(compareResults(base, next, { threshold: 25 }).regressions, []);
-  // Faster is never a regression.
-  assert.deepEqual(compareResults(next, base, { threshold: 0 }).regressions, []);
+  assert.deepEqual(unchangedDrivers(base, base), ['mysql', 'mysql2', 'mariadb']);
+  const newMysql = release(cut(base, 'mysql', 10), 'mysql');
+  const c = compareResults(base, newMysql, { threshold: 5 });
+  assert.equal(c.anchor, 'mysql2');
+  assert.equal(rowOf(c, 'do', 'mysql').judged, 'relative');
+  assert.ok(Math.abs(rowOf(c, 'do', 'mysql').deltaPct + 10) < 1e-9);
+  assert.equal(c.regressions.length, 3);
+
+  // A local checkout or an adapter module can change under the same label and version.
+  for (const d of [{ local: true, source: 'mysql2@file:/src/node-mysql2' }, { source: './my-adapter.js' }, { source: '/abs/adapter.mjs' }]) {
+    const [a, b] = [structuredClone(base), structuredClone(base)];
+    for (const r of [a, b]) r.drivers = r.drivers.map((x) => (x.name === 'mysql2' ? { ...x, ...d } : x));
+    assert.deepEqual(unchangedDrivers(a, b), ['mysql', 'mariadb'], JSON.stringify(d));
+  }
+  // Options are part of the code that ran.
+  const variant = structuredClone(base);
+  variant.drivers[0] = { ...variant.drivers[0], options: { trace: true } };
+  assert.deepEqual(unchangedDrivers(base, variant), ['mysql2', 'mariadb']);
+
+  // --anchor chooses; an anchor that changed is used, with a warning.
+  const chosen = compareResults(base, newMysql, { anchor: 'mariadb' });
+  assert.equal(chosen.anchor, 'mariadb');
+  const changed = compareResults(base, newMysql, { anchor: 'mysql' });
+  assert.equal(changed.anchor, 'mysql');
+  assert.match(changed.warnings.join('\n'), /the anchor mysql is not the same code in both runs/);
+});
+
+test('no driver unchanged: absolute changes, not judged, and said so', () => {
+  const base = fixture();
+  let next = cut(base, 'mysql2', 30);
+  for (const d of ['mysql', 'mysql2', 'mariadb']) next = release(next, d);
+  const c = compareResults(base, next, { threshold: 5 });
+  assert.equal(c.mode, 'absolute');
+  assert.equal(c.anchor, null);
+  assert.ok(c.rows.every((r) => r.judged === 'absolute' && !r.significant && fmtJudged(r) === 'not judged'));
+  assert.ok(Math.abs(rowOf(c, 'do', 'mysql2').opsDeltaPct + 30) < 1e-9);
+  assert.deepEqual(c.regressions, []);
+  assert.match(c.warnings.join('\n'), /no driver ran the same code in both runs: every change is absolute, exposed to the host's speed .*\(--drivers mysql2@A,mysql2@B\)/);
+  assert.equal(compareResults(base, base, { anchor: 'none' }).mode, 'absolute');
 });
 
 test('a row that passed in the base run and fails in the new one is listed, and is a regression under a threshold', () => {
@@ -196,14 +297,16 @@ test('runs that waited for V8\'s compiles and runs that did not are incomparable
   assert.doesNotMatch(compareResults(old, background).warnings.join('\n'), /JIT/);
 });
 
-test('rows without per-sample figures are shown as not tested, never as significant', () => {
+test('rows without rounds (results from before the interleaved design) are shown as not tested, never as significant', () => {
   const base = fixture();
   const old = structuredClone(base);
-  for (const b of old.benches) for (const r of b.results) delete r.sampleOpsPerSec;
+  for (const b of old.benches) for (const r of b.results) delete r.rounds;
   const c = compareResults(old, cut(base, 'mysql2', 50), { threshold: 10 });
-  assert.ok(c.rows.every((r) => !r.tested && !r.significant && fmtSignificance(r) === '?'));
+  assert.equal(c.mode, 'relative');
+  assert.ok(c.rows.every((r) => !r.significant && ['anchor', '?'].includes(fmtJudged(r))), c.rows.map(fmtJudged).join());
+  assert.equal(c.rows.filter((r) => r.judged === 'untested').length, 7);
   assert.deepEqual(c.regressions, []);
-  assert.match(c.warnings.at(-1), /11 rows lack per-sample figures/);
+  assert.match(c.warnings.at(-1), /7 rows not tested \(too few rounds for an interval, or results without rounds from an older version\): shown as \?/);
 });
 
 // --- the command -------------------------------------------------------------------------------
@@ -231,18 +334,44 @@ test('compare: table, exit 1 only for a significant regression beyond --threshol
   const cutFile = save('cut.json', cut(fixture(), 'mysql2', 20));
   const same = await cli(['compare', base, base]);
   assert.equal(same.code, 0, same.stderr);
-  assert.match(same.stdout, /│ do\s+│ mysql\s+│\s+1,100 │\s+1\.1 % │\s+1,100 │\s+1\.1 % │\s+0\.0 % │\s+~ │/);
+  assert.match(same.stdout, /│ bench\s+│ driver\s+│ base ops\/s │ new ops\/s │ ops\/s Δ │ vs mysql: base → new │\s+Δ vs mysql │ note\s+│/);
+  assert.match(same.stdout, /│ do\s+│ mysql\s+│\s+1,100 │\s+1,100 │\s+0\.0 % │\s+│\s+anchor │/);
+  assert.match(same.stdout, /│\s+│ mysql2\s+│\s+1,200 │\s+1,200 │\s+0\.0 % │\s+\+10\.0 % → \+10\.0 % │\s+~ 0\.0 % ±\d\.\d │/);
   assert.match(same.stdout, /^base: .*base\.json \(2026-01-01T00:00:00\.000Z\) · MariaDB 10\.11\.0-MariaDB \(embedded\)/m);
   assert.match(same.stdout, /│ geomean\s+│ mysql\s+│/);
-  assert.match(same.stdout, /Mann-Whitney U/);
+  assert.match(same.stdout, /^Δ vs mysql: the change between the runs of the row's paired Δ against mysql, the same code in both runs \(in a bench mysql did not run, against mysql2, as the row's note says\); /m);
+  assert.match(same.stdout, /│ execute\s+│ mysql2\s+│.*│\s+anchor │\s+│\n│\s+│ mariadb\s+│.*│ vs mysql2\s+│/);
   assert.equal(same.stderr, '');
 
   const r10 = await cli(['compare', base, cutFile, '--threshold', '10']);
   assert.equal(r10.code, 1);
-  assert.match(r10.stdout, /│\s+│ mysql2\s+│\s+1,200 │\s+1\.1 % │\s+960 │\s+1\.1 % │\s+-20\.0 % │\s+p<0\.001 │ REGRESSION/);
+  assert.match(r10.stdout, /│\s+│ mysql2\s+│\s+1,200 │\s+960 │\s+-20\.0 % │\s+\+10\.0 % → -12\.\d % │\s+-20\.0 % ±\d\.\d │ REGRESSION/);
   assert.match(r10.stdout, /REGRESSION: do · mysql2 -20\.0 %, insert · mysql2 -20\.0 %/);
   assert.equal((await cli(['compare', base, cutFile, '--threshold', '25'])).code, 0);
   assert.equal((await cli(['compare', base, cutFile])).code, 0);
+});
+
+test('compare: --threshold without an anchor, or an --anchor that is not in both runs, exits 2 with one line', async () => {
+  const base = save('base.json', fixture());
+  let all = fixture();
+  for (const d of ['mysql', 'mysql2', 'mariadb']) all = release(all, d);
+  const allNew = save('all-new.json', all);
+  const r = await cli(['compare', base, allNew, '--threshold', '5']);
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /^mysql-driver-bench: error: --threshold needs an anchor, a driver that ran the same code in both runs: no driver ran the same code in .*base\.json' and .*all-new\.json'.* — measure the two versions as rows of one run \(--drivers mysql2@A,mysql2@B\)/);
+  assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+  // Without --threshold the absolute figures are shown, with the warning, and nothing is judged.
+  const shown = await cli(['compare', base, allNew]);
+  assert.equal(shown.code, 0);
+  assert.match(shown.stdout, /not judged/);
+  assert.match(shown.stderr, /warning: no driver ran the same code in both runs/);
+
+  assert.equal((await cli(['compare', base, base, '--threshold', '5', '--anchor', 'none'])).code, 2);
+  const unknown = await cli(['compare', base, base, '--anchor', 'pg']);
+  assert.equal(unknown.code, 2);
+  assert.match(unknown.stderr, /--anchor pg: not a driver of .*base\.json and .*base\.json — drivers that ran the same code in both runs: mysql, mysql2, mariadb/);
+  const chosen = await cli(['compare', base, base, '--anchor', 'mariadb', '--json', '-']);
+  assert.equal(JSON.parse(chosen.stdout).anchor, 'mariadb');
 });
 
 test('compare: a different server version is one warning line on stderr', async () => {
@@ -286,14 +415,15 @@ test('compare --json - prints only the comparison; --markdown and --html write t
   assert.equal(j.code, 1);
   const parsed = JSON.parse(j.stdout);
   assert.equal(parsed.kind, 'comparison');
-  assert.equal(parsed.regressions.length, 4);
+  // mysql2 anchors execute (mysql has no prepared statements there): three benches judge it.
+  assert.deepEqual(parsed.regressions.map((r) => r.bench), ['do', 'insert', 'select_100_cols']);
   assert.equal(parsed.geomean.length, 3);
 
   const md = await cli(['compare', base, cutFile, '--markdown', '--threshold', '10']);
   assert.equal(md.code, 1);
   assert.match(md.stdout, /\*\*Regression\*\* \(threshold 10 %\): do · mysql2 -20\.0 %/);
   assert.match(md.stdout, /^### mysql-driver-bench comparison/);
-  assert.match(md.stdout, /\|  \| mysql2 \| 1,200 \| 1\.1 % \| 960 \| 1\.1 % \| -20\.0 % \| p&lt;0\.001 \| REGRESSION \|/);
+  assert.match(md.stdout, /\|  \| mysql2 \| 1,200 \| 960 \| -20\.0 % \| \+10\.0 % → -12\.\d % \| -20\.0 % ±\d\.\d \| REGRESSION \|/);
   assert.match(md.stderr, /┌/); // the table went to stderr, stdout carries only the Markdown
 
   const html = join(dir, 'cmp.html');

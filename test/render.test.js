@@ -94,7 +94,7 @@ test('the HTML report carries the environment', () => {
 test('the comparison page: self-contained, one chart per bench compared, base and new bars', () => {
   const base = fixture();
   const next = structuredClone(base);
-  for (const b of next.benches) for (const r of b.results) if (r.driver === 'mysql2' && r.ok) { r.opsPerSec *= 0.8; r.sampleOpsPerSec = r.sampleOpsPerSec.map((x) => x * 0.8); }
+  for (const b of next.benches) for (const r of b.results) if (r.driver === 'mysql2' && r.ok) { r.opsPerSec *= 0.8; r.sampleOpsPerSec = r.sampleOpsPerSec.map((x) => x * 0.8); r.rounds = r.rounds.map((x) => ({ ...x, opsPerSec: x.opsPerSec * 0.8 })); }
   next.server.version = '10.6.0-MariaDB';
   const c = compareResults(base, next, { threshold: 10 });
   const html = renderComparisonHtml(c);
@@ -128,7 +128,9 @@ test('the comparison in Markdown', () => {
   const c = compareResults(base, base, { threshold: 5 });
   const md = renderComparisonMarkdown(c);
   assert.match(md, /No significant regression larger than 5 %\./);
-  assert.match(md, /^\| do \| mysql \| 1,000 \| 2\.5 % \| 1,000 \| 2\.5 % \| 0\.0 % \| ~ \|  \|$/m);
+  assert.match(md, /^\| bench \| driver \| base ops\/s \| new ops\/s \| ops\/s Δ \| base → new \| Δ vs mysql \| note \|$/m);
+  assert.match(md, /^\| do \| mysql \| 1,000 \| 1,000 \| 0\.0 % \|  \| anchor \|  \|$/m);
+  assert.match(md, /^Δ vs mysql: the change between the runs of the row's paired Δ against mysql/m);
   assert.match(md, /^\| \*\*geomean\*\* \| mysql \| /m);
 });
 

@@ -86,9 +86,6 @@ export function normalCdf(z) {
   return z >= 0 ? (1 + y) / 2 : (1 - y) / 2;
 }
 
-// The one significance level the harness uses, for the Δ column and for `compare`.
-export const SIGNIFICANCE_ALPHA = 0.05;
-
 /**
  * Two-sided Mann-Whitney U test (normal approximation with tie correction and continuity
  * correction). Returns { u, z, p }; p is NaN when either side has fewer than 2 values.
@@ -122,21 +119,6 @@ export function mannWhitneyU(a, b) {
   const p = Math.min(1, 2 * (1 - normalCdf(Math.max(0, z))));
   return { u, z: u1 > mu ? z : -z, p };
 }
-
-/**
- * `compare`'s rule for "a real difference" between two runs, which are not paired: the Mann-Whitney
- * U test on the two rows' window figures rejects equality at `alpha`, AND the difference is larger
- * than the noise floor, the larger window-to-window spread (%) of the two rows.
- * `deltaPct` and `noisePct` are optional; without them only the U test decides.
- */
-export function significantDifference(a, b, alpha = SIGNIFICANCE_ALPHA, { deltaPct: d, noisePct = 0 } = {}) {
-  const { p } = mannWhitneyU(a, b);
-  const beyondNoise = d === undefined || d === null || Math.abs(d) > (noisePct || 0);
-  return { p, significant: Number.isFinite(p) && p < alpha && beyondNoise, beyondNoise };
-}
-
-/** The noise floor of two rows: the larger of their window-to-window spreads (`spreadPct`, 0 with one window). */
-export const noiseFloorPct = (rowA, rowB) => Math.max(rowA?.spreadPct || 0, rowB?.spreadPct || 0);
 
 /** log C(n, k), for binomial tails without overflow. */
 function logChoose(n, k) {
@@ -260,6 +242,28 @@ export function pairedDelta(rounds, refRounds, level = 0.95, { sameProcesses = f
     pairs: pairs.length,
     halfWidthPct: ci ? ((Math.exp(ci[1]) - Math.exp(ci[0])) / 2 / Math.exp(mid)) * 100 : null,
     processSdPct: Math.sqrt(processVariance) * 100,
+  };
+}
+
+/**
+ * Pure: how a row's paired Δ against the same reference changed from one run to another (pairedDelta
+ * of each run: { deltaPct, ci }), as a change in %: the new run's median ratio over the base run's.
+ * Its interval combines the two runs' intervals in quadrature on the log scale (the new run's lower
+ * half with the base's upper, and the other way round), so it holds at their level when the two
+ * runs' errors are independent. Null interval when either run has none.
+ */
+export function pairedChangeBetweenRuns(basePaired, newPaired) {
+  const log = (pct) => Math.log1p(pct / 100);
+  const pct = (x) => Math.expm1(x) * 100;
+  const lb = log(basePaired.deltaPct);
+  const ln = log(newPaired.deltaPct);
+  const mid = ln - lb;
+  if (!basePaired.ci || !newPaired.ci) return { deltaPct: pct(mid), ci: null };
+  const [bLo, bHi] = basePaired.ci.map(log);
+  const [nLo, nHi] = newPaired.ci.map(log);
+  return {
+    deltaPct: pct(mid),
+    ci: [pct(mid - Math.hypot(ln - nLo, bHi - lb)), pct(mid + Math.hypot(nHi - ln, lb - bLo))],
   };
 }
 

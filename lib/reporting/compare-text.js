@@ -3,30 +3,49 @@
 import Table from 'cli-table3';
 import { fmtOps, fmtPct, fmtSignedPct } from './format.js';
 
-/** The significance cell: `~` when not significant, else the p-value; `?` when not tested. */
-export function fmtSignificance(row) {
-  if (!row.tested) return '?';
-  if (!row.significant) return '~';
-  return row.p < 0.001 ? 'p<0.001' : `p=${row.p.toFixed(3)}`;
+/** The interval's larger half around a change, the ± shown beside it. */
+const margin = (r) => Math.max(Math.abs(r.ci[1] - r.deltaPct), Math.abs(r.deltaPct - r.ci[0]));
+
+/**
+ * A row's judged cell: 'anchor' on the row the others are judged against; the change against it with
+ * its ± and `~` when the interval includes 0; `?` when it could not be tested; 'not judged' without an anchor.
+ */
+export function fmtJudged(row) {
+  if (row.judged === 'anchor') return 'anchor';
+  if (row.judged === 'absolute') return 'not judged';
+  if (!Number.isFinite(row.deltaPct)) return '?';
+  if (!row.ci) return `? ${fmtSignedPct(row.deltaPct)}`;
+  const text = `${fmtSignedPct(row.deltaPct)} ±${margin(row).toFixed(1)}`;
+  return row.significant ? text : `~ ${text}`;
 }
 
-export const fmtRme = (rme) => (Number.isFinite(rme) ? `± ${fmtPct(rme)}` : '');
+/** A row's paired Δ against its anchor in each run, base → new ('' for the anchor and unjudged rows). */
+export const fmtVsAnchor = (row) => (Number.isFinite(row.base.vsAnchorPct) && Number.isFinite(row.new.vsAnchorPct)
+  ? `${fmtSignedPct(row.base.vsAnchorPct)} → ${fmtSignedPct(row.new.vsAnchorPct)}` : '');
+
+/** The header of the judged column: `Δ vs mysql` (a row judged against another anchor says so in its note). */
+export const judgedHeader = (c) => (c.anchor ? `Δ vs ${c.anchor}` : 'Δ (not judged)');
 
 export function fmtGeomeanChanges(g) {
+  if (g.anchor) return `anchor in ${g.benches}`;
   const parts = [];
   if (g.faster) parts.push(`${g.faster} faster`);
   if (g.slower) parts.push(`${g.slower} slower`);
   if (g.unchanged) parts.push(`${g.unchanged} ~`);
   if (g.untested) parts.push(`${g.untested} ?`);
-  return `${parts.join(', ')} of ${g.benches}`;
+  return parts.length ? `${parts.join(', ')} of ${g.benches}` : `${g.benches} not judged`;
 }
 
-export function rowNote(row) {
+export function rowNote(row, c) {
   const notes = [];
   if (row.regression) notes.push('REGRESSION');
+  if (row.anchor && row.judged !== 'anchor' && row.anchor !== c?.anchor) notes.push(`vs ${row.anchor}`);
   if (row.protocolChanged) notes.push(`protocol ${row.base.protocol} → ${row.new.protocol}`);
   return notes.join('; ');
 }
+
+/** The regressions of a comparison, as a list: `do · mysql2 -20.0 %, insert · mariadb failed: …`. */
+export const listRegressions = (c) => c.regressions.map((r) => `${r.bench} · ${r.driver} ${r.reason === 'slower' ? fmtSignedPct(r.deltaPct) : r.reason}`).join(', ');
 
 /** One line per run: when, where, which drivers. */
 export function describeComparedRun(side, s) {
@@ -39,9 +58,10 @@ export function describeComparedRun(side, s) {
 
 /** The terminal rendering of a comparison. */
 export function renderComparisonText(c, { color = false } = {}) {
+  const vsHeader = c.anchor ? `vs ${c.anchor}: base → new` : 'base → new';
   const table = new Table({
-    head: ['bench', 'driver', 'base ops/s', '± rme', 'new ops/s', '± rme', 'Δ', 'significance', 'note'],
-    colAligns: ['left', 'left', 'right', 'right', 'right', 'right', 'right', 'right', 'left'],
+    head: ['bench', 'driver', 'base ops/s', 'new ops/s', 'ops/s Δ', vsHeader, judgedHeader(c), 'note'],
+    colAligns: ['left', 'left', 'right', 'right', 'right', 'right', 'right', 'left'],
     style: { head: color ? ['cyan'] : [], border: color ? ['grey'] : [], compact: true },
   });
   let lastBench = null;
@@ -49,28 +69,25 @@ export function renderComparisonText(c, { color = false } = {}) {
     table.push([
       r.bench === lastBench ? '' : r.bench,
       r.driver,
-      fmtOps(r.base.opsPerSec), fmtPct(r.base.rme),
-      fmtOps(r.new.opsPerSec), fmtPct(r.new.rme),
-      fmtSignedPct(r.deltaPct),
-      fmtSignificance(r),
-      rowNote(r),
+      fmtOps(r.base.opsPerSec), fmtOps(r.new.opsPerSec), fmtSignedPct(r.opsDeltaPct),
+      fmtVsAnchor(r), fmtJudged(r), rowNote(r, c),
     ]);
     lastBench = r.bench;
   }
   c.geomean.forEach((g, i) => {
-    table.push([i === 0 ? 'geomean' : '', g.driver, fmtOps(g.base), '', fmtOps(g.new), '', fmtSignedPct(g.deltaPct), '', fmtGeomeanChanges(g)]);
+    table.push([i === 0 ? 'geomean' : '', g.driver, fmtOps(g.base), fmtOps(g.new), fmtSignedPct(g.opsDeltaPct), '',
+      g.anchor ? 'anchor' : fmtSignedPct(g.deltaPct), fmtGeomeanChanges(g)]);
   });
   const lines = [describeComparedRun('base', c.base), describeComparedRun('new ', c.new)];
   for (const d of c.driverChanges) lines.push(`${d.driver}: ${d.base} → ${d.new}${d.newVia && d.newVia !== d.baseVia ? ` (via ${d.newVia})` : ''}`);
   lines.push(table.toString());
-  lines.push(`significance: ${c.test}, α = ${c.alpha}; ~ = not significant${c.rows.some((r) => !r.tested) ? ', ? = not tested (no per-sample figures)' : ''}`);
+  lines.push(c.rule);
+  lines.push("ops/s Δ: each row's own change between the runs, which carries the host's speed: shown, never judged");
   for (const n of c.notCompared) lines.push(`  not compared: ${n.bench} · ${n.driver}: ${n.base} in base, ${n.new} in new${n.error ? ` (${n.error})` : ''}`);
   if (c.onlyInBase.length) lines.push(`  only in base: ${c.onlyInBase.map((r) => `${r.bench} · ${r.driver}`).join(', ')}`);
   if (c.onlyInNew.length) lines.push(`  only in new: ${c.onlyInNew.map((r) => `${r.bench} · ${r.driver}`).join(', ')}`);
   if (c.threshold !== null) {
-    lines.push(c.regressions.length
-      ? `REGRESSION: ${c.regressions.map((r) => `${r.bench} · ${r.driver} ${r.reason === 'slower' ? fmtSignedPct(r.deltaPct) : r.reason}`).join(', ')} (threshold ${c.threshold} %)`
-      : `no significant regression larger than ${c.threshold} %`);
+    lines.push(c.regressions.length ? `REGRESSION: ${listRegressions(c)} (threshold ${c.threshold} %)` : `no significant regression larger than ${c.threshold} %`);
   }
   return lines.join('\n') + '\n';
 }

@@ -2,7 +2,7 @@
 // no scripts, no fonts, no images, no external URL of any kind, so the page opens offline and
 // can be attached to a CI run as is.
 import { deltaNotes, describeBudgetStop, describeSignificanceRule, fmtDelta, fmtOps, fmtPct, fmtSignedPct, fmtUs } from './format.js';
-import { fmtGeomeanChanges, fmtSignificance, rowNote } from './compare-text.js';
+import { listRegressions, fmtGeomeanChanges, fmtJudged, fmtVsAnchor, judgedHeader, rowNote } from './compare-text.js';
 import { COST_HEAD, costTexts, environmentFacts, orderedRows, statusText } from './markdown.js';
 
 export function esc(value) {
@@ -245,18 +245,18 @@ export function renderComparisonHtml(c) {
   const colour = colourMap(drivers);
   const body = [];
   body.push('<h1>mysql-driver-bench comparison</h1>');
-  body.push(`<p class="sub">ops/s, higher is better; grey: base run, coloured: new run; whiskers: ± relative margin of error (95 %). Significance: ${esc(c.test)}, α = ${esc(c.alpha)}; <code>~</code> not significant.</p>`);
+  body.push(`<p class="sub">ops/s, higher is better; grey: base run, coloured: new run; whiskers: ± relative margin of error (95 %). The bars carry the host's speed; the judged figure is ${esc(c.rule)}.</p>`);
   for (const w of c.warnings) body.push(`<p class="warn">warning: ${esc(w)}</p>`);
   if (c.threshold !== null) {
     body.push(c.regressions.length
-      ? `<p class="bad">Regression (threshold ${esc(c.threshold)} %): ${esc(c.regressions.map((r) => `${r.bench} · ${r.driver} ${r.reason === 'slower' ? fmtSignedPct(r.deltaPct) : r.reason}`).join(', '))}</p>`
+      ? `<p class="bad">Regression (threshold ${esc(c.threshold)} %): ${esc(listRegressions(c))}</p>`
       : `<p class="good">No significant regression larger than ${esc(c.threshold)} %.</p>`);
   }
   if (c.driverChanges.length) body.push(`<p class="sub">${c.driverChanges.map((d) => `${esc(d.driver)}: ${esc(d.base)} → ${esc(d.new)}`).join(' · ')}</p>`);
 
   // Geometric means first: the one-line answer per driver.
-  const gHead = '<tr><th>driver</th><th class="num">base ops/s</th><th class="num">new ops/s</th><th class="num">Δ</th><th>benches</th></tr>';
-  const gRows = c.geomean.map((g) => `<tr><td>${esc(g.driver)}</td><td class="num">${esc(fmtOps(g.base))}</td><td class="num">${esc(fmtOps(g.new))}</td><td class="num">${esc(fmtSignedPct(g.deltaPct))}</td><td>${esc(fmtGeomeanChanges(g))}</td></tr>`).join('');
+  const gHead = `<tr><th>driver</th><th class="num">base ops/s</th><th class="num">new ops/s</th><th class="num">ops/s Δ</th><th class="num">${esc(judgedHeader(c))}</th><th>benches</th></tr>`;
+  const gRows = c.geomean.map((g) => `<tr><td>${esc(g.driver)}</td><td class="num">${esc(fmtOps(g.base))}</td><td class="num">${esc(fmtOps(g.new))}</td><td class="num">${esc(fmtSignedPct(g.opsDeltaPct))}</td><td class="num">${esc(g.anchor ? 'anchor' : fmtSignedPct(g.deltaPct))}</td><td>${esc(fmtGeomeanChanges(g))}</td></tr>`).join('');
   body.push('<h2>Geometric mean per driver</h2>');
   body.push(`<table><thead>${gHead}</thead><tbody>${gRows}</tbody></table>`);
 
@@ -269,14 +269,14 @@ export function renderComparisonHtml(c) {
       alert: r.regression,
       bars: [
         { value: r.base.opsPerSec, err: errOf(r.base), colour: BASE_COLOUR, text: `base ${fmtOps(r.base.opsPerSec)} ± ${fmtPct(r.base.rme)}` },
-        { value: r.new.opsPerSec, err: errOf(r.new), colour: colour(r.driver), bold: r.regression, text: `new ${fmtOps(r.new.opsPerSec)} ± ${fmtPct(r.new.rme)} · ${fmtSignedPct(r.deltaPct)} ${fmtSignificance(r)}` },
+        { value: r.new.opsPerSec, err: errOf(r.new), colour: colour(r.driver), bold: r.regression, text: `new ${fmtOps(r.new.opsPerSec)} ± ${fmtPct(r.new.rme)} · ops/s ${fmtSignedPct(r.opsDeltaPct)} · ${judgedHeader(c)} ${fmtJudged(r)}` },
       ],
     }));
     body.push(`<section class="bench" id="bench-${esc(bench)}">`);
     body.push(`<h2>${esc(bench)}</h2>`);
     body.push(barChart({ title: `${bench}: base and new ops/s per driver`, groups }));
-    const head = '<tr><th>driver</th><th class="num">base ops/s</th><th class="num">± rme</th><th class="num">new ops/s</th><th class="num">± rme</th><th class="num">Δ</th><th class="num">significance</th><th>note</th></tr>';
-    const tr = rows.map((r) => `<tr${r.regression ? ' class="failed"' : ''}><td>${esc(r.driver)}</td><td class="num">${esc(fmtOps(r.base.opsPerSec))}</td><td class="num">${esc(fmtPct(r.base.rme))}</td><td class="num">${esc(fmtOps(r.new.opsPerSec))}</td><td class="num">${esc(fmtPct(r.new.rme))}</td><td class="num">${esc(fmtSignedPct(r.deltaPct))}</td><td class="num">${esc(fmtSignificance(r))}</td><td>${esc(rowNote(r))}</td></tr>`).join('');
+    const head = `<tr><th>driver</th><th class="num">base ops/s</th><th class="num">new ops/s</th><th class="num">ops/s Δ</th><th class="num">base → new</th><th class="num">${esc(judgedHeader(c))}</th><th>note</th></tr>`;
+    const tr = rows.map((r) => `<tr${r.regression ? ' class="failed"' : ''}><td>${esc(r.driver)}</td><td class="num">${esc(fmtOps(r.base.opsPerSec))}</td><td class="num">${esc(fmtOps(r.new.opsPerSec))}</td><td class="num">${esc(fmtSignedPct(r.opsDeltaPct))}</td><td class="num">${esc(fmtVsAnchor(r))}</td><td class="num">${esc(fmtJudged(r))}</td><td>${esc(rowNote(r, c))}</td></tr>`).join('');
     body.push(`<table><thead>${head}</thead><tbody>${tr}</tbody></table>`);
     body.push('</section>');
   }

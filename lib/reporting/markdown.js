@@ -2,7 +2,7 @@
 import { describeBudgetStop, describeNetwork, describeResolution, describeSignificanceRule, deltaNotes, fmtDelta, fmtOps, fmtPct, fmtSignedPct, fmtUs } from './format.js';
 import { describePlacement } from '../measuring/placement.js';
 import { describeSetting } from '../results/compare.js';
-import { fmtGeomeanChanges, fmtSignificance, rowNote } from './compare-text.js';
+import { listRegressions, fmtGeomeanChanges, fmtJudged, fmtVsAnchor, judgedHeader, rowNote } from './compare-text.js';
 
 const serverText = (server) => (server
   ? `${server.kind === 'mysql' ? 'MySQL' : 'MariaDB'} ${server.version}${server.embedded === undefined ? '' : server.embedded ? ' (embedded)' : ' (remote)'}`
@@ -133,7 +133,7 @@ export function renderComparisonMarkdown(c) {
   for (const w of c.warnings) out.push(`> **warning**: ${mdCell(w)}`, '');
   if (c.threshold !== null) {
     out.push(c.regressions.length
-      ? `**Regression** (threshold ${c.threshold} %): ${mdCell(c.regressions.map((r) => `${r.bench} · ${r.driver} ${r.reason === 'slower' ? fmtSignedPct(r.deltaPct) : r.reason}`).join(', '))}`
+      ? `**Regression** (threshold ${c.threshold} %): ${mdCell(listRegressions(c))}`
       : `No significant regression larger than ${c.threshold} %.`, '');
   }
   for (const d of c.driverChanges) out.push(`- ${mdCell(d.driver)}: ${mdCell(d.base)} → ${mdCell(d.new)}`);
@@ -141,13 +141,13 @@ export function renderComparisonMarkdown(c) {
   const rows = [];
   let last = null;
   for (const r of c.rows) {
-    rows.push([r.bench === last ? '' : r.bench, r.driver, fmtOps(r.base.opsPerSec), fmtPct(r.base.rme), fmtOps(r.new.opsPerSec), fmtPct(r.new.rme), fmtSignedPct(r.deltaPct), fmtSignificance(r), rowNote(r)]);
+    rows.push([r.bench === last ? '' : r.bench, r.driver, fmtOps(r.base.opsPerSec), fmtOps(r.new.opsPerSec), fmtSignedPct(r.opsDeltaPct), fmtVsAnchor(r), fmtJudged(r), rowNote(r, c)]);
     last = r.bench;
   }
-  c.geomean.forEach((g, i) => rows.push([i === 0 ? '**geomean**' : '', g.driver, fmtOps(g.base), '', fmtOps(g.new), '', fmtSignedPct(g.deltaPct), '', fmtGeomeanChanges(g)]));
-  out.push(mdTable(['bench', 'driver', 'base ops/s', '± rme', 'new ops/s', '± rme', 'Δ', 'significance', 'note'], rows,
-    ['left', 'left', 'right', 'right', 'right', 'right', 'right', 'right', 'left']), '');
-  out.push(`Significance: ${c.test}, α = ${c.alpha}; \`~\` not significant${c.rows.some((r) => !r.tested) ? ', `?` not tested (no per-sample figures)' : ''}. Geomean: geometric mean over the benches compared for the driver.`, '');
+  c.geomean.forEach((g, i) => rows.push([i === 0 ? '**geomean**' : '', g.driver, fmtOps(g.base), fmtOps(g.new), fmtSignedPct(g.opsDeltaPct), '', g.anchor ? 'anchor' : fmtSignedPct(g.deltaPct), fmtGeomeanChanges(g)]));
+  out.push(mdTable(['bench', 'driver', 'base ops/s', 'new ops/s', 'ops/s Δ', 'base → new', judgedHeader(c), 'note'], rows,
+    ['left', 'left', 'right', 'right', 'right', 'right', 'right', 'left']), '');
+  out.push(`${mdCell(c.rule)}. ops/s Δ: each row's own change, which carries the host's speed (shown, never judged). Geomean: geometric mean over the benches compared for the driver.`, '');
   const lists = [];
   for (const n of c.notCompared) lists.push(`- not compared: ${mdCell(`${n.bench} · ${n.driver}: ${n.base} in base, ${n.new} in new${n.error ? ` (${n.error})` : ''}`)}`);
   if (c.onlyInBase.length) lists.push(`- only in base: ${mdCell(c.onlyInBase.map((r) => `${r.bench} · ${r.driver}`).join(', '))}`);

@@ -1,12 +1,11 @@
 // Pure: two results objects -> a comparison object (its renderings: reporting/compare-text.js,
 // markdown.js, html.js). Nothing here reads files, measures or prints.
-import { SIGNIFICANCE_ALPHA, significantDifference, deltaPct, noiseFloorPct, median } from '../measuring/stats.js';
+import { JOINT_LEVEL, deltaPct, eachIntervalLevel, median, pairedChangeBetweenRuns, pairedDelta } from '../measuring/stats.js';
 import { fmtSignedPct } from '../reporting/format.js';
 
 export const COMPARISON_KIND = 'comparison';
-// Two runs are not paired (their windows were not taken side by side), so `compare` has a rule of its
-// own: the U test between the two rows' window figures, and a change beyond their window-to-window spread.
-export const SIGNIFICANCE_TEST = 'two-sided Mann-Whitney U test on the per-window ops/s (per-sample in schema-1 files), and |Δ| beyond the larger window-to-window spread (interquartile range) of the two rows';
+// 2: rows judged against an anchor (a driver unchanged in both runs), with intervals; 1 had a U test per row.
+export const COMPARISON_SCHEMA = 2;
 
 /** A value for a warning line: objects such as the wake mode `{ mode, spinners }` made readable. */
 export function describeSetting(value) {
@@ -87,18 +86,6 @@ function runSummary(r, file) {
   };
 }
 
-function figures(row) {
-  return {
-    opsPerSec: row.opsPerSec,
-    rme: row.rme ?? null,
-    samples: row.samples ?? null,
-    protocol: row.protocol ?? null,
-    serverCpuUsPerOp: row.cost?.serverCpuUsPerOp ?? null,
-  };
-}
-
-const hasSamples = (row) => Array.isArray(row?.sampleOpsPerSec) && row.sampleOpsPerSec.length >= 2;
-
 /** Unchanged drivers moving together by this much (%) is reported as the host's own shift. */
 export const HOST_SHIFT_WARN_PCT = 5;
 
@@ -135,33 +122,94 @@ function pairRows(base, next) {
   });
 }
 
-/** One measured row in both runs -> its comparison row: Δ, the significance test, regression or not. */
-function compareRow({ bench, driver, a, b }, { threshold, alpha }) {
-  const tested = hasSamples(a) && hasSamples(b);
-  const d = deltaPct(b.opsPerSec, a.opsPerSec);
-  const { p, significant } = tested
-    ? significantDifference(a.sampleOpsPerSec, b.sampleOpsPerSec, alpha, { deltaPct: d, noisePct: noiseFloorPct(a, b) })
-    : { p: NaN, significant: false };
-  const row = {
+// ---------------------------------------------------------------------------------------------
+// The anchor: a driver whose code is the same in both runs. Each run's rows are paired with it
+// window by window, so the change of a row's ratio to it between the runs cancels the host's speed
+// (as far as the drivers scale alike), where the change of the row's own ops/s does not.
+
+/** Everything a results file records of a driver that says which code and options ran. */
+const identity = (d) => JSON.stringify([d.package, d.version, d.via, d.source, d.options, d.variant].map((x) => x ?? null));
+/** Code that can change under the same label and version: a local checkout, an adapter module. */
+const mayChangeInPlace = (d) => Boolean(d.local) || /^(\.{0,2}\/)|\.m?js$|@file:/.test(d.source ?? '');
+
+/** The drivers of the new run that ran the same code in the base run, in the new run's order. */
+export function unchangedDrivers(base, next) {
+  const before = new Map((base.drivers ?? []).map((d) => [d.name, d]));
+  return (next.drivers ?? [])
+    .filter((d) => before.has(d.name) && identity(before.get(d.name)) === identity(d) && !mayChangeInPlace(d))
+    .map((d) => d.name);
+}
+
+/** The anchors to try in each bench, best first: `anchor` if given ('none': no anchor), else the runs' baselines, then any unchanged driver. */
+function anchorCandidates(base, next, anchor) {
+  if (anchor === 'none') return [];
+  if (anchor) return [anchor];
+  const unchanged = unchangedDrivers(base, next);
+  return [...new Set([next.settings?.baseline, base.settings?.baseline, ...unchanged])].filter((n) => unchanged.includes(n));
+}
+
+// Results from before the interleaved design (schema 1) have no rounds to pair.
+const hasRounds = (row) => Array.isArray(row.rounds) && row.rounds.length > 0;
+
+function figures(row, vsAnchor = null) {
+  return {
+    opsPerSec: row.opsPerSec,
+    rme: row.rme ?? null,
+    samples: row.samples ?? null,
+    protocol: row.protocol ?? null,
+    serverCpuUsPerOp: row.cost?.serverCpuUsPerOp ?? null,
+    vsAnchorPct: vsAnchor?.deltaPct ?? null,
+    vsAnchorCI: vsAnchor?.ci ?? null,
+  };
+}
+
+/** What a comparison row says of a row before it is judged (`judged` and, for a relative row, its anchor's rows). */
+function baseRow({ bench, driver, a, b }, judged, anchor = null) {
+  return {
     bench,
     driver,
+    judged,
+    anchor,
     base: figures(a),
     new: figures(b),
-    deltaPct: d,
-    p: Number.isFinite(p) ? p : null,
-    tested,
-    significant: tested && significant,
-    change: !tested ? 'untested' : !significant ? 'none' : d > 0 ? 'faster' : 'slower',
+    opsDeltaPct: deltaPct(b.opsPerSec, a.opsPerSec),
+    deltaPct: null,
+    ci: null,
+    significant: false,
+    change: judged === 'anchor' ? 'anchor' : judged === 'absolute' ? 'not judged' : 'untested',
     protocolChanged: (a.protocol ?? null) !== (b.protocol ?? null),
     regression: false,
   };
-  row.regression = threshold !== null && row.significant && d !== null && d < -threshold;
+}
+
+/**
+ * Judge a row against its bench's anchor: in each run, its paired Δ against the anchor at `level`
+ * (stats.js pairedDelta: the median over rounds, its interval from the rounds and the processes),
+ * and the change of that Δ between the runs with both intervals combined.
+ */
+function judgeRelative(row, pair, anchorPair, level, threshold) {
+  const basePaired = pairedDelta(pair.a.rounds, anchorPair.a.rounds, level);
+  const newPaired = pairedDelta(pair.b.rounds, anchorPair.b.rounds, level);
+  row.base = figures(pair.a, basePaired);
+  row.new = figures(pair.b, newPaired);
+  if (!basePaired || !newPaired) return row;
+  const change = pairedChangeBetweenRuns(basePaired, newPaired);
+  row.deltaPct = change.deltaPct;
+  row.ci = change.ci;
+  if (!change.ci) return row;
+  row.significant = change.ci[0] > 0 || change.ci[1] < 0;
+  row.change = !row.significant ? 'none' : change.deltaPct > 0 ? 'faster' : 'slower';
+  row.regression = threshold !== null && row.significant && change.deltaPct < -threshold;
   return row;
 }
 
-/** Every pair of rows sorted into: compared rows, not compared (failed or n/a), in one run only, and newly broken. */
-function compareRows(base, next, options) {
-  const out = { rows: [], notCompared: [], onlyInBase: [], onlyInNew: [], broken: [] };
+/**
+ * Every pair of rows sorted into: compared rows, not compared (failed or n/a), in one run only, and
+ * newly broken; and the benches that had rows to judge but no anchor measured in both runs.
+ */
+function compareRows(base, next, { threshold, anchors }) {
+  const out = { rows: [], notCompared: [], onlyInBase: [], onlyInNew: [], broken: [], unanchored: [] };
+  const measured = [];
   for (const pair of pairRows(base, next)) {
     const { bench, driver, a, b } = pair;
     if (!a) { out.onlyInNew.push({ bench, driver, status: b.status }); continue; }
@@ -173,14 +221,41 @@ function compareRows(base, next, options) {
       if (a.ok && b.status === 'failed') out.broken.push(entry);
       continue;
     }
-    out.rows.push(compareRow(pair, options));
+    measured.push(pair);
   }
+
+  // Each bench's anchor: the first candidate measured in both runs.
+  const anchorOf = new Map();
+  for (const name of [...new Set(measured.map((p) => p.bench))]) {
+    const found = anchors.map((n) => measured.find((p) => p.bench === name && p.driver === n)).find(Boolean);
+    anchorOf.set(name, found ?? null);
+  }
+  const relative = [];
+  for (const pair of measured) {
+    const anchorPair = anchorOf.get(pair.bench);
+    if (!anchorPair) {
+      out.rows.push(baseRow(pair, 'absolute'));
+    } else if (anchorPair === pair) {
+      out.rows.push(baseRow(pair, 'anchor', pair.driver));
+    } else {
+      const paired = [pair.a, pair.b, anchorPair.a, anchorPair.b].every(hasRounds);
+      const row = baseRow(pair, paired ? 'relative' : 'untested', anchorPair.driver);
+      out.rows.push(row);
+      if (row.judged === 'relative') relative.push([row, pair, anchorPair]);
+    }
+  }
+  // The comparison's intervals hold together at 95 %, as a run's Δ intervals do.
+  const level = eachIntervalLevel(relative.length);
+  for (const [row, pair, anchorPair] of relative) judgeRelative(row, pair, anchorPair, level, threshold);
+  out.level = level;
+  out.unanchored = [...anchorOf].filter(([, a]) => !a).map(([name]) => name);
   return out;
 }
 
 /**
  * Geometric mean per driver over the benches compared for it: the ratio new/base of the two
- * geometric means equals the geometric mean of the per-bench ratios.
+ * geometric means equals the geometric mean of the per-bench ratios. `deltaPct`: the geometric mean
+ * of its judged changes against the anchor (null when none was judged).
  */
 function geomeanPerDriver(rows) {
   const drivers = [...new Set(rows.map((r) => r.driver))];
@@ -188,12 +263,15 @@ function geomeanPerDriver(rows) {
     const mine = rows.filter((r) => r.driver === driver);
     const gBase = geometricMean(mine.map((r) => r.base.opsPerSec));
     const gNew = geometricMean(mine.map((r) => r.new.opsPerSec));
+    const judged = mine.filter((r) => Number.isFinite(r.deltaPct));
     return {
       driver,
       benches: mine.length,
       base: gBase,
       new: gNew,
-      deltaPct: deltaPct(gNew, gBase),
+      opsDeltaPct: deltaPct(gNew, gBase),
+      deltaPct: judged.length ? (geometricMean(judged.map((r) => 1 + r.deltaPct / 100)) - 1) * 100 : null,
+      anchor: mine.every((r) => r.judged === 'anchor'),
       faster: mine.filter((r) => r.change === 'faster').length,
       slower: mine.filter((r) => r.change === 'slower').length,
       unchanged: mine.filter((r) => r.change === 'none').length,
@@ -215,18 +293,22 @@ function driverChangesOf(base, next) {
   return driverChanges;
 }
 
+// How a host shift reads in each mode: with an anchor it is in the ops/s column only.
+const shiftConsequence = (anchored) => (anchored
+  ? 'the ops/s Δ column carries that shift; the Δ against the unchanged driver cancels it'
+  : 'changes of that size may be the host, not the drivers');
+
 /**
- * Drivers of the same version in both runs should not have moved: when most of them moved together
+ * Drivers of the same code in both runs should not have moved: when most of them moved together
  * (the median of their geometric-mean changes, so one driver that did change cannot fake it), the
- * host ran at a different speed, and changes of that size elsewhere may be the host too.
+ * host ran at a different speed.
  */
-function hostShift(geomean, driverChanges) {
-  const changed = new Set(driverChanges.map((d) => d.driver));
-  const steady = geomean.filter((g) => !changed.has(g.driver) && g.benches > 0);
-  const hostShiftPct = steady.length >= 2 ? median(steady.map((g) => g.deltaPct)) : null;
+function hostShift(geomean, unchanged, anchored) {
+  const steady = geomean.filter((g) => unchanged.includes(g.driver) && g.benches > 0);
+  const hostShiftPct = steady.length >= 2 ? median(steady.map((g) => g.opsDeltaPct)) : null;
   const warning = hostShiftPct !== null && Math.abs(hostShiftPct) >= HOST_SHIFT_WARN_PCT
-    ? `the drivers whose version did not change (${steady.map((g) => g.driver).join(', ')}) moved by a median of `
-      + `${fmtSignedPct(hostShiftPct)} (geometric means per driver): the host itself ran at a different speed, and changes of that size may be the host, not the drivers`
+    ? `the drivers whose code did not change (${steady.map((g) => g.driver).join(', ')}) moved by a median of `
+      + `${fmtSignedPct(hostShiftPct)} (geometric means per driver): the host itself ran at a different speed; ${shiftConsequence(anchored)}`
     : null;
   return { hostShiftPct, warning };
 }
@@ -240,52 +322,75 @@ function hostShift(geomean, driverChanges) {
  * this needs no unchanged driver: it holds for one driver compared across two releases. Null without
  * server CPU figures (a remote server, older files).
  */
-function serverCpuShift(rows) {
+function serverCpuShift(rows, anchored) {
   const logs = rows.filter((r) => !r.protocolChanged && r.base.serverCpuUsPerOp > 0 && r.new.serverCpuUsPerOp > 0)
     .map((r) => Math.log(r.new.serverCpuUsPerOp / r.base.serverCpuUsPerOp));
   const serverCpuShiftPct = logs.length > 0 ? (Math.exp(median(logs)) - 1) * 100 : null;
   const warning = serverCpuShiftPct !== null && Math.abs(serverCpuShiftPct) >= HOST_SHIFT_WARN_PCT
     ? `the server needed ${fmtSignedPct(serverCpuShiftPct)} CPU per operation for the same statements (median of ${logs.length} rows): `
-      + `the host ran ${serverCpuShiftPct > 0 ? 'slower' : 'faster'} in the new run, and ops/s changes of about that size (in the other direction) may be the host, not the drivers`
+      + `the host ran ${serverCpuShiftPct > 0 ? 'slower' : 'faster'} in the new run, and ops/s changes of about that size (in the other direction) may be the host; ${shiftConsequence(anchored)}`
     : null;
   return { serverCpuShiftPct, warning };
 }
 
-/** The runs' incomparabilities, rows without per-sample figures, and the host's own shift (as the drivers and the server saw it). */
-function warningsOf(base, next, rows, shifts) {
-  const warnings = incomparabilities(base, next);
-  const untested = rows.filter((r) => !r.tested).length;
-  if (untested) {
-    warnings.push(`${untested} row${untested > 1 ? 's lack' : ' lacks'} per-sample figures (sampleOpsPerSec; results from an older version): significance not tested, shown as ?`);
+/** The anchor the comparison was judged against, in words, and what the lack of one means. */
+function anchorWarnings(base, next, { anchor, anchors, rows, unanchored }) {
+  const lines = [];
+  if (anchor && anchor !== 'none' && !unchangedDrivers(base, next).includes(anchor)) {
+    lines.push(`the anchor ${anchor} is not the same code in both runs (version, options, or a checkout or adapter file that can change in place): its own change lands in every Δ`);
   }
-  for (const shift of shifts) if (shift.warning) warnings.push(shift.warning);
-  return warnings;
+  const judged = rows.some((r) => r.judged !== 'absolute');
+  if (!judged && rows.length) {
+    const why = anchor === 'none' ? '--anchor none' : 'no driver ran the same code in both runs';
+    lines.push(`${why}: every change is absolute, exposed to the host's speed (identical runs on a shared host differ by tens of per cent), and nothing is judged — `
+      + 'to compare two releases, measure them as rows of one run (--drivers mysql2@A,mysql2@B)');
+  } else if (unanchored.length && anchors.length) {
+    lines.push(`${unanchored.join(', ')}: no unchanged driver (${anchors.join(', ')}) measured in both runs, so ${unanchored.length > 1 ? 'their' : 'its'} rows are not judged`);
+  }
+  return lines;
 }
 
 /**
  * Compare two results objects. Rows are matched by bench name and driver label (`mysql2`,
- * `mysql2@3.9.0`, ...). `threshold` (a percentage, or null): a row is a regression when the new
- * figure is significantly lower and lower by more than that; a row that passed its check in the
- * base run and fails it in the new one is a regression too.
+ * `mysql2@3.9.0`, ...). Each row is judged by the change of its paired Δ against an anchor, a driver
+ * that ran the same code in both runs (`anchor`: a driver label, 'none', or by default the baseline
+ * when unchanged, else another unchanged driver), which cancels the host's own speed. `threshold`
+ * (a percentage, or null): a row is a regression when that change is significantly lower and lower by
+ * more than the threshold; a row that passed its check in the base run and fails it in the new one
+ * is a regression too. Rows of a bench without an anchor keep their absolute change, unjudged.
  */
-export function compareResults(base, next, { threshold = null, baseFile, newFile, alpha = SIGNIFICANCE_ALPHA } = {}) {
-  const { rows, notCompared, onlyInBase, onlyInNew, broken } = compareRows(base, next, { threshold, alpha });
+export function compareResults(base, next, { threshold = null, baseFile, newFile, anchor = null } = {}) {
+  const anchors = anchorCandidates(base, next, anchor);
+  const { rows, notCompared, onlyInBase, onlyInNew, broken, unanchored, level } = compareRows(base, next, { threshold, anchors });
   const geomean = geomeanPerDriver(rows);
   const driverChanges = driverChangesOf(base, next);
-  const shift = hostShift(geomean, driverChanges);
-  const serverShift = serverCpuShift(rows);
-  const warnings = warningsOf(base, next, rows, [shift, serverShift]);
-  const regressions = [
-    ...rows.filter((r) => r.regression).map((r) => ({ bench: r.bench, driver: r.driver, deltaPct: r.deltaPct, p: r.p, reason: 'slower' })),
-    ...(threshold !== null ? broken.map((r) => ({ bench: r.bench, driver: r.driver, deltaPct: null, p: null, reason: `failed: ${r.error ?? 'check failed'}` })) : []),
+  const anchored = rows.some((r) => r.judged !== 'absolute');
+  const shift = hostShift(geomean, unchangedDrivers(base, next), anchored);
+  const serverShift = serverCpuShift(rows, anchored);
+  const warnings = [
+    ...incomparabilities(base, next),
+    ...anchorWarnings(base, next, { anchor, anchors, rows, unanchored }),
+    ...[shift, serverShift].map((s) => s.warning).filter(Boolean),
   ];
+  const untested = rows.filter((r) => r.judged === 'untested' || (r.judged === 'relative' && !r.ci)).length;
+  if (untested) warnings.push(`${untested} row${untested > 1 ? 's' : ''} not tested (too few rounds for an interval, or results without rounds from an older version): shown as ?`);
+  const regressions = [
+    ...rows.filter((r) => r.regression).map((r) => ({ bench: r.bench, driver: r.driver, deltaPct: r.deltaPct, reason: 'slower' })),
+    ...(threshold !== null ? broken.map((r) => ({ bench: r.bench, driver: r.driver, deltaPct: null, reason: `failed: ${r.error ?? 'check failed'}` })) : []),
+  ];
+  // The anchor named in the comparison's header: the first candidate that anchored a bench.
+  const usedAnchors = anchors.filter((n) => rows.some((r) => r.anchor === n));
 
   return {
-    schema: 1,
+    schema: COMPARISON_SCHEMA,
     tool: 'mysql-driver-bench',
     kind: COMPARISON_KIND,
-    test: SIGNIFICANCE_TEST,
-    alpha,
+    mode: anchored ? 'relative' : 'absolute',
+    anchor: usedAnchors[0] ?? null,
+    anchors: usedAnchors,
+    rule: describeCompareRule(usedAnchors, level, rows.filter((r) => r.judged === 'relative').length),
+    jointLevel: JOINT_LEVEL,
+    eachLevel: level,
     threshold,
     base: runSummary(base, baseFile),
     new: runSummary(next, newFile),
@@ -300,4 +405,14 @@ export function compareResults(base, next, { threshold = null, baseFile, newFile
     onlyInNew,
     regressions,
   };
+}
+
+/** `compare`'s one rule, in one line for under its table. */
+export function describeCompareRule(anchors, level, judged) {
+  if (anchors.length === 0) return 'no anchor: the ops/s Δ is absolute, exposed to the host\'s speed, and not judged';
+  const [anchor, ...others] = anchors;
+  const together = judged > 1 ? `, the ${judged} intervals holding together at ${JOINT_LEVEL * 100} % (each at ${(level * 100).toFixed(2).replace(/\.?0+$/, '')} %)` : ` at ${JOINT_LEVEL * 100} %`;
+  return `Δ vs ${anchor}: the change between the runs of the row's paired Δ against ${anchor}, the same code in both runs`
+    + `${others.length ? ` (in a bench ${anchor} did not run, against ${others.join(' or ')}, as the row's note says)` : ''}; `
+    + `± from both runs' intervals of that Δ (rounds and processes)${together}; ~ : the interval includes 0, a real change is one it excludes`;
 }

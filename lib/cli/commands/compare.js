@@ -4,7 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { EXIT, usageError } from '../errors.js';
 import { readResults } from '../../results/file.js';
-import { compareResults } from '../../results/compare.js';
+import { compareResults, unchangedDrivers } from '../../results/compare.js';
 import { renderComparisonText } from '../../reporting/compare-text.js';
 import { renderComparisonMarkdown } from '../../reporting/markdown.js';
 import { renderComparisonHtml } from '../../reporting/html.js';
@@ -54,27 +54,40 @@ export function emitOutputs({ opts, stdout, stderr, text, json, markdown, html, 
 
 export function registerCompare(program, { stdout = process.stdout, stderr = process.stderr, setExitCode = () => {} } = {}) {
   program.command('compare')
-    .description('compare two results files: Δ per bench and driver with its significance, a geometric mean per driver; warns when the runs are not comparable')
+    .description("compare two results files: each row's change judged against a driver that did not change (which cancels the host's speed), a geometric mean per driver; warns when the runs are not comparable")
     .argument('<base>', 'results JSON of the reference run (e.g. the main branch, or the older release)')
     .argument('<new>', 'results JSON of the run to judge')
-    .option('--threshold <pct>', 'exit 1 when a bench x driver is significantly slower by more than pct %, or newly fails its check', nonNegativeNumber('--threshold'))
+    .option('--threshold <pct>', 'exit 1 when a bench x driver is significantly slower by more than pct % against the anchor, or newly fails its check', nonNegativeNumber('--threshold'))
+    .option('--anchor <driver>', "the driver the rows are judged against: one that ran the same code in both runs (default: the baseline when unchanged, else another unchanged driver); 'none' for absolute changes, not judged")
     .option('--json [file]', "write the comparison as JSON ('-' or no value: stdout, which then carries only the JSON)")
     .option('--markdown [file]', "write a Markdown summary, e.g. for a pull request or $GITHUB_STEP_SUMMARY ('-' or no value: stdout)")
     .option('--html <file>', 'write a self-contained HTML page with a chart per bench')
     .option('-q, --quiet', 'no table on stderr when stdout carries JSON or Markdown')
     .option('--debug', 'print stack traces on errors')
     .addHelpText('after', `
-Rows are matched by bench and driver label (mysql2, mysql2@3.9.0, ...). Significance: a two-sided
-Mann-Whitney U test on the two rows' per-sample ops/s at α = 0.05, the same test as the run's Δ column;
-~ means not significant. Exit codes: 0 no significant regression beyond --threshold (or no threshold),
-1 a significant regression beyond it (or a row that now fails its check), 2 unusable input.`)
+Rows are matched by bench and driver label (mysql2, mysql2@3.9.0, ...). The host's speed moves every
+row between two runs (by tens of per cent on a shared machine), so a row is judged by the change of
+its paired Δ against the anchor, a driver that ran the same code in both runs: that change cancels
+the host's speed as far as the drivers scale alike. Its ± combines both runs' intervals of the paired
+Δ (rounds and processes), the intervals of all judged rows holding together at 95 %; ~ means the
+interval includes 0. The ops/s Δ column is each row's own change: shown, never judged.
+To compare two releases of a driver, measure them as rows of one run (--drivers mysql2@A,mysql2@B).
+Exit codes: 0 no significant regression beyond --threshold (or no threshold), 1 a significant
+regression beyond it (or a row that now fails its check), 2 unusable input, or --threshold where no
+driver ran the same code in both runs.`)
     .action((baseFile, newFile, opts) => {
       const base = readResults(baseFile);
       const next = readResults(newFile);
-      const c = compareResults(base, next, { threshold: opts.threshold ?? null, baseFile, newFile });
+      assertAnchor(opts.anchor, base, next, baseFile, newFile);
+      const c = compareResults(base, next, { threshold: opts.threshold ?? null, baseFile, newFile, anchor: opts.anchor ?? null });
       if (c.rows.length === 0) {
         throw usageError(`'${baseFile}' and '${newFile}' have no bench × driver row measured in both`,
           'compare runs of the same benches and drivers (driver labels must match, e.g. mysql2 and mysql2)');
+      }
+      if (c.threshold !== null && c.mode === 'absolute') {
+        const why = opts.anchor === 'none' ? 'with --anchor none nothing is judged' : `no driver ran the same code in '${baseFile}' and '${newFile}'`;
+        throw usageError(`--threshold needs an anchor, a driver that ran the same code in both runs: ${why}, and an absolute change carries the host's speed`,
+          'measure the two versions as rows of one run (--drivers mysql2@A,mysql2@B), or add an unchanged driver to both runs');
       }
       for (const w of c.warnings) stderr.write(`mysql-driver-bench: warning: ${w}\n`);
       emitOutputs({
@@ -86,4 +99,16 @@ Mann-Whitney U test on the two rows' per-sample ops/s at α = 0.05, the same tes
       });
       setExitCode(c.threshold !== null && c.regressions.length > 0 ? EXIT.ROWS_FAILED : EXIT.OK);
     });
+}
+
+/** --anchor names a driver of both runs (or 'none'). */
+function assertAnchor(anchor, base, next, baseFile, newFile) {
+  if (anchor === undefined || anchor === 'none') return;
+  const names = (r) => (r.drivers ?? []).map((d) => d.name);
+  const missing = [[baseFile, base], [newFile, next]].filter(([, r]) => !names(r).includes(anchor)).map(([f]) => f);
+  if (missing.length) {
+    const unchanged = unchangedDrivers(base, next);
+    throw usageError(`--anchor ${anchor}: not a driver of ${missing.join(' and ')}`,
+      unchanged.length ? `drivers that ran the same code in both runs: ${unchanged.join(', ')}` : "no driver ran the same code in both runs; '--anchor none' compares absolute figures");
+  }
 }
