@@ -2,12 +2,13 @@
 // or a path to a directory whose package.json names one of them): a driver author's working copy,
 // measured with that driver's adapter, its dependencies taken from the checkout's own node_modules.
 // Nothing is ever installed into the checkout or into this project.
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { usageError } from '../cli/errors.js';
 import { installedVersion } from './common.js';
+import { describeMissing, installCommand, missingModules } from './checkout-modules.js';
 
 // What the adapter loads from a checkout of each driver (relative to its root).
 const ENTRIES = { mysql: '.', mysql2: './promise.js', mariadb: './promise.js' };
@@ -56,26 +57,37 @@ export function inspectCheckout(spec) {
   if (manifest.name !== pkg) {
     throw usageError(`local driver ${spec}: ${dir} holds '${manifest.name}', not ${pkg}`, `name the driver the checkout holds, e.g. ${manifest.name}@file:${fileSpec?.dir ?? spec}`);
   }
-  const missing = missingDependencies(dir, manifest);
+  // Walked before anything starts: a module missing deep in the tree would otherwise fail the row
+  // only when the driver process loads the checkout.
+  const missing = missingModules(dir).map(describeMissing);
   if (missing.length) {
-    throw usageError(`local driver ${spec}: its dependencies are not installed (${missing.slice(0, 3).join(', ')}${missing.length > 3 ? ', …' : ''})`,
-      `install them in the checkout: cd ${dir} && npm install --omit=dev`);
+    throw usageError(`local driver ${spec}: its dependencies are not installed: ${missing.slice(0, 3).join(', ')}${missing.length > 3 ? ', …' : ''}`,
+      `install them in the checkout: ${installCommand(dir)}`);
   }
   return { package: pkg, dir, version: manifest.version ?? 'unknown', manifest };
 }
 
-/** The runtime dependencies of the checkout that Node cannot find from it. */
-function missingDependencies(dir, manifest) {
-  const require = createRequire(join(dir, 'package.json'));
-  return Object.keys(manifest.dependencies ?? {}).filter((dep) => {
-    for (const request of [`${dep}/package.json`, dep]) {
-      try {
-        require.resolve(request);
-        return false;
-      } catch { /* try the next form */ }
-    }
-    return !existsSync(join(dir, 'node_modules', dep));
-  });
+/**
+ * import() a checkout's entry. When a CommonJS module inside an ES module graph throws (a missing
+ * module, say), Node rejects the import and then reports the same error again as an unhandled
+ * rejection, which would end the driver process (nodejs/node#51603): that second report is ignored.
+ */
+async function importCheckout(url) {
+  let failure;
+  const ignoreSecondReport = (reason) => {
+    if (reason !== failure) throw reason; // anything else still ends the process, as by default
+  };
+  process.on('unhandledRejection', ignoreSecondReport);
+  try {
+    return await import(url);
+  } catch (err) {
+    failure = err;
+    throw err;
+  } finally {
+    // The second report comes once the current microtasks have run.
+    await new Promise((resolve) => setImmediate(resolve));
+    process.off('unhandledRejection', ignoreSecondReport);
+  }
 }
 
 /** The label of a checkout's row: its version and where it comes from. */
@@ -95,6 +107,6 @@ export async function loadLocalDriver(spec) {
   const adapter = pkg === 'mysql'
     // promise-mysql (the project's) wraps the checkout's mysql instead of its own.
     ? createAdapter({ ...common, load: () => import('promise-mysql'), mysqlModule: () => require(entry), via: `promise-mysql@${installedVersion('promise-mysql')}` })
-    : createAdapter({ ...common, load: () => import(pathToFileURL(entry).href) });
+    : createAdapter({ ...common, load: () => importCheckout(pathToFileURL(entry).href) });
   return { ...adapter, source: `${pkg}@file:${dir}`, local: true, loadSpec: `${pkg}@file:${dir}` };
 }
