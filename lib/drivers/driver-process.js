@@ -13,6 +13,7 @@
 import { PerformanceObserver, performance } from 'node:perf_hooks';
 import { BENCHES } from '../../benchs/index.js';
 import { loadDrivers } from './index.js';
+import { describeLoadFailure } from './checkout-modules.js';
 import { checkFor, connectorFor, planFor, targetFor } from '../measuring/plan.js';
 import { withRowShape } from './variants.js';
 import { NEW_PROCESS_WARMUP_S, bareLoop, leadIn, ownCpuUs, sampleWindow, warmUp, windowOps } from '../measuring/sampler.js';
@@ -59,7 +60,12 @@ async function bareWindow(op, { ops, check, sizing, lead, time, callTimeoutMs })
   return { opsPerSec: m.opsPerSec, samples: 1, ops: m.ops, opsRun: led.ops + m.ops, measuredFrom: from, measuredTo: to, cpuUs: ownCpuUs() - cpu0 };
 }
 
-const errorText = (err) => redact(err?.sqlMessage || err?.message || String(err));
+// A local checkout may load a module it lacks at any call (mysql loads its parts on first use):
+// said in one line, with the command that installs it, instead of the loader's require stack.
+const errorText = (err) => {
+  const said = driver?.local ? describeLoadFailure(err, driver.dir) : err;
+  return redact(said?.sqlMessage || said?.message || String(said));
+};
 
 let driver = null;
 let context = null;
