@@ -245,25 +245,36 @@ export function pairedDelta(rounds, refRounds, level = 0.95, { sameProcesses = f
   };
 }
 
+// How far a driver's paired ratio follows the host's own speed between runs, per unit of the host's
+// log change: on this VM a host 10 % slower moved some ratios about 1.2 % (docs/measuring-history.md,
+// "A ratio between drivers moves with the host's own speed"); 44 % slower moved them up to 5 % (compare,
+// 2026-11-25). The larger is kept, as a bound of either sign.
+export const HOST_FOLLOW = 0.12;
+
 /**
  * Pure: how a row's paired Δ against the same reference changed from one run to another (pairedDelta
  * of each run: { deltaPct, ci }), as a change in %: the new run's median ratio over the base run's.
  * Its interval combines the two runs' intervals in quadrature on the log scale (the new run's lower
  * half with the base's upper, and the other way round), so it holds at their level when the two
- * runs' errors are independent. Null interval when either run has none.
+ * runs' errors are independent. `hostShift` (the reference's own ops/s new/base, optional) widens it
+ * by HOST_FOLLOW × |ln hostShift| in quadrature, since drivers do not all slow alike with the host;
+ * `hostTermPct` is that term. Null interval when either run has none.
  */
-export function pairedChangeBetweenRuns(basePaired, newPaired) {
+export function pairedChangeBetweenRuns(basePaired, newPaired, { hostShift = 1 } = {}) {
   const log = (pct) => Math.log1p(pct / 100);
   const pct = (x) => Math.expm1(x) * 100;
   const lb = log(basePaired.deltaPct);
   const ln = log(newPaired.deltaPct);
   const mid = ln - lb;
-  if (!basePaired.ci || !newPaired.ci) return { deltaPct: pct(mid), ci: null };
+  const host = hostShift > 0 && Number.isFinite(hostShift) ? HOST_FOLLOW * Math.abs(Math.log(hostShift)) : 0;
+  const hostTermPct = pct(host);
+  if (!basePaired.ci || !newPaired.ci) return { deltaPct: pct(mid), ci: null, hostTermPct };
   const [bLo, bHi] = basePaired.ci.map(log);
   const [nLo, nHi] = newPaired.ci.map(log);
   return {
     deltaPct: pct(mid),
-    ci: [pct(mid - Math.hypot(ln - nLo, bHi - lb)), pct(mid + Math.hypot(nHi - ln, lb - bLo))],
+    ci: [pct(mid - Math.hypot(ln - nLo, bHi - lb, host)), pct(mid + Math.hypot(nHi - ln, lb - bLo, host))],
+    hostTermPct,
   };
 }
 

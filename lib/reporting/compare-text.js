@@ -41,6 +41,8 @@ export function rowNote(row, c) {
   if (row.regression) notes.push('REGRESSION');
   if (row.anchor && row.judged !== 'anchor' && row.anchor !== c?.anchor) notes.push(`vs ${row.anchor}`);
   if (row.protocolChanged) notes.push(`protocol ${row.base.protocol} → ${row.new.protocol}`);
+  // Only where it widens the interval visibly: a host that changed speed by more than ~8 %.
+  if (row.hostTermPct >= 1) notes.push(`± includes ${row.hostTermPct.toFixed(1)} % for the host's change of speed`);
   return notes.join('; ');
 }
 

@@ -1,6 +1,6 @@
 // Pure: two results objects -> a comparison object (its renderings: reporting/compare-text.js,
 // markdown.js, html.js). Nothing here reads files, measures or prints.
-import { JOINT_LEVEL, deltaPct, eachIntervalLevel, median, pairedChangeBetweenRuns, pairedDelta } from '../measuring/stats.js';
+import { HOST_FOLLOW, JOINT_LEVEL, deltaPct, eachIntervalLevel, median, pairedChangeBetweenRuns, pairedDelta } from '../measuring/stats.js';
 import { fmtSignedPct } from '../reporting/format.js';
 
 export const COMPARISON_KIND = 'comparison';
@@ -175,6 +175,7 @@ function baseRow({ bench, driver, a, b }, judged, anchor = null) {
     opsDeltaPct: deltaPct(b.opsPerSec, a.opsPerSec),
     deltaPct: null,
     ci: null,
+    hostTermPct: null,
     significant: false,
     change: judged === 'anchor' ? 'anchor' : judged === 'absolute' ? 'not judged' : 'untested',
     protocolChanged: (a.protocol ?? null) !== (b.protocol ?? null),
@@ -193,9 +194,10 @@ function judgeRelative(row, pair, anchorPair, level, threshold) {
   row.base = figures(pair.a, basePaired);
   row.new = figures(pair.b, newPaired);
   if (!basePaired || !newPaired) return row;
-  const change = pairedChangeBetweenRuns(basePaired, newPaired);
+  const change = pairedChangeBetweenRuns(basePaired, newPaired, { hostShift: anchorPair.b.opsPerSec / anchorPair.a.opsPerSec });
   row.deltaPct = change.deltaPct;
   row.ci = change.ci;
+  row.hostTermPct = change.hostTermPct;
   if (!change.ci) return row;
   row.significant = change.ci[0] > 0 || change.ci[1] < 0;
   row.change = !row.significant ? 'none' : change.deltaPct > 0 ? 'faster' : 'slower';
@@ -414,5 +416,5 @@ export function describeCompareRule(anchors, level, judged) {
   const together = judged > 1 ? `, the ${judged} intervals holding together at ${JOINT_LEVEL * 100} % (each at ${(level * 100).toFixed(2).replace(/\.?0+$/, '')} %)` : ` at ${JOINT_LEVEL * 100} %`;
   return `Δ vs ${anchor}: the change between the runs of the row's paired Δ against ${anchor}, the same code in both runs`
     + `${others.length ? ` (in a bench ${anchor} did not run, against ${others.join(' or ')}, as the row's note says)` : ''}; `
-    + `± from both runs' intervals of that Δ (rounds and processes)${together}; ~ : the interval includes 0, a real change is one it excludes`;
+    + `± from both runs' intervals of that Δ (rounds and processes) and the host's change of speed (${HOST_FOLLOW} × ${anchor}'s own change, as ratios follow the host)${together}; ~ : the interval includes 0, a real change is one it excludes`;
 }

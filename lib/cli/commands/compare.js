@@ -69,8 +69,8 @@ Rows are matched by bench and driver label (mysql2, mysql2@3.9.0, ...). The host
 row between two runs (by tens of per cent on a shared machine), so a row is judged by the change of
 its paired Δ against the anchor, a driver that ran the same code in both runs: that change cancels
 the host's speed as far as the drivers scale alike. Its ± combines both runs' intervals of the paired
-Δ (rounds and processes), the intervals of all judged rows holding together at 95 %; ~ means the
-interval includes 0. The ops/s Δ column is each row's own change: shown, never judged.
+Δ (rounds and processes) and 0.12 × the anchor's own change (ratios follow the host a little), the
+intervals of all judged rows holding together at 95 %; ~ means the interval includes 0. The ops/s Δ column is each row's own change: shown, never judged.
 To compare two releases of a driver, measure them as rows of one run (--drivers mysql2@A,mysql2@B).
 Exit codes: 0 no significant regression beyond --threshold (or no threshold), 1 a significant
 regression beyond it (or a row that now fails its check), 2 unusable input, or --threshold where no
