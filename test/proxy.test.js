@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, connect } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { startProxy, summarizeAddedDelay, describeAddedDelay } from '../lib/server/proxy/index.js';
+import { startProxy, summarizeAddedDelay, describeAddedDelay, describeCalibration, proxyPlacement } from '../lib/server/proxy/index.js';
 import { bucketOf, bucketRange, createHoldRecorder } from '../lib/server/proxy/hold-stats.js';
 
 async function withEchoBehindProxy(rttMs, body) {
@@ -122,12 +122,56 @@ test('hold recorder: buckets tile the range, percentiles within a bucket of the 
   assert.equal(r.summary().early, 1);
 });
 
-test('the run log line names the added RTT, both directions and the proxy CPU', () => {
-  const hold = { chunks: 10, early: 0, minMs: 0.500074, p50Ms: 0.501, p99Ms: 1.005, maxMs: 4.479, meanMs: 0.52 };
-  const network = { name: 'rtt 1 ms', rttMs: 1, ...summarizeAddedDelay({ toServer: hold, toClient: hold, cpuSeconds: 4.02, uptimeSeconds: 14.64 }) };
-  assert.equal(network.addedRttP50Ms, 1.002);
+test('the run log line names the RTT asked for, what a client saw added, both directions and the proxy CPU', () => {
+  const hold = { chunks: 10, early: 0, minMs: 0.405, p50Ms: 0.406, p99Ms: 1.005, maxMs: 4.479, meanMs: 0.42 };
+  const network = { name: 'rtt 1 ms', rttMs: 1, ...summarizeAddedDelay({ toServer: hold, toClient: hold, holdMs: 0.405, cpuSeconds: 4.02, uptimeSeconds: 14.64 }) };
+  assert.equal(network.addedRttP50Ms, 0.812);
   assert.equal(network.addedRttP99Ms, 2.01);
+  assert.equal(network.holdMs, 0.405);
   assert.equal(describeAddedDelay(network),
-    "network: +1 ms RTT requested; added over the run (per chunk, both directions' holds summed): p50 1.002 ms, p99 2.01 ms — "
-    + 'client→server p50 0.501, p99 1.005, shortest 0.5 ms; server→client p50 0.501, p99 1.005, shortest 0.5 ms; proxy CPU 4.02 s over 14.64 s (27 % of a core)');
+    "network: +1 ms RTT requested; the proxy held (per chunk, both directions' holds summed): p50 0.812 ms, p99 2.01 ms — "
+    + 'client→server p50 0.406, p99 1.005, shortest 0.405 ms; server→client p50 0.406, p99 1.005, shortest 0.405 ms; proxy CPU 4.02 s over 14.64 s (27 % of a core)');
+  network.calibration = {
+    calibrated: true, holdMs: 0.405, pathCostMs: 0.185, within: true, steps: [],
+    observed: { loopbackP50Us: 43, proxiedP50Us: 1038, addedMs: 0.995, ops: 420 },
+    after: { loopbackP50Us: 45, proxiedP50Us: 1020, addedMs: 0.975, ops: 420 },
+  };
+  assert.match(describeAddedDelay(network), /^network: \+1 ms RTT requested; a client saw \+0\.995 ms \(DO 1 through the proxy p50 1038 µs − straight to the server p50 43 µs\) before the run, \+0\.975 ms .* after; the proxy held/);
+  assert.equal(describeCalibration(1, network.calibration),
+    "network: probed from the drivers' CPU, a client sees +0.995 ms (DO 1 through the proxy p50 1038 µs − straight to the server p50 43 µs) with the proxy holding 0.405 ms each way; its own path cost, 0.185 ms per round trip, is taken off the holds");
+  assert.match(describeCalibration(0.2, { ...network.calibration, within: false, steps: [1, 2, 3, 4] }), /NOT within ±0\.01 ms of the 0\.2 ms asked after 4 tries: the closest kept/);
+  assert.match(describeCalibration(60, { calibrated: false, why: 'above 50 ms …' }), /not tuned \(above 50 ms …\): a client sees the RTT plus the proxy's own path cost/);
+});
+
+test("the proxy's place: a CPU of its own (spinning) when the placement leaves one, else beside the harness (sleeping)", () => {
+  assert.deepEqual(proxyPlacement({ client: '0', server: '0', harness: '1' }), { cpus: '1', waits: 'spin', note: 'on CPU 1, its own: it spins while it holds chunks' });
+  assert.deepEqual(proxyPlacement({ client: '0', server: '0', harness: '1-3' }).cpus, '1,2,3');
+  assert.equal(proxyPlacement({ client: '0', server: '1', harness: '1' }).waits, 'sleep');
+  assert.equal(proxyPlacement({ client: '0', server: '1', harness: '1' }).cpus, '1');
+  assert.deepEqual(proxyPlacement({ client: null, server: null, harness: null }), { cpus: null, waits: 'sleep', note: 'placed by the scheduler: it sleeps between chunks' });
+});
+
+// Spinning (a CPU of its own) and a lowered hold: still never early, against the hold in force.
+test('a spinning proxy with its hold set lower: every chunk held at least the new hold, a new record from then on', async () => {
+  const echo = createServer((s) => { s.setNoDelay(true); s.on('data', (d) => s.write(d)); s.on('error', () => {}); });
+  await new Promise((resolve) => echo.listen(0, '127.0.0.1', resolve));
+  const proxy = await startProxy({ host: '127.0.0.1', port: echo.address().port }, 1, { waits: 'spin' });
+  const socket = connect({ host: proxy.host, port: proxy.port, noDelay: true });
+  await new Promise((resolve, reject) => { socket.once('connect', resolve); socket.once('error', reject); });
+  try {
+    for (let i = 0; i < 20; i++) assert.ok(await roundTrip(socket, `a ${i}`) >= 1);
+    assert.equal(await proxy.setHold(0.3), 0.3);
+    let shortest = Infinity;
+    for (let i = 0; i < 100; i++) shortest = Math.min(shortest, await roundTrip(socket, `b ${i}`));
+    assert.ok(shortest >= 0.6, `shortest client round trip ${shortest} ms >= 0.6 ms`);
+    const report = await proxy.report();
+    assert.equal(report.holdMs, 0.3);
+    assert.equal(report.waits, 'spin');
+    assertNeverEarly(report, 0.3, 'hold 0.3');
+    for (const direction of ['toServer', 'toClient']) assert.equal(report[direction].chunks, 100, `${direction}: only the chunks since setHold`);
+  } finally {
+    socket.destroy();
+    await proxy.stop();
+    await new Promise((resolve) => echo.close(resolve));
+  }
 });

@@ -141,10 +141,17 @@ test('a run states its resolution: the median half-width of its paired Δ interv
     + '(the median, over rounds, of the row\'s ops/s divided by the reference\'s in the same round)');
 });
 
-test('the header names the RTT asked for and what the proxy added over the run', () => {
+test('the header names the RTT asked for, what a client saw added and what the proxy held', () => {
   const r = fixture();
   r.settings.network = { name: 'rtt 1 ms', rttMs: 1, addedRttP50Ms: 1.002, addedRttP99Ms: 1.991 };
-  assert.match(renderTable(r).split('\n')[0], / · network \+1 ms RTT \(added over the run: p50 1\.002 ms, p99 1\.991 ms\)$/);
+  assert.match(renderTable(r).split('\n')[0], / · network \+1 ms RTT \(added over the run: p50 1\.002 ms, p99 1\.991 ms\)$/); // before the tuned proxy
+  r.settings.network = {
+    name: 'rtt 1 ms', rttMs: 1, addedRttP50Ms: 0.812, addedRttP99Ms: 1.308,
+    calibration: { calibrated: true, observed: { addedMs: 0.995 }, after: { addedMs: 0.944 } },
+  };
+  assert.match(renderTable(r).split('\n')[0], / · network \+1 ms RTT \(a client saw \+0\.995 ms before the run, \+0\.944 ms after; the proxy held p50 0\.812 ms, p99 1\.308 ms\)$/);
+  assert.equal(describeNetwork({ name: 'wan', rttMs: 60, addedRttP50Ms: 60.01, addedRttP99Ms: 60.2, calibration: { calibrated: false } }),
+    '+60 ms RTT (not tuned: the proxy held p50 60.01 ms, p99 60.2 ms, plus its own path cost)');
   assert.equal(describeNetwork({ name: 'loopback', rttMs: 0 }), 'loopback');
   // Results of older releases measured the added RTT before the run.
   assert.equal(describeNetwork({ name: 'lan', rttMs: 0.5, measuredAddedMs: 0.556 }), '+0.5 ms RTT (measured +0.556 ms before the run)');

@@ -79,12 +79,19 @@ export function fmtDelta(row, bench, baseline) {
 
 const fmtMs = (ms) => (ms === null || ms === undefined ? '-' : `${ms} ms`);
 
-/** The run's network (settings.network) in a phrase: what was asked and what the proxy measured adding over the run. */
+/** The run's network (settings.network) in a phrase: what was asked, what a client saw added, and what the proxy held. */
 export function describeNetwork(network) {
   if (!network) return 'not recorded';
   if (typeof network.rttMs !== 'number') return JSON.stringify(network);
   if (network.rttMs === 0) return 'loopback';
   const asked = `+${network.rttMs} ms RTT`;
+  const c = network.calibration;
+  if (c?.calibrated) {
+    const after = c.after?.addedMs !== undefined ? `, +${c.after.addedMs} ms after` : '';
+    return `${asked} (a client saw +${c.observed.addedMs} ms before the run${after}; the proxy held p50 ${fmtMs(network.addedRttP50Ms)}, p99 ${fmtMs(network.addedRttP99Ms)})`;
+  }
+  if (c) return `${asked} (not tuned: the proxy held p50 ${fmtMs(network.addedRttP50Ms)}, p99 ${fmtMs(network.addedRttP99Ms)}, plus its own path cost)`;
+  // Results from before the proxy was tuned from the client's side: its holds were at least the RTT.
   if ('addedRttP50Ms' in network) return `${asked} (added over the run: p50 ${fmtMs(network.addedRttP50Ms)}, p99 ${fmtMs(network.addedRttP99Ms)})`;
   if ('measuredAddedMs' in network) return `${asked} (measured +${network.measuredAddedMs} ms before the run)`; // results of older releases
   return asked;

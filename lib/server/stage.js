@@ -1,9 +1,10 @@
 // The stage one run plays on: the server (embedded or remote) with the harness's admin connection,
 // where the server and the harness run (CPU placement, the same for every driver), and, with --rtt,
 // the latency proxy between the drivers and the server. Opened before the benches, closed after.
-import { DEFAULT_PLACEMENT, canPin, pin, planPlacement } from '../measuring/placement.js';
+import { DEFAULT_PLACEMENT, canPin, pin, pinThreads, planPlacement } from '../measuring/placement.js';
 import { openServer } from './session.js';
-import { describeAddedDelay, startProxy, summarizeAddedDelay } from './proxy/index.js';
+import { describeAddedDelay, startProxy, summarizeAddedDelay, proxyPlacement, describeCalibration } from './proxy/index.js';
+import { calibrateProxy, CALIBRATE_MAX_RTT_MS, probeSize, startProbe } from './proxy/calibrate.js';
 
 /** CPU placement: planned for this server, the server and the harness pinned; recorded in the settings. */
 function placeServer(session, { opts, settings, log }) {
@@ -15,13 +16,57 @@ function placeServer(session, { opts, settings, log }) {
   return placement;
 }
 
-/** The latency proxy, off the measured CPU; the drivers' target goes through it, the admin connection does not. */
-async function openProxy(target, { network, placement, log }) {
-  const proxy = await startProxy(target, network.rttMs);
-  pin(proxy.pid, placement.harness ?? placement.server ?? placement.client); // off the measured CPU
-  log(`network: +${network.rttMs} ms RTT through a latency proxy (pid ${proxy.pid}) that holds every chunk `
-    + `at least ${network.rttMs / 2} ms each way; what it added is measured over the run`);
-  return proxy;
+/**
+ * The latency proxy, off the measured CPU (spinning while it holds chunks when that CPU is its own), tuned
+ * from the drivers' CPU so that a client sees the asked round trip (proxy/calibrate.js). The drivers'
+ * target goes through it, the admin connection does not.
+ */
+async function openProxy(stage, { network, settings, log }) {
+  const { placement } = stage;
+  const where = proxyPlacement(placement);
+  const proxy = await startProxy(stage.target, network.rttMs, { waits: where.waits });
+  stage.proxy = proxy;
+  pin(proxy.pid, where.cpus);
+  settings.network.proxy = where;
+  log(`network: +${network.rttMs} ms RTT through a latency proxy (pid ${proxy.pid}, ${where.note})`);
+  stage.direct = stage.target;
+  stage.probeVia = { ...stage.target, host: proxy.host, port: proxy.port, socket: undefined };
+  if (network.rttMs > CALIBRATE_MAX_RTT_MS) {
+    settings.network.calibration = { calibrated: false, why: `above ${CALIBRATE_MAX_RTT_MS} ms the proxy's own path cost is under 0.5 % of the RTT` };
+  } else {
+    let probe = null;
+    try {
+      probe = await openProbe(stage);
+      settings.network.calibration = { calibrated: true, ...await calibrateProxy(proxy, probe, network.rttMs) };
+    } catch (err) {
+      // The run goes on with the full hold each way: the client sees the RTT plus the proxy's path cost.
+      await proxy.setHold(network.rttMs / 2);
+      settings.network.calibration = { calibrated: false, why: err.message };
+    } finally {
+      await probe?.stop();
+    }
+  }
+  log(describeCalibration(network.rttMs, settings.network.calibration));
+}
+
+/** The probe process: straight to the server and through the proxy, placed as the drivers are. */
+function openProbe(stage) {
+  const { client, harness } = stage.placement;
+  return startProbe({ direct: stage.direct, proxied: stage.probeVia, place: (pid) => pinThreads(pid, client, harness) });
+}
+
+/** After the run: what the client sees added now, at the hold the run used (not tuned again). */
+async function probeAfter(stage, network) {
+  if (!network.calibration?.calibrated) return null;
+  let probe = null;
+  try {
+    probe = await openProbe(stage);
+    return await probe.measure(probeSize(network.rttMs), network.rttMs);
+  } catch (err) {
+    return { error: err.message };
+  } finally {
+    await probe?.stop();
+  }
 }
 
 /**
@@ -34,8 +79,8 @@ export async function openStage(stage, { opts, env, settings, network, log, sign
   stage.target = stage.session.target;
   stage.placement = placeServer(stage.session, { opts, settings, log });
   if (network.rttMs > 0) {
-    stage.proxy = await openProxy(stage.target, { network, placement: stage.placement, log });
-    stage.target = { ...stage.target, host: stage.proxy.host, port: stage.proxy.port, socket: undefined };
+    await openProxy(stage, { network, settings, log });
+    stage.target = stage.probeVia;
   }
   return stage;
 }
@@ -44,6 +89,8 @@ export async function openStage(stage, { opts, env, settings, network, log, sign
 export async function closeStage(stage, { settings, results, log }) {
   if (stage.proxy) {
     Object.assign(settings.network, summarizeAddedDelay(await stage.proxy.report()));
+    const after = await probeAfter(stage, settings.network);
+    if (after) settings.network.calibration.after = after;
     if (results) results.settings.network = { ...settings.network };
     log(describeAddedDelay(settings.network));
     await stage.proxy.stop();

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { usageError, setupError } from '../../cli/errors.js';
 import { deadline, within } from '../../measuring/timers.js';
 import { round3 } from '../../measuring/stats.js';
+import { tolerance } from './calibrate.js';
 
 const PROXY = fileURLToPath(new URL('./process.js', import.meta.url));
 
@@ -32,13 +33,16 @@ export function resolveNetwork({ rtt, network } = {}) {
 
 /**
  * Start a proxy in front of `target` adding `rttMs` of round trip (half each way).
- * Returns { host, port, pid, stop(), report() }; report() resolves to the proxy's own account of
- * the run so far: hold-time summaries per direction, its CPU seconds (all its threads) and uptime.
- * The proxy runs an event loop and an alarm thread (alarm.js): to pin it to CPUs, pin all
- * of pid's threads (taskset -a).
+ * `waits`: 'spin' when the proxy will have a CPU of its own (it spins rather than sleeps while it
+ * holds chunks), 'sleep' when it shares one with the client or the server (process.js).
+ * Returns { host, port, pid, waits, stop(), report(), setHold(oneWayMs) }. report() resolves to the proxy's
+ * own account since the last setHold (or its start): hold-time summaries per direction, the hold in
+ * force, its CPU seconds (all its threads) and uptime. setHold() changes the hold of chunks arriving
+ * from then on and starts a new account. In sleep mode the proxy runs an event loop and an alarm
+ * thread (alarm.js): to pin it to CPUs, pin all of pid's threads (taskset -a).
  */
-export async function startProxy(target, rttMs) {
-  const child = spawn(process.execPath, [PROXY, '127.0.0.1', target.host ?? '-', String(target.port ?? '-'), target.socket ?? '-', String(rttMs / 2)],
+export async function startProxy(target, rttMs, { waits = 'sleep' } = {}) {
+  const child = spawn(process.execPath, [PROXY, '127.0.0.1', target.host ?? '-', String(target.port ?? '-'), target.socket ?? '-', String(rttMs / 2), waits],
     { stdio: ['pipe', 'pipe', 'inherit'] });
   const lines = readJsonLines(child.stdout);
   child.stdin.on('error', () => {}); // a proxy that died: stop() and report() see it from its exit code
@@ -56,13 +60,21 @@ export async function startProxy(target, rttMs) {
     await gone;
   };
   process.once('exit', () => { try { child.kill('SIGKILL'); } catch { /* gone */ } });
-  const report = async () => {
-    if (child.exitCode !== null || child.signalCode !== null) return null;
-    const answer = new Promise((resolve) => { lines.next = resolve; });
-    child.stdin.write(`${JSON.stringify({ command: 'report' })}\n`);
-    return (await within(answer, 5000, {})).report ?? null;
+  let asking = Promise.resolve();
+  /** One command line, its one answer line (commands are sent one at a time); {} if the proxy is gone or silent. */
+  const ask = (msg) => {
+    const answer = asking.then(async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return {};
+      const line = new Promise((resolve) => { lines.next = resolve; });
+      child.stdin.write(`${JSON.stringify(msg)}\n`);
+      return within(line, 5000, {});
+    });
+    asking = answer;
+    return answer;
   };
-  return { host: '127.0.0.1', port, pid: child.pid, stop, report };
+  const report = async () => (await ask({ command: 'report' })).report ?? null;
+  const setHold = async (oneWayMs) => (await ask({ command: 'hold', oneWayMs })).hold ?? null;
+  return { host: '127.0.0.1', port, pid: child.pid, waits, stop, report, setHold };
 }
 
 /** Hand each JSON line of `stream` to `reader.next` (set by whoever waits for the next one). */
@@ -87,9 +99,10 @@ function readJsonLines(stream) {
 const ms3 = (x) => (x === null || x === undefined ? null : round3(x));
 
 /**
- * What the proxy added over the run, for settings.network: per direction the hold times' summary
- * ({ chunks, early, minMs, p50Ms, p99Ms, maxMs, meanMs }), and the added round trip estimated as the sum of
- * the two directions' p50s (addedRttP50Ms) and of their p99s (addedRttP99Ms). `early` counts the
+ * What the proxy held over the run, for settings.network: the hold each way in force (holdMs), per direction the hold times' summary
+ * ({ chunks, early, minMs, p50Ms, p99Ms, maxMs, meanMs }), and the round trip held, as the sum of the two
+ * directions' p50s (addedRttP50Ms) and of their p99s (addedRttP99Ms): the proxy's holds only, not what
+ * the client sees (that is settings.network.calibration's probe, with the path's own cost). `early` counts the
  * chunks the proxy saw itself release before their time: always 0 unless the proxy is broken.
  */
 export function summarizeAddedDelay(report) {
@@ -100,10 +113,43 @@ export function summarizeAddedDelay(report) {
     addedRttP50Ms: sum(toServer.p50Ms, toClient.p50Ms),
     addedRttP99Ms: sum(toServer.p99Ms, toClient.p99Ms),
     holds: { toServer, toClient },
+    holdMs: report.holdMs,
     early: toServer.early + toClient.early,
     proxyCpuSeconds: report.cpuSeconds,
     proxySeconds: report.uptimeSeconds,
   };
+}
+
+/** A taskset CPU list ('0', '1-3', '0,2') as a set of numbers; null stays null. */
+const cpuSet = (list) => (list ? new Set(String(list).split(',').flatMap((part) => {
+  const [a, b = a] = part.split('-').map(Number);
+  return Array.from({ length: b - a + 1 }, (_, i) => a + i);
+})) : null);
+
+/**
+ * Where the proxy runs in a placement (measuring/placement.js) and how it waits: on the harness's CPUs
+ * less the drivers' and the server's, spinning, when that leaves any; else beside the harness (or the
+ * server, or the client), sleeping. Returns { cpus, waits, note } for settings.network.proxy.
+ */
+export function proxyPlacement(placement) {
+  const taken = new Set([...(cpuSet(placement.client) ?? []), ...(cpuSet(placement.server) ?? [])]);
+  const own = [...(cpuSet(placement.harness) ?? [])].filter((c) => !taken.has(c));
+  if (own.length && placement.client) {
+    const cpus = own.join(',');
+    return { cpus, waits: 'spin', note: `on CPU ${cpus}, its own: it spins while it holds chunks` };
+  }
+  const cpus = placement.harness ?? placement.server ?? placement.client ?? null;
+  return { cpus, waits: 'sleep', note: cpus === null ? 'placed by the scheduler: it sleeps between chunks' : `on CPU ${cpus}, shared with the client or the server: it sleeps between chunks` };
+}
+
+const us = (x) => `${Math.round(x)} µs`;
+const observedText = (o) => `+${o.addedMs} ms (DO 1 through the proxy p50 ${us(o.proxiedP50Us)} − straight to the server p50 ${us(o.loopbackP50Us)})`;
+
+/** The progress line on the proxy's tuning (settings.network.calibration). */
+export function describeCalibration(rttMs, c) {
+  if (!c?.calibrated) return `network: the proxy holds ${rttMs / 2} ms each way, not tuned (${c?.why ?? 'no probe'}): a client sees the RTT plus the proxy's own path cost`;
+  return `network: probed from the drivers' CPU, a client sees ${observedText(c.observed)} with the proxy holding ${c.holdMs} ms each way; `
+    + `its own path cost, ${c.pathCostMs} ms per round trip, is taken off the holds${c.within ? '' : ` (NOT within ±${round3(tolerance(rttMs))} ms of the ${rttMs} ms asked after ${c.steps.length} tries: the closest kept)`}`;
 }
 
 const holdText = (h) => (h.chunks ? `p50 ${h.p50Ms}, p99 ${h.p99Ms}, shortest ${Math.floor(h.minMs * 1e4) / 1e4} ms` : 'no data');
@@ -114,7 +160,9 @@ export function describeAddedDelay(network) {
   const { toServer, toClient } = network.holds;
   const cpu = network.proxyCpuSeconds === undefined ? ''
     : `; proxy CPU ${network.proxyCpuSeconds} s over ${network.proxySeconds} s (${Math.round((100 * network.proxyCpuSeconds) / network.proxySeconds)} % of a core)`;
-  return `network: +${network.rttMs} ms RTT requested; added over the run (per chunk, both directions' holds summed): `
+  const c = network.calibration;
+  const seen = !c?.calibrated ? '' : `; a client saw ${observedText(c.observed)} before the run${c.after?.addedMs !== undefined ? `, ${observedText(c.after)} after` : ''}`;
+  return `network: +${network.rttMs} ms RTT requested${seen}; the proxy held (per chunk, both directions' holds summed): `
     + `p50 ${network.addedRttP50Ms} ms, p99 ${network.addedRttP99Ms} ms — client→server ${holdText(toServer)}; `
     + `server→client ${holdText(toClient)}${network.early ? `; ${network.early} chunk(s) released EARLY` : ''}${cpu}`;
 }
