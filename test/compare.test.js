@@ -281,7 +281,11 @@ test('one warning line per condition that makes the runs incomparable', () => {
   rtt1Again.settings.network = measured(1.09);
   rtt2.settings.network = { ...measured(2.01), name: 'rtt 2 ms', rttMs: 2 };
   assert.doesNotMatch(compareResults(rtt1, rtt1Again).warnings.join('\n'), /network/);
-  assert.match(compareResults(rtt1, rtt2).warnings.join('\n'), /network differs: \+1 ms RTT \(base\) vs \+2 ms RTT \(new\)/);
+  assert.match(compareResults(rtt1, rtt2).warnings.join('\n'), /network differs: \+1 ms RTT through a proxy \(base\) vs \+2 ms RTT through a proxy \(new\)/);
+  // Held in the driver processes against through a proxy (results from before --rtt-via: a proxy).
+  const held = fixture();
+  held.settings.network = { name: 'rtt 1 ms', rttMs: 1, via: 'process', holdMs: 0.48 };
+  assert.match(compareResults(rtt1, held).warnings.join('\n'), /network differs: \+1 ms RTT through a proxy \(base\) vs \+1 ms RTT held in the driver processes \(new\)/);
   // Rows measured in one process against rows averaged over four: a warning, not a refusal.
   const [one, four] = [fixture(), fixture()];
   four.settings.processes = 4;

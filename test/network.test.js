@@ -6,6 +6,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { connectFloor, decodeTextRow, FloorError } from '../lib/drivers/floor-client.js';
 import { startProxy, resolveNetwork } from '../lib/server/proxy/index.js';
+import { resolveSettings } from '../lib/measuring/settings.js';
+import { BENCHES } from '../benchs/index.js';
 import mariadb from '../lib/drivers/mariadb.js';
 import mysql2 from '../lib/drivers/mysql2.js';
 import { useEmbeddedServer } from './helpers/server.js';
@@ -73,16 +75,51 @@ test('proxy: a 100 000-row result and an 8 MB insert arrive whole and in order',
 
 test('network profiles and --rtt parsing', () => {
   assert.deepEqual(resolveNetwork({}), { name: 'loopback', rttMs: 0 });
-  assert.deepEqual(resolveNetwork({ network: 'lan' }), { name: 'lan', rttMs: 0.5 });
-  assert.deepEqual(resolveNetwork({ rtt: '2' }), { name: 'rtt 2 ms', rttMs: 2 });
+  assert.deepEqual(resolveNetwork({ network: 'lan' }), { name: 'lan', rttMs: 0.5, via: 'process' });
+  assert.deepEqual(resolveNetwork({ rtt: '2' }), { name: 'rtt 2 ms', rttMs: 2, via: 'process' });
+  assert.deepEqual(resolveNetwork({ rtt: '2', via: 'proxy' }), { name: 'rtt 2 ms', rttMs: 2, via: 'proxy' });
+  assert.deepEqual(resolveNetwork({ rtt: '0', via: 'proxy' }), { name: 'loopback', rttMs: 0 });
+  assert.throws(() => resolveNetwork({ rtt: '1', via: 'wire' }), /--rtt-via must be one of process, proxy, not 'wire'/);
   assert.throws(() => resolveNetwork({ rtt: '-1' }), /--rtt must be/);
   assert.throws(() => resolveNetwork({ network: 'moon' }), /unknown network profile 'moon'/);
   assert.throws(() => resolveNetwork({ rtt: '1', network: 'lan' }), /not both/);
 });
 
-test('a run with --rtt and the floor row records the network and each driver over the floor', async () => {
+test('--rtt-via: held in the driver processes by default, through the proxy for a run with a TLS bench, refused with one', () => {
+  const opts = { drivers: ['mysql2'], wake: { mode: 'none', spinners: 0 }, rtt: '1' };
+  const [doBench, tlsBench] = ['do', 'connect_tls'].map((n) => BENCHES.find((b) => b.name === n));
+  assert.equal(resolveSettings(opts, [doBench]).network.via, 'process');
+  assert.equal(resolveSettings(opts, [doBench, tlsBench]).network.via, 'proxy');
+  assert.equal(resolveSettings({ ...opts, rttVia: 'proxy' }, [doBench]).settings.network.via, 'proxy');
+  assert.throws(() => resolveSettings({ ...opts, rttVia: 'process' }, [tlsBench]), /^UserError: connect_tls: --rtt-via process cannot hold TLS bytes; use --rtt-via proxy/);
+  assert.equal(resolveSettings({ ...opts, rtt: undefined }, [tlsBench]).settings.network.via, undefined);
+});
+
+test('a run with --rtt held in the driver processes (the default): the hold tuned by a probe, each row at least two holds per operation', async () => {
   const { tmp, out } = isolatedDirs();
-  const r = await runCli(['do', 'select_100_cols', '--smoke', '--rtt', '0.5', '--floor', '--out', out], { tmp });
+  const r = await runCli(['do', '--smoke', '--rtt', '0.5', '--floor', '--out', out], { tmp });
+  assert.equal(r.code, 0, r.stderr);
+  const json = JSON.parse(readFileSync(join(out, readdirSync(out).find((f) => f.endsWith('.json'))), 'utf8'));
+  const network = json.settings.network;
+  assert.equal(network.rttMs, 0.5);
+  assert.equal(network.via, 'process');
+  const c = network.calibration;
+  assert.equal(c.calibrated, true, JSON.stringify(c));
+  assert.ok(c.holdMs > 0 && c.holdMs <= 0.25 && network.holdMs === c.holdMs, JSON.stringify(network));
+  assert.ok(c.observed.addedMs > 0 && c.after.addedMs > 0, JSON.stringify(c));
+  assert.equal(network.holds, undefined); // no proxy
+  assert.match(r.stderr, /^network: \+0\.5 ms RTT held in each driver process/m);
+  assert.match(r.stderr, /^network: \+0\.5 ms RTT requested; a client saw \+[\d.]+ ms .* before the run, \+[\d.]+ ms .* after; held in each driver process [\d.]+ ms each way$/m);
+  assert.match(r.stdout, /network \+0\.5 ms RTT \(held in the driver processes: a client saw \+[\d.]+ ms before the run, \+[\d.]+ ms after\)/);
+  for (const row of json.benches[0].results) {
+    assert.ok(row.ok, `${row.driver}: ${row.error}`);
+    assert.ok(row.latency.p50 >= 2000 * c.holdMs, `${row.driver} p50 ${row.latency.p50} µs`);
+  }
+});
+
+test('a run with --rtt through the proxy and the floor row records the network and each driver over the floor', async () => {
+  const { tmp, out } = isolatedDirs();
+  const r = await runCli(['do', 'select_100_cols', '--smoke', '--rtt', '0.5', '--rtt-via', 'proxy', '--floor', '--out', out], { tmp });
   assert.equal(r.code, 0, r.stderr);
   const json = JSON.parse(readFileSync(join(out, readdirSync(out).find((f) => f.endsWith('.json'))), 'utf8'));
   const network = json.settings.network;
@@ -99,7 +136,7 @@ test('a run with --rtt and the floor row records the network and each driver ove
   for (const direction of ['toServer', 'toClient']) assert.ok(network.holds[direction].minMs >= c.holdMs, `${direction} ${network.holds[direction].minMs}`);
   assert.ok(network.addedRttP99Ms >= network.addedRttP50Ms, JSON.stringify(network));
   assert.ok(network.proxyCpuSeconds > 0);
-  assert.match(r.stderr, /^network: probed from the drivers' CPU, a client sees \+[\d.]+ ms \(DO 1 through the proxy p50 \d+ µs − straight to the server p50 \d+ µs\) with the proxy holding [\d.]+ ms each way/m);
+  assert.match(r.stderr, /^network: probed from the drivers' CPU, a client sees \+[\d.]+ ms \(DO 1 with the round trip p50 \d+ µs − straight to the server p50 \d+ µs\) with [\d.]+ ms held each way/m);
   assert.match(r.stderr, /^network: \+0\.5 ms RTT requested; a client saw \+[\d.]+ ms .* before the run.*; the proxy held .*: p50 [\d.]+ ms, p99 [\d.]+ ms/m);
   assert.match(r.stdout, /network \+0\.5 ms RTT \(a client saw \+[\d.]+ ms before the run.*; the proxy held p50 [\d.]+ ms, p99 [\d.]+ ms\)/);
   for (const bench of json.benches) {

@@ -136,11 +136,11 @@ test('the run log line names the RTT asked for, what a client saw added, both di
     observed: { loopbackP50Us: 43, proxiedP50Us: 1038, addedMs: 0.995, ops: 420 },
     after: { loopbackP50Us: 45, proxiedP50Us: 1020, addedMs: 0.975, ops: 420 },
   };
-  assert.match(describeAddedDelay(network), /^network: \+1 ms RTT requested; a client saw \+0\.995 ms \(DO 1 through the proxy p50 1038 µs − straight to the server p50 43 µs\) before the run, \+0\.975 ms .* after; the proxy held/);
+  assert.match(describeAddedDelay(network), /^network: \+1 ms RTT requested; a client saw \+0\.995 ms \(DO 1 with the round trip p50 1038 µs − straight to the server p50 43 µs\) before the run, \+0\.975 ms .* after; the proxy held/);
   assert.equal(describeCalibration(1, network.calibration),
-    "network: probed from the drivers' CPU, a client sees +0.995 ms (DO 1 through the proxy p50 1038 µs − straight to the server p50 43 µs) with the proxy holding 0.405 ms each way; its own path cost, 0.185 ms per round trip, is taken off the holds");
+    "network: probed from the drivers' CPU, a client sees +0.995 ms (DO 1 with the round trip p50 1038 µs − straight to the server p50 43 µs) with 0.405 ms held each way; the path's own cost, 0.185 ms per round trip, is taken off the holds");
   assert.match(describeCalibration(0.2, { ...network.calibration, within: false, steps: [1, 2, 3, 4] }), /NOT within ±0\.01 ms of the 0\.2 ms asked after 4 tries: the closest kept/);
-  assert.match(describeCalibration(60, { calibrated: false, why: 'above 50 ms …' }), /not tuned \(above 50 ms …\): a client sees the RTT plus the proxy's own path cost/);
+  assert.match(describeCalibration(60, { calibrated: false, why: 'above 50 ms …' }), /not tuned \(above 50 ms …\): a client sees the RTT plus the path's own cost/);
 });
 
 test("the proxy's place: a CPU of its own (spinning) when the placement leaves one, else beside the harness (sleeping)", () => {

@@ -21,8 +21,9 @@ export function addRunOptions(cmd) {
   // Options the benches declare in their modules (the bench contract).
   for (const o of benchOptionSpecs()) cmd.option(o.flags, o.description, o.parse);
   cmd
-    .option('--rtt <ms>', 'add this round-trip time between drivers and server (a latency proxy in its own process)')
+    .option('--rtt <ms>', 'add this round-trip time between drivers and server, tuned so that a client sees it (see --rtt-via)')
     .option('--network <profile>', 'a named --rtt: lan (0.5 ms), wan (20 ms), loopback (0)')
+    .option('--rtt-via <where>', "where --rtt holds the bytes: 'process' (in each driver process, no extra hop; not TLS) or 'proxy' (a latency proxy process between drivers and server) (default: process, or proxy for a run with a TLS bench)")
     .option('--floor', 'add the wire-floor reference client (driver `floor`) to the drivers')
     .option('--smoke', 'one short pass for CI: every bench of the run (the default set, or those named) on every driver, checks on, tiny sampling');
   return addMeasureOptions(cmd);

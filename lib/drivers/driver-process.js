@@ -23,6 +23,9 @@ import { latencySummary, round1 } from '../measuring/stats.js';
 import { addSecret, redact } from '../cli/redact.js';
 import { within } from '../measuring/timers.js';
 import { awaitCompiles, canAwaitCompiles } from '../measuring/jit.js';
+import { holdSockets, setHold } from './held-sockets.js';
+
+const HELD_SIZING_S = 0.05; // the held warm-up after an unheld one (--rtt): enough operations to size a window
 
 // Ctrl-C, and the hang-up of a closed terminal, reach the whole process group: they are the parent's
 // to handle, and the parent ends this process. If the parent goes away without doing so, this
@@ -108,7 +111,10 @@ async function closeCell({ force = false } = {}) {
 
 const handlers = {
   async init(args) {
-    target = args.target;
+    // --rtt (stage.js): this process's connections to the server hold each chunk, each way.
+    const { heldOneWayMs, ...rest } = args.target ?? {};
+    if (heldOneWayMs > 0) holdSockets({ oneWayMs: heldOneWayMs });
+    target = args.target ? rest : args.target;
     addSecret(target?.password);
     context = args.context;
     [driver] = await loadDrivers([args.spec], { checked: true });
@@ -136,7 +142,20 @@ const handlers = {
     // A process's first bench also warms up the driver's code that every bench runs.
     const ownWarmup = settle && benchesOpened === 0 ? Math.max(warmup, NEW_PROCESS_WARMUP_S) : warmup;
     benchesOpened++;
-    cell.sizing = await warmUp({ ops: cell.ops, check, warmup: ownWarmup, settle, callTimeoutMs, awaitJit: jitWait ? awaitCompiles : undefined });
+    const heldMs = setHold(0);
+    if (heldMs > 0) {
+      // With --rtt the warm-up runs unheld: its "until up to speed" cannot see the driver's own time
+      // under a round trip, and through held round trips it would run a few hundred operations where
+      // a loopback warm-up runs tens of thousands (V8 optimizes by calls, not by time). Then a short
+      // held warm-up sizes the windows at the held speed.
+      const unheld = await warmUp({ ops: cell.ops, check, warmup: ownWarmup, settle, callTimeoutMs, awaitJit: jitWait ? awaitCompiles : undefined });
+      setHold(heldMs);
+      cell.sizing = await warmUp({ ops: cell.ops, check, warmup: HELD_SIZING_S, settle: false, callTimeoutMs });
+      cell.sizing.seconds += unheld.seconds;
+      cell.sizing.compileWaitSeconds = unheld.compileWaitSeconds;
+    } else {
+      cell.sizing = await warmUp({ ops: cell.ops, check, warmup: ownWarmup, settle, callTimeoutMs, awaitJit: jitWait ? awaitCompiles : undefined });
+    }
     return {
       protocol: plan.protocol, pool: Boolean(plan.pool), msPerOp: cell.sizing.msPerOp, warmupSeconds: cell.sizing.seconds,
       compileWaitSeconds: cell.sizing.compileWaitSeconds,

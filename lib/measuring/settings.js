@@ -4,6 +4,7 @@ import { DEFAULT_BENCHES } from '../../benchs/index.js';
 import { DRIVER_PROCESS_FLAGS } from '../drivers/driver-handle.js';
 import { BUILTIN_DRIVERS } from '../drivers/index.js';
 import { resolveNetwork } from '../server/proxy/index.js';
+import { usageError } from '../cli/errors.js';
 import { describeWake } from './wake.js';
 import { DEFAULT_JIT } from './jit.js';
 import { windowLead } from './windows.js';
@@ -81,7 +82,12 @@ export function runSettings(opts, benches) {
 /** The run's settings and its network (--rtt, --network), which the settings record by name and RTT. */
 export function resolveSettings(opts, benches) {
   const settings = runSettings(opts, benches);
-  const network = resolveNetwork({ rtt: opts.rtt, network: opts.network });
-  settings.network = { name: network.name, rttMs: network.rttMs };
+  // The driver processes cannot hold TLS bytes (drivers/held-sockets.js): a run with a TLS bench goes through the proxy.
+  const tls = benches.filter((b) => b.requires?.includes('tls')).map((b) => b.name);
+  const network = resolveNetwork({ rtt: opts.rtt, network: opts.network, via: opts.rttVia ?? (tls.length ? 'proxy' : undefined) });
+  if (network.via === 'process' && tls.length) {
+    throw usageError(`${tls.join(', ')}: --rtt-via process cannot hold TLS bytes; use --rtt-via proxy (the default for a run with a TLS bench)`);
+  }
+  settings.network = { name: network.name, rttMs: network.rttMs, ...(network.via ? { via: network.via } : {}) };
   return { settings, network };
 }

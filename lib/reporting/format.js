@@ -86,6 +86,11 @@ export function describeNetwork(network) {
   if (network.rttMs === 0) return 'loopback';
   const asked = `+${network.rttMs} ms RTT`;
   const c = network.calibration;
+  if (network.via === 'process') {
+    const after = c?.after?.addedMs !== undefined ? `, +${c.after.addedMs} ms after` : '';
+    return c?.calibrated ? `${asked} (held in the driver processes: a client saw +${c.observed.addedMs} ms before the run${after})`
+      : `${asked} (held in the driver processes, not tuned: ${network.holdMs} ms each way plus the path's own cost)`;
+  }
   if (c?.calibrated) {
     const after = c.after?.addedMs !== undefined ? `, +${c.after.addedMs} ms after` : '';
     return `${asked} (a client saw +${c.observed.addedMs} ms before the run${after}; the proxy held p50 ${fmtMs(network.addedRttP50Ms)}, p99 ${fmtMs(network.addedRttP99Ms)})`;

@@ -22,7 +22,9 @@ const same = (a, b) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 /** The network a run asked for, without what its proxy measured (which differs in every run). */
 function requestedNetwork(network) {
   if (typeof network?.rttMs !== 'number') return network;
-  return network.rttMs === 0 ? 'loopback' : `+${network.rttMs} ms RTT`;
+  if (network.rttMs === 0) return 'loopback';
+  // Results from before --rtt-via went through the proxy.
+  return `+${network.rttMs} ms RTT ${network.via === 'process' ? 'held in the driver processes' : 'through a proxy'}`;
 }
 
 // What makes two runs' figures incomparable, in the order the warnings are printed.

@@ -3,7 +3,7 @@
 // the latency proxy between the drivers and the server. Opened before the benches, closed after.
 import { DEFAULT_PLACEMENT, canPin, pin, pinThreads, planPlacement } from '../measuring/placement.js';
 import { openServer } from './session.js';
-import { describeAddedDelay, startProxy, summarizeAddedDelay, proxyPlacement, describeCalibration } from './proxy/index.js';
+import { describeAddedDelay, describeHeld, startProxy, summarizeAddedDelay, proxyPlacement, describeCalibration } from './proxy/index.js';
 import { calibrateProxy, CALIBRATE_MAX_RTT_MS, probeSize, startProbe } from './proxy/calibrate.js';
 
 /** CPU placement: planned for this server, the server and the harness pinned; recorded in the settings. */
@@ -38,6 +38,7 @@ async function openProxy(stage, { network, settings, log }) {
     try {
       probe = await openProbe(stage);
       settings.network.calibration = { calibrated: true, ...await calibrateProxy(proxy, probe, network.rttMs) };
+      settings.network.holdMs = settings.network.calibration.holdMs;
     } catch (err) {
       // The run goes on with the full hold each way: the client sees the RTT plus the proxy's path cost.
       await proxy.setHold(network.rttMs / 2);
@@ -49,10 +50,41 @@ async function openProxy(stage, { network, settings, log }) {
   log(describeCalibration(network.rttMs, settings.network.calibration));
 }
 
-/** The probe process: straight to the server and through the proxy, placed as the drivers are. */
-function openProbe(stage) {
+/**
+ * --rtt-via process: each driver process holds its own connections' chunks (drivers/held-sockets.js),
+ * with the hold tuned by a probe that holds its connection the same way. No process between drivers
+ * and server; the admin connection is not held.
+ */
+async function holdInDriverProcesses(stage, { network, settings, log }) {
+  stage.direct = stage.target;
+  log(`network: +${network.rttMs} ms RTT held in each driver process (each chunk, each way, in order; the process spins while it holds)`);
+  if (network.rttMs > CALIBRATE_MAX_RTT_MS) {
+    settings.network.calibration = { calibrated: false, why: `above ${CALIBRATE_MAX_RTT_MS} ms the path's own cost is under 0.5 % of the RTT` };
+    settings.network.holdMs = network.rttMs / 2;
+  } else {
+    let probe = null;
+    try {
+      probe = await openProbe(stage, network.rttMs / 2);
+      const calibration = await calibrateProxy(probe, probe, network.rttMs);
+      settings.network.calibration = { calibrated: true, ...calibration };
+      settings.network.holdMs = calibration.holdMs;
+    } catch (err) {
+      settings.network.calibration = { calibrated: false, why: err.message };
+      settings.network.holdMs = network.rttMs / 2;
+    } finally {
+      await probe?.stop();
+    }
+  }
+  log(describeCalibration(network.rttMs, settings.network.calibration));
+  return { ...stage.target, heldOneWayMs: settings.network.holdMs };
+}
+
+/** The probe process, placed as the drivers are: straight to the server and through the proxy, or with a connection held in itself. */
+function openProbe(stage, heldOneWayMs) {
   const { client, harness } = stage.placement;
-  return startProbe({ direct: stage.direct, proxied: stage.probeVia, place: (pid) => pinThreads(pid, client, harness) });
+  const place = (pid) => pinThreads(pid, client, harness);
+  return stage.proxy ? startProbe({ direct: stage.direct, proxied: stage.probeVia, place })
+    : startProbe({ direct: stage.direct, heldOneWayMs, place });
 }
 
 /** After the run: what the client sees added now, at the hold the run used (not tuned again). */
@@ -60,7 +92,7 @@ async function probeAfter(stage, network) {
   if (!network.calibration?.calibrated) return null;
   let probe = null;
   try {
-    probe = await openProbe(stage);
+    probe = await openProbe(stage, network.holdMs);
     return await probe.measure(probeSize(network.rttMs), network.rttMs);
   } catch (err) {
     return { error: err.message };
@@ -78,9 +110,11 @@ export async function openStage(stage, { opts, env, settings, network, log, sign
   stage.session = await openServer({ opts, env, log, abort: signals.abort, signal: signals.signal, tls });
   stage.target = stage.session.target;
   stage.placement = placeServer(stage.session, { opts, settings, log });
-  if (network.rttMs > 0) {
+  if (network.rttMs > 0 && network.via === 'proxy') {
     await openProxy(stage, { network, settings, log });
     stage.target = stage.probeVia;
+  } else if (network.rttMs > 0) {
+    stage.target = await holdInDriverProcesses(stage, { network, settings, log });
   }
   return stage;
 }
@@ -94,6 +128,11 @@ export async function closeStage(stage, { settings, results, log }) {
     if (results) results.settings.network = { ...settings.network };
     log(describeAddedDelay(settings.network));
     await stage.proxy.stop();
+  } else if (stage.direct && settings.network?.rttMs > 0) {
+    const after = await probeAfter(stage, settings.network);
+    if (after) settings.network.calibration.after = after;
+    if (results) results.settings.network = { ...settings.network };
+    log(describeHeld(settings.network));
   }
   await stage.session?.close();
 }

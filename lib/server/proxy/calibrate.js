@@ -1,13 +1,14 @@
-// What the latency proxy adds as the client sees it, and the hold that makes it the round trip asked.
+// What --rtt adds as the client sees it, and the hold that makes it the round trip asked.
 //
-// Going through a user-space proxy costs more than its holds: two more socket hops per round trip,
-// and wake-ups of CPUs that went idle while a chunk was held (on the project's 2-core VM, about
-// 0.1–0.2 ms per round trip, growing with the hold). So the proxy is tuned from the client's side:
-// a probe process (probe.js), placed where the drivers run, times `DO 1` straight to the server and
-// through the proxy, in interleaved blocks; the difference of the medians is what the client sees
-// added. The hold each way is then set to (asked RTT − the path's own cost) / 2, measured again, and
-// kept when the client sees the asked RTT within the tolerance. The proxy still never releases a chunk
-// before its hold; the hold is what was found to give the client the asked round trip.
+// Holding each chunk half the RTT is not enough: the path costs more than its holds. Through a proxy,
+// two more socket hops and wake-ups of CPUs that went idle while a chunk was held (0.1-0.2 ms per
+// round trip on the project's 2-core VM); held in the driver process, the server's and the client's
+// own work take longer after a held pause (about 5 % of the RTT there). So the hold is tuned from the
+// client's side: a probe process (probe.js), placed where the drivers run, times `DO 1` straight to
+// the server and with the round trip added, in interleaved blocks; the difference of the medians is
+// what the client sees added. The hold each way is then set to (asked RTT - the path's own cost) / 2,
+// measured again, and kept when the client sees the asked RTT within the tolerance. A chunk is still
+// never released before its hold; the hold is what was found to give the client the asked round trip.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { within } from '../../measuring/timers.js';
@@ -21,6 +22,14 @@ const PROBE_MS = 500; // time spent through the proxy per measurement, about (25
 /** How close to the asked RTT the client's added p50 must come for the tuning to stop: ms. */
 export const tolerance = (rttMs) => Math.max(0.02 * rttMs, 0.01);
 
+/** The mean of the middle 98 % (the slowest and fastest 1 % left out: a probe of half a second may or may not catch a stall of the host). */
+const trimmedMean = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const cut = Math.floor(s.length / 100);
+  const kept = s.slice(cut, s.length - cut);
+  return kept.reduce((a, b) => a + b, 0) / kept.length;
+};
+
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
@@ -33,10 +42,12 @@ export function probeSize(rttMs) {
 }
 
 /**
- * Start a probe process: `direct` and `proxied` are connection targets; `place(pid)` pins it where
- * the drivers run. Returns { measure(size) -> { loopbackP50Us, proxiedP50Us, addedMs, ops }, stop() }.
+ * Start a probe process: `direct` and `proxied` are connection targets, or `heldOneWayMs` instead of
+ * `proxied` to hold a second connection to `direct` in the probe process itself (--rtt-via process);
+ * `place(pid)` pins it where the drivers run. Returns { measure(size) -> { loopbackP50Us,
+ * proxiedP50Us, addedMs, ops }, setHold(ms) (held connections only), stop() }.
  */
-export async function startProbe({ direct, proxied, place }) {
+export async function startProbe({ direct, proxied, heldOneWayMs, place }) {
   const child = spawn(process.execPath, [PROBE], { stdio: ['pipe', 'pipe', 'inherit'] });
   child.stdin.on('error', () => {});
   process.once('exit', () => { try { child.kill('SIGKILL'); } catch { /* gone */ } });
@@ -66,7 +77,7 @@ export async function startProbe({ direct, proxied, place }) {
     await within(gone, 2000);
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   };
-  const hello = await ask({ direct, proxied }, 15000);
+  const hello = await ask(proxied ? { direct, proxied } : { direct, heldOneWayMs }, 15000);
   if (hello.error) {
     await stop();
     throw new Error(`latency probe: ${hello.error}`);
@@ -76,19 +87,28 @@ export async function startProbe({ direct, proxied, place }) {
     if (r.error) throw new Error(`latency probe: ${r.error}`);
     const loopbackP50Us = median(r.directUs);
     const proxiedP50Us = median(r.proxiedUs);
-    return { loopbackP50Us: Math.round(loopbackP50Us * 10) / 10, proxiedP50Us: Math.round(proxiedP50Us * 10) / 10, addedMs: round3((proxiedP50Us - loopbackP50Us) / 1000), ops: r.proxiedUs.length };
+    const addedMeanMs = round3((trimmedMean(r.proxiedUs) - trimmedMean(r.directUs)) / 1000);
+    return { loopbackP50Us: Math.round(loopbackP50Us * 10) / 10, proxiedP50Us: Math.round(proxiedP50Us * 10) / 10, addedMs: round3((proxiedP50Us - loopbackP50Us) / 1000), addedMeanMs, ops: r.proxiedUs.length };
   };
-  return { measure, stop };
+  const setHold = async (ms) => {
+    const r = await ask({ hold: ms }, 5000);
+    if (r.error) throw new Error(`latency probe: ${r.error}`);
+    return r.hold;
+  };
+  return { measure, setHold, stop };
 }
 
 /**
- * Tune `proxy`'s hold so that the probe's client sees `rttMs` added at the median. Returns
- * { holdMs, pathCostMs, observed, steps, within } where observed is the probe's last measurement at the
- * kept hold ({ loopbackP50Us, proxiedP50Us, addedMs, ops }), pathCostMs what the client saw added
- * beyond the holds (observed.addedMs − 2 × holdMs), steps every hold tried with its measurement, and
- * within whether observed.addedMs is within the tolerance of rttMs.
+ * Tune `proxy`'s hold (anything with setHold) so that the probe's client sees `rttMs` added, at the
+ * median (`on` 'p50') or on average (`on` 'mean': the trimmed means, so that throughput follows
+ * 1 / (RTT + loopback); the median then lands just below). Returns { holdMs, calibratedOn, pathCostMs,
+ * observed, steps, within } where observed is the probe's last measurement at the kept hold
+ * ({ loopbackP50Us, proxiedP50Us, addedMs, addedMeanMs, ops }), pathCostMs what the client saw added
+ * beyond the holds, steps every hold tried with its measurement, and within whether what was tuned
+ * on is within the tolerance of rttMs.
  */
-export async function calibrateProxy(proxy, probe, rttMs) {
+export async function calibrateProxy(proxy, probe, rttMs, { on = 'p50' } = {}) {
+  const seen = (m) => (on === 'mean' ? m.addedMeanMs : m.addedMs);
   const size = probeSize(rttMs);
   const steps = [];
   let hold = rttMs / 2;
@@ -97,18 +117,19 @@ export async function calibrateProxy(proxy, probe, rttMs) {
     await proxy.setHold(hold);
     const m = await probe.measure(size, rttMs);
     steps.push({ holdMs: hold, ...m });
-    if (Math.abs(m.addedMs - rttMs) <= tolerance(rttMs)) break;
-    const pathCost = m.addedMs - 2 * hold;
+    if (Math.abs(seen(m) - rttMs) <= tolerance(rttMs)) break;
+    const pathCost = seen(m) - 2 * hold;
     hold = Math.min(rttMs, Math.max(0, (rttMs - pathCost) / 2));
   }
-  const best = steps.reduce((a, b) => (Math.abs(b.addedMs - rttMs) < Math.abs(a.addedMs - rttMs) ? b : a));
+  const best = steps.reduce((a, b) => (Math.abs(seen(b) - rttMs) < Math.abs(seen(a) - rttMs) ? b : a));
   await proxy.setHold(best.holdMs); // also starts the run's own record of holds
   const { holdMs, ...observed } = best;
   return {
     holdMs,
-    pathCostMs: round3(observed.addedMs - 2 * holdMs),
+    calibratedOn: on,
+    pathCostMs: round3(seen(observed) - 2 * holdMs),
     observed,
     steps,
-    within: Math.abs(observed.addedMs - rttMs) <= tolerance(rttMs),
+    within: Math.abs(seen(observed) - rttMs) <= tolerance(rttMs),
   };
 }

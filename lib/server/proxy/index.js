@@ -15,8 +15,16 @@ export const NETWORK_PROFILES = Object.freeze({
   wan: 20, // another region / the far side of a VPN
 });
 
-/** --rtt and --network into { name, rttMs }; rtt 0 means no proxy. */
-export function resolveNetwork({ rtt, network } = {}) {
+export const RTT_VIAS = ['process', 'proxy'];
+
+/** --rtt, --network and --rtt-via into { name, rttMs, via } (via only with an RTT); rtt 0 means loopback. */
+export function resolveNetwork({ rtt, network, via } = {}) {
+  const resolved = resolveRtt({ rtt, network });
+  if (via !== undefined && !RTT_VIAS.includes(via)) throw usageError(`--rtt-via must be one of ${RTT_VIAS.join(', ')}, not '${via}'`);
+  return resolved.rttMs > 0 ? { ...resolved, via: via ?? 'process' } : resolved;
+}
+
+function resolveRtt({ rtt, network }) {
   if (rtt !== undefined && network !== undefined) throw usageError('give --rtt or --network, not both');
   if (network !== undefined) {
     if (!(network in NETWORK_PROFILES)) {
@@ -143,13 +151,20 @@ export function proxyPlacement(placement) {
 }
 
 const us = (x) => `${Math.round(x)} µs`;
-const observedText = (o) => `+${o.addedMs} ms (DO 1 through the proxy p50 ${us(o.proxiedP50Us)} − straight to the server p50 ${us(o.loopbackP50Us)})`;
+const observedText = (o) => `+${o.addedMs} ms (DO 1 with the round trip p50 ${us(o.proxiedP50Us)} − straight to the server p50 ${us(o.loopbackP50Us)})`;
 
 /** The progress line on the proxy's tuning (settings.network.calibration). */
 export function describeCalibration(rttMs, c) {
-  if (!c?.calibrated) return `network: the proxy holds ${rttMs / 2} ms each way, not tuned (${c?.why ?? 'no probe'}): a client sees the RTT plus the proxy's own path cost`;
-  return `network: probed from the drivers' CPU, a client sees ${observedText(c.observed)} with the proxy holding ${c.holdMs} ms each way; `
-    + `its own path cost, ${c.pathCostMs} ms per round trip, is taken off the holds${c.within ? '' : ` (NOT within ±${round3(tolerance(rttMs))} ms of the ${rttMs} ms asked after ${c.steps.length} tries: the closest kept)`}`;
+  if (!c?.calibrated) return `network: ${rttMs / 2} ms held each way, not tuned (${c?.why ?? 'no probe'}): a client sees the RTT plus the path's own cost`;
+  return `network: probed from the drivers' CPU, a client sees ${observedText(c.observed)} with ${c.holdMs} ms held each way; `
+    + `the path's own cost, ${c.pathCostMs} ms per round trip, is taken off the holds${c.within ? '' : ` (NOT within ±${round3(tolerance(rttMs))} ms of the ${rttMs} ms asked after ${c.steps.length} tries: the closest kept)`}`;
+}
+
+/** The progress line after a run whose driver processes held their own connections (--rtt-via process). */
+export function describeHeld(network) {
+  const c = network.calibration;
+  const seen = !c?.calibrated ? '' : `; a client saw ${observedText(c.observed)} before the run${c.after?.addedMs !== undefined ? `, ${observedText(c.after)} after` : ''}`;
+  return `network: +${network.rttMs} ms RTT requested${seen}; held in each driver process ${network.holdMs} ms each way`;
 }
 
 const holdText = (h) => (h.chunks ? `p50 ${h.p50Ms}, p99 ${h.p99Ms}, shortest ${Math.floor(h.minMs * 1e4) / 1e4} ms` : 'no data');

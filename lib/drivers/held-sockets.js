@@ -1,0 +1,118 @@
+// --rtt inside the driver process: every TCP or unix socket this process opens while holding is on
+// has each chunk it writes, and each chunk it receives, held `oneWayMs` before it goes on, in order.
+// The driver runs unmodified: node:net's Socket.prototype.connect is wrapped before any connection
+// is made, and the connected socket's write and 'data'/'end' events go through one queue per process.
+//
+// Why here and not in a proxy process: a proxy adds two loopback hops and a wake-up of another CPU
+// per round trip, and on the project's VM about 1 % of its round trips stalled for 1-10 ms
+// (docs/measuring-history.md). While anything is held, this process's event loop turns without
+// sleeping (setImmediate: each turn still polls its sockets), so a chunk goes on within a turn of its
+// time and the CPU never idles and wakes in between; with nothing held, the loop sleeps as usual.
+// A chunk never goes on before its hold. TLS is not reached (its bytes leave through the raw socket's
+// handle, below JavaScript): a TLS connection over a held socket is refused with one line.
+import net from 'node:net';
+import tls from 'node:tls';
+import { performance } from 'node:perf_hooks';
+
+const queue = []; // { due, run } in arrival order; one hold for all, so due ascends
+let head = 0;
+let turning = false;
+let holdMs = 0;
+let holding = false;
+const lateness = { count: 0, early: 0, maxMs: 0, sumMs: 0 };
+
+function turn() {
+  const now = performance.now();
+  while (head < queue.length && queue[head].due <= now) {
+    const item = queue[head++];
+    const late = now - item.due;
+    lateness.count++;
+    lateness.sumMs += late;
+    if (late > lateness.maxMs) lateness.maxMs = late;
+    item.run();
+  }
+  if (head > 1024 && head * 2 > queue.length) {
+    queue.splice(0, head);
+    head = 0;
+  }
+  if (head < queue.length) setImmediate(turn);
+  else turning = false;
+}
+
+function later(run) {
+  queue.push({ due: performance.now() + holdMs, run });
+  if (!turning) {
+    turning = true;
+    setImmediate(turn);
+  }
+}
+
+function hold(socket) {
+  socket.heldOneWay = true;
+  // Set after connect(): connect() puts back the prototype's write on a socket that had ended.
+  const write = socket.write;
+  const emit = socket.emit;
+  socket.write = function heldWrite(chunk, encoding, callback) {
+    if (holdMs <= 0) return write.call(this, chunk, encoding, callback);
+    later(() => write.call(this, chunk, encoding, callback));
+    return true;
+  };
+  socket.emit = function heldEmit(event, ...args) {
+    // 'end' must not overtake the data held before it.
+    if (holdMs > 0 && (event === 'data' || (event === 'end' && head < queue.length))) {
+      later(() => emit.call(this, event, ...args));
+      return true;
+    }
+    return emit.call(this, event, ...args);
+  };
+}
+
+let installed = false;
+function install() {
+  if (installed) return;
+  installed = true;
+  const connect = net.Socket.prototype.connect;
+  net.Socket.prototype.connect = function heldConnect(...args) {
+    const result = connect.apply(this, args);
+    if (holding && !this.heldOneWay && !(this instanceof tls.TLSSocket)) hold(this);
+    return result;
+  };
+  const tlsConnect = tls.connect;
+  tls.connect = function heldTlsConnect(...args) {
+    const options = args.find((a) => a && typeof a === 'object');
+    if (options?.socket?.heldOneWay && holdMs > 0) {
+      throw new Error('--rtt in the driver process does not reach TLS bytes: measure TLS with --rtt-via proxy');
+    }
+    return tlsConnect.apply(this, args);
+  };
+}
+
+/**
+ * Hold every socket connected from now on (`on` false: the ones connected from now on are not held;
+ * those already held stay held), `oneWayMs` each way. Changing the hold applies to chunks arriving
+ * from then on.
+ */
+export function holdSockets({ oneWayMs, on = true }) {
+  install();
+  holdMs = oneWayMs;
+  holding = on;
+}
+
+/** Set the hold each way of the held sockets, for chunks arriving from now on; returns the previous one. */
+export function setHold(oneWayMs) {
+  const previous = holdMs;
+  holdMs = oneWayMs;
+  return previous;
+}
+
+/** How late the held chunks went on, since the last call: { chunks, early, meanUs, maxMs }; early is always 0. */
+export function takeLateness() {
+  const out = {
+    chunks: lateness.count,
+    early: lateness.early,
+    meanUs: lateness.count ? Math.round((lateness.sumMs / lateness.count) * 10000) / 10 : null,
+    maxMs: Math.round(lateness.maxMs * 1000) / 1000,
+  };
+  Object.assign(lateness, { count: 0, early: 0, maxMs: 0, sumMs: 0 });
+  return out;
+}
