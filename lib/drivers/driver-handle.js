@@ -82,7 +82,13 @@ export class DriverHandle {
     await handle.waitReady();
     // Placed once its driver is loaded: processes started together load in parallel, not all on
     // the drivers' CPU; nothing is measured before the placement.
-    const loaded = await handle.request('init', { spec: driver.loadSpec ?? driver.name, target, context }, START_TIMEOUT_MS);
+    let loaded;
+    try {
+      loaded = await handle.request('init', { spec: driver.loadSpec ?? driver.name, target, context }, START_TIMEOUT_MS);
+    } catch (err) {
+      await handle.end(); // a driver that cannot load leaves no process behind until the run ends
+      throw err;
+    }
     handle.awaitsCompiles = Boolean(loaded?.awaitsCompiles);
     place(child.pid);
     handle.place = () => place(child.pid);
