@@ -47,6 +47,17 @@ setHold(0.1);
 out.afterSetHold = (await roundTrip(held, 'x')).ms;
 out.lateness = takeLateness();
 try { tls.connect({ socket: held }); out.tls = 'connected'; } catch (err) { out.tls = err.message; }
+// write() then end(last): the server gets both, in order, then the end; nothing fails on the client.
+const sink = net.createServer((s) => { let got = ''; s.on('data', (d) => { got += d; }); s.on('end', () => { out.sinkGot = got; s.end(); }); });
+await new Promise((r) => sink.listen(0, '127.0.0.1', r));
+const closing = await new Promise((resolve, reject) => { const s = net.connect({ host: '127.0.0.1', port: sink.address().port }, () => resolve(s)); s.once('error', reject); });
+let clientError = null;
+closing.on('error', (err) => { clientError = err.message; });
+closing.write('first,');
+closing.end('last');
+await new Promise((r) => closing.on('close', r));
+out.clientError = clientError;
+sink.close();
 plain.destroy(); held.destroy(); echo.close();
 process.stdout.write(JSON.stringify(out));
 `;
@@ -69,4 +80,6 @@ test('held sockets: each chunk held at least its time each way, whole and in ord
   assert.equal(out.lateness.early, 0);
   assert.ok(out.lateness.chunks > 100 && out.lateness.meanUs >= 0, JSON.stringify(out.lateness));
   assert.match(out.tls, /^--rtt in the driver process does not reach TLS bytes: measure TLS with --rtt-via proxy$/);
+  assert.equal(out.sinkGot, 'first,last');
+  assert.equal(out.clientError, null);
 });

@@ -51,11 +51,18 @@ function hold(socket) {
   socket.heldOneWay = true;
   // Set after connect(): connect() puts back the prototype's write on a socket that had ended.
   const write = socket.write;
+  const end = socket.end;
   const emit = socket.emit;
   socket.write = function heldWrite(chunk, encoding, callback) {
     if (holdMs <= 0) return write.call(this, chunk, encoding, callback);
     later(() => write.call(this, chunk, encoding, callback));
     return true;
+  };
+  // end() writes its last chunk and the FIN without going through write(): held too, after the writes before it.
+  socket.end = function heldEnd(...args) {
+    if (holdMs <= 0) return end.apply(this, args);
+    later(() => end.apply(this, args));
+    return this;
   };
   socket.emit = function heldEmit(event, ...args) {
     // 'end' must not overtake the data held before it.
