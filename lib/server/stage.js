@@ -31,22 +31,7 @@ async function openProxy(stage, { network, settings, log }) {
   log(`network: +${network.rttMs} ms RTT through a latency proxy (pid ${proxy.pid}, ${where.note})`);
   stage.direct = stage.target;
   stage.probeVia = { ...stage.target, host: proxy.host, port: proxy.port, socket: undefined };
-  if (network.rttMs > CALIBRATE_MAX_RTT_MS) {
-    settings.network.calibration = { calibrated: false, why: `above ${CALIBRATE_MAX_RTT_MS} ms the proxy's own path cost is under 0.5 % of the RTT` };
-  } else {
-    let probe = null;
-    try {
-      probe = await openProbe(stage);
-      settings.network.calibration = { calibrated: true, ...await calibrateProxy(proxy, probe, network.rttMs) };
-      settings.network.holdMs = settings.network.calibration.holdMs;
-    } catch (err) {
-      // The run goes on with the full hold each way: the client sees the RTT plus the proxy's path cost.
-      await proxy.setHold(network.rttMs / 2);
-      settings.network.calibration = { calibrated: false, why: err.message };
-    } finally {
-      await probe?.stop();
-    }
-  }
+  await tuneHold(stage, { network, settings });
   log(describeCalibration(network.rttMs, settings.network.calibration));
 }
 
@@ -58,25 +43,36 @@ async function openProxy(stage, { network, settings, log }) {
 async function holdInDriverProcesses(stage, { network, settings, log }) {
   stage.direct = stage.target;
   log(`network: +${network.rttMs} ms RTT held in each driver process (each chunk, each way, in order; the process spins while it holds)`);
-  if (network.rttMs > CALIBRATE_MAX_RTT_MS) {
-    settings.network.calibration = { calibrated: false, why: `above ${CALIBRATE_MAX_RTT_MS} ms the path's own cost is under 0.5 % of the RTT` };
-    settings.network.holdMs = network.rttMs / 2;
+  await tuneHold(stage, { network, settings });
+  log(describeCalibration(network.rttMs, settings.network.calibration));
+  return { ...stage.target, heldOneWayMs: settings.network.holdMs };
+}
+
+/**
+ * Tune the hold each way (the proxy's, or the driver processes' when there is no proxy) from a probe
+ * placed as the drivers are (proxy/calibrate.js); sets settings.network.calibration and holdMs. Above
+ * CALIBRATE_MAX_RTT_MS, or when the probe fails, the hold is half the RTT.
+ */
+async function tuneHold(stage, { network, settings }) {
+  const { rttMs } = network;
+  let calibration;
+  if (rttMs > CALIBRATE_MAX_RTT_MS) {
+    calibration = { calibrated: false, why: `above ${CALIBRATE_MAX_RTT_MS} ms the path's own cost is under 0.5 % of the RTT` };
   } else {
     let probe = null;
     try {
-      probe = await openProbe(stage, network.rttMs / 2);
-      const calibration = await calibrateProxy(probe, probe, network.rttMs);
-      settings.network.calibration = { calibrated: true, ...calibration };
-      settings.network.holdMs = calibration.holdMs;
+      probe = await openProbe(stage, rttMs / 2);
+      calibration = { calibrated: true, ...await calibrateProxy(stage.proxy ?? probe, probe, rttMs) };
     } catch (err) {
-      settings.network.calibration = { calibrated: false, why: err.message };
-      settings.network.holdMs = network.rttMs / 2;
+      // The run goes on with the full hold each way: the client sees the RTT plus the path's own cost.
+      await stage.proxy?.setHold(rttMs / 2);
+      calibration = { calibrated: false, why: err.message };
     } finally {
       await probe?.stop();
     }
   }
-  log(describeCalibration(network.rttMs, settings.network.calibration));
-  return { ...stage.target, heldOneWayMs: settings.network.holdMs };
+  settings.network.calibration = calibration;
+  settings.network.holdMs = calibration.holdMs ?? rttMs / 2;
 }
 
 /** The probe process, placed as the drivers are: straight to the server and through the proxy, or with a connection held in itself. */

@@ -13,6 +13,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { within } from '../../measuring/timers.js';
 import { round3 } from '../../measuring/stats.js';
+import { eachLine } from './lines.js';
 
 const PROBE = fileURLToPath(new URL('./probe.js', import.meta.url));
 export const CALIBRATE_MAX_RTT_MS = 50; // above this the path's cost (< 0.5 %) is not worth probing for
@@ -53,17 +54,7 @@ export async function startProbe({ direct, proxied, heldOneWayMs, place }) {
   process.once('exit', () => { try { child.kill('SIGKILL'); } catch { /* gone */ } });
   place?.(child.pid);
   const waiters = [];
-  let buf = '';
-  child.stdout.setEncoding('utf8');
-  child.stdout.on('data', (d) => {
-    buf += d;
-    let nl;
-    while ((nl = buf.indexOf('\n')) >= 0) {
-      const line = buf.slice(0, nl);
-      buf = buf.slice(nl + 1);
-      waiters.shift()?.(JSON.parse(line));
-    }
-  });
+  eachLine(child.stdout, (line) => waiters.shift()?.(JSON.parse(line)));
   child.once('exit', () => { for (const w of waiters.splice(0)) w({ error: 'the probe process exited' }); });
   const ask = (msg, ms) => {
     const answer = new Promise((resolve) => waiters.push(resolve));

@@ -5,6 +5,7 @@ import { usageError, setupError } from '../../cli/errors.js';
 import { deadline, within } from '../../measuring/timers.js';
 import { round3 } from '../../measuring/stats.js';
 import { tolerance } from './calibrate.js';
+import { eachLine } from './lines.js';
 
 const PROXY = fileURLToPath(new URL('./process.js', import.meta.url));
 
@@ -88,18 +89,10 @@ export async function startProxy(target, rttMs, { waits = 'sleep' } = {}) {
 /** Hand each JSON line of `stream` to `reader.next` (set by whoever waits for the next one). */
 function readJsonLines(stream) {
   const reader = { next: null };
-  let buf = '';
-  stream.setEncoding('utf8');
-  stream.on('data', (d) => {
-    buf += d;
-    let nl;
-    while ((nl = buf.indexOf('\n')) >= 0) {
-      const line = buf.slice(0, nl);
-      buf = buf.slice(nl + 1);
-      const take = reader.next;
-      reader.next = null;
-      take?.(JSON.parse(line));
-    }
+  eachLine(stream, (line) => {
+    const take = reader.next;
+    reader.next = null;
+    take?.(JSON.parse(line));
   });
   return reader;
 }

@@ -11,6 +11,7 @@
 import { performance } from 'node:perf_hooks';
 import { connectFloor } from '../../drivers/floor-client.js';
 import { holdSockets, setHold } from '../../drivers/held-sockets.js';
+import { eachLine } from './lines.js';
 
 const SKIP = 2; // operations at the start of each block, not kept: the first after a switch of connection
 
@@ -58,17 +59,7 @@ async function handle(msg) {
   }
 }
 
-let input = '';
-process.stdin.setEncoding('utf8');
-process.stdin.on('data', (d) => {
-  input += d;
-  let nl;
-  while ((nl = input.indexOf('\n')) >= 0) {
-    const line = input.slice(0, nl);
-    input = input.slice(nl + 1);
-    queue = queue.then(() => handle(JSON.parse(line)));
-  }
-});
+eachLine(process.stdin, (line) => { queue = queue.then(() => handle(JSON.parse(line))); });
 const quit = () => {
   for (const c of Object.values(conns ?? {})) { try { c.close(); } catch { /* gone */ } }
   process.exit(0);

@@ -28,6 +28,7 @@ import { createServer, connect } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import { createHoldRecorder } from './hold-stats.js';
+import { eachLine } from './lines.js';
 
 const [listenHost, targetHost, targetPort, targetSocket, oneWayArg, waitsArg] = process.argv.slice(2);
 const waits = waitsArg === 'spin' ? 'spin' : 'sleep';
@@ -173,17 +174,10 @@ function command(msg) {
 server.listen(0, listenHost, () => {
   process.stdout.write(`${JSON.stringify({ port: server.address().port })}\n`);
 });
-let input = '';
-process.stdin.on('data', (d) => {
-  input += d;
-  let nl;
-  while ((nl = input.indexOf('\n')) >= 0) {
-    const line = input.slice(0, nl);
-    input = input.slice(nl + 1);
-    let msg;
-    try { msg = JSON.parse(line); } catch { continue; /* ignore malformed lines */ }
-    process.stdout.write(`${JSON.stringify(command(msg))}\n`);
-  }
+eachLine(process.stdin, (line) => {
+  let msg;
+  try { msg = JSON.parse(line); } catch { return; /* ignore malformed lines */ }
+  process.stdout.write(`${JSON.stringify(command(msg))}\n`);
 });
 process.stdin.on('end', () => process.exit(0));
 process.stdin.on('error', () => process.exit(0));
