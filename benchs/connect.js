@@ -52,6 +52,7 @@ function connectBench({ name, tls }) {
   let before = null; // the server's counters before the window being measured
   return {
     name,
+    notReplayable: 'each operation opens a connection: the handshake with the server is what it measures',
     title: tls
       ? 'open a new TLS connection (certificate verified), authenticate, DO 1, close: ops/s = connections/s'
       : 'open a new connection, authenticate, DO 1, close (pgbench -C): ops/s = connections/s',

@@ -14,6 +14,7 @@ import { printRun } from './reporting/output.js';
 import { renderRun } from './reporting/sections.js';
 import { trapSignals } from './server/session.js';
 import { closeStage, openStage } from './server/stage.js';
+import { openReplayStage } from './replay/stage.js';
 
 /** The drivers the run measures (a command may add its own rows) and the baseline the Δ column compares against. */
 async function chooseDrivers(opts, variant) {
@@ -48,8 +49,15 @@ export async function runBenchmark({ benches, opts, env, stdout, stderr, signal,
     const { baseline, drivers } = await chooseDrivers(opts, variant);
     opts = { ...opts, baseline: baseline.name };
     settings.baseline = baseline.name;
-    // A certificate is made only for a run with a bench that needs TLS.
-    await openStage(stage, { opts, env, settings, network, log, signals, tls: benches.some((b) => b.requires?.includes('tls')) });
+    if (settings.replay) {
+      // --replay: the benches' sets found or captured first; nothing measured reaches a server.
+      await openReplayStage(stage, { benches, drivers, opts, env, settings, log, signals });
+      benches = stage.replay.benches;
+      Object.assign(settings.replay, stage.replay.settings);
+    } else {
+      // A certificate is made only for a run with a bench that needs TLS.
+      await openStage(stage, { opts, env, settings, network, log, signals, tls: benches.some((b) => b.requires?.includes('tls')) });
+    }
     log(describeBaseline(baseline)); // once the server is up, so a failure to reach it stays one line
     processes = startDriverProcesses(stage);
     results = startResults({ server: stage.session.serverInfo, drivers, settings: { ...settings, schema: stage.target.database } });

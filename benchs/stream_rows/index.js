@@ -35,6 +35,7 @@ export const streamingProbe = {
 
 export default {
   name: 'stream_rows',
+  notReplayable: 'it measures rows flowing from the server as they are produced, which a replay has no part of',
   title: `${MATRIX_ROWS} rows of ~${PAYLOAD_LENGTH + 4} bytes through the driver's streaming API, one callback per row, none kept `
     + `(the run's streaming section adds fetch-all vs stream for 1..${STREAM_MAX_ROWS} rows with peak memory)`,
   sql: SQL,

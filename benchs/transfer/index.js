@@ -29,6 +29,7 @@ function stateFor(ctx) {
 
 export default {
   name: 'transfer',
+  notReplayable: 'its replies depend on the server\'s state (balances, locks, retries)',
   title: 'a payments transaction: authenticate the requester, look up card and account, authenticate the approver, '
     + 'move an amount between two random accounts and record it, in START TRANSACTION … COMMIT (ops/s = transactions/s)',
   sql: 'START TRANSACTION; 3 SELECTs (requester, card + account, approver); UPDATE debit; UPDATE credit; INSERT transfer; COMMIT',

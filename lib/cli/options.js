@@ -42,6 +42,8 @@ export function addMeasureOptions(cmd) {
     .option('--cpus <placement>', "CPU placement: 'shared' (each driver's JavaScript thread and the embedded server on one CPU, the rest on the others), 'split' (drivers on one CPU, server on another) or 'none' (the scheduler decides)", parsePlacement, DEFAULT_PLACEMENT)
     .option('--wake <mode>', "CPU wake-up control while sampling: 'spin' (lowest-priority busy loops keep idle CPUs awake; 'spin:N' for N loops) or 'none'", parseWake, parseWake(DEFAULT_WAKE))
     .option('--jit <mode>', "V8's background compiles: 'background' (they run while the driver process runs, as in any process; a long one may outlast the run) or 'wait' (each driver process waits for them after its warm-up and after each window, outside the measured parts: figures of the optimized code, at the cost of the waits)", parseJit, DEFAULT_JIT)
+    .option('--replay', "client cost: each driver answered in its own process by the server's recorded replies (no socket, no server in the figure); replay sets are captured from the server first where missing, and kept in <out>/replay")
+    .option('--recapture', 'with --replay: capture every replay set again from the server, even where one is stored')
     .option('--latency', 'wide table: p50, p90, p99 and max latency, the window-to-window spread, and the cost per operation (client CPU, GC, server CPU)')
     .option('--json [file]', "also write the results JSON to a file ('-' or no value: stdout, which then carries only the JSON)")
     .option('-o, --out <dir>', 'directory for the results JSON', 'results')

@@ -10,6 +10,10 @@
 //          (awaitCompiles: then wait for V8's queued compiles, --jit wait; bare: a bare await loop
 //          instead, `calibrate`'s other side, in the same process and on the same connections)
 //   close  {}  close the connections; the cell's latency percentiles and the bench's own figures
+//   capture { bench, setupData, ops }  --replay's capture: one connection to the server, recorded from
+//          its handshake through `ops` operations (each checked); returns the recording
+// With --replay, `open` takes `replay` (a replay set's path) and its connections are answered by the
+// set's recording, in this process, instead of the server (lib/replay/transport.js).
 import { PerformanceObserver, performance } from 'node:perf_hooks';
 import { BENCHES } from '../../benchs/index.js';
 import { loadDrivers } from './index.js';
@@ -21,9 +25,11 @@ import { windowLead } from '../measuring/windows.js';
 import { LatencyRecorder } from '../measuring/latency.js';
 import { latencySummary, round1 } from '../measuring/stats.js';
 import { addSecret, redact } from '../cli/redact.js';
-import { within } from '../measuring/timers.js';
+import { deadline, within } from '../measuring/timers.js';
 import { awaitCompiles, canAwaitCompiles } from '../measuring/jit.js';
 import { holdSockets, setHold } from './held-sockets.js';
+import { connectDirectly, installReplayTransport, recordConnections, replayConnections, takeMismatch } from '../replay/transport.js';
+import { decodeConversation, readSet } from '../replay/sets.js';
 
 const HELD_SIZING_S = 0.05; // the held warm-up after an unheld one (--rtt): enough operations to size a window
 
@@ -65,7 +71,11 @@ async function bareWindow(op, { ops, check, sizing, lead, time, callTimeoutMs })
 
 // A local checkout may load a module it lacks at any call (mysql loads its parts on first use):
 // said in one line, with the command that installs it, instead of the loader's require stack.
+// A replayed connection that met a command its recording does not have: the row's error names the
+// command, whatever the driver made of its closed socket.
 const errorText = (err) => {
+  const mismatch = takeMismatch();
+  if (mismatch) return mismatch;
   const said = driver?.local ? describeLoadFailure(err, driver.dir) : err;
   return redact(said?.sqlMessage || said?.message || String(said));
 };
@@ -74,6 +84,7 @@ let driver = null;
 let context = null;
 let target = null;
 let benchesOpened = 0;
+let replaying = null; // { file, recording } of the set the open cell replays
 let cell = null; // the bench being measured: { bench, plan, check, ops, conns, pool, sizing, latencies, callTimeoutMs }
 
 async function openConnections(count, to = target) {
@@ -114,6 +125,8 @@ const handlers = {
     // --rtt (stage.js): this process's connections to the server hold each chunk, each way.
     const { heldOneWayMs, ...rest } = args.target ?? {};
     if (heldOneWayMs > 0) holdSockets({ oneWayMs: heldOneWayMs });
+    // --replay: node:net wrapped before the driver loads (it may keep its own reference to connect).
+    if (rest.replay || rest.capture) installReplayTransport();
     target = args.target ? rest : args.target;
     addSecret(target?.password);
     context = args.context;
@@ -121,10 +134,15 @@ const handlers = {
     return { name: driver.name, version: driver.version, awaitsCompiles: canAwaitCompiles() };
   },
 
-  async open({ bench: benchName, concurrency, warmup, settle = true, awaitCompiles: jitWait = false, callTimeoutMs, setupData }) {
+  async open({ bench: benchName, concurrency, warmup, settle = true, awaitCompiles: jitWait = false, callTimeoutMs, setupData, replay }) {
     await closeCell({ force: true });
     const bench = BENCHES.find((b) => b.name === benchName);
     if (!bench) throw new Error(`unknown bench ${benchName}`);
+    if (replay?.failed) throw new Error(replay.failed);
+    if (replay) {
+      if (replaying?.file !== replay) replaying = { file: replay, recording: decodeConversation(readSet(replay)) };
+      replayConnections(replaying.recording);
+    } else connectDirectly();
     const plan = planFor(bench, driver, setupData === undefined ? context : { ...context, setupData });
     if (plan.unsupported || plan.unavailable) return { unsupported: plan.unsupported, unavailable: plan.unavailable };
     const check = withRowShape(checkFor(plan, bench), driver);
@@ -186,6 +204,33 @@ const handlers = {
       compileWaitMs,
       workload: plan.windowStats?.(),
     };
+  },
+
+  async capture({ bench: benchName, setupData, ops, callTimeoutMs = 30000 }) {
+    await closeCell({ force: true });
+    const bench = BENCHES.find((b) => b.name === benchName);
+    if (!bench) throw new Error(`unknown bench ${benchName}`);
+    const plan = planFor(bench, driver, setupData === undefined ? context : { ...context, setupData });
+    if (plan.unsupported || plan.unavailable) return { unsupported: plan.unsupported, unavailable: plan.unavailable };
+    const check = withRowShape(checkFor(plan, bench), driver);
+    const recorders = recordConnections();
+    let conn = null;
+    try {
+      conn = await driver.connect(targetFor(plan, target));
+      await plan.init?.(conn);
+      const op = plan.op(conn);
+      // Only operations whose result passed its check are kept: a failed check fails the capture.
+      for (let i = 0; i < ops; i++) {
+        recorders[0].markOp();
+        const result = await deadline(op(), callTimeoutMs, () => new Error(`no reply within ${callTimeoutMs / 1000} s while capturing`));
+        check(result);
+      }
+      if (recorders.length !== 1) throw new Error(`the bench opened ${recorders.length} connections; a replay set records one`);
+      return { protocol: plan.protocol, recording: recorders[0].finish() };
+    } finally {
+      connectDirectly();
+      if (conn) await closeAll([conn]);
+    }
   },
 
   /** samples: also send the kept latencies, to be summarized with the row's other processes'. */

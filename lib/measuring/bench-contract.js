@@ -21,6 +21,8 @@
 //   section(results) -> text   a pure section of the report after the main table ('' when it has nothing)
 //   tables(rows, ctx) -> [{ title, head, rows, notes }]   tables of its own under its rows, in every report
 //   inDefaultRun: false         run only when named      requires: ['tls']   what the run must provide
+//   notReplayable: reason       --replay cannot mean anything for it (its replies depend on the server's
+//                   state, or several connections interleave): its rows are n/a with the reason
 
 const isFunction = (v) => typeof v === 'function';
 const OPTIONAL_FUNCTIONS = ['setup', 'beforeWindow', 'verify', 'note', 'section', 'tables'];
@@ -66,6 +68,7 @@ export function benchContractProblems(bench) {
   if (bench.requires !== undefined && !(Array.isArray(bench.requires) && bench.requires.every((r) => REQUIREMENTS.includes(r)))) {
     problems.push(`requires must be a list of ${REQUIREMENTS.join(', ')}`);
   }
+  if (bench.notReplayable !== undefined && (typeof bench.notReplayable !== 'string' || !bench.notReplayable)) problems.push('notReplayable must be a non-empty reason');
   if (bench.options !== undefined) problems.push(...optionProblems(bench.options));
   if (bench.probe !== undefined) problems.push(...probeProblems(bench.probe));
   return problems;

@@ -113,6 +113,7 @@ async function openCells(cells, { bench, processes, context, settings, signal, f
         // speed (sampler.js), and in its lead-ins.
         const opened = await unlessAborted(handle.turn('open', {
           bench: bench.name, concurrency, warmup: warmup / cell.copies, settle: settings.warmupSettles !== false, awaitCompiles: settings.jit === 'wait', callTimeoutMs, setupData: context.setupData,
+          replay: bench.replaySets?.[cell.driver.name], // --replay: the set this row's connections replay
         },
           callTimeoutMs + warmup * 1000 + 30000), signal);
         if (notApplicableReason(opened)) { // the driver's own plan, with the bench's set-up data, says n/a

@@ -89,5 +89,10 @@ export function resolveSettings(opts, benches) {
     throw usageError(`${tls.join(', ')}: --rtt-via process cannot hold TLS bytes; use --rtt-via proxy (the default for a run with a TLS bench)`);
   }
   settings.network = { name: network.name, rttMs: network.rttMs, ...(network.via ? { via: network.via } : {}) };
+  if (opts.recapture && !opts.replay) throw usageError('--recapture is for --replay runs', 'add --replay');
+  if (opts.replay) {
+    if (network.rttMs > 0) throw usageError('--replay measures the driver with no network: it cannot take --rtt or --network', 'drop --rtt/--network, or --replay');
+    settings.replay = { figure: 'client cost' };
+  }
   return { settings, network };
 }

@@ -5,7 +5,7 @@ import { serialize } from '../results/file.js';
 
 /** One line on the harness's own health: its memory over the run and the server's connection count. */
 export function describeHealth(h) {
-  const connections = h.threadsConnectedAfter === undefined ? '' : `; server connections ${h.threadsConnectedBefore} before, ${h.threadsConnectedAfter} after`;
+  const connections = h.threadsConnectedAfter === undefined || h.threadsConnectedAfter === null ? '' : `; server connections ${h.threadsConnectedBefore} before, ${h.threadsConnectedAfter} after`;
   return `harness memory: RSS ${h.rssStartMB} → ${h.rssEndMB} MB (peak ${h.rssPeakMB}), V8 heap used ${h.heapUsedStartMB} → ${h.heapUsedEndMB} MB${connections}`;
 }
 

@@ -11,9 +11,13 @@ function describeServer(server) {
   return `${server.kind === 'mysql' ? 'MySQL' : 'MariaDB'} ${server.version} (${where})`;
 }
 
+/** What a replay run measured, in place of the server it did not reach. */
+const describeReplay = (server, replay) => `CLIENT COST (replay): each driver answered in its own process by replies recorded from ${describeServer(server)}; no socket, no server in the figures`
+  + ` · ${replay.reused ?? 0} replay set(s) reused, ${replay.captured ?? 0} captured`;
+
 export function describeRun(results) {
   const { server, env, settings, drivers } = results;
-  const serverText = server ? describeServer(server) : 'no server';
+  const serverText = settings.replay && server ? describeReplay(server, settings.replay) : server ? describeServer(server) : 'no server';
   const driverText = drivers.map((d) => `${d.name} ${d.version}${d.via ? ` (via ${d.via})` : ''}`).join(', ');
   const levels = [].concat(settings.concurrency);
   const conns = levels.length > 1 ? `${levels.join(', ')} connections (one level after another)`
@@ -34,6 +38,15 @@ export function describeRun(results) {
   ];
 }
 
+/** A replay run's cost columns: client CPU µs/op and its paired Δ, GC ms per 1,000 ops and its Δ of totals. */
+function replayCostCells(row) {
+  if (!row.ok || !row.cost) return ['', '', '', ''];
+  const d = row.costDelta;
+  const cpuDelta = !d || d.cpuPct === null ? '' : `${d.cpuCI && d.cpuCI[0] <= 0 && d.cpuCI[1] >= 0 ? '~ ' : ''}${fmtSignedPct(d.cpuPct)}`;
+  const gc = Number.isFinite(row.cost.gcMsPer1000Ops) ? row.cost.gcMsPer1000Ops.toFixed(2) : '-';
+  return [fmtUs(row.cost.clientCpuUsPerOp), cpuDelta, gc, !d || d.gcPct === null ? '' : fmtSignedPct(d.gcPct)];
+}
+
 /** Cost per operation: the driver process's CPU (all threads) and GC pauses, the embedded server's CPU. */
 function costCells(row) {
   const c = row.ok ? row.cost : null;
@@ -51,9 +64,11 @@ export function renderTable(results, { color = false, latency = false } = {}) {
   const baseline = results.settings.baseline;
   const wide = latency;
   const withFloor = results.benches.some((b) => b.results.some((r) => r.driver === 'floor' && r.ok));
+  const replay = Boolean(results.settings.replay);
   const head = ['bench', 'driver', 'protocol', 'ops/s', '± rme', 'samples',
     'p50 µs', ...(wide ? ['p90 µs'] : []), 'p99 µs',
-    ...(wide ? ['max µs', 'IQR', 'cpu µs/op', 'gc ms/1k', 'server µs/op'] : []), `Δ vs ${baseline}`,
+    ...(wide ? ['max µs', 'IQR', ...(replay ? [] : ['cpu µs/op', 'gc ms/1k', 'server µs/op'])] : []), `Δ vs ${baseline}`,
+    ...(replay ? ['cpu µs/op', 'Δ cpu', 'gc ms/1k', 'Δ gc'] : []),
     ...(withFloor ? ['over floor'] : [])];
   const table = new Table({
     head,
@@ -75,8 +90,9 @@ export function renderTable(results, { color = false, latency = false } = {}) {
         row.ok ? fmtUs(row.latency?.p50) : '',
         ...(wide ? [row.ok ? fmtUs(row.latency?.p90) : ''] : []),
         row.ok ? fmtUs(row.latency?.p99) : '',
-        ...(wide ? [row.ok ? fmtUs(row.latency?.max) : '', row.ok && row.rounds?.length > 1 ? fmtPct(row.spreadPct) : '', ...costCells(row)] : []),
+        ...(wide ? [row.ok ? fmtUs(row.latency?.max) : '', row.ok && row.rounds?.length > 1 ? fmtPct(row.spreadPct) : '', ...(replay ? [] : costCells(row))] : []),
         fmtDelta(row, bench, baseline),
+        ...(replay ? replayCostCells(row) : []),
         ...(withFloor ? [row.overFloorPct === null || row.overFloorPct === undefined ? (row.driver === 'floor' && row.ok ? 'floor' : '') : fmtSignedPct(row.overFloorPct, 0)] : []),
       ]);
       if (!row.ok) notes.push(`${bench.name} · ${row.driver}: ${row.status === 'n/a' ? 'n/a' : 'FAILED'}: ${row.error}`);

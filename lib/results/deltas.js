@@ -54,10 +54,29 @@ export function applyDeltas(results) {
     row.deltaPairs = d?.pairs ?? 0;
     if (d) paired.push([row, d]);
   }
+  for (const [row, ref] of compared) row.costDelta = costDelta(row, ref, level);
   results.resolution = pairedResolution(paired.map(([, d]) => d), { level, comparisons: compared.length });
   for (const [row, d] of paired) row.deltaSignificant = pairedSignificant(d, results.resolution?.pct);
   for (const [row, ref] of compared) row.deltaDrift = driftOf(row, ref, level, results.resolution?.pct);
   return results;
+}
+
+/**
+ * A row's cost per operation against its reference's: client CPU µs/op paired round by round (its
+ * median ratio and interval, as for ops/s; + is more CPU per operation), and GC ms per 1,000 ops as a
+ * ratio of the totals (most windows have no pause at all, so there is no ratio per round). Null parts
+ * where a side lacks the figure.
+ */
+export function costDelta(row, ref, level = 0.95) {
+  const asRounds = (r) => (r.rounds ?? []).map((w) => ({ round: w.round, process: w.process, opsPerSec: w.cpuUsPerOp }));
+  const cpu = pairedDelta(asRounds(row), asRounds(ref), level);
+  const gcRow = row.cost?.gcMsPer1000Ops;
+  const gcRef = ref.cost?.gcMsPer1000Ops;
+  return {
+    cpuPct: cpu ? round1(cpu.deltaPct) : null,
+    cpuCI: cpu?.ci ? cpu.ci.map(round1) : null,
+    gcPct: gcRow > 0 && gcRef > 0 ? round1((gcRow / gcRef - 1) * 100) : null,
+  };
 }
 
 /**

@@ -38,6 +38,14 @@ export function findServerBinaries() {
   };
 }
 
+/** The installed mariadbd's version as its SELECT VERSION() says it (e.g. 10.11.19-MariaDB-0+deb12u1), or null. */
+export function embeddedServerVersion() {
+  const { mariadbd } = findServerBinaries();
+  if (!mariadbd) return null;
+  const r = spawnSync(mariadbd, ['--version'], { encoding: 'utf8', timeout: 10000 });
+  return /\bVer\s+(\S+)/.exec(r.stdout ?? '')?.[1] ?? null;
+}
+
 const SETUP_SCRIPT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'scripts', 'setup.js');
 
 /**

@@ -52,6 +52,12 @@ export const connectionFlags = (opts) => ({
   host: opts.host, port: opts.port, user: opts.user, password: opts.password, database: opts.database, socket: opts.socket,
 });
 
+/** Where the run's server is, without reaching it: { embedded: true, database } or { embedded: false, address, database }. */
+export function serverSource({ opts, env }) {
+  const c = resolveConnection({ flags: connectionFlags(opts), env, file: conf });
+  return c.embedded ? { embedded: true, database: c.database } : { embedded: false, address: c.socket ?? `${c.host}:${c.port}`, database: c.database };
+}
+
 /**
  * Start (or reach) the server, open the admin connection, prepare the harness's schema.
  * Returns { target, admin, serverInfo, context, close() }; close() is safe to call twice.

@@ -78,6 +78,7 @@ driver ran the same code in both runs.`)
     .action((baseFile, newFile, opts) => {
       const base = readResults(baseFile);
       const next = readResults(newFile);
+      assertSameFigure(base, next, baseFile, newFile);
       assertAnchor(opts.anchor, base, next, baseFile, newFile);
       const c = compareResults(base, next, { threshold: opts.threshold ?? null, baseFile, newFile, anchor: opts.anchor ?? null });
       if (c.rows.length === 0) {
@@ -102,6 +103,16 @@ driver ran the same code in both runs.`)
 }
 
 /** --anchor names a driver of both runs (or 'none'). */
+/** The figure a run measured: 'client cost' for --replay, else 'end to end'. */
+export const figureOf = (results) => results.settings?.replay?.figure ?? 'end to end';
+
+/** A replay run's client cost and an end-to-end figure measure different things: never compared. */
+function assertSameFigure(base, next, baseFile, newFile) {
+  if (figureOf(base) === figureOf(next)) return;
+  throw usageError(`'${baseFile}' measured ${figureOf(base)}, '${newFile}' ${figureOf(next)}: figures of different kinds are not compared`,
+    'compare a --replay run with a --replay run, and an end-to-end run with an end-to-end run');
+}
+
 function assertAnchor(anchor, base, next, baseFile, newFile) {
   if (anchor === undefined || anchor === 'none') return;
   const names = (r) => (r.drivers ?? []).map((d) => d.name);

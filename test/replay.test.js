@@ -1,0 +1,129 @@
+// --replay against a real server: each driver's conversation recorded from the embedded MariaDB and
+// played back in-process (lib/replay/transport.js), text and binary; a damaged reply or an unexpected
+// command fails; the CLI captures, stores, reuses with the server stopped, and refuses damaged sets.
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { useEmbeddedServer } from './helpers/server.js';
+import { isolatedDirs, noStackTrace, removeIsolatedDirs, runCli } from './helpers/cli.js';
+import { BENCHES } from '../benchs/index.js';
+import { checkFor, planFor, setUpBench } from '../lib/measuring/plan.js';
+import { inspectServer } from '../lib/server/schema.js';
+import { loadDrivers } from '../lib/drivers/index.js';
+import { connectDirectly, recordConnections, replayConnections, takeMismatch } from '../lib/replay/transport.js';
+
+const state = useEmbeddedServer({ prepare: true });
+after(removeIsolatedDirs);
+
+const bench = (name) => BENCHES.find((b) => b.name === name);
+
+/** One connection of `driver` on `benchName`, recorded over `ops` checked operations. */
+async function capture(driver, benchName, ops = 12) {
+  const b = bench(benchName);
+  const context = await setUpBench(b, state.admin, { schema: state.target.database, server: await inspectServer(state.admin), options: {} });
+  const plan = planFor(b, driver, context);
+  const check = checkFor(plan, b);
+  const recorders = recordConnections();
+  const conn = await driver.connect(state.target);
+  try {
+    await plan.init?.(conn);
+    const op = plan.op(conn);
+    for (let i = 0; i < ops; i++) {
+      recorders[0].markOp();
+      check(await op());
+    }
+    return { recording: recorders[0].finish(), plan, check };
+  } finally {
+    connectDirectly();
+    await conn.close();
+  }
+}
+
+/** `ops` replayed operations of a plan, each checked; the connection closed after. */
+async function replay(driver, recording, plan, check, ops = 200) {
+  replayConnections(recording);
+  try {
+    const conn = await driver.connect({ ...state.target, password: 'not the password: nothing checks it' });
+    try {
+      await plan.init?.(conn);
+      const op = plan.op(conn);
+      for (let i = 0; i < ops; i++) check(await op());
+    } finally {
+      await conn.close();
+    }
+  } finally {
+    connectDirectly();
+  }
+}
+
+const drivers = await loadDrivers(['mysql', 'mysql2', 'mariadb']);
+
+for (const driver of drivers) {
+  for (const name of ['select_100_cols', 'execute', 'pipelining']) {
+    test(`${driver.name}: ${name} replays from its recording, every result checked`, async (t) => {
+      const b = bench(name);
+      if (planFor(b, driver, { server: { bulk: true, blackhole: true } }).unsupported) return t.skip('not supported by this driver');
+      const { recording, plan, check } = await capture(driver, name);
+      assert.ok(recording.steps.length >= 12);
+      await replay(driver, recording, plan, check);
+    });
+  }
+}
+
+test('a reply changed in the recording fails the check: a mis-parse is never fast', async () => {
+  const mysql2 = drivers.find((d) => d.name === 'mysql2');
+  const { recording, plan, check } = await capture(mysql2, 'select_100_cols');
+  const last = Buffer.from([3, 0x31, 0x30, 0x30]); // the 100th column's value, '100'
+  for (const step of recording.steps) {
+    const at = step.reply.lastIndexOf(last);
+    assert.ok(at > 0);
+    step.reply[at + 3] = 0x31; // '101'
+  }
+  await assert.rejects(replay(mysql2, recording, plan, check, 3), /expected 100, got 101/);
+});
+
+test('a command the recording does not expect fails, naming the command', async () => {
+  const mariadb = drivers.find((d) => d.name === 'mariadb');
+  const { recording } = await capture(mariadb, 'do');
+  const exec = bench('execute');
+  const plan = planFor(exec, mariadb, {});
+  await assert.rejects(replay(mariadb, recording, plan, checkFor(plan, exec), 3));
+  assert.match(takeMismatch(), /wrote COM_STMT_PREPARE as command 1 where the recording has COM_QUERY/);
+});
+
+test('the CLI captures replay sets, reuses them with the server stopped, and refuses a damaged one', async () => {
+  const { out, tmp } = isolatedDirs();
+  const { host, port, user, password, database } = state.target;
+  const env = { DB_HOST: host, DB_PORT: String(port), DB_USER: user, DB_PASSWORD: password, DB_DATABASE: database };
+  const args = ['do', 'execute', '--replay', '--smoke', '--drivers', 'mysql,mariadb', '--out', out];
+  const first = await runCli(args, { env, tmp });
+  assert.equal(first.code, 0, first.stderr);
+  assert.match(first.stdout, /CLIENT COST \(replay\)/);
+  assert.match(first.stderr, /0 replay set\(s\) reused, 4 captured/);
+  assert.ok(!first.stdout.includes(password) && !first.stderr.includes(password));
+
+  await state.server.stop();
+  const second = await runCli(args, { env, tmp });
+  assert.equal(second.code, 0, second.stderr);
+  assert.match(second.stderr, /4 replay set\(s\) reused, 0 captured/);
+  assert.doesNotMatch(second.stderr, /embedded server|capturing/);
+  const saved = JSON.parse(readFileSync(join(out, readdirSync(out).filter((f) => f.endsWith('.json')).sort().pop()), 'utf8'));
+  assert.equal(saved.settings.replay.figure, 'client cost');
+  assert.ok(saved.benches.every((b) => b.results.every((r) => r.status === 'ok' || r.status === 'n/a')));
+  for (const file of readdirSync(join(out, 'replay', 'do'))) assert.ok(!readFileSync(join(out, 'replay', 'do', file), 'utf8').includes(password));
+
+  const recapture = await runCli([...args, '--recapture'], { env, tmp });
+  assert.equal(recapture.code, 3);
+  assert.match(recapture.stderr, /no stored replay set .* capturing one needs the server: nothing is listening/);
+  assert.ok(noStackTrace(recapture.stderr));
+
+  const dir = join(out, 'replay', 'do');
+  const file = join(dir, readdirSync(dir)[0]);
+  writeFileSync(file, readFileSync(file, 'utf8').slice(0, 200));
+  const damaged = await runCli(args, { env, tmp });
+  assert.equal(damaged.code, 2);
+  assert.match(damaged.stderr, /replay set .* is unusable: not JSON .*truncated/);
+  assert.equal(damaged.stderr.trim().split('\n').filter((l) => /error/.test(l)).length, 1);
+  assert.ok(noStackTrace(damaged.stderr));
+});
