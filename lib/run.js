@@ -12,15 +12,30 @@ import { assertWritableDir, saveResults, startResults } from './results/file.js'
 import { createProgress } from './reporting/progress.js';
 import { printRun } from './reporting/output.js';
 import { renderRun } from './reporting/sections.js';
-import { trapSignals } from './server/session.js';
 import { closeStage, openStage } from './server/stage.js';
 import { openReplayStage } from './replay/stage.js';
+import { countRun } from './replay/count.js';
+import { Interrupted, trapSignals } from './server/session.js';
 
 /** The drivers the run measures (a command may add its own rows) and the baseline the Δ column compares against. */
 async function chooseDrivers(opts, variant) {
   const loaded = await loadDrivers(opts.drivers, { overrideFairness: opts.overrideFairness });
   const baseline = resolveBaseline({ explicit: opts.baseline, specs: opts.drivers, drivers: loaded });
   return { baseline, drivers: variant.prepareDrivers ? variant.prepareDrivers(loaded) : loaded };
+}
+
+/** --count instructions: every row counted under Valgrind (replay/count.js); an interruption keeps the rows counted so far. */
+async function countAll({ benches, drivers, results, stage, signals, progress, log }) {
+  log(`counting instructions: each bench × driver in two processes under ${results.settings.count.valgrind}, differing only in their number of operations`);
+  try {
+    await countRun({ benches, drivers, results, context: stage.session.context, target: stage.target, signal: signals.signal, progress, smoke: results.settings.mode === 'smoke' });
+    return EXIT.OK;
+  } catch (err) {
+    const reason = signals.signal.aborted ? signals.signal.reason : err;
+    if (!(reason instanceof Interrupted)) throw reason;
+    results.stoppedBy = reason.message;
+    return reason.exitCode;
+  }
 }
 
 /** Rows that failed their check, or a probe that failed, make a finished run exit 1; a command may judge again. */
@@ -59,10 +74,14 @@ export async function runBenchmark({ benches, opts, env, stdout, stderr, signal,
       await openStage(stage, { opts, env, settings, network, log, signals, tls: benches.some((b) => b.requires?.includes('tls')) });
     }
     log(describeBaseline(baseline)); // once the server is up, so a failure to reach it stays one line
-    processes = startDriverProcesses(stage);
     results = startResults({ server: stage.session.serverInfo, drivers, settings: { ...settings, schema: stage.target.database } });
     const matrixProgress = createProgress(stderr, benches.length * concurrencyLevels(settings.concurrency).length, { quiet: opts.quiet });
-    exitCode = await measureRun({ benches, drivers, opts, settings, results, stage, processes, signals, progress: matrixProgress });
+    if (settings.count) {
+      exitCode = await countAll({ benches, drivers, results, stage, signals, progress: matrixProgress, log });
+    } else {
+      processes = startDriverProcesses(stage);
+      exitCode = await measureRun({ benches, drivers, opts, settings, results, stage, processes, signals, progress: matrixProgress });
+    }
   } finally {
     await processes?.endAll();
     await closeStage(stage, { settings, results, log });

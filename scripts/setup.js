@@ -2,7 +2,8 @@
 // Set-up for the README's commands, with no dependency of its own:
 //   - installs the npm dependencies (npm ci) when node_modules is missing or older than the lockfile;
 //   - with --server: makes sure mariadbd is there for the embedded server, installing the Debian/Ubuntu
-//     package mariadb-server when this machine can (root with apt-get), else one line saying how.
+//     package mariadb-server when this machine can (root with apt-get), else one line saying how;
+//   - with --valgrind: the same for valgrind (--count instructions).
 // One line when a step starts and one when it ends; the commands' own output goes to a log file
 // (named in the first line), shown only when the step fails. Everything it prints goes to stderr,
 // so `--json -` output on stdout stays clean.
@@ -90,5 +91,28 @@ function ensureServer() {
   }
 }
 
+/** --count instructions runs each row under Valgrind: installed like the server, or one line saying how. */
+function ensureValgrind() {
+  if (onPath(['valgrind'])) return;
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  if (!isRoot || !onPath(['apt-get'])) {
+    say(`valgrind was not found and this machine cannot install it here (${isRoot ? 'no apt-get' : 'not root'}) — install the valgrind package (e.g. \`sudo apt-get install valgrind\`)`);
+    process.exit(3);
+  }
+  const ok = runLoggedStep({
+    doing: 'installing valgrind',
+    how: 'apt-get, about a minute; --count instructions runs each row under it',
+    done: 'valgrind installed',
+    logName: 'apt-get-valgrind.log',
+    commands: [['apt-get', ['update']], ['apt-get', ['install', '-y', '--no-install-recommends', 'valgrind']]],
+    spawnOptions: { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } },
+  }, { say });
+  if (!ok) {
+    say('apt-get could not install valgrind — install the valgrind package by hand');
+    process.exit(3);
+  }
+}
+
 ensureDependencies();
 if (process.argv.includes('--server')) ensureServer();
+if (process.argv.includes('--valgrind')) ensureValgrind();

@@ -1,7 +1,7 @@
 // The options the measuring commands share: what a run measures (the root command: drivers,
 // baseline, concurrency, the options the benches declare, network), how windows are measured, where
 // processes run and results go, and where the server is.
-import { Option } from 'commander';
+import { InvalidArgumentError, Option } from 'commander';
 import { positiveInteger, positiveNumber, splitList } from './config.js';
 import { BUILTIN_DRIVERS } from '../drivers/index.js';
 import { MAX_ROUNDS_SCALE, PRESETS } from '../measuring/settings.js';
@@ -11,6 +11,12 @@ import { parseConcurrency } from '../measuring/scaling.js';
 import { benchOptionSpecs } from '../measuring/catalogue.js';
 import { parseWake, DEFAULT_WAKE } from '../measuring/wake.js';
 import { DEFAULT_JIT, parseJit } from '../measuring/jit.js';
+
+/** --count: what to count instead of time (instructions only). */
+function parseCount(value) {
+  if (value !== 'instructions') throw new InvalidArgumentError("the one count is 'instructions'");
+  return value;
+}
 
 export function addRunOptions(cmd) {
   cmd
@@ -43,6 +49,7 @@ export function addMeasureOptions(cmd) {
     .option('--wake <mode>', "CPU wake-up control while sampling: 'spin' (lowest-priority busy loops keep idle CPUs awake; 'spin:N' for N loops) or 'none'", parseWake, parseWake(DEFAULT_WAKE))
     .option('--jit <mode>', "V8's background compiles: 'background' (they run while the driver process runs, as in any process; a long one may outlast the run) or 'wait' (each driver process waits for them after its warm-up and after each window, outside the measured parts: figures of the optimized code, at the cost of the waits)", parseJit, DEFAULT_JIT)
     .option('--replay', "client cost: each driver answered in its own process by the server's recorded replies (no socket, no server in the figure); replay sets are captured from the server first where missing, and kept in <out>/replay")
+    .option('--count <what>', "with --replay: 'instructions' counts each row's instructions per operation under Valgrind (the same count on every run and host) instead of timing it", parseCount)
     .option('--recapture', 'with --replay: capture every replay set again from the server, even where one is stored')
     .option('--latency', 'wide table: p50, p90, p99 and max latency, the window-to-window spread, and the cost per operation (client CPU, GC, server CPU)')
     .option('--json [file]', "also write the results JSON to a file ('-' or no value: stdout, which then carries only the JSON)")

@@ -20,6 +20,13 @@ const START_TIMEOUT_MS = 30000;
 // JIT_HOOK_FLAG lets the process wait for V8's background compiles (measuring/jit.js).
 export const DRIVER_PROCESS_FLAGS = Object.freeze(['--min-semi-space-size=16', '--max-semi-space-size=16', JIT_HOOK_FLAG]);
 
+// A --replay process also fixes V8's seeds: every process of a row draws the same parameters and lays
+// out its hash tables alike, so its processes differ less (README, "Client cost without the server").
+export const REPLAY_PROCESS_FLAGS = Object.freeze(['--hash-seed=1', '--random-seed=1']);
+
+/** The V8 flags of a driver process whose connections go to `target`. */
+export const driverProcessFlags = (target) => (target?.replay ? [...DRIVER_PROCESS_FLAGS, ...REPLAY_PROCESS_FLAGS] : [...DRIVER_PROCESS_FLAGS]);
+
 // Every driver process runs in UTC, whatever the machine's zone: `mariadb` builds Date values in the
 // process's local time zone, `mysql` and `mysql2` in their `timezone` option's, so only with both in
 // UTC do the three return the same instant for the same DATETIME (the data-type bench checks it).
@@ -69,7 +76,7 @@ export class DriverHandle {
     const child = fork(CHILD, [`--tmpdir=${tmpdir()}`], {
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
       serialization: 'advanced',
-      execArgv: DRIVER_PROCESS_FLAGS,
+      execArgv: driverProcessFlags(target),
       env: { ...process.env, TZ: DRIVER_PROCESS_TZ },
     });
     handle.child = child;

@@ -1,7 +1,7 @@
 // A run's settings, from the command's options: how long and in how many windows each bench is
 // measured, where the results say it ran. Recorded in the results (never connection secrets).
 import { DEFAULT_BENCHES } from '../../benchs/index.js';
-import { DRIVER_PROCESS_FLAGS } from '../drivers/driver-handle.js';
+import { driverProcessFlags } from '../drivers/driver-handle.js';
 import { BUILTIN_DRIVERS } from '../drivers/index.js';
 import { resolveNetwork } from '../server/proxy/index.js';
 import { usageError } from '../cli/errors.js';
@@ -9,6 +9,7 @@ import { describeWake } from './wake.js';
 import { DEFAULT_JIT } from './jit.js';
 import { windowLead } from './windows.js';
 import { eachIntervalLevel } from './stats.js';
+import { COUNT_NOISE_FLOOR_PCT, COUNT_V8_FLAGS, VALGRIND_ARGS, assertValgrind } from '../replay/count.js';
 
 // time: measured seconds per bench and driver, split into `rounds` windows; lead: the unmeasured
 // lead-in of each window, at most a third of its measured part (README, "How a bench is
@@ -37,11 +38,14 @@ function plannedIntervalLevel(opts, benches) {
 // as long as a full run: an interval narrows with the square root of the rounds, and one bench of two
 // drivers otherwise takes 17 s and resolves 2-5 %.
 export const FULL_RUN_CELLS = DEFAULT_BENCHES.length * BUILTIN_DRIVERS.length;
+// A --replay run's full run: the design card's seven benches on the three drivers, which it keeps
+// within 90 s (issue 33), capture included.
+export const REPLAY_FULL_RUN_CELLS = 7 * BUILTIN_DRIVERS.length;
 export const MAX_ROUNDS_SCALE = 4;
 
-/** Pure: how many times the default rounds a run of `cells` cells gets (1 to MAX_ROUNDS_SCALE). */
-export function roundsScale(cells) {
-  return Math.max(1, Math.min(MAX_ROUNDS_SCALE, Math.floor(FULL_RUN_CELLS / Math.max(1, cells))));
+/** Pure: how many times the default rounds a run of `cells` cells gets (1 to MAX_ROUNDS_SCALE), against a full run of `fullRun`. */
+export function roundsScale(cells, fullRun = FULL_RUN_CELLS) {
+  return Math.max(1, Math.min(MAX_ROUNDS_SCALE, Math.floor(fullRun / Math.max(1, cells))));
 }
 
 /** Settings recorded in the results (never connection secrets). */
@@ -50,7 +54,9 @@ export function runSettings(opts, benches) {
   // Only the default lengths are scaled: rounds or a time asked for are run as asked; `aa` keeps the
   // full run's (scaleSmallRuns: false), so that the resolution it reports is a full run's.
   const defaultLengths = !opts.smoke && opts.rounds === undefined && opts.time === undefined && !opts.precision;
-  const scale = defaultLengths && opts.scaleSmallRuns !== false ? roundsScale(benches.length * runRows(opts) * runLevels(opts)) : 1;
+  const cells = benches.length * runRows(opts) * runLevels(opts);
+  const fullRun = opts.replay ? REPLAY_FULL_RUN_CELLS : FULL_RUN_CELLS;
+  const scale = defaultLengths && opts.scaleSmallRuns !== false ? roundsScale(cells, fullRun) : 1;
   const scaled = (x) => Math.round(x * scale * 1000) / 1000; // 2.3 × 3 is 6.9, not 6.8999999999999995
   const rounds = opts.rounds ?? preset.rounds * scale;
   const time = opts.time ?? scaled(preset.time);
@@ -67,7 +73,7 @@ export function runSettings(opts, benches) {
     // Only the default lengths have a budget: rounds or a time asked for are run in full.
     budget: defaultLengths && preset.budget ? scaled(preset.budget) : null,
     lead: windowLead(opts.lead ?? preset.lead, time / rounds),
-    driverProcessFlags: [...DRIVER_PROCESS_FLAGS],
+    driverProcessFlags: driverProcessFlags({ replay: opts.replay }),
     warmup: opts.warmup ?? preset.warmup,
     // A default warm-up runs on until the driver is up to speed (sampler.js); one asked for with
     // --warmup, and a smoke run's, are run as they are.
@@ -90,9 +96,14 @@ export function resolveSettings(opts, benches) {
   }
   settings.network = { name: network.name, rttMs: network.rttMs, ...(network.via ? { via: network.via } : {}) };
   if (opts.recapture && !opts.replay) throw usageError('--recapture is for --replay runs', 'add --replay');
+  if (opts.count && !opts.replay) throw usageError(`--count ${opts.count} counts the replayed client cost: it needs --replay`, `add --replay`);
   if (opts.replay) {
     if (network.rttMs > 0) throw usageError('--replay measures the driver with no network: it cannot take --rtt or --network', 'drop --rtt/--network, or --replay');
-    settings.replay = { figure: 'client cost' };
+    settings.replay = { figure: opts.count ? 'instructions' : 'client cost' };
+  }
+  if (opts.count) {
+    // What makes two counts comparable (compare refuses runs that differ in any of it).
+    settings.count = { what: opts.count, valgrind: assertValgrind(), valgrindArgs: [...VALGRIND_ARGS], v8Flags: [...COUNT_V8_FLAGS], noiseFloorPct: COUNT_NOISE_FLOOR_PCT };
   }
   return { settings, network };
 }

@@ -86,6 +86,7 @@ export class ConversationRecorder {
       steps,
       ops: this.opStarts.length,
       cycleFrom: this.opStarts[first],
+      cycleOps: this.opStarts.length - first,
     };
   }
 }

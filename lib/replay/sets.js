@@ -52,6 +52,7 @@ const encode = (recording) => ({
   serverVersion: recording.serverVersion,
   ops: recording.ops,
   cycleFrom: recording.cycleFrom,
+  cycleOps: recording.cycleOps,
   flights: recording.flights.map((b) => Buffer.from(b).toString('base64')),
   steps: recording.steps.map((s) => ({ cmd: s.cmd, stmt: s.stmt, reply: Buffer.from(s.reply).toString('base64') })),
 });
@@ -123,7 +124,9 @@ export function decodeConversation(set) {
   const c = set.conversation;
   return {
     serverVersion: c.serverVersion,
+    ops: c.ops,
     cycleFrom: c.cycleFrom,
+    cycleOps: c.cycleOps,
     flights: c.flights.map((b) => Buffer.from(b, 'base64')),
     steps: c.steps.map((s) => ({ cmd: s.cmd, stmt: s.stmt, reply: Buffer.from(s.reply, 'base64') })),
   };

@@ -132,7 +132,8 @@ export async function openReplayStage(stage, { benches, drivers, opts, env, sett
   if (missing.length) await capture([...firstOf.values()], { dir, source, opts, env, log, signals });
   for (const e of missing) if (firstOf.get(keyOf(e)) !== e) Object.assign(e, { found: firstOf.get(keyOf(e)).found, failed: firstOf.get(keyOf(e)).failed });
   const server = entries.find((e) => e.found?.set.server)?.found.set.server ?? { version: 'unknown' };
-  const placement = planPlacement(opts.cpus, { embedded: false, pinning: canPin() });
+  // Counting instructions times nothing: its processes run side by side on every CPU, unpinned.
+  const placement = planPlacement(settings.count ? 'none' : opts.cpus, { embedded: false, pinning: canPin() });
   pin(process.pid, placement.harness);
   settings.placement = placement;
   stage.placement = placement;

@@ -93,3 +93,28 @@ export function renderComparisonText(c, { color = false } = {}) {
   }
   return lines.join('\n') + '\n';
 }
+
+/** Pure: two instruction runs compared (results/compare-counts.js), as text. */
+export function renderCountComparisonText(c) {
+  const table = new Table({
+    head: ['bench', 'driver', 'base instr/op', 'new instr/op', 'change', ''],
+    colAligns: ['left', 'left', 'right', 'right', 'right', 'left'],
+    style: { head: [], border: [], compact: true },
+  });
+  for (const r of c.rows) {
+    const verdict = r.regression ? 'REGRESSION' : r.status !== 'ok' ? r.status.toUpperCase() : r.beyondFloor ? '' : '~';
+    table.push([r.bench, r.driver, fmtOps(r.base), fmtOps(r.next), r.changePct === null ? '-' : fmtSignedPct(r.changePct, 2), verdict]);
+  }
+  const rule = `change: base instructions/op ÷ new − 1 (+ is less work); ~ within the count's noise floor (±${c.floorPct} %)`
+    + (c.threshold === null ? '' : `; REGRESSION: more work by over ${Math.max(c.threshold, c.floorPct)} %`);
+  return `${table.toString()}\n  ${rule}\n`;
+}
+
+/** Pure: the same as a Markdown table. */
+export function renderCountComparisonMarkdown(c) {
+  const lines = ['| bench | driver | base instr/op | new instr/op | change | |', '| --- | --- | ---: | ---: | ---: | --- |'];
+  for (const r of c.rows) {
+    lines.push(`| ${r.bench} | ${r.driver} | ${fmtOps(r.base)} | ${fmtOps(r.next)} | ${r.changePct === null ? '-' : fmtSignedPct(r.changePct, 2)} | ${r.regression ? '**REGRESSION**' : r.beyondFloor ? '' : '~'} |`);
+  }
+  return `${lines.join('\n')}\n\nInstructions per operation under Valgrind; ~ within the count's noise floor (±${c.floorPct} %).\n`;
+}

@@ -15,9 +15,11 @@ export function createProgress(stream, total, { quiet = false } = {}) {
     },
     benchDone(bench, rows, hostLoad) {
       n++;
-      const what = rows.map((row) => `${row.driver} ${row.ok ? fmtOps(row.opsPerSec) : row.status === 'n/a' ? 'n/a' : 'FAILED'}`).join(' · ');
+      const counted = rows.some((row) => row.instructionsPerOp !== undefined);
+      const figure = (row) => (counted ? fmtOps(row.instructionsPerOp) : fmtOps(row.opsPerSec));
+      const what = rows.map((row) => `${row.driver} ${row.ok ? figure(row) : row.status === 'n/a' ? 'n/a' : 'FAILED'}`).join(' · ');
       const stolen = hostLoad?.stealPct >= 1 ? `, host stole ${hostLoad.stealPct} % of the CPU time` : '';
-      write(`${prefix()} ${bench.name.padEnd(18)} ${what} ops/s  (${seconds()} s${stolen})`);
+      write(`${prefix()} ${bench.name.padEnd(18)} ${what} ${counted ? 'instructions/op' : 'ops/s'}  (${seconds()} s${stolen})`);
       for (const row of rows) if (row.status === 'failed') write(`    ${row.driver} FAILED: ${row.error}`);
     },
   };

@@ -12,7 +12,7 @@ function describeServer(server) {
 }
 
 /** What a replay run measured, in place of the server it did not reach. */
-const describeReplay = (server, replay) => `CLIENT COST (replay): each driver answered in its own process by replies recorded from ${describeServer(server)}; no socket, no server in the figures`
+const describeReplay = (server, replay) => `${replay.figure === 'instructions' ? 'INSTRUCTIONS (replay under Valgrind)' : 'CLIENT COST (replay)'}: each driver answered in its own process by replies recorded from ${describeServer(server)}; no socket, no server in the figures`
   + ` · ${replay.reused ?? 0} replay set(s) reused, ${replay.captured ?? 0} captured`;
 
 export function describeRun(results) {
@@ -26,14 +26,15 @@ export function describeRun(results) {
     ? `${settings.rounds} rounds${settings.roundsScale > 1 ? ` (${settings.roundsScale} × the default, for a run of few benches and drivers)` : ''} × ${describeWindowLength(settings)} per driver and bench`
       + (settings.processes > 1 ? ` · ${settings.processes} processes per driver, taking the rounds in turn` : '')
     : `${settings.rounds > 1 ? `${settings.rounds} rounds × ` : ''}${settings.time} s sampling per cell`;
-  const wake = settings.wake ? ` · wake ${settings.wake}` : '';
+  const counted = settings.count ? `instructions counted under ${settings.count.valgrind} with V8's determinism flags (${settings.count.v8Flags.join(' ')}), two processes per row` : null;
+  const wake = settings.wake && !counted ? ` · wake ${settings.wake}` : '';
   const jit = settings.jit === 'wait' ? ' · jit wait' : '';
   const placement = settings.placement ? ` · ${describePlacement(settings.placement)}` : '';
   const net = settings.network?.rttMs > 0 ? ` · network ${describeNetwork(settings.network)}` : '';
   const unfair = drivers.filter((d) => d.overridesFairness?.length);
   return [
     `${serverText} · Node ${env.node} · ${env.cpus} × ${env.cpuModel}${placement}${wake}${jit}${net}`,
-    `drivers: ${driverText} · baseline ${settings.baseline} · ${conns} per driver · ${windows}`,
+    `drivers: ${driverText} · baseline ${settings.baseline} · ${conns} per driver · ${counted ?? windows}`,
     ...unfair.map((d) => `(!) NOT COMPARABLE: ${d.name} overrides the fairness rules (${d.overridesFairness.join(', ')}), set alike for every other driver`),
   ];
 }
@@ -59,8 +60,43 @@ function opsCell(row) {
   return row.status === 'n/a' ? 'n/a' : 'FAILED';
 }
 
+/** An instruction count's Δ cell: the change with the count's noise floor, `~` within it. */
+function countDeltaCell(row, bench, baseline, floor) {
+  if (!row.ok) return '';
+  const reference = bench.deltaReference ?? baseline;
+  if (row.driver === reference) return reference === baseline ? 'baseline' : 'reference';
+  if (!Number.isFinite(row.deltaPct)) return '-';
+  return `${row.deltaSignificant ? '' : '~ '}${fmtSignedPct(row.deltaPct, 2)} ±${floor}`;
+}
+
+/** --count instructions: instructions per operation per row, with its Δ (+: fewer instructions than the reference). */
+function renderCountTable(results, { color }) {
+  const { baseline, count } = results.settings;
+  const table = new Table({
+    head: ['bench', 'driver', 'protocol', 'instructions/op', 'ops counted', `Δ vs ${baseline}`],
+    colAligns: ['left', 'left', 'left', 'right', 'right', 'right'],
+    style: { head: color ? ['cyan'] : [], border: color ? ['grey'] : [], compact: true },
+  });
+  const notes = [];
+  for (const bench of results.benches) {
+    bench.results.forEach((row, i) => {
+      table.push([i === 0 ? bench.name : '', row.driver, row.protocol ?? '', row.ok ? fmtOps(row.instructionsPerOp) : opsCell(row),
+        row.ok ? fmtOps(row.instructions.ops) : '', countDeltaCell(row, bench, baseline, count.noiseFloorPct)]);
+      if (!row.ok) notes.push(`${bench.name} · ${row.driver}: ${row.status === 'n/a' ? 'n/a' : 'FAILED'}: ${row.error}`);
+    });
+    if (bench.deltaNote) notes.push(`${bench.name}: ${bench.deltaNote}`);
+    if (bench.note) notes.push(`${bench.name}: ${bench.note}`);
+  }
+  notes.unshift(`instructions/op: the difference of two processes' totals under ${count.valgrind} (the same warm-up, then N or 2N operations) over N; `
+    + `Δ: the reference's instructions/op ÷ the row's − 1 (+ is less work); ~ within the count's noise floor (±${count.noiseFloorPct} %, its run-to-run spread here)`);
+  const lines = [...describeRun(results), table.toString(), notes.map((n) => `  ${n}`).join('\n')];
+  if (!results.complete) lines.push(`INCOMPLETE: ${results.stoppedBy ?? 'the run did not finish'}`);
+  return lines.join('\n') + '\n';
+}
+
 /** The main table, one row per bench x driver, followed by notes on failures and n/a rows. */
 export function renderTable(results, { color = false, latency = false } = {}) {
+  if (results.settings.count) return renderCountTable(results, { color });
   const baseline = results.settings.baseline;
   const wide = latency;
   const withFloor = results.benches.some((b) => b.results.some((r) => r.driver === 'floor' && r.ok));

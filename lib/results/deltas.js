@@ -44,6 +44,7 @@ export function applyDeltas(results) {
       if (row.ok && ref && row !== ref) compared.push([row, ref]);
     }
   }
+  if (results.settings.count) return applyInstructionDeltas(compared, results);
   const level = eachIntervalLevel(compared.length);
   const paired = [];
   for (const [row, ref] of compared) {
@@ -58,6 +59,22 @@ export function applyDeltas(results) {
   results.resolution = pairedResolution(paired.map(([, d]) => d), { level, comparisons: compared.length });
   for (const [row, d] of paired) row.deltaSignificant = pairedSignificant(d, results.resolution?.pct);
   for (const [row, ref] of compared) row.deltaDrift = driftOf(row, ref, level, results.resolution?.pct);
+  return results;
+}
+
+/**
+ * Instruction counts: Δ = reference instructions/op ÷ the row's − 1 (in %, + is fewer instructions,
+ * the sign of ops/s), called when beyond the count's noise floor (settings.count.noiseFloorPct).
+ */
+function applyInstructionDeltas(compared, results) {
+  const floor = results.settings.count.noiseFloorPct;
+  for (const [row, ref] of compared) {
+    if (!(row.instructionsPerOp > 0 && ref.instructionsPerOp > 0)) continue;
+    row.deltaPct = Math.round((ref.instructionsPerOp / row.instructionsPerOp - 1) * 1e5) / 1e3;
+    row.deltaCI = [row.deltaPct - floor, row.deltaPct + floor];
+    row.deltaSignificant = Math.abs(row.deltaPct) > floor;
+  }
+  results.resolution = null;
   return results;
 }
 

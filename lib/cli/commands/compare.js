@@ -4,8 +4,9 @@ import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { EXIT, usageError } from '../errors.js';
 import { readResults } from '../../results/file.js';
+import { compareCounts, countIncomparability } from '../../results/compare-counts.js';
 import { compareResults, unchangedDrivers } from '../../results/compare.js';
-import { renderComparisonText } from '../../reporting/compare-text.js';
+import { renderComparisonText, renderCountComparisonMarkdown, renderCountComparisonText } from '../../reporting/compare-text.js';
 import { renderComparisonMarkdown } from '../../reporting/markdown.js';
 import { renderComparisonHtml } from '../../reporting/html.js';
 
@@ -79,6 +80,7 @@ driver ran the same code in both runs.`)
       const base = readResults(baseFile);
       const next = readResults(newFile);
       assertSameFigure(base, next, baseFile, newFile);
+      if (figureOf(base) === 'instructions') return compareInstructionRuns(base, next, { baseFile, newFile, opts, stdout, stderr, setExitCode });
       assertAnchor(opts.anchor, base, next, baseFile, newFile);
       const c = compareResults(base, next, { threshold: opts.threshold ?? null, baseFile, newFile, anchor: opts.anchor ?? null });
       if (c.rows.length === 0) {
@@ -102,7 +104,6 @@ driver ran the same code in both runs.`)
     });
 }
 
-/** --anchor names a driver of both runs (or 'none'). */
 /** The figure a run measured: 'client cost' for --replay, else 'end to end'. */
 export const figureOf = (results) => results.settings?.replay?.figure ?? 'end to end';
 
@@ -113,6 +114,24 @@ function assertSameFigure(base, next, baseFile, newFile) {
     'compare a --replay run with a --replay run, and an end-to-end run with an end-to-end run');
 }
 
+/** Two --count instructions runs: refused when counted differently, else judged row by row (no anchor: counts do not follow the host). */
+function compareInstructionRuns(base, next, { baseFile, newFile, opts, stdout, stderr, setExitCode }) {
+  const why = countIncomparability(base, next);
+  if (why) throw usageError(`'${baseFile}' and '${newFile}' counted instructions differently: ${why}`, 'count both runs with the same Node, flags, Valgrind and driver options');
+  if (opts.anchor) throw usageError('--anchor is for timed runs: instruction counts are judged directly');
+  if (opts.html) throw usageError('--html is for timed runs', 'use the text, --markdown or --json output');
+  const c = compareCounts(base, next, { threshold: opts.threshold ?? null, baseFile, newFile });
+  if (c.rows.length === 0) throw usageError(`'${baseFile}' and '${newFile}' have no bench × driver row counted in both`);
+  emitOutputs({
+    opts, stdout, stderr,
+    text: () => renderCountComparisonText(c),
+    json: () => `${JSON.stringify(c, null, 2)}\n`,
+    markdown: () => renderCountComparisonMarkdown(c),
+  });
+  setExitCode(c.threshold !== null && c.regressions.length > 0 ? EXIT.ROWS_FAILED : EXIT.OK);
+}
+
+/** --anchor names a driver of both runs (or 'none'). */
 function assertAnchor(anchor, base, next, baseFile, newFile) {
   if (anchor === undefined || anchor === 'none') return;
   const names = (r) => (r.drivers ?? []).map((d) => d.name);

@@ -1,0 +1,56 @@
+// Two --count instructions runs compared row by row (pure). A count does not move with the host, so
+// a row's change is judged directly (no anchor): beyond the count's noise floor and --threshold, a
+// row doing more instructions per operation is a regression. Runs whose counts were taken differently
+// (Node, V8 flags, Valgrind, a driver's options) are refused, naming what differs.
+
+/** What must be the same in two runs for their counts to be compared: [what, get]. */
+const SAME = [
+  ['Node version', (r) => r.env?.node],
+  ['V8 flags', (r) => r.settings?.count?.v8Flags?.join(' ')],
+  ['Valgrind', (r) => r.settings?.count?.valgrind],
+  ['Valgrind options', (r) => r.settings?.count?.valgrindArgs?.join(' ')],
+];
+
+const optionsOf = (r) => new Map((r.drivers ?? []).map((d) => [d.name, JSON.stringify(d.variant ?? d.options ?? {})]));
+
+/** One line saying why two instruction runs cannot be compared, or null. */
+export function countIncomparability(base, next) {
+  for (const [what, get] of SAME) {
+    if (get(base) !== get(next)) return `${what} differ${what.endsWith('s') ? '' : 's'}: ${get(base) ?? 'none'} (base) vs ${get(next) ?? 'none'} (new)`;
+  }
+  const a = optionsOf(base);
+  const b = optionsOf(next);
+  for (const [name, options] of a) {
+    if (b.has(name) && b.get(name) !== options) return `${name}'s driver options differ: ${options} (base) vs ${b.get(name)} (new)`;
+  }
+  return null;
+}
+
+/**
+ * Pure: { kind: 'instructions', floorPct, threshold, rows, regressions }. A row's changePct is the base's
+ * instructions/op ÷ the new one's − 1 (in %, + is less work: the sign of an ops/s change).
+ */
+export function compareCounts(base, next, { threshold = null, baseFile = null, newFile = null } = {}) {
+  const floorPct = Math.max(base.settings?.count?.noiseFloorPct ?? 0, next.settings?.count?.noiseFloorPct ?? 0);
+  const baseRows = new Map();
+  for (const b of base.benches ?? []) for (const r of b.results ?? []) baseRows.set(`${b.name}\0${r.driver}`, r);
+  const rows = [];
+  for (const b of next.benches ?? []) {
+    for (const r of b.results ?? []) {
+      const was = baseRows.get(`${b.name}\0${r.driver}`);
+      if (!was) continue;
+      const both = was.instructionsPerOp > 0 && r.instructionsPerOp > 0;
+      const changePct = both ? Math.round((was.instructionsPerOp / r.instructionsPerOp - 1) * 1e5) / 1e3 : null;
+      const beyondFloor = both && Math.abs(changePct) > floorPct;
+      const nowFails = was.ok && !r.ok && r.status === 'failed';
+      rows.push({
+        bench: b.name, driver: r.driver,
+        base: was.instructionsPerOp ?? null, next: r.instructionsPerOp ?? null,
+        changePct, beyondFloor,
+        regression: threshold !== null && (nowFails || (beyondFloor && changePct < -Math.max(threshold, floorPct))),
+        status: r.ok ? 'ok' : r.status,
+      });
+    }
+  }
+  return { kind: 'instructions', baseFile, newFile, floorPct, threshold, rows, regressions: rows.filter((x) => x.regression) };
+}
