@@ -11,10 +11,11 @@ test("Valgrind's total is read from its summary line", () => {
   assert.equal(parseInstructions('no summary'), null);
 });
 
-test('a count is sized from the native time per operation, in powers of two', () => {
-  assert.deepEqual(sizeCount(5), { warmup: 32768, ops: 16384 });
-  assert.deepEqual(sizeCount(30), { warmup: 4096, ops: 4096 });
-  assert.deepEqual(sizeCount(5000), { warmup: 256, ops: 64 });
+test('a count is sized from the bytes a replayed operation moves, the same on every run', () => {
+  const recording = (sent, received) => ({ cycleFrom: 1, cycleOps: 2, steps: [{ sent: 40, reply: Buffer.alloc(11) }, { sent, reply: Buffer.alloc(received) }, { sent, reply: Buffer.alloc(received) }] });
+  assert.deepEqual(sizeCount(recording(30, 11)), { warmup: 32768, ops: 8192 });
+  assert.deepEqual(sizeCount(recording(20, 8400)), { warmup: 4096, ops: 1024 });
+  assert.deepEqual(sizeCount(recording(30, 41000)), { warmup: 1024, ops: 256 });
   assert.ok(COUNT_V8_FLAGS.includes('--predictable') && COUNT_V8_FLAGS.includes('--hash-seed=1'));
 });
 

@@ -14,7 +14,7 @@ const recording = {
   ops: 3,
   cycleFrom: 1,
   flights: [Buffer.from('greeting'), Buffer.from('ok')],
-  steps: [{ cmd: 3, stmt: null, reply: Buffer.from([7, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0]) }, { cmd: 3, stmt: null, reply: Buffer.from([1, 2]) }],
+  steps: [{ cmd: 3, stmt: null, sent: 9, reply: Buffer.from([7, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0]) }, { cmd: 3, stmt: null, sent: 9, reply: Buffer.from([1, 2]) }],
 };
 const identity = {
   bench: benchIdentity(doBench),

@@ -92,6 +92,24 @@ test('a command the recording does not expect fails, naming the command', async 
   assert.match(takeMismatch(), /wrote COM_STMT_PREPARE as command 1 where the recording has COM_QUERY/);
 });
 
+test('--count instructions counts each row under Valgrind: a driver against itself reads the same count', async () => {
+  const { out, tmp } = isolatedDirs();
+  const { host, port, user, password, database } = state.target;
+  const env = { DB_HOST: host, DB_PORT: String(port), DB_USER: user, DB_PASSWORD: password, DB_DATABASE: database };
+  const r = await runCli(['do', '--replay', '--count', 'instructions', '--smoke', '--drivers', 'mysql2,mysql2#aa', '--out', out, '--json', '-'], { env, tmp, timeoutMs: 300000 });
+  assert.equal(r.code, 0, r.stderr);
+  const results = JSON.parse(r.stdout);
+  assert.equal(results.settings.replay.figure, 'instructions');
+  assert.match(results.settings.count.valgrind, /^valgrind-/);
+  const [a, b] = results.benches[0].results;
+  assert.ok(a.instructionsPerOp > 1000 && b.instructionsPerOp > 1000);
+  // --smoke counts 16 operations: a smoke figure, not a measurement; a driver against itself still agrees.
+  assert.ok(Math.abs(b.instructionsPerOp / a.instructionsPerOp - 1) < 0.02, `${a.instructionsPerOp} vs ${b.instructionsPerOp}`);
+  const refused = await runCli(['do', '--count', 'instructions', '--smoke', '--out', out], { env, tmp });
+  assert.equal(refused.code, 2);
+  assert.match(refused.stderr, /--count instructions counts the replayed client cost: it needs --replay/);
+});
+
 test('the CLI captures replay sets, reuses them with the server stopped, and refuses a damaged one', async () => {
   const { out, tmp } = isolatedDirs();
   const { host, port, user, password, database } = state.target;

@@ -22,7 +22,7 @@ export class ConversationRecorder {
 
   /** Bytes the client wrote. */
   clientBytes(chunk) {
-    for (const { seq, payload } of this.client.push(Buffer.from(chunk))) {
+    for (const { seq, payload, bytes } of this.client.push(Buffer.from(chunk))) {
       if (this.inHandshake && seq !== 0) {
         this.clientCaps ??= readHandshakeResponse(payload);
         this.flights.push([]);
@@ -31,7 +31,7 @@ export class ConversationRecorder {
       this.inHandshake = false;
       const { cmd, stmt } = commandShape(payload);
       if (cmd === COM.QUIT) continue; // the end of the conversation, never replayed as a step
-      const step = { cmd, stmt, reply: [] };
+      const step = { cmd, stmt, sent: bytes.length, reply: [] };
       this.steps.push(step);
       if (answered(cmd)) this.awaiting.push(step);
     }
@@ -74,7 +74,7 @@ export class ConversationRecorder {
         : this.stray ? `${this.stray} packets from the server answered no command` : 'a packet was cut short';
       throw new Error(`could not record the conversation: ${what}`);
     }
-    const steps = this.steps.slice(0, end).map((s) => ({ cmd: s.cmd, stmt: s.stmt, reply: Buffer.concat(s.reply) }));
+    const steps = this.steps.slice(0, end).map((s) => ({ cmd: s.cmd, stmt: s.stmt, sent: s.sent, reply: Buffer.concat(s.reply) }));
     const shapes = this.opStarts.map((from, i) => steps.slice(from, this.opStarts[i + 1] ?? end).map((s) => `${s.cmd}:${s.stmt}`).join(','));
     const last = shapes.length - 1;
     if (last < 1) throw new Error('could not record the conversation: fewer than two operations');

@@ -2,9 +2,8 @@
 // one bench, its connection answered by a replay set in this process, `warmup` operations then `ops`
 // more, every result checked. It prints one JSON line on stdout ({ ok, ops, protocol } or { ok: false,
 // error }) and exits. Its parent runs it twice, differing only in `ops`, and takes the difference of
-// the two instruction totals: start-up, loading, warm-up and exit cancel. With `sizeMs` it is the
-// sizing pass instead, run natively: { ok, usPerOp } after as long a warm-up.
-//   node count-process.js '<json: { spec, bench, set, context, target, warmup, ops } | { ..., sizeMs }>'
+// the two instruction totals: start-up, loading, warm-up and exit cancel.
+//   node count-process.js '<json: { spec, bench, set, context, target, warmup, ops }>'
 import { replayConnections, takeMismatch } from './transport.js';
 import { decodeConversation, readSet } from './sets.js';
 
@@ -29,18 +28,6 @@ async function main() {
   const conn = await driver.connect(targetFor(plan, args.target));
   await plan.init?.(conn);
   const op = plan.op(conn);
-  if (args.sizeMs) {
-    // The sizing pass (run natively, not under Valgrind): this driver's time per operation here.
-    const timeFor = async (ms) => {
-      let n = 0;
-      const start = performance.now();
-      while (performance.now() - start < ms) { check(await op()); n++; }
-      return ((performance.now() - start) * 1000) / n;
-    };
-    await timeFor(args.sizeMs);
-    say({ ok: true, usPerOp: await timeFor(args.sizeMs), protocol: plan.protocol });
-    return;
-  }
   for (let i = 0; i < args.warmup + args.ops; i++) check(await op());
   say({ ok: true, ops: args.ops, protocol: plan.protocol });
 }

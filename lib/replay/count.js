@@ -12,6 +12,7 @@ import { DRIVER_PROCESS_FLAGS, DRIVER_PROCESS_TZ } from '../drivers/driver-handl
 import { JIT_HOOK_FLAG } from '../measuring/jit.js';
 import { notApplicableReason, planFor } from '../measuring/plan.js';
 import { setupError } from '../cli/errors.js';
+import { decodeConversation, readSet } from './sets.js';
 
 const CHILD = fileURLToPath(new URL('./count-process.js', import.meta.url));
 
@@ -30,7 +31,6 @@ export const VALGRIND_ARGS = Object.freeze(['--tool=cachegrind', '--cache-sim=no
 export const COUNT_NOISE_FLOOR_PCT = 0.05;
 
 const VALGRIND_TIMEOUT_MS = 600000;
-const SIZING_MS = 300;
 const SMOKE_OPS = 16; // --smoke: that the count runs, not a figure to keep
 
 /** Valgrind's version ('valgrind-3.19.0'), or null when it is not installed. */
@@ -57,15 +57,20 @@ export function assertValgrind(env = process.env) {
 }
 
 /**
- * How many operations a pair's processes run before the counted ones (W) and differ by (N), from the
- * driver's native time per operation (the sizing pass): W about 150 ms and N about 100 ms of it, in
- * powers of two. N then holds a few hundred million instructions, far above the ~100,000 a Valgrind
- * total varies by from run to run; W + N covers V8's tiering (mysql2's execute still got cheaper 2,000
- * operations in, and was steady from 5,000: 150 ms of it is 5,000).
+ * How many operations a pair's processes differ by (N) and run before (W = 4N), from the bytes a
+ * replayed operation moves (sent and received, from the set): a few hundred million instructions
+ * in N whatever the bench, far above the ~100,000 a Valgrind total varies by from run to run, and
+ * the same W and N on every run of the same set (sized from a timing, W and N flipped between two
+ * runs in 3 of 21 rows, and those rows moved by 0.7-15 %: a count depends on where its window lies
+ * until the driver is fully warm). W + N covers V8's tiering: mysql2's execute was still getting
+ * cheaper 2,000 operations in (422k instructions/op) and steady from 5,000 (356k).
  */
-export function sizeCount(usPerOp) {
-  const pow2 = (x) => 2 ** Math.round(Math.log2(Math.max(1, x)));
-  return { warmup: Math.max(256, pow2(150000 / usPerOp)), ops: Math.max(64, pow2(100000 / usPerOp)) };
+export function sizeCount(recording) {
+  const loop = recording.steps.slice(recording.cycleFrom);
+  const ops = Math.max(1, recording.cycleOps ?? recording.ops - 1);
+  const bytesPerOp = loop.reduce((n, s) => n + s.reply.length + (s.sent ?? 0), 0) / ops;
+  const n = Math.max(256, Math.min(8192, 2 ** Math.round(Math.log2(12e6 / (bytesPerOp + 300)))));
+  return { warmup: 4 * n, ops: n };
 }
 
 /** The instruction total Valgrind printed on stderr ("I refs: 1,234"), or null. */
@@ -74,14 +79,10 @@ export function parseInstructions(stderr) {
   return m ? Number(m[1].replace(/,/g, '')) : null;
 }
 
-/**
- * One count process, under Valgrind (or natively for the sizing pass); resolves to { instructions,
- * result } or rejects with the reason.
- */
-function countOnce(job, { live, signal, native = false }) {
+/** One count process under Valgrind; resolves to { instructions, result } or rejects with the reason. */
+function countOnce(job, { live, signal }) {
   return new Promise((resolve, reject) => {
-    const node = [process.execPath, ...COUNT_V8_FLAGS, CHILD, JSON.stringify(job)];
-    const child = spawn(native ? node[0] : 'valgrind', native ? node.slice(1) : [...VALGRIND_ARGS, ...node], {
+    const child = spawn('valgrind', [...VALGRIND_ARGS, process.execPath, ...COUNT_V8_FLAGS, CHILD, JSON.stringify(job)], {
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, TZ: DRIVER_PROCESS_TZ },
     });
@@ -101,7 +102,7 @@ function countOnce(job, { live, signal, native = false }) {
       let result = null;
       try { result = JSON.parse(stdout.trim().split('\n').pop()); } catch { /* none */ }
       if (result && !result.ok) return reject(new Error(result.error));
-      const instructions = native ? 0 : parseInstructions(stderr);
+      const instructions = parseInstructions(stderr);
       if (code !== 0 || !result || instructions === null) {
         const last = stderr.split('\n').map((l) => l.replace(/^==\d+==\s?/, '').trim()).filter(Boolean).slice(-1)[0] ?? '';
         return reject(new Error(`the count process under valgrind ${sig ? `was killed (${sig})` : `exited with code ${code}`}${last ? `: ${last}` : ''}`));
@@ -117,8 +118,7 @@ function countOnce(job, { live, signal, native = false }) {
  */
 async function countRow({ bench, driver, context, file, target, live, signal, smoke }) {
   const base = { spec: driver.loadSpec ?? driver.name, bench: bench.name, set: file, context, target };
-  const { warmup, ops } = smoke ? { warmup: SMOKE_OPS, ops: SMOKE_OPS }
-    : sizeCount((await countOnce({ ...base, sizeMs: SIZING_MS }, { live, signal, native: true })).result.usPerOp);
+  const { warmup, ops } = smoke ? { warmup: SMOKE_OPS, ops: SMOKE_OPS } : sizeCount(decodeConversation(readSet(file)));
   const job = (n) => ({ ...base, warmup, ops: n });
   const [one, two] = await Promise.all([countOnce(job(ops), { live, signal }), countOnce(job(2 * ops), { live, signal })]);
   const perOp = (two.instructions - one.instructions) / ops;

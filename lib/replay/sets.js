@@ -9,7 +9,7 @@ import { EXIT, UserError } from '../cli/errors.js';
 import { splitRepeat } from '../drivers/index.js';
 
 export const SET_FORMAT = 'mysql-driver-bench/replay-set';
-export const SET_VERSION = 1;
+export const SET_VERSION = 2; // 2: each step also says how many bytes the client sent
 
 const sha256 = (text) => createHash('sha256').update(text).digest('hex');
 
@@ -54,7 +54,7 @@ const encode = (recording) => ({
   cycleFrom: recording.cycleFrom,
   cycleOps: recording.cycleOps,
   flights: recording.flights.map((b) => Buffer.from(b).toString('base64')),
-  steps: recording.steps.map((s) => ({ cmd: s.cmd, stmt: s.stmt, reply: Buffer.from(s.reply).toString('base64') })),
+  steps: recording.steps.map((s) => ({ cmd: s.cmd, stmt: s.stmt, sent: s.sent, reply: Buffer.from(s.reply).toString('base64') })),
 });
 
 /**
@@ -128,13 +128,16 @@ export function decodeConversation(set) {
     cycleFrom: c.cycleFrom,
     cycleOps: c.cycleOps,
     flights: c.flights.map((b) => Buffer.from(b, 'base64')),
-    steps: c.steps.map((s) => ({ cmd: s.cmd, stmt: s.stmt, reply: Buffer.from(s.reply, 'base64') })),
+    steps: c.steps.map((s) => ({ cmd: s.cmd, stmt: s.stmt, sent: s.sent, reply: Buffer.from(s.reply, 'base64') })),
   };
 }
 
-/** The stored set for an identity when it is there (checked), else null. */
+/** The stored set for an identity when it is there (checked), else null; one of an older format is captured again. */
 export function findSet(dir, identity) {
   const file = setPath(dir, identity);
   if (!existsSync(file) || !statSync(file).isFile()) return null;
+  try {
+    if (JSON.parse(readFileSync(file, 'utf8'))?.version < SET_VERSION) return null;
+  } catch { /* readSet says what is wrong */ }
   return { file, set: readSet(file) };
 }
