@@ -103,8 +103,9 @@ test('--count instructions counts each row under Valgrind: a driver against itse
   assert.match(results.settings.count.valgrind, /^valgrind-/);
   const [a, b] = results.benches[0].results;
   assert.ok(a.instructionsPerOp > 1000 && b.instructionsPerOp > 1000);
-  // --smoke counts 16 operations: a smoke figure, not a measurement; a driver against itself still agrees.
-  assert.ok(Math.abs(b.instructionsPerOp / a.instructionsPerOp - 1) < 0.02, `${a.instructionsPerOp} vs ${b.instructionsPerOp}`);
+  // --smoke counts an eighth of the operations (1,024 on do): a smoke figure, not a measurement; a
+  // driver against itself still agrees within a few per cent.
+  assert.ok(Math.abs(b.instructionsPerOp / a.instructionsPerOp - 1) < 0.05, `${a.instructionsPerOp} vs ${b.instructionsPerOp}`);
   const refused = await runCli(['do', '--count', 'instructions', '--smoke', '--out', out], { env, tmp });
   assert.equal(refused.code, 2);
   assert.match(refused.stderr, /--count instructions counts the replayed client cost: it needs --replay/);

@@ -44,7 +44,7 @@ export const REPLAY_FULL_RUN_CELLS = 7 * BUILTIN_DRIVERS.length;
 export const MAX_ROUNDS_SCALE = 4;
 
 /** Pure: how many times the default rounds a run of `cells` cells gets (1 to MAX_ROUNDS_SCALE), against a full run of `fullRun`. */
-export function roundsScale(cells, fullRun = FULL_RUN_CELLS) {
+export function roundsScale(cells, { fullRun = FULL_RUN_CELLS } = {}) {
   return Math.max(1, Math.min(MAX_ROUNDS_SCALE, Math.floor(fullRun / Math.max(1, cells))));
 }
 
@@ -56,7 +56,7 @@ export function runSettings(opts, benches) {
   const defaultLengths = !opts.smoke && opts.rounds === undefined && opts.time === undefined && !opts.precision;
   const cells = benches.length * runRows(opts) * runLevels(opts);
   const fullRun = opts.replay ? REPLAY_FULL_RUN_CELLS : FULL_RUN_CELLS;
-  const scale = defaultLengths && opts.scaleSmallRuns !== false ? roundsScale(cells, fullRun) : 1;
+  const scale = defaultLengths && opts.scaleSmallRuns !== false ? roundsScale(cells, { fullRun }) : 1;
   const scaled = (x) => Math.round(x * scale * 1000) / 1000; // 2.3 × 3 is 6.9, not 6.8999999999999995
   const rounds = opts.rounds ?? preset.rounds * scale;
   const time = opts.time ?? scaled(preset.time);

@@ -31,7 +31,6 @@ export const VALGRIND_ARGS = Object.freeze(['--tool=cachegrind', '--cache-sim=no
 export const COUNT_NOISE_FLOOR_PCT = 0.05;
 
 const VALGRIND_TIMEOUT_MS = 600000;
-const SMOKE_OPS = 16; // --smoke: that the count runs, not a figure to keep
 
 /** Valgrind's version ('valgrind-3.19.0'), or null when it is not installed. */
 export function valgrindVersion() {
@@ -118,7 +117,9 @@ function countOnce(job, { live, signal }) {
  */
 async function countRow({ bench, driver, context, file, target, live, signal, smoke }) {
   const base = { spec: driver.loadSpec ?? driver.name, bench: bench.name, set: file, context, target };
-  const { warmup, ops } = smoke ? { warmup: SMOKE_OPS, ops: SMOKE_OPS } : sizeCount(decodeConversation(readSet(file)));
+  const sized = sizeCount(decodeConversation(readSet(file)));
+  // --smoke: an eighth of the operations, warm-up as long: that the count runs, not a figure to keep.
+  const { warmup, ops } = smoke ? { warmup: Math.max(64, sized.ops / 8), ops: Math.max(64, sized.ops / 8) } : sized;
   const job = (n) => ({ ...base, warmup, ops: n });
   const [one, two] = await Promise.all([countOnce(job(ops), { live, signal }), countOnce(job(2 * ops), { live, signal })]);
   const perOp = (two.instructions - one.instructions) / ops;
