@@ -120,6 +120,15 @@ async function closeCell({ force = false } = {}) {
   try { await driver.releaseCaches?.(); } catch { /* housekeeping never fails a row */ }
 }
 
+/** A bench's plan and check on this driver, with the bench's set-up data; `notApplicable` when the plan says n/a. */
+function planBench(benchName, setupData) {
+  const bench = BENCHES.find((b) => b.name === benchName);
+  if (!bench) throw new Error(`unknown bench ${benchName}`);
+  const plan = planFor(bench, driver, setupData === undefined ? context : { ...context, setupData });
+  if (plan.unsupported || plan.unavailable) return { notApplicable: { unsupported: plan.unsupported, unavailable: plan.unavailable } };
+  return { bench, plan, check: withRowShape(checkFor(plan, bench), driver) };
+}
+
 const handlers = {
   async init(args) {
     // --rtt (stage.js): this process's connections to the server hold each chunk, each way.
@@ -136,16 +145,13 @@ const handlers = {
 
   async open({ bench: benchName, concurrency, warmup, settle = true, awaitCompiles: jitWait = false, callTimeoutMs, setupData, replay }) {
     await closeCell({ force: true });
-    const bench = BENCHES.find((b) => b.name === benchName);
-    if (!bench) throw new Error(`unknown bench ${benchName}`);
     if (replay?.failed) throw new Error(replay.failed);
     if (replay) {
       if (replaying?.file !== replay) replaying = { file: replay, recording: decodeConversation(readSet(replay)) };
       replayConnections(replaying.recording);
     } else connectDirectly();
-    const plan = planFor(bench, driver, setupData === undefined ? context : { ...context, setupData });
-    if (plan.unsupported || plan.unavailable) return { unsupported: plan.unsupported, unavailable: plan.unavailable };
-    const check = withRowShape(checkFor(plan, bench), driver);
+    const { bench, plan, check, notApplicable } = planBench(benchName, setupData);
+    if (notApplicable) return notApplicable;
     let pool = null;
     let conns = [];
     // A plan may add driver options of its own (connectOptions), set up each connection (init), or
@@ -208,11 +214,8 @@ const handlers = {
 
   async capture({ bench: benchName, setupData, ops, callTimeoutMs = 30000 }) {
     await closeCell({ force: true });
-    const bench = BENCHES.find((b) => b.name === benchName);
-    if (!bench) throw new Error(`unknown bench ${benchName}`);
-    const plan = planFor(bench, driver, setupData === undefined ? context : { ...context, setupData });
-    if (plan.unsupported || plan.unavailable) return { unsupported: plan.unsupported, unavailable: plan.unavailable };
-    const check = withRowShape(checkFor(plan, bench), driver);
+    const { plan, check, notApplicable } = planBench(benchName, setupData);
+    if (notApplicable) return notApplicable;
     const recorders = recordConnections();
     let conn = null;
     try {

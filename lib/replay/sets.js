@@ -108,16 +108,16 @@ export function checkSet(set, file) {
   return set;
 }
 
-/** Read and check a set file. Throws BadReplaySet for a damaged one. */
-export function readSet(file) {
-  let set;
+function parseSet(file) {
   try {
-    set = JSON.parse(readFileSync(file, 'utf8'));
+    return JSON.parse(readFileSync(file, 'utf8'));
   } catch (err) {
     throw new BadReplaySet(file, err.code ? err.message : `not JSON (${err.message}; truncated?)`);
   }
-  return checkSet(set, file);
 }
+
+/** Read and check a set file. Throws BadReplaySet for a damaged one. */
+export const readSet = (file) => checkSet(parseSet(file), file);
 
 /** The recorded conversation of a checked set, as the replay transport plays it. */
 export function decodeConversation(set) {
@@ -136,8 +136,7 @@ export function decodeConversation(set) {
 export function findSet(dir, identity) {
   const file = setPath(dir, identity);
   if (!existsSync(file) || !statSync(file).isFile()) return null;
-  try {
-    if (JSON.parse(readFileSync(file, 'utf8'))?.version < SET_VERSION) return null;
-  } catch { /* readSet says what is wrong */ }
-  return { file, set: readSet(file) };
+  const set = parseSet(file);
+  if (set?.version < SET_VERSION) return null;
+  return { file, set: checkSet(set, file) };
 }

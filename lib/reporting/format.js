@@ -65,15 +65,15 @@ export const deltaMargin = (row) => (row.deltaCI
 
 /**
  * A row's Δ cell: 'baseline' or 'reference' on the row the bench compares against, else the paired
- * Δ with its ± and `~` when it is not significant.
+ * Δ with its ± and `~` when it is not significant (`digits`: 2 for instruction counts, whose ± is hundredths).
  */
-export function fmtDelta(row, bench, baseline) {
+export function fmtDelta(row, bench, baseline, { digits = 1 } = {}) {
   if (!row.ok) return '';
   const reference = bench?.deltaReference ?? baseline;
   if (row.driver === reference) return reference === baseline ? 'baseline' : 'reference';
   if (!Number.isFinite(row.deltaPct)) return '-';
   const margin = deltaMargin(row);
-  const text = `${fmtSignedPct(row.deltaPct)}${margin === null ? '' : ` ±${margin.toFixed(1)}`}`;
+  const text = `${fmtSignedPct(row.deltaPct, digits)}${margin === null ? '' : ` ±${margin.toFixed(digits)}`}`;
   return row.deltaSignificant ? text : `~ ${text}`;
 }
 

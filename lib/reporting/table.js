@@ -60,15 +60,6 @@ function opsCell(row) {
   return row.status === 'n/a' ? 'n/a' : 'FAILED';
 }
 
-/** An instruction count's Δ cell: the change with the count's noise floor, `~` within it. */
-function countDeltaCell(row, bench, baseline, floor) {
-  if (!row.ok) return '';
-  const reference = bench.deltaReference ?? baseline;
-  if (row.driver === reference) return reference === baseline ? 'baseline' : 'reference';
-  if (!Number.isFinite(row.deltaPct)) return '-';
-  return `${row.deltaSignificant ? '' : '~ '}${fmtSignedPct(row.deltaPct, 2)} ±${floor}`;
-}
-
 /** --count instructions: instructions per operation per row, with its Δ (+: fewer instructions than the reference). */
 function renderCountTable(results, { color }) {
   const { baseline, count } = results.settings;
@@ -81,7 +72,7 @@ function renderCountTable(results, { color }) {
   for (const bench of results.benches) {
     bench.results.forEach((row, i) => {
       table.push([i === 0 ? bench.name : '', row.driver, row.protocol ?? '', row.ok ? fmtOps(row.instructionsPerOp) : opsCell(row),
-        row.ok ? fmtOps(row.instructions.ops) : '', countDeltaCell(row, bench, baseline, count.noiseFloorPct)]);
+        row.ok ? fmtOps(row.instructions.ops) : '', fmtDelta(row, bench, baseline, { digits: 2 })]);
       if (!row.ok) notes.push(`${bench.name} · ${row.driver}: ${row.status === 'n/a' ? 'n/a' : 'FAILED'}: ${row.error}`);
     });
     if (bench.deltaNote) notes.push(`${bench.name}: ${bench.deltaNote}`);
