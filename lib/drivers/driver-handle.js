@@ -21,7 +21,7 @@ const START_TIMEOUT_MS = 30000;
 export const DRIVER_PROCESS_FLAGS = Object.freeze(['--min-semi-space-size=16', '--max-semi-space-size=16', JIT_HOOK_FLAG]);
 
 // A --replay process also fixes V8's seeds: every process of a row draws the same parameters and lays
-// out its hash tables alike, so its processes differ less (README, "Client cost without the server").
+// out its hash tables alike, so its processes differ less (docs/replay.md).
 export const REPLAY_PROCESS_FLAGS = Object.freeze(['--hash-seed=1', '--random-seed=1']);
 
 /** The V8 flags of a driver process whose connections go to `target`. */
