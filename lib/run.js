@@ -8,6 +8,7 @@ import { catalogueFailed } from './measuring/catalogue.js';
 import { measureRun, startDriverProcesses } from './measuring/measure-run.js';
 import { concurrencyLevels } from './measuring/scaling.js';
 import { describeBaseline, resolveBaseline } from './results/baseline.js';
+import { describeRegressions, regressionsAgainstBaseline } from './results/regressions.js';
 import { assertWritableDir, saveResults, startResults } from './results/file.js';
 import { createProgress } from './reporting/progress.js';
 import { printRun } from './reporting/output.js';
@@ -26,7 +27,7 @@ async function chooseDrivers(opts, variant) {
 
 /** --count instructions: every row counted under Valgrind (replay/count.js); an interruption keeps the rows counted so far. */
 async function countAll({ benches, drivers, results, stage, signals, progress, log }) {
-  log(`counting instructions: each bench × driver in two processes under ${results.settings.count.valgrind}, differing only in their number of operations`);
+  log(`counting instructions: each bench × driver in one process under ${results.settings.count.valgrind} (callgrind), warmed up uninstrumented, then three windows counted`);
   try {
     await countRun({ benches, drivers, results, context: stage.session.context, target: stage.target, signal: signals.signal, progress, smoke: results.settings.mode === 'smoke' });
     return EXIT.OK;
@@ -38,10 +39,19 @@ async function countAll({ benches, drivers, results, stage, signals, progress, l
   }
 }
 
-/** Rows that failed their check, or a probe that failed, make a finished run exit 1; a command may judge again. */
-function exitCodeOf(results, exitCode, variant) {
+/**
+ * Rows that failed their check, or a probe that failed, make a finished run exit 1, and so does a row
+ * slower than the baseline beyond --threshold (each said in one line); a command may judge again.
+ */
+function exitCodeOf(results, exitCode, { variant, threshold, stderr }) {
   const failed = results.benches.some((b) => b.results.some((r) => r.status === 'failed')) || catalogueFailed(results);
-  const code = exitCode === EXIT.OK && failed ? EXIT.ROWS_FAILED : exitCode;
+  let code = exitCode === EXIT.OK && failed ? EXIT.ROWS_FAILED : exitCode;
+  if (threshold !== undefined) {
+    const found = regressionsAgainstBaseline(results, threshold);
+    const figure = results.settings.count ? 'instructions/op' : 'ops/s';
+    for (const line of describeRegressions(found, { baseline: results.settings.baseline, thresholdPct: threshold, figure })) stderr.write(`${line}\n`);
+    if (found.length && code === EXIT.OK) code = EXIT.ROWS_FAILED;
+  }
   return variant.exitCode ? variant.exitCode(results, code) : code;
 }
 
@@ -88,5 +98,5 @@ export async function runBenchmark({ benches, opts, env, stdout, stderr, signal,
     signals.dispose();
     if (results) printRun({ results, file: saveResults(results, opts), opts, stdout, stderr, render: variant.render ?? renderRun });
   }
-  return exitCodeOf(results, exitCode, variant);
+  return exitCodeOf(results, exitCode, { variant, threshold: opts.threshold, stderr });
 }

@@ -1,21 +1,29 @@
 // --count instructions, the pure parts: sizing, reading Valgrind's total, Δ and comparing two counts.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { COUNT_V8_FLAGS, parseInstructions, sizeCount } from '../lib/replay/count.js';
+import { COUNT_V8_FLAGS, parseDumpTotal, sizeCount } from '../lib/replay/count.js';
 import { compareCounts, countIncomparability } from '../lib/results/compare-counts.js';
 import { applyDeltas } from '../lib/results/deltas.js';
 import { renderTable } from '../lib/reporting/table.js';
+import { describeRegressions, regressionsAgainstBaseline } from '../lib/results/regressions.js';
+import { renderResultsMarkdown } from '../lib/reporting/markdown.js';
+import { renderResultsHtml } from '../lib/reporting/html.js';
 
-test("Valgrind's total is read from its summary line", () => {
-  assert.equal(parseInstructions('==12== \n==12== I   refs:      2,669,973,195\n'), 2669973195);
-  assert.equal(parseInstructions('no summary'), null);
+test("a window's instructions are read from its callgrind dump's summary line", () => {
+  assert.equal(parseDumpTotal('# callgrind format\nversion: 1\nevents: Ir\nsummary: 260182336\n\nfl=(1)\n'), 260182336);
+  assert.equal(parseDumpTotal('events: Ir\ntotals: 5\n'), null);
 });
 
-test('a count is sized from the bytes a replayed operation moves, the same on every run', () => {
-  const recording = (sent, received) => ({ cycleFrom: 1, cycleOps: 2, steps: [{ sent: 40, reply: Buffer.alloc(11) }, { sent, reply: Buffer.alloc(received) }, { sent, reply: Buffer.alloc(received) }] });
-  assert.deepEqual(sizeCount(recording(30, 11)), { warmup: 32768, ops: 8192 });
-  assert.deepEqual(sizeCount(recording(20, 8400)), { warmup: 4096, ops: 1024 });
-  assert.deepEqual(sizeCount(recording(30, 41000)), { warmup: 1024, ops: 256 });
+test('a count is sized from the commands and bytes of a replayed operation, the same on every run', () => {
+  const recording = (sent, received, commands = 1) => ({
+    cycleFrom: 1,
+    cycleOps: 2,
+    steps: [{ sent: 40, reply: Buffer.alloc(11) }, ...Array.from({ length: 2 * commands }, () => ({ sent, reply: Buffer.alloc(received) }))],
+  });
+  assert.deepEqual(sizeCount(recording(30, 11)), { warmup: 131072, ops: 16384 });
+  assert.deepEqual(sizeCount(recording(20, 8400)), { warmup: 4096, ops: 512 });
+  assert.deepEqual(sizeCount(recording(30, 41000)), { warmup: 2048, ops: 128 });
+  assert.deepEqual(sizeCount(recording(148, 11, 10)), { warmup: 16384, ops: 2048 });
   assert.ok(COUNT_V8_FLAGS.includes('--predictable') && COUNT_V8_FLAGS.includes('--hash-seed=1'));
 });
 
@@ -26,7 +34,7 @@ const run = (perOp, extra = {}) => ({
   drivers: [{ name: 'mysql2', options: {} }, { name: 'mariadb', options: {} }],
   benches: [{
     name: 'do',
-    results: Object.entries(perOp).map(([driver, n]) => ({ driver, ok: true, status: 'ok', protocol: 'text', instructionsPerOp: n, instructions: { ops: 1024, warmup: 1024, totals: [1, 2] } })),
+    results: Object.entries(perOp).map(([driver, n]) => ({ driver, ok: true, status: 'ok', protocol: 'text', instructionsPerOp: n, instructions: { ops: 3072, warmup: 8192, windows: [1, 2, 3], spreadPct: 0 } })),
   }],
   complete: true,
 });
@@ -55,4 +63,29 @@ test('two counts: more work beyond the floor and the threshold is a regression; 
   assert.match(countIncomparability(run({ mysql2: 1 }), otherNode), /Node version differs/);
   const otherFlags = run({ mysql2: 1 }, { settings: { count: { ...count, v8Flags: ['--no-opt'] } } });
   assert.match(countIncomparability(run({ mysql2: 1 }), otherFlags), /V8 flags differ/);
+});
+
+test('run --threshold: a row slower than the baseline beyond its interval and the threshold, in one line', () => {
+  const results = applyDeltas(run({ mysql2: 25000, mariadb: 25400 }));
+  assert.deepEqual(regressionsAgainstBaseline(results, 1), [{ bench: 'do', driver: 'mariadb', deltaPct: -1.575 }]);
+  assert.deepEqual(regressionsAgainstBaseline(results, 2), []);
+  // Within the count's noise floor: not called, whatever the threshold.
+  assert.deepEqual(regressionsAgainstBaseline(applyDeltas(run({ mysql2: 25000, mariadb: 25010 })), 0), []);
+  const failed = run({ mysql2: 25000, mariadb: 30000 });
+  failed.benches[0].results[1] = { ...failed.benches[0].results[1], ok: false, status: 'failed' };
+  assert.deepEqual(regressionsAgainstBaseline(applyDeltas(failed), 0), []);
+  assert.deepEqual(describeRegressions(regressionsAgainstBaseline(results, 1), { baseline: 'mysql2', thresholdPct: 1, figure: 'instructions/op' }),
+    ['REGRESSION: do · mariadb: -1.575 % instructions/op against mysql2, beyond --threshold 1 %']);
+});
+
+test('a count run as Markdown and HTML: instructions/op, the windows\' spread and Δ, not ops/s', () => {
+  const results = applyDeltas(run({ mysql2: 25000, mariadb: 25400 }));
+  const md = renderResultsMarkdown(results);
+  assert.match(md, /\| bench \| driver \| protocol \| instructions\/op \| ops counted \| window spread \| Δ vs mysql2 \|/);
+  assert.match(md, /\| do \| mysql2 \| text \| 25,000 \| 3,072 \| 0\.00 % \| baseline \|/);
+  assert.match(md, /-1\.57 % ±0\.05/);
+  assert.doesNotMatch(md, /ops\/s/);
+  const html = renderResultsHtml(results);
+  assert.match(html, /do: instructions\/op per driver/);
+  assert.match(html, /<th class="num">instructions\/op<\/th>/);
 });

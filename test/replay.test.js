@@ -5,6 +5,8 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { spawnSync } from 'node:child_process';
 import { useEmbeddedServer } from './helpers/server.js';
 import { isolatedDirs, noStackTrace, removeIsolatedDirs, runCli } from './helpers/cli.js';
 import { BENCHES } from '../benchs/index.js';
@@ -17,6 +19,7 @@ const state = useEmbeddedServer({ prepare: true });
 after(removeIsolatedDirs);
 
 const bench = (name) => BENCHES.find((b) => b.name === name);
+const fixture = (name) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
 
 /** One connection of `driver` on `benchName`, recorded over `ops` checked operations. */
 async function capture(driver, benchName, ops = 12) {
@@ -92,20 +95,32 @@ test('a command the recording does not expect fails, naming the command', async 
   assert.match(takeMismatch(), /wrote COM_STMT_PREPARE as command 1 where the recording has COM_QUERY/);
 });
 
-test('--count instructions counts each row under Valgrind: a driver against itself reads the same count', async () => {
+test('--count instructions counts each row under Valgrind: a driver reads its own count, added work reads as a regression', async () => {
   const { out, tmp } = isolatedDirs();
   const { host, port, user, password, database } = state.target;
-  const env = { DB_HOST: host, DB_PORT: String(port), DB_USER: user, DB_PASSWORD: password, DB_DATABASE: database };
-  const r = await runCli(['do', '--replay', '--count', 'instructions', '--smoke', '--drivers', 'mysql2,mysql2#aa', '--out', out, '--json', '-'], { env, tmp, timeoutMs: 300000 });
-  assert.equal(r.code, 0, r.stderr);
+  const env = { DB_HOST: host, DB_PORT: String(port), DB_USER: user, DB_PASSWORD: password, DB_DATABASE: database, SLOW_ADAPTER_LOOPS: '400', CRASHING_ADAPTER_AT: '200' };
+  const slow = fixture('slow-adapter.js');
+  const r = await runCli(['do', '--replay', '--count', 'instructions', '--smoke', '--drivers', `mysql2,mysql2#aa,${slow},${fixture('crashing-adapter.js')}`, '--baseline', 'mysql2',
+    '--threshold', '1', '--out', out, '--json', '-'], { env, tmp, timeoutMs: 300000 });
+  // A row whose process dies under Valgrind fails alone, saying so, and nothing is left running.
+  assert.equal(spawnSync('pgrep', ['-f', out]).status, 1, 'a count process outlived its run');
+  // The slow adapter's 400 loop iterations (about 8,000 instructions on mysql2's 25,000) are a
+  // regression beyond --threshold 1: exit 1, in one line; mysql2 against itself is not.
+  assert.equal(r.code, 1, r.stderr);
+  assert.match(r.stderr, /REGRESSION: do · slow-mysql2: -\d+(\.\d+)? % instructions\/op against mysql2, beyond --threshold 1 %/);
+  assert.doesNotMatch(r.stderr, /REGRESSION: do · mysql2#aa/);
   const results = JSON.parse(r.stdout);
   assert.equal(results.settings.replay.figure, 'instructions');
   assert.match(results.settings.count.valgrind, /^valgrind-/);
-  const [a, b] = results.benches[0].results;
-  assert.ok(a.instructionsPerOp > 1000 && b.instructionsPerOp > 1000);
-  // --smoke counts an eighth of the operations (1,024 on do): a smoke figure, not a measurement; a
-  // driver against itself still agrees within a few per cent.
-  assert.ok(Math.abs(b.instructionsPerOp / a.instructionsPerOp - 1) < 0.05, `${a.instructionsPerOp} vs ${b.instructionsPerOp}`);
+  const [a, b, c] = results.benches[0].results;
+  assert.ok(a.instructionsPerOp > 1000, JSON.stringify(a));
+  assert.equal(a.instructions.windows.length, 3);
+  // The same driver, the same set, the same windows: the same count, within the noise floor.
+  assert.ok(Math.abs(b.instructionsPerOp / a.instructionsPerOp - 1) * 100 <= results.settings.count.noiseFloorPct, `${a.instructionsPerOp} vs ${b.instructionsPerOp}`);
+  assert.ok(c.instructionsPerOp > a.instructionsPerOp * 1.1, `${a.instructionsPerOp} vs ${c.instructionsPerOp}`);
+  const crashed = results.benches[0].results[3];
+  assert.equal(crashed.status, 'failed');
+  assert.match(crashed.error, /the count process under valgrind was killed \(SIGKILL\)/);
   const refused = await runCli(['do', '--count', 'instructions', '--smoke', '--out', out], { env, tmp });
   assert.equal(refused.code, 2);
   assert.match(refused.stderr, /--count instructions counts the replayed client cost: it needs --replay/);

@@ -2,6 +2,7 @@
 // baseline, concurrency, the options the benches declare, network), how windows are measured, where
 // processes run and results go, and where the server is.
 import { InvalidArgumentError, Option } from 'commander';
+import { usageError } from './errors.js';
 import { positiveInteger, positiveNumber, splitList } from './config.js';
 import { BUILTIN_DRIVERS } from '../drivers/index.js';
 import { MAX_ROUNDS_SCALE, PRESETS } from '../measuring/settings.js';
@@ -11,6 +12,17 @@ import { parseConcurrency } from '../measuring/scaling.js';
 import { benchOptionSpecs } from '../measuring/catalogue.js';
 import { parseWake, DEFAULT_WAKE } from '../measuring/wake.js';
 import { DEFAULT_JIT, parseJit } from '../measuring/jit.js';
+
+/** A commander parser for a percentage of 0 or more (`--threshold`). */
+export function nonNegativeNumber(flag) {
+  return (value) => {
+    const n = Number(value);
+    if (String(value).trim() === '' || !Number.isFinite(n) || n < 0) {
+      throw usageError(`${flag} must be a number of 0 or more (a percentage), not '${value}'`);
+    }
+    return n;
+  };
+}
 
 /** --count: what to count instead of time (instructions only). */
 function parseCount(value) {

@@ -1,9 +1,13 @@
-// One instruction-count process (--count instructions), run under Valgrind by count.js: a driver on
-// one bench, its connection answered by a replay set in this process, `warmup` operations then `ops`
-// more, every result checked. It prints one JSON line on stdout ({ ok, ops, protocol } or { ok: false,
-// error }) and exits. Its parent runs it twice, differing only in `ops`, and takes the difference of
-// the two instruction totals: start-up, loading, warm-up and exit cancel.
-//   node count-process.js '<json: { spec, bench, set, context, target, warmup, ops }>'
+// One instruction-count process (--count instructions), run under Valgrind's callgrind by count.js,
+// instrumentation off: a driver on one bench, its connection answered by a replay set in this
+// process. Every `ops` operations it passes a boundary: it writes the operation's index on stdout and
+// calls os.getPriority(), on which callgrind dumps its counters (when instrumented). At index `warmup`
+// it waits until the file `go` exists, its parent having switched instrumentation on meanwhile; then
+// `chunks` windows of `ops` operations follow, each a dump of its own. Every result is checked. Last,
+// one JSON line on stdout ({ ok, ops, protocol } or { ok: false, error }).
+//   node count-process.js '<json: { spec, bench, set, context, target, warmup, ops, chunks, go }>'
+import fs from 'node:fs';
+import os from 'node:os';
 import { replayConnections, takeMismatch } from './transport.js';
 import { decodeConversation, readSet } from './sets.js';
 
@@ -28,7 +32,23 @@ async function main() {
   const conn = await driver.connect(targetFor(plan, args.target));
   await plan.init?.(conn);
   const op = plan.op(conn);
-  for (let i = 0; i < args.warmup + args.ops; i++) check(await op());
+  // One loop, in one activation, for the warm-up and the windows, and the same code at every
+  // boundary: a window that began with a new call, a branch not taken before, or a stream written,
+  // began with a deoptimization and a compile (up to 50 million instructions, counted in it).
+  const { warmup, ops, chunks, go } = args;
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  const boundary = (i) => {
+    fs.writeSync(1, `${i}\n`);
+    while (!fs.existsSync(go) && i >= warmup) Atomics.wait(pause, 0, 0, 2);
+    globalThis.gc({ type: 'minor' });
+    os.getPriority();
+  };
+  const total = warmup + chunks * ops;
+  for (let i = 0; i < total; i++) {
+    if (i % ops === 0) boundary(i);
+    check(await op());
+  }
+  boundary(total);
   say({ ok: true, ops: args.ops, protocol: plan.protocol });
 }
 

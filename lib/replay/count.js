@@ -1,12 +1,16 @@
-// --replay --count instructions: each row's client cost counted by Valgrind (cachegrind, no cache
-// simulation) instead of timed. Per bench and driver, two processes (count-process.js) replay the
-// same set with V8's determinism flags and the same warm-up, and differ only in how many operations
-// follow it (N, then 2N): the difference of their instruction totals over N is the instructions per
-// operation, with start-up, loading, warm-up and exit cancelled. Why two processes and not a toggle
-// around the measured part: Valgrind's client requests are not reachable from JavaScript without a
-// native module, and the difference needs nothing but the totals Valgrind prints. Counts do not
-// depend on the host's load, so both processes of a pair run at once, one per CPU.
+// --replay --count instructions: each row's client cost counted by Valgrind instead of timed. Per
+// bench and driver one process (count-process.js) replays the row's set with V8's determinism flags
+// under callgrind: instrumentation off for start-up and warm-up (Valgrind's uninstrumented speed,
+// about 10 × faster), then on for three windows of N operations, each delimited by a dump of
+// callgrind's counters. Instructions per operation are the windows' total over their operations;
+// start-up and warm-up never enter, and the windows' spread says whether the row was steady.
+// Why windows in one process, not the difference of two processes' totals (the first design): two
+// processes' start-ups differed by up to 300,000 instructions between runs, 0.1 % of a cheap row's
+// count. Counts do not depend on the host's load, so rows are counted side by side, one per CPU.
 import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DRIVER_PROCESS_FLAGS, DRIVER_PROCESS_TZ } from '../drivers/driver-handle.js';
 import { JIT_HOOK_FLAG } from '../measuring/jit.js';
@@ -18,13 +22,21 @@ const CHILD = fileURLToPath(new URL('./count-process.js', import.meta.url));
 
 // V8's determinism flags (as CodSpeed runs JavaScript under Valgrind): no concurrent compiles or GC
 // threads whose timing would change what the main thread does, a fixed GC schedule, fixed seeds
-// (hash tables, Math.random: every process draws the same parameters). With the heap settings every
-// driver process has.
+// (hash tables, Math.random: every process draws the same parameters), and no GC or compile work
+// started by a timer (incremental-marking and scavenge tasks, the memory reducer), which under Valgrind
+// fell at a different operation on every run: mariadb's count moved by up to 18 % between two runs
+// until these were off. With the heap settings every driver process has.
 export const COUNT_V8_FLAGS = Object.freeze([
   ...DRIVER_PROCESS_FLAGS.filter((f) => f !== JIT_HOOK_FLAG),
   '--predictable', '--predictable-gc-schedule', '--single-threaded', '--hash-seed=1', '--random-seed=1',
+  '--no-incremental-marking-task', '--no-minor-gc-task', '--no-memory-reducer',
+  '--no-concurrent-recompilation', '--no-concurrent-osr', '--no-concurrent-sparkplug', '--expose-gc',
 ]);
-export const VALGRIND_ARGS = Object.freeze(['--tool=cachegrind', '--cache-sim=no', '--cachegrind-out-file=/dev/null']);
+
+// The windows' marker: callgrind dumps (and zeroes) its counters on entering this libuv function,
+// which os.getPriority() calls and nothing else in a driver process does.
+const MARKER = 'uv_os_getpriority';
+export const VALGRIND_ARGS = Object.freeze(['--tool=callgrind', '--instr-atstart=no', `--dump-before=${MARKER}`]);
 
 // Run-to-run spread of instructions per operation measured on this VM (docs/measuring-history.md,
 // "Instruction counts"): a Δ or a change between runs within it is not called.
@@ -56,117 +68,175 @@ export function assertValgrind(env = process.env) {
 }
 
 /**
- * How many operations a pair's processes differ by (N) and run before (W = 4N), from the bytes a
- * replayed operation moves (sent and received, from the set): a few hundred million instructions
- * in N whatever the bench, far above the ~100,000 a Valgrind total varies by from run to run, and
- * the same W and N on every run of the same set (sized from a timing, W and N flipped between two
- * runs in 3 of 21 rows, and those rows moved by 0.7-15 %: a count depends on where its window lies
- * until the driver is fully warm). W + N covers V8's tiering: mysql2's execute was still getting
- * cheaper 2,000 operations in (422k instructions/op) and steady from 5,000 (356k).
+ * How many operations each window runs (N) and the warm-up before them (W), from what a replayed
+ * operation moves (from the set): its commands, the bytes the driver sends and those it receives
+ * (about 30,000, 30 and 100 instructions each, fitted to the seven design benches' counts) estimate
+ * its instructions, and N holds about 600 million; W is 8N, at least 2,048 operations (uninstrumented,
+ * so cheap). The same W and N on every run of a set: a count depends on where its windows lie (sized
+ * from a timing, W and N flipped between runs and counts moved by up to 15 %).
  */
 export function sizeCount(recording) {
   const loop = recording.steps.slice(recording.cycleFrom);
   const ops = Math.max(1, recording.cycleOps ?? recording.ops - 1);
-  const bytesPerOp = loop.reduce((n, s) => n + s.reply.length + (s.sent ?? 0), 0) / ops;
-  const n = Math.max(256, Math.min(8192, 2 ** Math.round(Math.log2(12e6 / (bytesPerOp + 300)))));
-  return { warmup: 4 * n, ops: n };
+  const per = (bytes) => loop.reduce((n, s) => n + bytes(s), 0) / ops;
+  const estimate = 30000 * (loop.length / ops) + 30 * per((s) => s.sent ?? 0) + 100 * per((s) => s.reply.length);
+  const n = Math.max(64, Math.min(16384, 2 ** Math.round(Math.log2(600e6 / estimate))));
+  return { warmup: Math.max(2048, 8 * n), ops: n };
 }
 
-/** The instruction total Valgrind printed on stderr ("I refs: 1,234"), or null. */
-export function parseInstructions(stderr) {
-  const m = /I\s+refs:\s+([\d,]+)/.exec(stderr);
-  return m ? Number(m[1].replace(/,/g, '')) : null;
+/** The instructions a callgrind dump holds (its "summary:" line), or null. */
+export function parseDumpTotal(text) {
+  const m = /^summary:\s*(\d+)/m.exec(text);
+  return m ? Number(m[1]) : null;
 }
 
-/** One count process under Valgrind; resolves to { instructions, result } or rejects with the reason. */
-function countOnce(job, { live, signal }) {
-  return new Promise((resolve, reject) => {
-    const child = spawn('valgrind', [...VALGRIND_ARGS, process.execPath, ...COUNT_V8_FLAGS, CHILD, JSON.stringify(job)], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, TZ: DRIVER_PROCESS_TZ },
-    });
-    live.add(child);
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => { stdout += d; });
-    child.stderr.on('data', (d) => { stderr = (stderr + d).slice(-20000); });
-    const timer = setTimeout(() => child.kill('SIGKILL'), VALGRIND_TIMEOUT_MS);
-    const onAbort = () => child.kill('SIGKILL');
-    signal?.addEventListener('abort', onAbort, { once: true });
-    child.on('error', (err) => reject(new Error(`cannot run valgrind: ${err.message}`)));
-    child.on('close', (code, sig) => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
-      live.delete(child);
-      let result = null;
-      try { result = JSON.parse(stdout.trim().split('\n').pop()); } catch { /* none */ }
-      if (result && !result.ok) return reject(new Error(result.error));
-      const instructions = parseInstructions(stderr);
-      if (code !== 0 || !result || instructions === null) {
-        const last = stderr.split('\n').map((l) => l.replace(/^==\d+==\s?/, '').trim()).filter(Boolean).slice(-1)[0] ?? '';
-        return reject(new Error(`the count process under valgrind ${sig ? `was killed (${sig})` : `exited with code ${code}`}${last ? `: ${last}` : ''}`));
-      }
-      resolve({ instructions, result });
-    });
+/** The instruction totals of the last `chunks` dumps of a finished count process in `dir`: its windows. */
+function readWindows(dir, chunks) {
+  const dumps = fs.readdirSync(dir).map((f) => /^cg\.out\.(\d+)$/.exec(f)?.[1]).filter(Boolean).map(Number).sort((a, b) => a - b);
+  if (dumps.length < chunks + 1) throw new Error(`callgrind dumped ${dumps.length} times, not ${chunks + 1} or more: the count's marker (${MARKER}) was not reached`);
+  return dumps.slice(-chunks).map((k) => {
+    const total = parseDumpTotal(fs.readFileSync(path.join(dir, `cg.out.${k}`), 'utf8'));
+    if (total === null) throw new Error('a callgrind dump had no summary line');
+    return total;
   });
 }
 
+/** The last line Valgrind or the process wrote on stderr, without Valgrind's "==pid==" prefix. */
+const lastLine = (stderr) => stderr.split('\n').map((l) => l.replace(/^==\d+==\s?/, '').trim()).filter(Boolean).slice(-1)[0] ?? '';
+
 /**
- * Count one bench on one driver: two processes at once (warm-up then N, warm-up then 2N operations).
- * Returns a row: { instructionsPerOp, instructions: { ops, warmup, totals } } or a failed one.
+ * One count process under callgrind; resolves to { windows: [instructions of each window], result }
+ * or rejects with the reason. Instrumentation is switched on through vgdb when the process passes
+ * its warm-up.
+ */
+export async function countOnce(job, { live = new Set(), signal } = {}) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mdb-count-'));
+  const go = path.join(dir, 'go');
+  try {
+    return await new Promise((resolve, reject) => {
+      const child = spawn('valgrind', [...VALGRIND_ARGS, `--callgrind-out-file=${path.join(dir, 'cg.out')}`,
+        process.execPath, ...COUNT_V8_FLAGS, CHILD, JSON.stringify({ ...job, go })], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, TZ: DRIVER_PROCESS_TZ },
+      });
+      live.add(child);
+      let stdout = '';
+      let stderr = '';
+      let switching = null;
+      const fail = (message) => { child.kill('SIGKILL'); reject(new Error(message)); };
+      child.stdout.on('data', (d) => {
+        stdout += d;
+        if (switching || !stdout.includes(`\n${job.warmup}\n`)) return;
+        switching = new Promise((done) => {
+          const vgdb = spawn('vgdb', [`--pid=${child.pid}`, 'instrumentation', 'on'], { stdio: 'ignore' });
+          vgdb.on('error', (err) => fail(`cannot run vgdb (Valgrind's, to switch instrumentation on): ${err.message}`));
+          vgdb.on('close', (code) => {
+            if (code !== 0) return fail(`vgdb could not switch instrumentation on (exit ${code})`);
+            fs.writeFileSync(go, '');
+            done();
+          });
+        });
+      });
+      child.stderr.on('data', (d) => { stderr = (stderr + d).slice(-20000); });
+      const timer = setTimeout(() => child.kill('SIGKILL'), VALGRIND_TIMEOUT_MS);
+      const onAbort = () => child.kill('SIGKILL');
+      signal?.addEventListener('abort', onAbort, { once: true });
+      child.on('error', (err) => reject(new Error(`cannot run valgrind: ${err.message}`)));
+      child.on('close', (code, sig) => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        live.delete(child);
+        let result = null;
+        try { result = JSON.parse(stdout.trim().split('\n').pop()); } catch { /* none */ }
+        if (result && !result.ok) return reject(new Error(result.error));
+        if (code !== 0 || !result) {
+          const last = lastLine(stderr);
+          return reject(new Error(`the count process under valgrind ${sig ? `was killed (${sig})` : `exited with code ${code}`}${last ? `: ${last}` : ''}`));
+        }
+        try { resolve({ windows: readWindows(dir, job.chunks), result }); } catch (err) { reject(err); }
+      });
+    });
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+// Windows per row: their spread shows whether the row was steady.
+const CHUNKS = 3;
+
+/**
+ * Count one bench on one driver. Returns a row: { instructionsPerOp, instructions: { ops, warmup,
+ * windows, spreadPct } } or a failed one.
  */
 async function countRow({ bench, driver, context, file, target, live, signal, smoke }) {
-  const base = { spec: driver.loadSpec ?? driver.name, bench: bench.name, set: file, context, target };
   const sized = sizeCount(decodeConversation(readSet(file)));
-  // --smoke: an eighth of the operations, warm-up as long: that the count runs, not a figure to keep.
-  const { warmup, ops } = smoke ? { warmup: Math.max(64, sized.ops / 8), ops: Math.max(64, sized.ops / 8) } : sized;
-  const job = (n) => ({ ...base, warmup, ops: n });
-  const [one, two] = await Promise.all([countOnce(job(ops), { live, signal }), countOnce(job(2 * ops), { live, signal })]);
-  const perOp = (two.instructions - one.instructions) / ops;
+  // --smoke: an eighth of the operations: that the count runs, not a figure to keep.
+  const { warmup, ops } = smoke ? { warmup: Math.max(64, sized.warmup / 8), ops: Math.max(16, sized.ops / 8) } : sized;
+  const job = { spec: driver.loadSpec ?? driver.name, bench: bench.name, set: file, context, target, warmup, ops, chunks: CHUNKS };
+  const { windows, result } = await countOnce(job, { live, signal });
+  const sum = windows.reduce((a, b) => a + b, 0);
   return {
     driver: driver.name,
-    protocol: one.result.protocol,
+    protocol: result.protocol,
     ok: true,
     status: 'ok',
     error: null,
-    instructionsPerOp: Math.round(perOp),
-    instructions: { ops, warmup, totals: [one.instructions, two.instructions] },
+    instructionsPerOp: Math.round(sum / (CHUNKS * ops)),
+    instructions: { ops: CHUNKS * ops, warmup, windows, spreadPct: Math.round(((Math.max(...windows) - Math.min(...windows)) / (sum / CHUNKS)) * 1e5) / 1e3 },
   };
+}
+
+/** One cell of a count run: the row it fills (n/a, failed, or counted). */
+async function countCell({ bench, driver, context, target, live, signal, smoke }) {
+  const plan = planFor(bench, driver, context);
+  const na = notApplicableReason(plan);
+  const file = bench.replaySets?.[driver.name];
+  if (na || !file) return { driver: driver.name, protocol: 'n/a', ok: false, status: 'n/a', error: na ?? 'no replay set' };
+  if (file.failed) return { driver: driver.name, protocol: plan.protocol, ok: false, status: 'failed', error: file.failed };
+  try {
+    return await countRow({ bench, driver, context, file, target, live, signal, smoke });
+  } catch (err) {
+    if (signal?.aborted) throw signal.reason;
+    return { driver: driver.name, protocol: plan.protocol, ok: false, status: 'failed', error: err.message };
+  }
 }
 
 /**
  * Count every bench × driver of a replay run into results.benches (the benches as the replay stage
- * made them: each with its rows' sets). Rows fail alone; nothing is left running, also on abort.
+ * made them: each with its rows' sets), one process per CPU at a time; a bench's entry is reported
+ * when its rows are done. Rows fail alone; nothing is left running, also on abort.
  */
 export async function countRun({ benches, drivers, results, context, target, signal, progress, smoke = false }) {
   const live = new Set();
   const killAll = () => { for (const child of live) { try { child.kill('SIGKILL'); } catch { /* gone */ } } };
   process.on('exit', killAll);
   try {
-    for (const bench of benches) {
-      signal?.throwIfAborted();
-      const entry = { name: bench.name, title: bench.title, sql: bench.sql, note: bench.note ? bench.note(context) : undefined, order: [], results: [] };
-      results.benches.push(entry);
-      for (const driver of drivers) {
-        signal?.throwIfAborted();
-        const plan = planFor(bench, driver, context);
-        const na = notApplicableReason(plan);
-        const file = bench.replaySets?.[driver.name];
-        if (na || !file) {
-          entry.results.push({ driver: driver.name, protocol: 'n/a', ok: false, status: 'n/a', error: na ?? 'no replay set' });
-        } else if (file.failed) {
-          entry.results.push({ driver: driver.name, protocol: plan.protocol, ok: false, status: 'failed', error: file.failed });
-        } else {
-          try {
-            entry.results.push(await countRow({ bench, driver, context, file, target, live, signal, smoke }));
-          } catch (err) {
-            if (signal?.aborted) throw signal.reason;
-            entry.results.push({ driver: driver.name, protocol: plan.protocol, ok: false, status: 'failed', error: err.message });
-          }
-        }
+    const entries = benches.map((bench) => ({
+      bench,
+      entry: { name: bench.name, title: bench.title, sql: bench.sql, note: bench.note ? bench.note(context) : undefined, order: [], results: new Array(drivers.length) },
+      left: drivers.length,
+    }));
+    const cells = entries.flatMap((e) => drivers.map((driver, i) => ({ e, driver, i })));
+    let next = 0;
+    let reported = 0;
+    const report = () => {
+      while (reported < entries.length && entries[reported].left === 0) {
+        const { bench, entry } = entries[reported++];
+        results.benches.push(entry);
+        progress?.benchDone?.(bench, entry.results);
       }
-      progress?.benchDone?.(bench, entry.results);
-    }
+    };
+    const worker = async () => {
+      while (next < cells.length) {
+        signal?.throwIfAborted();
+        const { e, driver, i } = cells[next++];
+        e.entry.results[i] = await countCell({ bench: e.bench, driver, context, target, live, signal, smoke });
+        e.left--;
+        report();
+      }
+    };
+    const parallel = Math.max(1, Math.min(8, os.availableParallelism(), cells.length));
+    await Promise.all(Array.from({ length: parallel }, worker));
     results.complete = true;
   } finally {
     killAll();

@@ -4,6 +4,7 @@
 import { deltaNotes, describeBudgetStop, describeSignificanceRule, fmtDelta, fmtOps, fmtPct, fmtSignedPct, fmtUs } from './format.js';
 import { listRegressions, fmtGeomeanChanges, fmtJudged, fmtVsAnchor, judgedHeader, rowNote } from './compare-text.js';
 import { COST_HEAD, costTexts, environmentFacts, orderedRows, statusText } from './markdown.js';
+import { COUNT_HEAD, countCells, describeCount } from './count-rows.js';
 
 export function esc(value) {
   return String(value ?? '')
@@ -173,7 +174,10 @@ export function renderResultsHtml(results) {
   const body = [];
   body.push(`<h1>mysql-driver-bench results${results.complete === false ? ' (INCOMPLETE)' : ''}</h1>`);
   const tested = results.benches.some((b) => b.results.some((r) => typeof r.deltaSignificant === 'boolean'));
-  body.push(`<p class="sub">ops/s per driver, higher is better; whiskers: ± relative margin of error (95 %); baseline: <b>${esc(baseline)}</b> (outlined bar, dashed line)${tested ? `; ${esc(describeSignificanceRule(results.resolution))}` : ''}.</p>`);
+  const counted = Boolean(results.settings?.count);
+  body.push(counted
+    ? `<p class="sub">instructions per operation per driver, lower is less work; baseline: <b>${esc(baseline)}</b> (outlined bar, dashed line); ${esc(describeCount(results.settings.count))}.</p>`
+    : `<p class="sub">ops/s per driver, higher is better; whiskers: ± relative margin of error (95 %); baseline: <b>${esc(baseline)}</b> (outlined bar, dashed line)${tested ? `; ${esc(describeSignificanceRule(results.resolution))}` : ''}.</p>`);
   if (results.complete === false) body.push(`<p class="bad">Incomplete run: ${esc(results.stoppedBy ?? 'it did not finish')} — only the rows measured are shown.</p>`);
   body.push(environmentBlock(results));
   for (const bench of results.benches) {
@@ -188,6 +192,10 @@ export function renderResultsHtml(results) {
       if (!row.ok) {
         return { label, sublabel, bars: [], message: `${row.status === 'n/a' ? 'n/a' : 'FAILED'}: ${row.error ?? ''}`.slice(0, 90), messageClass: row.status === 'n/a' ? 'na' : 'failed' };
       }
+      if (counted) {
+        const d = fmtDelta(row, bench, baseline, { digits: 2 });
+        return { label, sublabel, bars: [{ value: row.instructionsPerOp, err: 0, colour: colour(row.driver), bold: isBase, text: `${fmtOps(row.instructionsPerOp)}${d && d !== '-' ? ` · ${d}` : ''}` }] };
+      }
       const err = Number.isFinite(row.rme) ? (row.opsPerSec * row.rme) / 100 : 0;
       const d = fmtDelta(row, bench, baseline);
       return {
@@ -200,8 +208,9 @@ export function renderResultsHtml(results) {
     body.push(`<h2>${esc(bench.name)}</h2>`);
     body.push(`<p class="sub">${esc(bench.title ?? '')}</p>`);
     if (bench.sql) body.push(`<p class="sql"><code>${esc(bench.sql)}</code></p>`);
-    body.push(barChart({ title: `${bench.name}: ops/s per driver`, groups, marker: base ? { value: base.opsPerSec, label: reference } : null }));
-    body.push(resultsTable(rows, bench, baseline));
+    const figure = counted ? 'instructionsPerOp' : 'opsPerSec';
+    body.push(barChart({ title: `${bench.name}: ${counted ? 'instructions/op' : 'ops/s'} per driver`, groups, marker: base ? { value: base[figure], label: reference } : null }));
+    body.push(counted ? countTable(rows, bench, baseline) : resultsTable(rows, bench, baseline));
     if (bench.deltaNote) body.push(`<p class="sub">${esc(bench.deltaNote)}</p>`);
     const rowNotes = rows.flatMap((row) => deltaNotes(bench, row));
     if (rowNotes.length) body.push(`<ul class="notes">${rowNotes.map((n) => `<li>${esc(n)}</li>`).join('')}</ul>`);
@@ -235,6 +244,18 @@ function resultsTable(rows, bench, baseline) {
     ];
     const cls = row.ok ? '' : row.status === 'n/a' ? ' class="na"' : ' class="failed"';
     return `<tr${cls}>${cells.map((c, i) => `<td${num[i] && row.ok ? ' class="num"' : ''}>${esc(c)}</td>`).join('')}</tr>`;
+  }).join('');
+  return `<table><thead><tr>${th}</tr></thead><tbody>${tr}</tbody></table>`;
+}
+
+function countTable(rows, bench, baseline) {
+  const head = ['driver', 'protocol', ...COUNT_HEAD, `Δ vs ${baseline}`];
+  const th = head.map((h, i) => `<th${i > 1 ? ' class="num"' : ''}>${esc(h)}</th>`).join('');
+  const tr = rows.map((row) => {
+    const cells = [row.driver, row.protocol ?? '', ...countCells(row, bench, baseline)];
+    if (!row.ok) cells[cells.length - 1] = row.error ?? '';
+    const cls = row.ok ? '' : row.status === 'n/a' ? ' class="na"' : ' class="failed"';
+    return `<tr${cls}>${cells.map((c, i) => `<td${i > 1 && row.ok ? ' class="num"' : ''}>${esc(c)}</td>`).join('')}</tr>`;
   }).join('');
   return `<table><thead><tr>${th}</tr></thead><tbody>${tr}</tbody></table>`;
 }

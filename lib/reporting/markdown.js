@@ -1,5 +1,6 @@
 // Pure: results or comparison -> Markdown (a pull-request comment, $GITHUB_STEP_SUMMARY).
 import { describeBudgetStop, describeNetwork, describeResolution, describeSignificanceRule, deltaNotes, fmtDelta, fmtOps, fmtPct, fmtSignedPct, fmtUs } from './format.js';
+import { COUNT_HEAD, countCells, describeCount } from './count-rows.js';
 import { describePlacement } from '../measuring/placement.js';
 import { describeSetting } from '../results/compare.js';
 import { listRegressions, fmtGeomeanChanges, fmtJudged, fmtVsAnchor, judgedHeader, rowNote } from './compare-text.js';
@@ -79,7 +80,32 @@ function environmentList(r) {
   return environmentFacts(r).map(([k, v]) => `- **${k}**: ${mdCell(v)}`).join('\n');
 }
 
+/** A --count instructions run as Markdown: instructions per operation per row, with its Δ. */
+function renderCountMarkdown(results) {
+  const baseline = results.settings.baseline;
+  const rows = [];
+  const notes = [];
+  for (const bench of results.benches) {
+    bench.results.forEach((row, i) => {
+      rows.push([i === 0 ? bench.name : '', row.driver, row.protocol ?? '', ...countCells(row, bench, baseline)]);
+      if (!row.ok) notes.push(`${bench.name} · ${row.driver}: ${row.status === 'n/a' ? 'n/a' : 'FAILED'}: ${row.error ?? ''}`);
+    });
+    if (bench.deltaNote) notes.push(`${bench.name}: ${bench.deltaNote}`);
+  }
+  const out = [
+    `### mysql-driver-bench instruction counts${results.complete === false ? ' (INCOMPLETE)' : ''}`,
+    '',
+    mdTable(['bench', 'driver', 'protocol', ...COUNT_HEAD, `Δ vs ${baseline}`], rows, ['left', 'left', 'left', 'right', 'right', 'right', 'right']),
+    '',
+  ];
+  if (notes.length) out.push(notes.map((n) => `- ${mdCell(n)}`).join('\n'), '');
+  out.push(`${describeCount(results.settings.count)}.`, '');
+  out.push('<details><summary>Environment</summary>', '', environmentList(results), '', '</details>', '');
+  return out.join('\n');
+}
+
 export function renderResultsMarkdown(results) {
+  if (results.settings?.count) return renderCountMarkdown(results);
   const baseline = results.settings?.baseline;
   const rows = [];
   const notes = [];

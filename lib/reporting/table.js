@@ -1,6 +1,7 @@
 // Pure renderers: results object -> text. Nothing here measures or writes.
 import Table from 'cli-table3';
 import { describeBudgetStops, describeNetwork, describeResolution, describeSignificanceRule, deltaNotes, fmtDelta, fmtOps, fmtPct, fmtSignedPct, fmtUs } from './format.js';
+import { COUNT_HEAD, countCells, describeCount } from './count-rows.js';
 import { describePlacement } from '../measuring/placement.js';
 import { planFor } from '../measuring/plan.js';
 import { describeWindowLength } from '../measuring/windows.js';
@@ -26,7 +27,7 @@ export function describeRun(results) {
     ? `${settings.rounds} rounds${settings.roundsScale > 1 ? ` (${settings.roundsScale} × the default, for a run of few benches and drivers)` : ''} × ${describeWindowLength(settings)} per driver and bench`
       + (settings.processes > 1 ? ` · ${settings.processes} processes per driver, taking the rounds in turn` : '')
     : `${settings.rounds > 1 ? `${settings.rounds} rounds × ` : ''}${settings.time} s sampling per cell`;
-  const counted = settings.count ? `instructions counted under ${settings.count.valgrind} with V8's determinism flags (${settings.count.v8Flags.join(' ')}), two processes per row` : null;
+  const counted = settings.count ? `instructions counted under ${settings.count.valgrind} with V8's determinism flags (${settings.count.v8Flags.join(' ')}), one process per row` : null;
   const wake = settings.wake && !counted ? ` · wake ${settings.wake}` : '';
   const jit = settings.jit === 'wait' ? ' · jit wait' : '';
   const placement = settings.placement ? ` · ${describePlacement(settings.placement)}` : '';
@@ -64,22 +65,19 @@ function opsCell(row) {
 function renderCountTable(results, { color }) {
   const { baseline, count } = results.settings;
   const table = new Table({
-    head: ['bench', 'driver', 'protocol', 'instructions/op', 'ops counted', `Δ vs ${baseline}`],
-    colAligns: ['left', 'left', 'left', 'right', 'right', 'right'],
+    head: ['bench', 'driver', 'protocol', ...COUNT_HEAD, `Δ vs ${baseline}`],
+    colAligns: ['left', 'left', 'left', 'right', 'right', 'right', 'right'],
     style: { head: color ? ['cyan'] : [], border: color ? ['grey'] : [], compact: true },
   });
-  const notes = [];
+  const notes = [describeCount(count)];
   for (const bench of results.benches) {
     bench.results.forEach((row, i) => {
-      table.push([i === 0 ? bench.name : '', row.driver, row.protocol ?? '', row.ok ? fmtOps(row.instructionsPerOp) : opsCell(row),
-        row.ok ? fmtOps(row.instructions.ops) : '', fmtDelta(row, bench, baseline, { digits: 2 })]);
+      table.push([i === 0 ? bench.name : '', row.driver, row.protocol ?? '', ...countCells(row, bench, baseline)]);
       if (!row.ok) notes.push(`${bench.name} · ${row.driver}: ${row.status === 'n/a' ? 'n/a' : 'FAILED'}: ${row.error}`);
     });
     if (bench.deltaNote) notes.push(`${bench.name}: ${bench.deltaNote}`);
     if (bench.note) notes.push(`${bench.name}: ${bench.note}`);
   }
-  notes.unshift(`instructions/op: the difference of two processes' totals under ${count.valgrind} (the same warm-up, then N or 2N operations) over N; `
-    + `Δ: the reference's instructions/op ÷ the row's − 1 (+ is less work); ~ within the count's noise floor (±${count.noiseFloorPct} %, its run-to-run spread here)`);
   const lines = [...describeRun(results), table.toString(), notes.map((n) => `  ${n}`).join('\n')];
   if (!results.complete) lines.push(`INCOMPLETE: ${results.stoppedBy ?? 'the run did not finish'}`);
   return lines.join('\n') + '\n';

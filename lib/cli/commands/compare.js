@@ -3,22 +3,13 @@
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { EXIT, usageError } from '../errors.js';
+import { nonNegativeNumber } from '../options.js';
 import { readResults } from '../../results/file.js';
 import { compareCounts, countIncomparability } from '../../results/compare-counts.js';
 import { compareResults, unchangedDrivers } from '../../results/compare.js';
 import { renderComparisonText, renderCountComparisonMarkdown, renderCountComparisonText } from '../../reporting/compare-text.js';
 import { renderComparisonMarkdown } from '../../reporting/markdown.js';
 import { renderComparisonHtml } from '../../reporting/html.js';
-
-export function nonNegativeNumber(flag) {
-  return (value) => {
-    const n = Number(value);
-    if (String(value).trim() === '' || !Number.isFinite(n) || n < 0) {
-      throw usageError(`${flag} must be a number of 0 or more (a percentage), not '${value}'`);
-    }
-    return n;
-  };
-}
 
 const toStdout = (v) => v === true || v === '-';
 

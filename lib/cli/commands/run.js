@@ -3,7 +3,7 @@
 import { BENCHES, DEFAULT_BENCHES, selectBenches } from '../../../benchs/index.js';
 import { assertDriverNames } from '../../drivers/index.js';
 import { runBenchmark } from '../../run.js';
-import { addRunOptions } from '../options.js';
+import { addRunOptions, nonNegativeNumber } from '../options.js';
 
 export const EXAMPLES = `
 Examples:
@@ -20,13 +20,15 @@ Examples:
 With no --host/--socket (nor DB_HOST/DB_SOCKET, nor conf.js), a throwaway MariaDB
 (mariadbd from the mariadb-server package) is started on 127.0.0.1 and removed after.
 
-Exit codes: 0 all rows measured and checked · 1 some row failed its check or errored
-2 bad usage · 3 server unreachable or unusable · 4 run stopped part-way (partial results saved)
-130 interrupted (Ctrl-C; partial results saved)`;
+Exit codes: 0 all rows measured and checked · 1 some row failed its check or errored,
+or is slower than the baseline beyond --threshold · 2 bad usage · 3 server unreachable or
+unusable · 4 run stopped part-way (partial results saved) · 130 interrupted (Ctrl-C; partial
+results saved)`;
 
 /** The root command: `mysql-driver-bench [run] [options] [bench...]`. */
 export function registerRun(program, { stdout, stderr, env, signal, setExitCode }) {
   addRunOptions(program)
+    .option('--threshold <pct>', 'exit 1 when a row is slower than the baseline by more than pct %, beyond its interval (or the count\'s noise floor): a change and its base as two rows of one run, in CI', nonNegativeNumber('--threshold'))
     .usage('[run] [options] [bench...]')
     .argument('[bench...]', `benches to run (${BENCHES.map((b) => b.name).join(', ')}); when none are named, all but `
       + `${BENCHES.filter((b) => !DEFAULT_BENCHES.includes(b)).map((b) => b.name).join(', ')}, which run only when named`)
