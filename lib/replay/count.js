@@ -1,11 +1,11 @@
 // --replay --count instructions: each row's client cost counted by Valgrind instead of timed. Per
 // bench and driver one process (count-process.js) replays the row's set with V8's determinism flags
 // under callgrind: instrumentation off for start-up and warm-up (Valgrind's uninstrumented speed,
-// about 10 × faster), then on for three windows of N operations, each delimited by a dump of
+// about 8 × faster), then on for three windows of N operations, each delimited by a dump of
 // callgrind's counters. Instructions per operation are the windows' total over their operations;
 // start-up and warm-up never enter, and the windows' spread says whether the row was steady.
 // Why windows in one process, not the difference of two processes' totals (the first design): two
-// processes' start-ups differed by up to 300,000 instructions between runs, 0.1 % of a cheap row's
+// processes' start-ups differed by up to 250,000 instructions between runs, 0.1 % of a cheap row's
 // count. Counts do not depend on the host's load, so rows are counted side by side, one per CPU.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
