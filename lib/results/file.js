@@ -1,13 +1,15 @@
 // The results file: a versioned JSON object, never carrying a password.
 import { mkdirSync, writeFileSync, readFileSync, existsSync, statSync, unlinkSync } from 'node:fs';
 import { cpus, platform, release, arch, totalmem } from 'node:os';
+import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { usageError } from '../cli/errors.js';
 import { redact } from '../cli/redact.js';
 import { applyDeltas } from './deltas.js';
 
 // 2: one process per driver, interleaved windows, paired Δ with its interval (deltaCI), cost per
-// operation, placement. `compare` still reads 1.
+// operation, placement. `compare` still reads 1. The format is published as docs/results.schema.json
+// (its `schema` enum is READABLE_SCHEMAS; test/results-schema.test.js holds the two together).
 export const SCHEMA_VERSION = 2;
 export const READABLE_SCHEMAS = [1, 2];
 
@@ -100,6 +102,53 @@ export function saveResults(results, { out, json }) {
   return file;
 }
 
+// The results file's published JSON Schema (docs/results.schema.json), compiled on the first read.
+const SCHEMA_FILE = new URL('../../docs/results.schema.json', import.meta.url);
+let validate = null;
+
+/**
+ * The schema's validator (ajv, draft 2020-12): loaded and compiled once, when a results file is first
+ * read (a run, which only writes results, never loads it). All errors are collected so that the tool
+ * and version fields are judged first, whatever else is wrong.
+ */
+export function resultsValidator() {
+  if (!validate) {
+    const { default: Ajv2020 } = createRequire(import.meta.url)('ajv/dist/2020.js');
+    const ajv = new Ajv2020({ allErrors: true, allowUnionTypes: true });
+    validate = ajv.compile(JSON.parse(readFileSync(SCHEMA_FILE, 'utf8')));
+  }
+  return validate;
+}
+
+/** An ajv error as one line: the offending field's path (its instance path) and what is wrong with it. */
+function describeError(err) {
+  const missing = err.keyword === 'required' ? err.params.missingProperty : null;
+  const path = missing ? `${err.instancePath}/${missing}` : err.instancePath;
+  const allowed = err.keyword === 'const' ? `: ${JSON.stringify(err.params.allowedValue)}`
+    : err.keyword === 'enum' ? `: ${err.params.allowedValues.map((v) => JSON.stringify(v)).join(', ')}` : '';
+  return `${path || '(the top level)'} ${missing ? 'is missing' : `${err.message}${allowed}`}`;
+}
+
+/**
+ * The schema's verdict on parsed results, as one line, or null when they are valid. A file that is
+ * not ours (no tool field, or another's) and one of a version this code does not read say so; else
+ * the first offending field is named.
+ */
+export function resultsProblem(data, file = 'results') {
+  const check = resultsValidator();
+  if (check(data)) return null;
+  const errors = check.errors;
+  const at = (name) => (e) => e.instancePath === `/${name}` || (e.instancePath === '' && e.params?.missingProperty === name);
+  const notOurs = errors.find((e) => e.instancePath === '' && e.keyword === 'type') ?? errors.find(at('tool'));
+  if (notOurs) return `'${file}' is not a mysql-driver-bench results file: ${describeError(notOurs)}`;
+  if (errors.some(at('schema')) && data.schema !== undefined) {
+    const readable = check.schema.properties.schema.enum;
+    return `'${file}' has results schema ${JSON.stringify(data.schema)}; this version reads schemas ${readable.join(' and ')}`;
+  }
+  return `'${file}' is not a valid results file (docs/results.schema.json): ${describeError(errors[0])}`;
+}
+
+/** A results file, parsed and validated against docs/results.schema.json; anything else is a usage error (exit 2) in one line. */
 export function readResults(file) {
   let data;
   try {
@@ -107,12 +156,8 @@ export function readResults(file) {
   } catch (err) {
     throw usageError(`cannot read results file '${file}': ${err.code === 'ENOENT' ? 'no such file' : err.message}`);
   }
-  if (data?.tool !== 'mysql-driver-bench' || !Array.isArray(data.benches)) {
-    throw usageError(`'${file}' is not a mysql-driver-bench results file`);
-  }
-  if (!READABLE_SCHEMAS.includes(data.schema)) {
-    throw usageError(`'${file}' has results schema ${data.schema}; this version reads schemas ${READABLE_SCHEMAS.join(' and ')}`);
-  }
+  const problem = resultsProblem(data, file);
+  if (problem) throw usageError(problem);
   return data;
 }
 
