@@ -16,7 +16,7 @@ const START_TIMEOUT_MS = 30000;
 // process did before (it grows under allocation and shrinks when idle), so a driver's figure on a
 // bench depended on the benches before it: on this VM the same driver's ratio moved by up to 17 %
 // between identical runs. Fixed at its usual ceiling, as a long-running busy process has it, three
-// runs of the design benches agreed within 6.4 % (README, "How a bench is measured").
+// runs of the design benches agreed within 6.4 % (docs/measuring.md, "How a bench is measured").
 // JIT_HOOK_FLAG lets the process wait for V8's background compiles (measuring/jit.js).
 export const DRIVER_PROCESS_FLAGS = Object.freeze(['--min-semi-space-size=16', '--max-semi-space-size=16', JIT_HOOK_FLAG]);
 

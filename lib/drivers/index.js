@@ -59,7 +59,7 @@ export function validateAdapter(adapter, from) {
   }
   if (problems.length) {
     throw usageError(`adapter ${from} lacks ${problems.join(' and ')}`,
-      'an adapter exports default { name, version, capabilities, connect(target) -> { query, close } } (see README)');
+      'an adapter exports default { name, version, capabilities, connect(target) -> { query, close } } (see docs/comparing.md, "Custom adapters")');
   }
   return {
     packageName: adapter.name,

@@ -1,4 +1,4 @@
-// The bench contract: what a module in benchs/ exports (README, "Development"). The machinery reads
+// The bench contract: what a module in benchs/ exports (docs/development.md, "The two contracts"). The machinery reads
 // benches only through these fields, and names none of them: a bench that needs more (an option, an
 // extra measurement, a section of the report) says so here, in its own module.
 //

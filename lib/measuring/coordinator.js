@@ -2,7 +2,7 @@
 // one window (an unmeasured lead-in, then the measured part), in a fresh random order, while every
 // other driver process is stopped. A driver's row is measured in several processes of its own
 // (settings.processes): each round's window goes to one of them, so that the row's figure is an
-// average over processes, which differ from each other by a few per cent (README, Limitations).
+// average over processes, which differ from each other by a few per cent (docs/measuring.md, "Processes differ").
 // The parent only coordinates: it prepares and checks the bench's tables through its admin
 // connection between windows, and reads the embedded server's CPU time.
 import { performance } from 'node:perf_hooks';
@@ -260,7 +260,7 @@ export async function measureBench({ bench, drivers, processes, admin, context, 
   });
   // calibrate's bare-loop row of a driver (driver.bareLoopOf) runs in that driver's row's processes,
   // on its connections, each round in the same process as the harness's window: the two sides
-  // differ by the harness alone, not also by two draws of processes (README, calibrate).
+  // differ by the harness alone, not also by two draws of processes (docs/measuring.md, "Calibrating the harness").
   for (const cell of cells.filter((c) => c.driver.bareLoopOf)) {
     const host = cells.find((c) => c.driver.name === cell.driver.bareLoopOf && !c.driver.bareLoopOf);
     if (!host) throw new Error(`${cell.driver.name}: no row ${cell.driver.bareLoopOf} to share processes with`);

@@ -2,7 +2,7 @@
 // function runs unoptimized until that compile is done. A driver process runs only in its own
 // windows (it is stopped between them), so a long compile can outlast the whole run: mysql2's
 // generated parser for a row of 100 columns takes V8 about 3 s of compiling here, and in every
-// driver process of a default run it was still compiling at the end (README, "V8's background
+// driver process of a default run it was still compiling at the end (docs/measuring.md, "V8's background
 // compiles: --jit").
 //   background  V8 compiles while the driver process runs, as in any process (the default)
 //   wait        a driver process waits for V8's queued compiles at the end of its warm-up and

@@ -13,7 +13,7 @@ import { cpus } from 'node:os';
 import { usageError } from '../cli/errors.js';
 
 export const PLACEMENTS = ['shared', 'split', 'none'];
-// Chosen from A/A measurements on the project's 2-core VM (README, "CPU placement").
+// Chosen from A/A measurements on the project's 2-core VM (docs/measuring.md, "CPU placement").
 export const DEFAULT_PLACEMENT = 'shared';
 
 export function parsePlacement(value) {

@@ -12,14 +12,14 @@ import { eachIntervalLevel } from './stats.js';
 import { COUNT_NOISE_FLOOR_PCT, COUNT_V8_FLAGS, VALGRIND_ARGS, assertValgrind } from '../replay/count.js';
 
 // time: measured seconds per bench and driver, split into `rounds` windows; lead: the unmeasured
-// lead-in of each window, at most a third of its measured part (README, "How a bench is
+// lead-in of each window, at most a third of its measured part (docs/measuring.md, "How a bench is
 // measured"); budget: the most seconds a bench's rounds may take per driver, so that a contended
 // host (whose stolen time stretches what a window costs besides its measured part) does not
 // stretch the run: 120 windows took 3.5 s per driver at 3-6 % steal and 4.5-5 s at 20-30 %. The
 // warm-ups that run until a process is up to speed (sampler.js) take about 26 s of a full run, so
 // 3.2 s: with 3.4 s a full run took 225 s at 0.5 % steal and 243 s at 9.6 %.
 // processes: how many processes of its own each driver's row is measured in, taking the rounds in
-// turn (two processes of one driver differ by a few per cent; README, "How a bench is measured").
+// turn (two processes of one driver differ by a few per cent; docs/measuring.md, "How a bench is measured").
 export const PRESETS = {
   default: { time: 2.3, lead: 0.005, warmup: 0.2, rounds: 120, budget: 3.2, processes: 4 },
   smoke: { time: 0.1, lead: 0.01, warmup: 0.05, rounds: 2, processes: 1 },

@@ -209,7 +209,7 @@ function pairedLogRatios(rounds, refRounds) {
  * The paired comparison of a row with its reference, window by window: in each round both were
  * measured, ratio = row ops/s / reference ops/s. Δ is the median ratio as a change in %. Its
  * interval is the distribution-free interval of that median at `level`, widened by the draw of
- * processes: a row measured in a few processes carries their few-per-cent differences (README, "How
+ * processes: a row measured in a few processes carries their few-per-cent differences (docs/measuring.md, "How
  * to read the numbers"), which no number of rounds averages out. When the rounds say which process
  * they ran in, each row's spread between processes (betweenProcessVariance of the log ratios,
  * grouped by the row's processes) over its number of processes is added to the interval's halves in

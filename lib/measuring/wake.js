@@ -9,7 +9,7 @@ import { usageError } from '../cli/errors.js';
 
 const SPINNER = fileURLToPath(new URL('./spinner.js', import.meta.url));
 
-// Chosen from measurements on a 2-core VM (README, "CPU wake-ups").
+// Chosen from measurements on a 2-core VM (docs/measuring.md, "CPU placement": wake-ups).
 export const DEFAULT_WAKE = 'none';
 
 /** Default number of spinners: all CPUs but one (at least one). */

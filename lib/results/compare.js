@@ -50,7 +50,7 @@ const CONDITIONS = [
   { what: 'JIT compiles', get: (r) => (r.settings ? r.settings.jit ?? 'background' : undefined), optional: true, decisive: true },
   { what: 'CPU placement', get: (r) => r.settings?.placement?.mode ?? (r.schema >= 2 ? undefined : 'none (results schema 1)'), optional: true, decisive: true },
   { what: 'measuring method', get: (r) => (r.schema >= 2 ? 'interleaved windows, driver processes of their own' : 'sequential cells in one process'), decisive: true },
-  // One process per row carries that process's own speed into every figure (README, Limitations).
+  // One process per row carries that process's own speed into every figure (docs/measuring.md, "Processes differ").
   { what: 'processes per driver', get: (r) => r.settings?.processes ?? (r.schema >= 2 ? 1 : undefined), optional: true },
   { what: 'network', get: (r) => requestedNetwork(r.settings?.network), optional: true },
   // Before 2026-11-23 every warm-up was a fixed length, and a run's first benches began on cold code.
@@ -322,7 +322,7 @@ function hostShift(geomean, unchanged, anchored) {
  * both runs with the same protocol, of the change in the server's CPU µs per operation. The server
  * does the same work for the same statement whichever run asks, so its CPU time per operation moves
  * with the host's speed: over 105 pairs of this machine's default runs (same drivers and settings)
- * the median change of the rows' ops/s followed it at r = -0.95 (README, compare). Unlike hostShift,
+ * the median change of the rows' ops/s followed it at r = -0.95 (docs/comparing.md, "Comparing runs"). Unlike hostShift,
  * this needs no unchanged driver: it holds for one driver compared across two releases. Null without
  * server CPU figures (a remote server, older files).
  */

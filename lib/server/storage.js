@@ -1,6 +1,6 @@
 // Where the embedded server keeps its data. In memory (a tmpfs) when the machine has one to spare:
 // the harness compares drivers, not disks, and a shared VM's disk writes put stalls of their own
-// into the windows of the benches that write (README, "How a bench is measured"). An explicit
+// into the windows of the benches that write (docs/measuring.md, "How a bench is measured"). An explicit
 // TMPDIR is the user's word on where temporary files go, and wins.
 import { statfsSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -28,7 +28,7 @@ export function aaPairs(results) {
 }
 
 // Two processes of one driver whose client CPU per operation differs by more than this are in
-// different states of their own (README, Limitations: process-level modes).
+// different states of their own (docs/measuring.md, "Processes differ").
 export const PROCESS_STATE_PCT = 15;
 
 /** Pure: the A and B processes' client CPU per operation and B's change against A (%); null without both. */
@@ -57,7 +57,7 @@ export function processStateNote(benchName, a, b) {
  * Pure: for a bench called significant, whether the two processes' own work per operation explains
  * it. Client CPU is part of an operation's time, so a process that is faster by Δ because it does
  * its work more cheaply spends less CPU per operation by at least about half of Δ. On a quiet host
- * two processes of mysql2 differed so by 2-4 % on a bench (README, Limitations).
+ * two processes of mysql2 differed so by 2-4 % on a bench (docs/measuring.md, "Processes differ").
  */
 export function significantNote(benchName, a, b) {
   const cpu = cpuPerOp(a, b);
