@@ -4,6 +4,7 @@ import { COUNT_HEAD, countCells, describeCount } from './count-rows.js';
 import { describePlacement } from '../measuring/placement.js';
 import { describeSetting } from '../results/compare.js';
 import { listRegressions, fmtGeomeanChanges, fmtJudged, fmtVsAnchor, judgedHeader, rowNote } from './compare-text.js';
+import { forestMarkdown } from './forest.js';
 
 const serverText = (server) => (server
   ? `${server.kind === 'mysql' ? 'MySQL' : 'MariaDB'} ${server.version}${server.embedded === undefined ? '' : server.embedded ? ' (embedded)' : ' (remote)'}`
@@ -95,6 +96,7 @@ function renderCountMarkdown(results) {
   const out = [
     `### mysql-driver-bench instruction counts${results.complete === false ? ' (INCOMPLETE)' : ''}`,
     '',
+    ...forestMarkdown(results),
     mdTable(['bench', 'driver', 'protocol', ...COUNT_HEAD, `Δ vs ${baseline}`], rows, ['left', 'left', 'left', 'right', 'right', 'right', 'right']),
     '',
   ];
@@ -133,6 +135,7 @@ export function renderResultsMarkdown(results) {
   const out = [
     `### mysql-driver-bench results${results.complete === false ? ' (INCOMPLETE)' : ''}`,
     '',
+    ...forestMarkdown(results),
     mdTable(['bench', 'driver', 'protocol', 'ops/s', '± rme', 'samples', 'p50 µs', 'p99 µs', ...COST_HEAD, `Δ vs ${baseline}`],
       rows, ['left', 'left', 'left', ...Array(9).fill('right')]),
     '',
