@@ -1,4 +1,4 @@
-import { usageError } from '../lib/cli/errors.js';
+import { usageError } from '../lib/common/errors.js';
 import doBench from './do.js';
 import insert from './insert.js';
 import batch from './batch.js';

@@ -1,7 +1,7 @@
 // One benchmark run, top-down: resolve its settings → open the server → measure → save → render.
 // Each step is a call into one stage folder; this file only puts them in order and cleans up (the
 // driver processes, the proxy and the server are closed however the run ends). Returns the exit code.
-import { EXIT } from './cli/errors.js';
+import { EXIT } from './common/errors.js';
 import { loadDrivers } from './drivers/index.js';
 import { resolveSettings } from './measuring/settings.js';
 import { catalogueFailed } from './measuring/catalogue.js';

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { aaRun, summarizeAA, renderAA, aaVariant, significantNote, DESIGN_BENCHES } from '../lib/cli/commands/aa.js';
-import { EXIT } from '../lib/cli/errors.js';
+import { EXIT } from '../lib/common/errors.js';
 import { isolatedDirs, removeIsolatedDirs, runCli, noStackTrace } from './helpers/cli.js';
 
 after(removeIsolatedDirs);

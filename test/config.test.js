@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { resolveConnection, positiveInteger, positiveNumber, splitList, DEFAULT_SCHEMA } from '../lib/cli/config.js';
-import { UserError } from '../lib/cli/errors.js';
+import { resolveConnection, positiveInteger, positiveNumber, splitList, DEFAULT_SCHEMA } from '../lib/common/config.js';
+import { UserError } from '../lib/common/errors.js';
 
 test('no host or socket anywhere: the embedded server, default schema', () => {
   assert.deepEqual(resolveConnection({ flags: {}, env: {}, file: { port: 3306 } }), { embedded: true, database: DEFAULT_SCHEMA });

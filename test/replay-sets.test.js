@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BadReplaySet, benchIdentity, decodeConversation, driverIdentity, findSet, readSet, saveSet, setPath } from '../lib/replay/sets.js';
-import { EXIT } from '../lib/cli/errors.js';
+import { EXIT } from '../lib/common/errors.js';
 import doBench from '../benchs/do.js';
 import select100 from '../benchs/select_100_cols.js';
 

@@ -4,7 +4,7 @@ import { renderTable } from '../lib/reporting/table.js';
 import { describeNetwork, describeSignificanceRule } from '../lib/reporting/format.js';
 import { createResults, readResults, serialize } from '../lib/results/file.js';
 import { applyDeltas } from '../lib/results/deltas.js';
-import { addSecret } from '../lib/cli/redact.js';
+import { addSecret } from '../lib/common/redact.js';
 import { writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -25,7 +25,7 @@ import { planPlacement } from '../lib/measuring/placement.js';
 import { loadDrivers } from '../lib/drivers/index.js';
 import { COUNT_NOISE_FLOOR_PCT, COUNT_V8_FLAGS, VALGRIND_ARGS } from '../lib/replay/count.js';
 import { selectBenches } from '../benchs/index.js';
-import { EXIT, UserError } from '../lib/cli/errors.js';
+import { EXIT, UserError } from '../lib/common/errors.js';
 import { main } from '../lib/cli/index.js';
 
 const SCHEMA = JSON.parse(readFileSync(new URL('../docs/results.schema.json', import.meta.url), 'utf8'));

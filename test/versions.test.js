@@ -11,7 +11,7 @@ import {
   parseVersionedSpec, resolveVersion,
 } from '../lib/drivers/versions.js';
 import { assertDriverNames } from '../lib/drivers/index.js';
-import { EXIT, UserError } from '../lib/cli/errors.js';
+import { EXIT, UserError } from '../lib/common/errors.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'mdb-versions-test-'));

@@ -4,8 +4,8 @@
 // executions of the execute_metadata statement, bound so its columns stay the same, then so they
 // change every time. A driver that negotiated the skipping receives far fewer bytes per unchanged
 // execution; one that did not receives the full column definitions every time.
-import { redact } from '../../lib/cli/redact.js';
-import { within } from '../../lib/measuring/timers.js';
+import { redact } from '../../lib/common/redact.js';
+import { within } from '../../lib/common/timers.js';
 import { METADATA_SQL, TAG, checkTaggedHundredCols } from './statement.js';
 import { rowsAsObjects } from '../../lib/drivers/variants.js';
 

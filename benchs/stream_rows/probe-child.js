@@ -15,7 +15,7 @@
 import { performance } from 'node:perf_hooks';
 import v8 from 'node:v8';
 import { loadDrivers } from '../../lib/drivers/index.js';
-import { addSecret, redact } from '../../lib/cli/redact.js';
+import { addSecret, redact } from '../../lib/common/redact.js';
 import { checkStreamRow, streamSql } from '../_tables.js';
 import { CheckError } from '../../lib/measuring/check.js';
 

@@ -4,7 +4,7 @@
 // is in it. Loaded by the bench only when the probe runs.
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { redact } from '../../lib/cli/redact.js';
+import { redact } from '../../lib/common/redact.js';
 import { rotate } from '../../lib/measuring/runner.js';
 import { MODES, fmtBytes } from './section.js';
 import { ROWS_AS_ARRAYS_NOTE } from '../../lib/drivers/variants.js';

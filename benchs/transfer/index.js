@@ -1,4 +1,4 @@
-import { positiveInteger } from '../../lib/cli/config.js';
+import { positiveInteger } from '../../lib/common/config.js';
 import { windowCarry } from '../_tables.js';
 import { renderTransfer } from './section.js';
 import {

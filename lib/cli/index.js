@@ -2,8 +2,8 @@
 // argv, runs, and turns every error into one line and an exit code.
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
-import { EXIT, UserError } from './errors.js';
-import { redact } from './redact.js';
+import { EXIT, UserError } from '../common/errors.js';
+import { redact } from '../common/redact.js';
 import { registerRun } from './commands/run.js';
 import { registerAa } from './commands/aa.js';
 import { registerCalibrate } from './commands/calibrate.js';

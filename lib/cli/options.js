@@ -2,8 +2,8 @@
 // baseline, concurrency, the options the benches declare, network), how windows are measured, where
 // processes run and results go, and where the server is.
 import { InvalidArgumentError, Option } from 'commander';
-import { usageError } from './errors.js';
-import { positiveInteger, positiveNumber, splitList } from './config.js';
+import { usageError } from '../common/errors.js';
+import { positiveInteger, positiveNumber, splitList } from '../common/config.js';
 import { BUILTIN_DRIVERS } from '../drivers/index.js';
 import { MAX_ROUNDS_SCALE, PRESETS } from '../measuring/settings.js';
 import { NEW_PROCESS_WARMUP_S } from '../measuring/sampler.js';

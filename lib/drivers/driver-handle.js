@@ -5,7 +5,7 @@
 import { fork, spawn } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { redact } from '../cli/redact.js';
+import { redact } from '../common/redact.js';
 import { JIT_HOOK_FLAG } from '../measuring/jit.js';
 
 const CHILD = fileURLToPath(new URL('./driver-process.js', import.meta.url));

@@ -24,8 +24,8 @@ import { NEW_PROCESS_WARMUP_S, bareLoop, leadIn, ownCpuUs, sampleWindow, warmUp,
 import { windowLead } from '../measuring/windows.js';
 import { LatencyRecorder } from '../measuring/latency.js';
 import { latencySummary, round1 } from '../measuring/stats.js';
-import { addSecret, redact } from '../cli/redact.js';
-import { deadline, within } from '../measuring/timers.js';
+import { addSecret, redact } from '../common/redact.js';
+import { deadline, within } from '../common/timers.js';
 import { awaitCompiles, canAwaitCompiles } from '../measuring/jit.js';
 import { holdSockets, setHold } from './held-sockets.js';
 import { connectDirectly, installReplayTransport, recordConnections, replayConnections, takeMismatch } from '../replay/transport.js';

@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { usageError } from '../cli/errors.js';
+import { usageError } from '../common/errors.js';
 import { assertVersionedSpec, isVersionedSpec, loadVersionedDriver } from './versions.js';
 import { inspectCheckout, isLocalSpec, loadLocalDriver } from './local.js';
 import { assertAllowedOptions, fairnessOverrides, splitVariant, unknownOptions, variantLabel } from './variants.js';

@@ -6,7 +6,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { usageError } from '../cli/errors.js';
+import { usageError } from '../common/errors.js';
 import { installedVersion } from './common.js';
 import { describeMissing, installCommand, missingModules } from './checkout-modules.js';
 

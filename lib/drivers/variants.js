@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { usageError } from '../cli/errors.js';
+import { usageError } from '../common/errors.js';
 
 export const FAIRNESS_OPTIONS = ['charset', 'charsetNumber', 'collation', 'trace', 'compress', 'compression'];
 const TARGET_OPTIONS = ['host', 'port', 'user', 'password', 'database', 'socketPath', 'ssl', 'mysqlWrapper'];

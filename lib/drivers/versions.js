@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { usageError } from '../cli/errors.js';
+import { usageError } from '../common/errors.js';
 import { installedVersion } from './common.js';
 
 /** The packages a release can be asked for, and what the adapter imports from each. */

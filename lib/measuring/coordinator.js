@@ -7,7 +7,7 @@
 // connection between windows, and reads the embedded server's CPU time.
 import { performance } from 'node:perf_hooks';
 import { notApplicableReason, planFor } from './plan.js';
-import { redact } from '../cli/redact.js';
+import { redact } from '../common/redact.js';
 import { DriverProcessError } from '../drivers/driver-handle.js';
 import { processCpuUs } from './proc-cpu.js';
 import { summarizeWindows } from './windows.js';

@@ -11,7 +11,7 @@
 // lets code call such hooks, and changes nothing else); where it is missing, nothing waits and
 // the results say so.
 import { performance } from 'node:perf_hooks';
-import { usageError } from '../cli/errors.js';
+import { usageError } from '../common/errors.js';
 
 export const JIT_MODES = ['background', 'wait'];
 // Waiting costs a default run about 65 s here (mysql2's five wide-row parsers, about 3 s each in

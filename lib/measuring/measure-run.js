@@ -1,7 +1,7 @@
 // The measuring step of one run: the driver processes, the harness's own health over the run, and
 // the matrix once per --concurrency level, then the benches' probes (catalogue.js), with the wake
 // mode on. Nothing here prints: progress lines go through the `progress` it is given.
-import { EXIT } from '../cli/errors.js';
+import { EXIT } from '../common/errors.js';
 import { DriverProcesses } from '../drivers/driver-handle.js';
 import { Interrupted } from '../server/session.js';
 import { runCatalogue } from './catalogue.js';
@@ -9,7 +9,7 @@ import { startHealthMonitor } from './health.js';
 import { hostLoadBetween, readCpuCounters } from './host-load.js';
 import { describePlacement, pinThreads } from './placement.js';
 import { runMatrix, ServerLost } from './runner.js';
-import { sleep } from './timers.js';
+import { sleep } from '../common/timers.js';
 import { withWake } from './wake.js';
 import { PRECISION_BATCH } from './coordinator.js';
 import { describeWindowLength } from './windows.js';

@@ -1,6 +1,6 @@
 // Runs the benches one after another, each measured on every driver in interleaved rounds
 // (measuring/coordinator.js), and puts plain result rows into the results object. No rendering here.
-import { redact } from '../cli/redact.js';
+import { redact } from '../common/redact.js';
 import { measureBench, ServerLost } from './coordinator.js';
 import { setUpBench } from './plan.js';
 import { hostLoadBetween, readCpuCounters } from './host-load.js';

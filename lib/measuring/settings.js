@@ -4,7 +4,7 @@ import { DEFAULT_BENCHES } from '../../benchs/index.js';
 import { driverProcessFlags } from '../drivers/driver-handle.js';
 import { BUILTIN_DRIVERS } from '../drivers/index.js';
 import { resolveNetwork } from '../server/proxy/index.js';
-import { usageError } from '../cli/errors.js';
+import { usageError } from '../common/errors.js';
 import { describeWake } from './wake.js';
 import { DEFAULT_JIT } from './jit.js';
 import { windowLead } from './windows.js';

@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { DRIVER_PROCESS_FLAGS, DRIVER_PROCESS_TZ } from '../drivers/driver-handle.js';
 import { JIT_HOOK_FLAG } from '../measuring/jit.js';
 import { notApplicableReason, planFor } from '../measuring/plan.js';
-import { setupError } from '../cli/errors.js';
+import { setupError } from '../common/errors.js';
 import { decodeConversation, readSet } from './sets.js';
 
 const CHILD = fileURLToPath(new URL('./count-process.js', import.meta.url));

@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { EXIT, UserError } from '../cli/errors.js';
+import { EXIT, UserError } from '../common/errors.js';
 import { splitRepeat } from '../drivers/index.js';
 
 export const SET_FORMAT = 'mysql-driver-bench/replay-set';

@@ -1,5 +1,5 @@
 // Which driver the Δ column compares against.
-import { usageError } from '../cli/errors.js';
+import { usageError } from '../common/errors.js';
 
 export const DEFAULT_BASELINE = 'mysql';
 

@@ -3,8 +3,8 @@ import { mkdirSync, writeFileSync, readFileSync, existsSync, statSync, unlinkSyn
 import { cpus, platform, release, arch, totalmem } from 'node:os';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
-import { usageError } from '../cli/errors.js';
-import { redact } from '../cli/redact.js';
+import { usageError } from '../common/errors.js';
+import { redact } from '../common/redact.js';
 import { applyDeltas } from './deltas.js';
 
 // 2: one process per driver, interleaved windows, paired Δ with its interval (deltaCI), cost per

@@ -7,9 +7,9 @@ import { createServer } from 'node:net';
 import { userInfo } from 'node:os';
 import { delimiter, join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { setupError } from '../cli/errors.js';
-import { addSecret } from '../cli/redact.js';
-import { sleep, within } from '../measuring/timers.js';
+import { setupError } from '../common/errors.js';
+import { addSecret } from '../common/redact.js';
+import { sleep, within } from '../common/timers.js';
 import { OPENSSL_MISSING, makeServerCertificate } from './tls-cert.js';
 import { serverStorage } from './storage.js';
 

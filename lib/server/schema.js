@@ -1,5 +1,5 @@
 // The harness's own schema: created and marked by the harness, refused when someone else's.
-import { setupError } from '../cli/errors.js';
+import { setupError } from '../common/errors.js';
 
 export const MARKER_TABLE = '_mysql_driver_bench';
 

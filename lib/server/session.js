@@ -1,14 +1,14 @@
 // What every command that talks to a server shares: signal handling, the server (embedded or
 // remote), the harness's admin connection and schema, and their clean-up.
 import conf from '../../conf.js';
-import { resolveConnection } from '../cli/config.js';
-import { EXIT, describeConnectError } from '../cli/errors.js';
-import { addSecret } from '../cli/redact.js';
+import { resolveConnection } from '../common/config.js';
+import { EXIT, describeConnectError } from '../common/errors.js';
+import { addSecret } from '../common/redact.js';
 import { startEmbeddedServer, installServerIfAllowed } from './embedded.js';
 import { prepareSchema, inspectServer } from './schema.js';
 import adminDriver from '../drivers/mariadb.js';
 import { ServerLost } from '../measuring/runner.js';
-import { within, deadline } from '../measuring/timers.js';
+import { within, deadline } from '../common/timers.js';
 import { readFileSync } from 'node:fs';
 
 // 128 + the signal's number, as a shell reports a process the signal ended. SIGHUP: the terminal

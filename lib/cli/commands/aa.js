@@ -4,7 +4,7 @@
 // the host, not a driver.
 import Table from 'cli-table3';
 import { selectBenches } from '../../../benchs/index.js';
-import { EXIT } from '../errors.js';
+import { EXIT } from '../../common/errors.js';
 import { describeIntervalLevel, fmtBound, fmtDelta, fmtOps, fmtPct, fmtSignedPct, fmtUs, jointIntervals } from '../../reporting/format.js';
 import { median } from '../../measuring/stats.js';
 import { describeRun } from '../../reporting/table.js';

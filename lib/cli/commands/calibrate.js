@@ -6,13 +6,13 @@
 // paired one: the median over rounds of harness/bare, with its 95 % interval.
 import Table from 'cli-table3';
 import { selectBenches } from '../../../benchs/index.js';
-import { EXIT } from '../errors.js';
+import { EXIT } from '../../common/errors.js';
 import { fmtInt } from '../../reporting/format.js';
 import { pairedDelta, round3 } from '../../measuring/stats.js';
 import { describeRun } from '../../reporting/table.js';
 import { BUILTIN_DRIVERS, assertDriverNames } from '../../drivers/index.js';
 import { runBenchmark } from '../../run.js';
-import { splitList } from '../config.js';
+import { splitList } from '../../common/config.js';
 import { addMeasureOptions } from '../options.js';
 
 export const MIN_RATIO = 0.98;

@@ -2,7 +2,7 @@
 // it is significant; exit 1 on a significant regression beyond --threshold.
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { EXIT, usageError } from '../errors.js';
+import { EXIT, usageError } from '../../common/errors.js';
 import { nonNegativeNumber } from '../options.js';
 import { readResults } from '../../results/file.js';
 import { compareCounts, countIncomparability } from '../../results/compare-counts.js';

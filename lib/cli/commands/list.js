@@ -3,7 +3,7 @@
 import { BENCHES } from '../../../benchs/index.js';
 import { BUILTIN_DRIVERS, loadDrivers } from '../../drivers/index.js';
 import { renderBenchList } from '../../reporting/table.js';
-import { splitList } from '../config.js';
+import { splitList } from '../../common/config.js';
 
 export function registerList(program, { stdout }) {
   program.command('list')

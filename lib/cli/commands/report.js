@@ -4,7 +4,7 @@ import { readResults } from '../../results/file.js';
 import { renderRun } from '../../reporting/sections.js';
 import { renderResultsMarkdown } from '../../reporting/markdown.js';
 import { renderResultsHtml } from '../../reporting/html.js';
-import { EXIT } from '../errors.js';
+import { EXIT } from '../../common/errors.js';
 import { emitOutputs } from './compare.js';
 
 export function registerReport(program, { stdout = process.stdout, stderr = process.stderr, setExitCode = () => {} } = {}) {

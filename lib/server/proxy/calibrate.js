@@ -11,7 +11,7 @@
 // never released before its hold; the hold is what was found to give the client the asked round trip.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { within } from '../../measuring/timers.js';
+import { within } from '../../common/timers.js';
 import { round3 } from '../../measuring/stats.js';
 import { eachLine } from './lines.js';
 

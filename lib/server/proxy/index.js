@@ -1,8 +1,8 @@
 // Simulated network latency between the drivers and the server: a proxy process per run.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { usageError, setupError } from '../../cli/errors.js';
-import { deadline, within } from '../../measuring/timers.js';
+import { usageError, setupError } from '../../common/errors.js';
+import { deadline, within } from '../../common/timers.js';
 import { round3 } from '../../measuring/stats.js';
 import { tolerance } from './calibrate.js';
 import { eachLine } from './lines.js';
