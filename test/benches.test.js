@@ -8,7 +8,7 @@ import { prepareSchema, inspectServer } from '../lib/server/schema.js';
 import { CheckError } from '../lib/measuring/check.js';
 import { useEmbeddedServer } from './helpers/server.js';
 
-// select_types' instants are checked in UTC, as the driver processes run (lib/drivers/driver-handle.js).
+// select_types' instants are checked in UTC, as the driver processes run (lib/measuring/driver-handle.js).
 process.env.TZ = 'UTC';
 const env = useEmbeddedServer({ tls: true });
 

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { JIT_HOOK_FLAG } from '../lib/measuring/jit.js';
-import { DRIVER_PROCESS_FLAGS } from '../lib/drivers/driver-handle.js';
+import { DRIVER_PROCESS_FLAGS } from '../lib/measuring/driver-handle.js';
 
 const JIT = new URL('../lib/measuring/jit.js', import.meta.url).href;
 

@@ -8,7 +8,7 @@ import { loadDrivers, BUILTIN_DRIVERS } from '../lib/drivers/index.js';
 import { prepareSchema, inspectServer } from '../lib/server/schema.js';
 import { useEmbeddedServer } from './helpers/server.js';
 
-// select_types' instants are checked in UTC, as the driver processes run (lib/drivers/driver-handle.js).
+// select_types' instants are checked in UTC, as the driver processes run (lib/measuring/driver-handle.js).
 process.env.TZ = 'UTC';
 const env = useEmbeddedServer();
 const COUNTERS = ['Com_stmt_execute', 'Com_stmt_prepare', 'Com_insert', 'Questions'];

@@ -8,7 +8,7 @@
 import { performance } from 'node:perf_hooks';
 import { notApplicableReason, planFor } from './plan.js';
 import { redact } from '../common/redact.js';
-import { DriverProcessError } from '../drivers/driver-handle.js';
+import { DriverProcessError } from './driver-handle.js';
 import { processCpuUs } from './proc-cpu.js';
 import { summarizeWindows } from './windows.js';
 import { latencySummary, pairedDelta, round3 } from './stats.js';

@@ -2,7 +2,7 @@
 // the matrix once per --concurrency level, then the benches' probes (catalogue.js), with the wake
 // mode on. Nothing here prints: progress lines go through the `progress` it is given.
 import { EXIT } from '../common/errors.js';
-import { DriverProcesses } from '../drivers/driver-handle.js';
+import { DriverProcesses } from './driver-handle.js';
 import { Interrupted } from '../server/session.js';
 import { runCatalogue } from './catalogue.js';
 import { startHealthMonitor } from './health.js';

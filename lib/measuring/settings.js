@@ -1,7 +1,7 @@
 // A run's settings, from the command's options: how long and in how many windows each bench is
 // measured, where the results say it ran. Recorded in the results (never connection secrets).
 import { DEFAULT_BENCHES } from '../../benchs/index.js';
-import { driverProcessFlags } from '../drivers/driver-handle.js';
+import { driverProcessFlags } from './driver-handle.js';
 import { BUILTIN_DRIVERS } from '../drivers/index.js';
 import { resolveNetwork } from '../server/proxy/index.js';
 import { usageError } from '../common/errors.js';

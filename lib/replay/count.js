@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DRIVER_PROCESS_FLAGS, DRIVER_PROCESS_TZ } from '../drivers/driver-handle.js';
+import { DRIVER_PROCESS_FLAGS, DRIVER_PROCESS_TZ } from '../measuring/driver-handle.js';
 import { JIT_HOOK_FLAG } from '../measuring/jit.js';
 import { notApplicableReason, planFor } from '../measuring/plan.js';
 import { setupError } from '../common/errors.js';

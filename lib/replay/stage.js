@@ -3,7 +3,7 @@
 // first from the real server (embedded or remote), in a short-lived process per driver, and the server
 // is closed again before anything is measured. The benches the run measures are then the replayed
 // ones: no set-up, no checks against tables, each driver's connections answered in its own process.
-import { DriverHandle } from '../drivers/driver-handle.js';
+import { DriverHandle } from '../measuring/driver-handle.js';
 import { setUpBench } from '../measuring/plan.js';
 import { canPin, pin, planPlacement } from '../measuring/placement.js';
 import { embeddedServerVersion } from '../server/embedded.js';

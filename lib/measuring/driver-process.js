@@ -16,18 +16,18 @@
 // set's recording, in this process, instead of the server (lib/replay/transport.js).
 import { PerformanceObserver, performance } from 'node:perf_hooks';
 import { BENCHES } from '../../benchs/index.js';
-import { loadDrivers } from './index.js';
-import { describeLoadFailure } from './checkout-modules.js';
-import { checkFor, connectorFor, planFor, targetFor } from '../measuring/plan.js';
-import { withRowShape } from './variants.js';
-import { NEW_PROCESS_WARMUP_S, bareLoop, leadIn, ownCpuUs, sampleWindow, warmUp, windowOps } from '../measuring/sampler.js';
-import { windowLead } from '../measuring/windows.js';
-import { LatencyRecorder } from '../measuring/latency.js';
-import { latencySummary, round1 } from '../measuring/stats.js';
+import { loadDrivers } from '../drivers/index.js';
+import { describeLoadFailure } from '../drivers/checkout-modules.js';
+import { checkFor, connectorFor, planFor, targetFor } from './plan.js';
+import { withRowShape } from '../drivers/variants.js';
+import { NEW_PROCESS_WARMUP_S, bareLoop, leadIn, ownCpuUs, sampleWindow, warmUp, windowOps } from './sampler.js';
+import { windowLead } from './windows.js';
+import { LatencyRecorder } from './latency.js';
+import { latencySummary, round1 } from './stats.js';
 import { addSecret, redact } from '../common/redact.js';
 import { deadline, within } from '../common/timers.js';
-import { awaitCompiles, canAwaitCompiles } from '../measuring/jit.js';
-import { holdSockets, setHold } from './held-sockets.js';
+import { awaitCompiles, canAwaitCompiles } from './jit.js';
+import { holdSockets, setHold } from '../drivers/held-sockets.js';
 import { connectDirectly, installReplayTransport, recordConnections, replayConnections, takeMismatch } from '../replay/transport.js';
 import { decodeConversation, readSet } from '../replay/sets.js';
 

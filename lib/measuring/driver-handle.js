@@ -6,7 +6,7 @@ import { fork, spawn } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { redact } from '../common/redact.js';
-import { JIT_HOOK_FLAG } from '../measuring/jit.js';
+import { JIT_HOOK_FLAG } from './jit.js';
 
 const CHILD = fileURLToPath(new URL('./driver-process.js', import.meta.url));
 const WATCHDOG = fileURLToPath(new URL('./orphan-watchdog.js', import.meta.url));
