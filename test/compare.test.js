@@ -10,7 +10,7 @@ import { compareResults, geometricMean, unchangedDrivers } from '../lib/results/
 import { renderComparisonText, fmtJudged, rowNote } from '../lib/reporting/compare-text.js';
 import { createResults, serialize } from '../lib/results/file.js';
 import { applyDeltas } from '../lib/results/deltas.js';
-import { HOST_FOLLOW, eachIntervalLevel, pairedChangeBetweenRuns, pairedDelta } from '../lib/measuring/stats.js';
+import { HOST_FOLLOW, eachIntervalLevel, pairedChangeBetweenRuns, pairedDelta } from '../lib/measuring/paired-delta.js';
 import { main } from '../lib/cli/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mdb-compare-test-'));

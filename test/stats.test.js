@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mean, variance, median, percentileOfSorted, relativeMarginOfError, latencySummary, deltaPct, tCritical95, medianConfidenceInterval, eachIntervalLevel, pairedDelta, betweenProcessVariance, normalQuantile, pairedDrift } from '../lib/measuring/stats.js';
+import { mean, variance, median, percentileOfSorted, relativeMarginOfError, latencySummary, deltaPct, tCritical95, medianConfidenceInterval, normalQuantile } from '../lib/measuring/stats.js';
+import { eachIntervalLevel, pairedDelta, betweenProcessVariance, pairedDrift } from '../lib/measuring/paired-delta.js';
 
 test('mean, variance and median', () => {
   assert.equal(mean([1, 2, 3, 4]), 2.5);

@@ -11,7 +11,8 @@ import { redact } from '../common/redact.js';
 import { DriverProcessError } from './driver-handle.js';
 import { processCpuUs } from './proc-cpu.js';
 import { summarizeWindows } from './windows.js';
-import { latencySummary, pairedDelta, round3 } from './stats.js';
+import { latencySummary, round3 } from './stats.js';
+import { pairedDelta } from './paired-delta.js';
 import { mergeLatencySamples } from './latency.js';
 
 // With --precision, rounds are added in batches (and precision judged only between batches), so

@@ -8,7 +8,7 @@ import { usageError } from '../common/errors.js';
 import { describeWake } from './wake.js';
 import { DEFAULT_JIT } from './jit.js';
 import { windowLead } from './windows.js';
-import { eachIntervalLevel } from './stats.js';
+import { eachIntervalLevel } from './paired-delta.js';
 import { COUNT_NOISE_FLOOR_PCT, COUNT_V8_FLAGS, VALGRIND_ARGS, assertValgrind } from '../replay/count.js';
 
 // time: measured seconds per bench and driver, split into `rounds` windows; lead: the unmeasured
@@ -28,7 +28,7 @@ export const PRESETS = {
 const runRows = (opts) => (opts.drivers?.length ?? 1) + (opts.floor ? 1 : 0);
 const runLevels = (opts) => [].concat(opts.concurrency ?? 1).length;
 
-/** The level the run's Δ intervals will be taken at (stats.js), from the Δs it plans to report. */
+/** The level the run's Δ intervals will be taken at (paired-delta.js), from the Δs it plans to report. */
 function plannedIntervalLevel(opts, benches) {
   return eachIntervalLevel(benches.length * Math.max(1, runRows(opts) - 1) * runLevels(opts));
 }

@@ -1,6 +1,7 @@
 // Pure: two results objects -> a comparison object (its renderings: reporting/compare-text.js,
 // markdown.js, html.js). Nothing here reads files, measures or prints.
-import { HOST_FOLLOW, JOINT_LEVEL, deltaPct, eachIntervalLevel, median, pairedChangeBetweenRuns, pairedDelta } from '../measuring/stats.js';
+import { deltaPct, median } from '../measuring/stats.js';
+import { HOST_FOLLOW, JOINT_LEVEL, eachIntervalLevel, pairedChangeBetweenRuns, pairedDelta } from '../measuring/paired-delta.js';
 import { fmtSignedPct } from '../reporting/format.js';
 
 export const COMPARISON_KIND = 'comparison';
@@ -187,7 +188,7 @@ function baseRow({ bench, driver, a, b }, judged, anchor = null) {
 
 /**
  * Judge a row against its bench's anchor: in each run, its paired Δ against the anchor at `level`
- * (stats.js pairedDelta: the median over rounds, its interval from the rounds and the processes),
+ * (paired-delta.js pairedDelta: the median over rounds, its interval from the rounds and the processes),
  * and the change of that Δ between the runs with both intervals combined.
  */
 function judgeRelative(row, pair, anchorPair, level, threshold) {

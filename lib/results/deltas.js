@@ -1,6 +1,7 @@
 // Each row's paired Δ against its bench's reference (the baseline, or the first driver that ran the
-// bench), the run's resolution, and each Δ's significance under the one rule (measuring/stats.js).
-import { eachIntervalLevel, pairedDelta, pairedDrift, pairedResolution, pairedSignificant, round1 } from '../measuring/stats.js';
+// bench), the run's resolution, and each Δ's significance under the one rule (measuring/paired-delta.js).
+import { round1 } from '../measuring/stats.js';
+import { eachIntervalLevel, pairedDelta, pairedDrift, pairedResolution, pairedSignificant } from '../measuring/paired-delta.js';
 
 /**
  * The reference of a bench's Δ column: the baseline's row when it was measured there, else the
@@ -21,7 +22,7 @@ export function deltaReference(bench, baseline, driverOrder) {
 
 /**
  * Fill each row's paired Δ against its bench's reference (the baseline, or the first driver that ran
- * the bench), the run's resolution, and each Δ's significance under the one rule (measuring/stats.js).
+ * the bench), the run's resolution, and each Δ's significance under the one rule (measuring/paired-delta.js).
  * The run's Δ intervals hold together at 95 %: each is taken at 1 - 0.05 / (the run's number of Δs).
  */
 export function applyDeltas(results) {
@@ -97,7 +98,7 @@ export function costDelta(row, ref, level = 0.95) {
 }
 
 /**
- * A row's Δ in the first and second halves of its rounds (stats.js pairedDrift), and whether it
+ * A row's Δ in the first and second halves of its rounds (paired-delta.js pairedDrift), and whether it
  * moved: the halves differ by the U test at the level of the run's intervals, and by more than the
  * run's resolution. Null with too few rounds.
  */
