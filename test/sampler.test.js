@@ -2,7 +2,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { performance } from 'node:perf_hooks';
-import { bareLoop, measure, sampleWindow, settled, warmUp, windowOps, windowOpsPerTiming } from '../lib/measuring/sampler.js';
+import { bareLoop, measure, sampleWindow, windowOps, windowOpsPerTiming } from '../lib/measuring/sampler.js';
+import { settled, warmUp } from '../lib/measuring/warm-up.js';
 import { LatencyRecorder } from '../lib/measuring/latency.js';
 
 // About 1 ms each (a timer's minimum), steady from the first call, like a round trip to a server.

@@ -111,7 +111,7 @@ async function openCells(cells, { bench, processes, context, settings, signal, f
         const handle = await unlessAborted(processes.get(cell.driver, copy), signal);
         cell.handles.push(handle);
         // --warmup is the row's, shared among its processes; each then warms up until it is up to
-        // speed (sampler.js), and in its lead-ins.
+        // speed (warm-up.js), and in its lead-ins.
         const opened = await unlessAborted(handle.turn('open', {
           bench: bench.name, concurrency, warmup: warmup / cell.copies, settle: settings.warmupSettles !== false, awaitCompiles: settings.jit === 'wait', callTimeoutMs, setupData: context.setupData,
           replay: bench.replaySets?.[cell.driver.name], // --replay: the set this row's connections replay
@@ -209,7 +209,7 @@ async function closeCells(cells, { concurrency, jitWait, signal, fail }) {
       workload: closed.workload,
       processRssMB: closed.rssMB,
       processes: cell.handles.length,
-      // Each process's warm-up (sampler.js: until its time per operation stopped improving).
+      // Each process's warm-up (warm-up.js: until its time per operation stopped improving).
       warmupSeconds: cell.warmupSeconds,
       // What the row's processes waited for V8 to finish compiling, in their warm-ups and after
       // their windows (jit.js); null where they could not wait.

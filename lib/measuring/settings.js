@@ -16,7 +16,7 @@ import { COUNT_NOISE_FLOOR_PCT, COUNT_V8_FLAGS, VALGRIND_ARGS, assertValgrind } 
 // measured"); budget: the most seconds a bench's rounds may take per driver, so that a contended
 // host (whose stolen time stretches what a window costs besides its measured part) does not
 // stretch the run: 120 windows took 3.5 s per driver at 3-6 % steal and 4.5-5 s at 20-30 %. The
-// warm-ups that run until a process is up to speed (sampler.js) take about 26 s of a full run, so
+// warm-ups that run until a process is up to speed (warm-up.js) take about 26 s of a full run, so
 // 3.2 s: with 3.4 s a full run took 225 s at 0.5 % steal and 243 s at 9.6 %.
 // processes: how many processes of its own each driver's row is measured in, taking the rounds in
 // turn (two processes of one driver differ by a few per cent; docs/measuring.md, "How a bench is measured").
@@ -75,7 +75,7 @@ export function runSettings(opts, benches) {
     lead: windowLead(opts.lead ?? preset.lead, time / rounds),
     driverProcessFlags: driverProcessFlags({ replay: opts.replay }),
     warmup: opts.warmup ?? preset.warmup,
-    // A default warm-up runs on until the driver is up to speed (sampler.js); one asked for with
+    // A default warm-up runs on until the driver is up to speed (warm-up.js); one asked for with
     // --warmup, and a smoke run's, are run as they are.
     warmupSettles: !opts.smoke && opts.warmup === undefined,
     processes: opts.processes ?? preset.processes,

@@ -1,0 +1,82 @@
+// One sampled call of a driver's operations, inside the driver's own process: k operations back to
+// back on each connection, one result in so many checked, one in so many timed; and the timeout and
+// stall watch that stop a call when the driver or the server hangs (sampler.js, warm-up.js).
+import { performance } from 'node:perf_hooks';
+
+export class SampleTimeout extends Error {
+  constructor(seconds) {
+    super(`no reply within ${seconds} s: the driver or the server hung`);
+    this.name = 'SampleTimeout';
+  }
+}
+
+/**
+ * k ops back to back on one connection; every `checkEvery`-th result is checked, the first included.
+ * With `latencies`, one operation in every `timeEvery` is timed, from just before its call to its
+ * return, starting at a random offset (so no operation of a period is favoured); the rest count as
+ * the operations the timed ones stand for. A check is in no latency.
+ */
+async function chain(op, k, check, latencies, checkEvery, timeEvery) {
+  let timed = latencies ? Math.floor(Math.random() * timeEvery) : k;
+  for (let i = 0; i < k; i++) {
+    const start = i === timed ? performance.now() : 0;
+    const result = await op();
+    if (i === timed) {
+      latencies.push((performance.now() - start) * 1000);
+      timed += timeEvery;
+    }
+    if (i % checkEvery === 0) check(result);
+  }
+  latencies?.addOperations(k);
+}
+
+export function runCall(ops, k, check, latencies, checkEvery, timeEvery) {
+  if (ops.length === 1) return chain(ops[0], k, check, latencies, checkEvery, timeEvery);
+  return Promise.all(ops.map((op) => chain(op, k, check, latencies, checkEvery, timeEvery)));
+}
+
+/** Reject after `ms` or when `signal` aborts, whichever comes first. */
+export function guard(promise, ms, signal) {
+  let timer;
+  let onAbort;
+  const stop = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new SampleTimeout(ms / 1000)), ms);
+    if (signal) {
+      onAbort = () => reject(signal.reason);
+      if (signal.aborted) onAbort();
+      else signal.addEventListener('abort', onAbort, { once: true });
+    }
+  });
+  return Promise.race([promise, stop]).finally(() => {
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', onAbort);
+  });
+}
+
+/**
+ * One timer for a whole stretch of calls, instead of one per call inside a measured window: `failed`
+ * rejects when no call has finished for `ms`, or when `signal` aborts. Call progress() after each call.
+ */
+export function stallWatch(ms, signal) {
+  let last = performance.now();
+  let timer = null;
+  let fail;
+  const failed = new Promise((_, reject) => { fail = reject; });
+  failed.catch(() => {}); // observed through Promise.race
+  const check = () => {
+    if (performance.now() - last >= ms) fail(new SampleTimeout(ms / 1000));
+    else timer = setTimeout(check, ms / 4);
+  };
+  timer = setTimeout(check, ms / 4);
+  const onAbort = () => fail(signal.reason);
+  if (signal?.aborted) onAbort();
+  else signal?.addEventListener('abort', onAbort, { once: true });
+  return {
+    failed,
+    progress() { last = performance.now(); },
+    stop() {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    },
+  };
+}
