@@ -4,9 +4,9 @@
 // driver is documented to return; the kinds each driver returned make the representations table.
 import { expect, expectRows } from '../lib/measuring/check.js';
 import { q } from './_tables.js';
-import {
-  DRIVER_RULES, TYPES_TABLE, TYPE_COLUMNS, TYPE_ROWS, insertValues, makeTypeCheck, representationsOf, rulesFor, sameJson, typeRows,
-} from './_types.js';
+import { TYPES_TABLE, TYPE_COLUMNS, TYPE_ROWS, insertValues, typeRows } from './_types.js';
+import { DRIVER_RULES, rulesFor } from './_types_rules.js';
+import { makeTypeCheck, representationsOf, sameJson } from './_types_check.js';
 
 const SQL = `SELECT * FROM ${TYPES_TABLE} ORDER BY id`;
 
