@@ -8,7 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isolatedDirs, runCli, removeIsolatedDirs } from './helpers/cli.js';
-import { medianConfidenceInterval, median } from '../lib/measuring/stats.js';
+import { medianConfidenceInterval, median } from '../lib/common/stats.js';
 
 after(removeIsolatedDirs);
 const fixture = (name) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));

@@ -21,7 +21,7 @@ import { summarizeWindows } from '../lib/measuring/windows.js';
 import { combineClosed } from '../lib/measuring/coordinator.js';
 import { startHealthMonitor } from '../lib/measuring/health.js';
 import { hostLoadBetween, readCpuCounters } from '../lib/measuring/host-load.js';
-import { planPlacement } from '../lib/measuring/placement.js';
+import { planPlacement } from '../lib/common/placement.js';
 import { loadDrivers } from '../lib/drivers/index.js';
 import { COUNT_NOISE_FLOOR_PCT, COUNT_V8_FLAGS, VALGRIND_ARGS } from '../lib/replay/count.js';
 import { selectBenches } from '../benchs/index.js';

@@ -8,7 +8,7 @@ import { loadDrivers } from '../lib/drivers/index.js';
 import { prepareSchema, inspectServer } from '../lib/server/schema.js';
 import { rotate } from '../lib/measuring/runner.js';
 import { shuffle } from '../lib/measuring/coordinator.js';
-import { median } from '../lib/measuring/stats.js';
+import { median } from '../lib/common/stats.js';
 import { useEmbeddedServer } from './helpers/server.js';
 import { alive, measureWith } from './helpers/measure.js';
 

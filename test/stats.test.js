@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mean, variance, median, percentileOfSorted, relativeMarginOfError, latencySummary, deltaPct, tCritical95, medianConfidenceInterval, normalQuantile } from '../lib/measuring/stats.js';
+import { mean, variance, median, percentileOfSorted, relativeMarginOfError, latencySummary, deltaPct, tCritical95, medianConfidenceInterval, normalQuantile } from '../lib/common/stats.js';
 import { eachIntervalLevel, pairedDelta, betweenProcessVariance, pairedDrift } from '../lib/measuring/paired-delta.js';
 
 test('mean, variance and median', () => {
@@ -45,7 +45,7 @@ test('delta against a baseline', () => {
 });
 
 test('Mann-Whitney U: textbook values and clear cases', async () => {
-  const { mannWhitneyU, normalCdf } = await import('../lib/measuring/stats.js');
+  const { mannWhitneyU, normalCdf } = await import('../lib/common/stats.js');
   assert.ok(Math.abs(normalCdf(1.96) - 0.975) < 1e-4);
   assert.ok(Math.abs(normalCdf(-1) - 0.158655) < 1e-4);
   // Two samples of 10 with one tie (20): U = 11.5; by hand, sigma = sqrt(100/12 * (21 - 6/380)) = 13.224,

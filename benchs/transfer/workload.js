@@ -7,7 +7,7 @@
 // transfer rows with the number of transactions the driver saw committed.
 import { createHash } from 'node:crypto';
 import { CheckError, expect, expectOk, expectRows } from '../../lib/measuring/check.js';
-import { percentileOfSorted } from '../../lib/measuring/stats.js';
+import { percentileOfSorted } from '../../lib/common/stats.js';
 
 export const DEFAULT_ACCOUNTS = 10000;
 export const INITIAL_BALANCE = 1000000; // cents

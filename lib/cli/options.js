@@ -7,7 +7,7 @@ import { positiveInteger, positiveNumber, splitList } from '../common/config.js'
 import { BUILTIN_DRIVERS } from '../drivers/index.js';
 import { MAX_ROUNDS_SCALE, PRESETS } from '../measuring/settings.js';
 import { NEW_PROCESS_WARMUP_S } from '../measuring/warm-up.js';
-import { DEFAULT_PLACEMENT, parsePlacement } from '../measuring/placement.js';
+import { DEFAULT_PLACEMENT, parsePlacement } from '../common/placement.js';
 import { parseConcurrency } from '../measuring/scaling.js';
 import { benchOptionSpecs } from '../measuring/catalogue.js';
 import { parseWake, DEFAULT_WAKE } from '../measuring/wake.js';

@@ -9,9 +9,10 @@ import { performance } from 'node:perf_hooks';
 import { notApplicableReason, planFor } from './plan.js';
 import { redact } from '../common/redact.js';
 import { DriverProcessError } from './driver-handle.js';
+import { ServerLost } from '../server/session.js';
 import { processCpuUs } from './proc-cpu.js';
 import { summarizeWindows } from './windows.js';
-import { latencySummary, round3 } from './stats.js';
+import { latencySummary, round3 } from '../common/stats.js';
 import { pairedDelta } from './paired-delta.js';
 import { mergeLatencySamples } from './latency.js';
 
@@ -44,13 +45,6 @@ export function moreRounds(r, { rounds, precision, maxRounds, precisionLevel, ba
   if (r < rounds) return true;
   if (!precision || r >= maxRounds) return false;
   return (r - rounds) % PRECISION_BATCH !== 0 || !preciseEnough(cells, baseline, precision, precisionLevel);
-}
-
-export class ServerLost extends Error {
-  constructor(message) {
-    super(message);
-    this.name = 'ServerLost';
-  }
 }
 
 const errorText = (err) => redact(err?.sqlMessage || err?.message || String(err));

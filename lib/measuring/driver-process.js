@@ -24,7 +24,7 @@ import { bareLoop, ownCpuUs, sampleWindow, windowOps } from './sampler.js';
 import { NEW_PROCESS_WARMUP_S, leadIn, warmUp } from './warm-up.js';
 import { windowLead } from './windows.js';
 import { LatencyRecorder } from './latency.js';
-import { latencySummary, round1 } from './stats.js';
+import { latencySummary, round1 } from '../common/stats.js';
 import { addSecret, redact } from '../common/redact.js';
 import { deadline, within } from '../common/timers.js';
 import { awaitCompiles, canAwaitCompiles } from './jit.js';

@@ -3,12 +3,12 @@
 // mode on. Nothing here prints: progress lines go through the `progress` it is given.
 import { EXIT } from '../common/errors.js';
 import { DriverProcesses } from './driver-handle.js';
-import { Interrupted } from '../server/session.js';
+import { Interrupted, ServerLost } from '../server/session.js';
 import { runCatalogue } from './catalogue.js';
 import { startHealthMonitor } from './health.js';
 import { hostLoadBetween, readCpuCounters } from './host-load.js';
-import { describePlacement, pinThreads } from './placement.js';
-import { runMatrix, ServerLost } from './runner.js';
+import { describePlacement, pinThreads } from '../common/placement.js';
+import { runMatrix } from './runner.js';
 import { sleep } from '../common/timers.js';
 import { withWake } from './wake.js';
 import { PRECISION_BATCH } from './coordinator.js';

@@ -1,11 +1,10 @@
 // Runs the benches one after another, each measured on every driver in interleaved rounds
 // (measuring/coordinator.js), and puts plain result rows into the results object. No rendering here.
 import { redact } from '../common/redact.js';
-import { measureBench, ServerLost } from './coordinator.js';
+import { measureBench } from './coordinator.js';
+import { ServerLost } from '../server/session.js';
 import { setUpBench } from './plan.js';
 import { hostLoadBetween, readCpuCounters } from './host-load.js';
-
-export { ServerLost };
 
 /** Driver order for step i: rotated so no driver always goes first or last. */
 export function rotate(list, by) {

@@ -2,7 +2,7 @@
 // (and V8's compiles are done) and sizes the sampled calls, and the unmeasured lead-in before a window.
 import { performance } from 'node:perf_hooks';
 import { guard, runCall } from './operation-calls.js';
-import { mean } from './stats.js';
+import { mean } from '../common/stats.js';
 
 // A check runs inside the measured part. Checking the 1 000 rows of select_1000_rows every 2 ms
 // (every other operation) made that bench's harness/bare-loop ratio (`calibrate`) 0.92-0.95.

@@ -1,5 +1,5 @@
 // Pure: a window's lead-in, and a driver's measured windows of one bench -> the figures of its row.
-import { median, percentileOfSorted, relativeMarginOfError, round1, round3 } from './stats.js';
+import { median, percentileOfSorted, relativeMarginOfError, round1, round3 } from '../common/stats.js';
 
 /**
  * A window's lead-in (seconds): `lead`, at most a third of the window's measured `time`. The

@@ -5,7 +5,7 @@
 // ones: no set-up, no checks against tables, each driver's connections answered in its own process.
 import { DriverHandle } from '../measuring/driver-handle.js';
 import { setUpBench } from '../measuring/plan.js';
-import { canPin, pin, planPlacement } from '../measuring/placement.js';
+import { canPin, pin, planPlacement } from '../common/placement.js';
 import { embeddedServerVersion } from '../server/embedded.js';
 import { openServer, serverSource } from '../server/session.js';
 import { benchIdentity, driverIdentity, findSet, saveSet } from './sets.js';

@@ -1,7 +1,7 @@
 // Pure: results or comparison -> Markdown (a pull-request comment, $GITHUB_STEP_SUMMARY).
 import { describeBudgetStop, describeNetwork, describeResolution, describeSignificanceRule, deltaNotes, fmtDelta, fmtOps, fmtPct, fmtSignedPct, fmtUs } from './format.js';
 import { COUNT_HEAD, countCells, describeCount } from './count-rows.js';
-import { describePlacement } from '../measuring/placement.js';
+import { describePlacement } from '../common/placement.js';
 import { describeSetting } from '../results/compare-warnings.js';
 import { listRegressions, fmtGeomeanChanges, fmtJudged, fmtVsAnchor, judgedHeader, rowNote } from './compare-text.js';
 import { forestMarkdown } from './forest.js';

@@ -2,7 +2,7 @@
 import Table from 'cli-table3';
 import { describeBudgetStops, describeNetwork, describeResolution, describeSignificanceRule, deltaNotes, fmtDelta, fmtOps, fmtPct, fmtSignedPct, fmtUs } from './format.js';
 import { COUNT_HEAD, countCells, describeCount } from './count-rows.js';
-import { describePlacement } from '../measuring/placement.js';
+import { describePlacement } from '../common/placement.js';
 import { planFor } from '../measuring/plan.js';
 import { describeWindowLength } from '../measuring/windows.js';
 

@@ -1,7 +1,7 @@
 // What a comparison warns of: the conditions that make two runs incomparable, the host's own shift of
 // speed (from the unchanged drivers, and from the server's CPU per operation), and what the anchor, or
 // the lack of one, means. Pure: results objects in, lines out (compare.js gathers them).
-import { median } from '../measuring/stats.js';
+import { median } from '../common/stats.js';
 import { fmtSignedPct } from '../reporting/format.js';
 import { unchangedDrivers } from './compare-anchor.js';
 

@@ -7,13 +7,20 @@ import { addSecret } from '../common/redact.js';
 import { startEmbeddedServer, installServerIfAllowed } from './embedded.js';
 import { prepareSchema, inspectServer } from './schema.js';
 import adminDriver from '../drivers/mariadb.js';
-import { ServerLost } from '../measuring/runner.js';
 import { within, deadline } from '../common/timers.js';
 import { readFileSync } from 'node:fs';
 
 // 128 + the signal's number, as a shell reports a process the signal ended. SIGHUP: the terminal
 // closed (an SSH session dropped) while a run was going.
 const SIGNAL_EXIT_CODES = { SIGINT: EXIT.INTERRUPTED, SIGTERM: 143, SIGHUP: 129 };
+
+/** The server went away during a run (the embedded server exited, or a cell lost its connection). */
+export class ServerLost extends Error {
+  constructor(message) {
+    super(message);
+    this.name = 'ServerLost';
+  }
+}
 
 export class Interrupted extends Error {
   constructor(signalName) {

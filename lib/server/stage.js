@@ -1,7 +1,7 @@
 // The stage one run plays on: the server (embedded or remote) with the harness's admin connection,
 // where the server and the harness run (CPU placement, the same for every driver), and, with --rtt,
 // the latency proxy between the drivers and the server. Opened before the benches, closed after.
-import { DEFAULT_PLACEMENT, canPin, pin, pinThreads, planPlacement } from '../measuring/placement.js';
+import { DEFAULT_PLACEMENT, canPin, pin, pinThreads, planPlacement } from '../common/placement.js';
 import { openServer } from './session.js';
 import { describeAddedDelay, describeHeld, startProxy, summarizeAddedDelay, proxyPlacement, describeCalibration } from './proxy/index.js';
 import { calibrateProxy, CALIBRATE_MAX_RTT_MS, probeSize, startProbe } from './proxy/calibrate.js';

@@ -6,7 +6,7 @@ import Table from 'cli-table3';
 import { selectBenches } from '../../../benchs/index.js';
 import { EXIT } from '../../common/errors.js';
 import { describeIntervalLevel, fmtBound, fmtDelta, fmtOps, fmtPct, fmtSignedPct, fmtUs, jointIntervals } from '../../reporting/format.js';
-import { median } from '../../measuring/stats.js';
+import { median } from '../../common/stats.js';
 import { describeRun } from '../../reporting/table.js';
 import { assertDriverNames } from '../../drivers/index.js';
 import { runBenchmark } from '../../run.js';

@@ -12,7 +12,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { within } from '../../common/timers.js';
-import { round3 } from '../../measuring/stats.js';
+import { round3 } from '../../common/stats.js';
 import { eachLine } from './lines.js';
 
 const PROBE = fileURLToPath(new URL('./probe.js', import.meta.url));

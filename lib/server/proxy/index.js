@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { usageError, setupError } from '../../common/errors.js';
 import { deadline, within } from '../../common/timers.js';
-import { round3 } from '../../measuring/stats.js';
+import { round3 } from '../../common/stats.js';
 import { tolerance } from './calibrate.js';
 import { eachLine } from './lines.js';
 
@@ -128,7 +128,7 @@ const cpuSet = (list) => (list ? new Set(String(list).split(',').flatMap((part) 
 })) : null);
 
 /**
- * Where the proxy runs in a placement (measuring/placement.js) and how it waits: on the harness's CPUs
+ * Where the proxy runs in a placement (common/placement.js) and how it waits: on the harness's CPUs
  * less the drivers' and the server's, spinning, when that leaves any; else beside the harness (or the
  * server, or the client), sleeping. Returns { cpus, waits, note } for settings.network.proxy.
  */

@@ -10,7 +10,7 @@
 import { execFileSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { cpus } from 'node:os';
-import { usageError } from '../common/errors.js';
+import { usageError } from './errors.js';
 
 export const PLACEMENTS = ['shared', 'split', 'none'];
 // Chosen from A/A measurements on the project's 2-core VM (docs/measuring.md, "CPU placement").
