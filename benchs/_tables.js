@@ -1,4 +1,4 @@
-import { expect, expectRows } from '../lib/measuring/check.js';
+import { expect, expectRows } from './_check.js';
 import { decodeTextRow } from '../lib/drivers/floor-client.js';
 
 // Tables shared by more than one bench. Every name lives in the harness's own schema.

@@ -1,6 +1,6 @@
 // select_types' check: a driver's rows against what was inserted (_types.js), in the representation
 // the driver is documented to return (_types_rules.js); it fails on a lost digit or a shifted time.
-import { expect, expectRows } from '../lib/measuring/check.js';
+import { expect, expectRows } from './_check.js';
 import { TYPE_COLUMNS, TYPE_ROWS, typeRow, typeRows } from './_types.js';
 import { ANY, ANY_RULES, KIND, kindNames, kindOf } from './_types_rules.js';
 

@@ -1,4 +1,4 @@
-import { expect, expectOk, expectRows } from '../lib/measuring/check.js';
+import { expect, expectOk, expectRows } from './_check.js';
 import { fixedStrings, growingTable, q } from './_tables.js';
 
 const TABLE = 'batch_text';

@@ -7,7 +7,7 @@
 // a cipher for connect_tls); after every window, from the harness's connection, that the server
 // counted at least one new connection per operation (Connections), each a finished TLS handshake for
 // connect_tls (Ssl_finished_accepts).
-import { CheckError, expect, expectOk } from '../lib/measuring/check.js';
+import { CheckError, expect, expectOk } from './_check.js';
 import { fmtInt, fmtUs } from '../lib/reporting/format.js';
 
 const SQL = 'DO 1';

@@ -1,4 +1,4 @@
-import { expectOk } from '../lib/measuring/check.js';
+import { expectOk } from './_check.js';
 import { randomInt } from './_tables.js';
 
 export default {

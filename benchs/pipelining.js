@@ -1,4 +1,4 @@
-import { expect, expectOk } from '../lib/measuring/check.js';
+import { expect, expectOk } from './_check.js';
 import { fixedStrings, q } from './_tables.js';
 
 const TABLE = 'pipelining_text';

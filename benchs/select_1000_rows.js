@@ -1,4 +1,4 @@
-import { expect, expectRows } from '../lib/measuring/check.js';
+import { expect, expectRows } from './_check.js';
 import { ROW_VALUE, THOUSAND_ROWS, q } from './_tables.js';
 import { decodeTextRow } from '../lib/drivers/floor-client.js';
 

@@ -1,4 +1,4 @@
-import { expect, expectRows } from '../lib/measuring/check.js';
+import { expect, expectRows } from './_check.js';
 import { randomInt } from './_tables.js';
 
 export default {

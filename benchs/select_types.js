@@ -2,7 +2,7 @@
 // DECIMAL(20,6), BIGINT with values beyond 2^53, JSON, VARCHAR), read with one text-protocol query.
 // Every value of every checked result is compared with what was inserted, in the representation the
 // driver is documented to return; the kinds each driver returned make the representations table.
-import { expect, expectRows } from '../lib/measuring/check.js';
+import { expect, expectRows } from './_check.js';
 import { q } from './_tables.js';
 import { TYPES_TABLE, TYPE_COLUMNS, TYPE_ROWS, insertValues, typeRows } from './_types.js';
 import { DRIVER_RULES, rulesFor } from './_types_rules.js';

@@ -5,7 +5,7 @@ import { checkFor, connectorFor, notApplicableReason, setUpBench, targetFor } fr
 import { BENCHES } from '../benchs/index.js';
 import { loadDrivers, BUILTIN_DRIVERS } from '../lib/drivers/index.js';
 import { prepareSchema, inspectServer } from '../lib/server/schema.js';
-import { CheckError } from '../lib/measuring/check.js';
+import { CheckError } from '../benchs/_check.js';
 import { useEmbeddedServer } from './helpers/server.js';
 
 // select_types' instants are checked in UTC, as the driver processes run (lib/measuring/driver-handle.js).

@@ -13,7 +13,7 @@ import { serverOffer } from '../benchs/execute_metadata/probe.js';
 import { renderMetadata } from '../benchs/execute_metadata/section.js';
 import { checkTransfer } from '../benchs/transfer/workload.js';
 import { BENCHES } from '../benchs/index.js';
-import { CheckError } from '../lib/measuring/check.js';
+import { CheckError } from '../benchs/_check.js';
 
 test('--concurrency takes one level or a list of distinct levels', () => {
   assert.equal(parseConcurrency('4'), 4);

@@ -10,7 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { BENCHES, selectBenches } from '../benchs/index.js';
 import { loadDrivers, BUILTIN_DRIVERS } from '../lib/drivers/index.js';
 import { prepareSchema, inspectServer } from '../lib/server/schema.js';
-import { CheckError } from '../lib/measuring/check.js';
+import { CheckError } from '../benchs/_check.js';
 import { runStreamingProbe } from '../benchs/stream_rows/probe.js';
 import { runMetadataProbe } from '../benchs/execute_metadata/probe.js';
 import { identities, resetBalances, seed, transferOnce, verifyMoney, newStats } from '../benchs/transfer/workload.js';

@@ -1,4 +1,4 @@
-import { expect, expectRows } from '../../lib/measuring/check.js';
+import { expect, expectRows } from '../_check.js';
 import { HUNDRED_COLS } from '../_tables.js';
 
 // One prepared statement, two ways of executing it. Bound to a number every time, its result

@@ -1,4 +1,4 @@
-import { expect, expectRows } from '../../lib/measuring/check.js';
+import { expect, expectRows } from '../_check.js';
 import { PAYLOAD_LENGTH, STREAM_MAX_ROWS, checkStreamRow, createStreamRows, streamSql } from '../_tables.js';
 import { renderStreaming } from './section.js';
 import { ROWS_AS_ARRAYS_NOTE } from '../../lib/drivers/variants.js';

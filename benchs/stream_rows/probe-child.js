@@ -17,7 +17,7 @@ import v8 from 'node:v8';
 import { loadDrivers } from '../../lib/drivers/index.js';
 import { addSecret, redact } from '../../lib/common/redact.js';
 import { checkStreamRow, streamSql } from '../_tables.js';
-import { CheckError } from '../../lib/measuring/check.js';
+import { CheckError } from '../_check.js';
 
 const heapUsed = () => v8.getHeapStatistics().used_heap_size;
 const maxRssBytes = () => process.resourceUsage().maxRSS * 1024;

@@ -6,7 +6,7 @@
 // compares each balance with its transfers, the sum of all balances with the seed, and the number of
 // transfer rows with the number of transactions the driver saw committed.
 import { createHash } from 'node:crypto';
-import { CheckError, expect, expectOk, expectRows } from '../../lib/measuring/check.js';
+import { CheckError, expect, expectOk, expectRows } from '../_check.js';
 import { percentileOfSorted } from '../../lib/common/stats.js';
 
 export const DEFAULT_ACCOUNTS = 10000;

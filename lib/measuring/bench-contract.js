@@ -8,7 +8,7 @@
 //   plan(driver, ctx) -> { protocol, op(conn) -> () => Promise, check?, pool?, windowStats?(), summarize?(latencyUs),
 //                   connectOptions?, init?(conn), connects? } or { unsupported: reason } (the driver lacks it) or
 //                   { unavailable: reason } (the run lacks what it needs); runs in the driver's process
-//   check(result)   throws (measuring/check.js) when a driver returned wrong data; a plan may bring its own
+//   check(result)   throws (benchs/_check.js) when a driver returned wrong data; a plan may bring its own
 // optional, run in the harness through its own connection, between windows
 //   setup(admin, ctx) -> { shared }?   beforeWindow(admin, ctx)   verify(admin, ctx, windowStats)
 //   note(ctx) -> text                   statementsPerOp (number)   floor: { check(reply) } (the floor client)
