@@ -8,7 +8,7 @@
 // counted at least one new connection per operation (Connections), each a finished TLS handshake for
 // connect_tls (Ssl_finished_accepts).
 import { CheckError, expect, expectOk } from './_check.js';
-import { fmtInt, fmtUs } from '../lib/reporting/format.js';
+import { fmtInt, fmtUs } from '../lib/common/format-numbers.js';
 
 const SQL = 'DO 1';
 const STATUS_SQL = "SHOW SESSION STATUS WHERE Variable_name IN ('Ssl_cipher', 'Ssl_version')";

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { selectBenches } from '../benchs/index.js';
 import { loadDrivers } from '../lib/drivers/index.js';
 import { prepareSchema, inspectServer } from '../lib/server/schema.js';
-import { rotate } from '../lib/measuring/runner.js';
+import { rotate } from '../lib/common/rotate.js';
 import { shuffle } from '../lib/measuring/coordinator.js';
 import { median } from '../lib/common/stats.js';
 import { useEmbeddedServer } from './helpers/server.js';

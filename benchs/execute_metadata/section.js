@@ -1,7 +1,7 @@
 // The execute_metadata benches' report section: per driver, the two benches' ops/s side by side and
 // the metadata probe's bytes per execution (results.metadata). Pure.
-import { fmtInt, fmtOps, fmtSignedPct } from '../../lib/reporting/format.js';
-import { textTable } from '../../lib/reporting/text-table.js';
+import { fmtInt, fmtOps, fmtSignedPct } from '../../lib/common/format-numbers.js';
+import { textTable } from '../_text_table.js';
 
 const rowOf = (results, bench, driver) => {
   const entries = (results.benches ?? []).filter((b) => b.name === bench);

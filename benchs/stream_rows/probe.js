@@ -5,7 +5,7 @@
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { redact } from '../../lib/common/redact.js';
-import { rotate } from '../../lib/measuring/runner.js';
+import { rotate } from '../../lib/common/rotate.js';
 import { MODES, fmtBytes } from './section.js';
 import { ROWS_AS_ARRAYS_NOTE } from '../../lib/drivers/variants.js';
 

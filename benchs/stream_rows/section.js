@@ -1,7 +1,7 @@
 // The stream_rows bench's report section: the streaming probe's figures (results.streaming) per row
 // count, driver and way of reading, and what streaming saves against fetch-all. Pure.
-import { fmtInt } from '../../lib/reporting/format.js';
-import { textTable } from '../../lib/reporting/text-table.js';
+import { fmtInt } from '../../lib/common/format-numbers.js';
+import { textTable } from '../_text_table.js';
 
 /** The two ways of reading N rows, in the order the section lists them. */
 export const MODES = ['fetch-all', 'stream'];

@@ -1,7 +1,7 @@
 // The transfer bench's report section: per level and driver, transactions per second, their latency
 // and the workload's own counts (committed, retries, deadlocks, lock wait timeouts). Pure.
-import { fmtInt, fmtOps, fmtPct } from '../../lib/reporting/format.js';
-import { textTable } from '../../lib/reporting/text-table.js';
+import { fmtInt, fmtOps, fmtPct } from '../../lib/common/format-numbers.js';
+import { textTable } from '../_text_table.js';
 
 const ms = (us) => (Number.isFinite(us) ? (us / 1000).toFixed(2) : '-');
 

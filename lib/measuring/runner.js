@@ -6,14 +6,6 @@ import { ServerLost } from '../server/session.js';
 import { setUpBench } from './plan.js';
 import { hostLoadBetween, readCpuCounters } from './host-load.js';
 
-/** Driver order for step i: rotated so no driver always goes first or last. */
-export function rotate(list, by) {
-  const n = list.length;
-  if (n === 0) return [];
-  const k = ((by % n) + n) % n;
-  return [...list.slice(k), ...list.slice(0, k)];
-}
-
 const errorText = (err) => redact(err?.sqlMessage || err?.message || String(err));
 
 /**

@@ -1,7 +1,7 @@
 // Pure: a comparison object (results/compare.js) -> the terminal's text, and the cells the Markdown
 // and HTML renderings share with it.
 import Table from 'cli-table3';
-import { fmtOps, fmtPct, fmtSignedPct } from './format.js';
+import { fmtOps, fmtPct, fmtSignedPct } from '../common/format-numbers.js';
 
 /** The interval's larger half around a change, the ± shown beside it. */
 const margin = (r) => Math.max(Math.abs(r.ci[1] - r.deltaPct), Math.abs(r.deltaPct - r.ci[0]));

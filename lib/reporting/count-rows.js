@@ -1,6 +1,7 @@
 // The figures of a --count instructions run, one row per bench × driver, shared by the terminal
 // table, the Markdown summary and the HTML page (pure).
-import { fmtDelta, fmtOps } from './format.js';
+import { fmtDelta } from './format.js';
+import { fmtOps } from '../common/format-numbers.js';
 
 export const COUNT_HEAD = ['instructions/op', 'ops counted', 'window spread'];
 

@@ -1,7 +1,8 @@
 // Pure: results or comparison -> one self-contained HTML page. Inline CSS and inline SVG only:
 // no scripts, no fonts, no images, no external URL of any kind, so the page opens offline and
 // can be attached to a CI run as is.
-import { deltaNotes, describeBudgetStop, describeSignificanceRule, fmtDelta, fmtOps, fmtPct, fmtSignedPct, fmtUs } from './format.js';
+import { deltaNotes, describeBudgetStop, describeSignificanceRule, fmtDelta } from './format.js';
+import { fmtOps, fmtPct, fmtSignedPct, fmtUs } from '../common/format-numbers.js';
 import { listRegressions, fmtGeomeanChanges, fmtJudged, fmtVsAnchor, judgedHeader, rowNote } from './compare-text.js';
 import { COST_HEAD, costTexts, environmentFacts, orderedRows, statusText } from './markdown.js';
 import { COUNT_HEAD, countCells, describeCount } from './count-rows.js';

@@ -1,5 +1,6 @@
 // Pure: results or comparison -> Markdown (a pull-request comment, $GITHUB_STEP_SUMMARY).
-import { describeBudgetStop, describeNetwork, describeResolution, describeSignificanceRule, deltaNotes, fmtDelta, fmtOps, fmtPct, fmtSignedPct, fmtUs } from './format.js';
+import { describeBudgetStop, describeNetwork, describeResolution, describeSignificanceRule, deltaNotes, fmtDelta } from './format.js';
+import { fmtOps, fmtPct, fmtSignedPct, fmtUs } from '../common/format-numbers.js';
 import { COUNT_HEAD, countCells, describeCount } from './count-rows.js';
 import { describePlacement } from '../common/placement.js';
 import { describeSetting } from '../results/compare-warnings.js';

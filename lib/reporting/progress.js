@@ -1,6 +1,6 @@
 // Progress lines on stderr while a run is under way: one line per bench when it is done, and on a
 // terminal the round being measured.
-import { fmtOps } from './format.js';
+import { fmtOps } from '../common/format-numbers.js';
 
 export function createProgress(stream, total, { quiet = false } = {}) {
   let n = 0;

@@ -1,7 +1,7 @@
 // Pure: the scaling tables of a run with --concurrency 1,4,16 (measuring/scaling.js runs the levels):
 // each driver's ops/s and p99 latency per level.
 import Table from 'cli-table3';
-import { fmtOps, fmtUs } from './format.js';
+import { fmtOps, fmtUs } from '../common/format-numbers.js';
 
 /** Per bench run at more than one level: { bench, levels, drivers: [{ driver, cells: [{ level, row }] }] }. */
 export function scalingData(results) {

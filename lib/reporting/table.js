@@ -1,6 +1,7 @@
 // Pure renderers: results object -> text. Nothing here measures or writes.
 import Table from 'cli-table3';
-import { describeBudgetStops, describeNetwork, describeResolution, describeSignificanceRule, deltaNotes, fmtDelta, fmtOps, fmtPct, fmtSignedPct, fmtUs } from './format.js';
+import { describeBudgetStops, describeNetwork, describeResolution, describeSignificanceRule, deltaNotes, fmtDelta } from './format.js';
+import { fmtOps, fmtPct, fmtSignedPct, fmtUs } from '../common/format-numbers.js';
 import { COUNT_HEAD, countCells, describeCount } from './count-rows.js';
 import { describePlacement } from '../common/placement.js';
 import { planFor } from '../measuring/plan.js';

@@ -2,7 +2,7 @@
 // speed (from the unchanged drivers, and from the server's CPU per operation), and what the anchor, or
 // the lack of one, means. Pure: results objects in, lines out (compare.js gathers them).
 import { median } from '../common/stats.js';
-import { fmtSignedPct } from '../reporting/format.js';
+import { fmtSignedPct } from '../common/format-numbers.js';
 import { unchangedDrivers } from './compare-anchor.js';
 
 /** A value for a warning line: objects such as the wake mode `{ mode, spinners }` made readable. */

@@ -5,7 +5,8 @@
 import Table from 'cli-table3';
 import { selectBenches } from '../../../benchs/index.js';
 import { EXIT } from '../../common/errors.js';
-import { describeIntervalLevel, fmtBound, fmtDelta, fmtOps, fmtPct, fmtSignedPct, fmtUs, jointIntervals } from '../../reporting/format.js';
+import { describeIntervalLevel, fmtDelta, jointIntervals } from '../../reporting/format.js';
+import { fmtBound, fmtOps, fmtPct, fmtSignedPct, fmtUs } from '../../common/format-numbers.js';
 import { median } from '../../common/stats.js';
 import { describeRun } from '../../reporting/table.js';
 import { assertDriverNames } from '../../drivers/index.js';

@@ -7,7 +7,7 @@
 import Table from 'cli-table3';
 import { selectBenches } from '../../../benchs/index.js';
 import { EXIT } from '../../common/errors.js';
-import { fmtInt } from '../../reporting/format.js';
+import { fmtInt } from '../../common/format-numbers.js';
 import { round3 } from '../../common/stats.js';
 import { pairedDelta } from '../../measuring/paired-delta.js';
 import { describeRun } from '../../reporting/table.js';
