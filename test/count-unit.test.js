@@ -1,7 +1,8 @@
 // --count instructions, the pure parts: sizing, reading Valgrind's total, Δ and comparing two counts.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { COUNT_V8_FLAGS, parseDumpTotal, sizeCount } from '../lib/replay/count.js';
+import { parseDumpTotal, sizeCount } from '../lib/replay/count.js';
+import { COUNT_V8_FLAGS } from '../lib/measuring/valgrind.js';
 import { compareCounts, countIncomparability } from '../lib/results/compare-counts.js';
 import { applyDeltas } from '../lib/results/deltas.js';
 import { renderTable } from '../lib/reporting/table.js';

@@ -23,7 +23,7 @@ import { startHealthMonitor } from '../lib/measuring/health.js';
 import { hostLoadBetween, readCpuCounters } from '../lib/measuring/host-load.js';
 import { planPlacement } from '../lib/common/placement.js';
 import { loadDrivers } from '../lib/drivers/index.js';
-import { COUNT_NOISE_FLOOR_PCT, COUNT_V8_FLAGS, VALGRIND_ARGS } from '../lib/replay/count.js';
+import { COUNT_NOISE_FLOOR_PCT, COUNT_V8_FLAGS, VALGRIND_ARGS } from '../lib/measuring/valgrind.js';
 import { selectBenches } from '../benchs/index.js';
 import { EXIT, UserError } from '../lib/common/errors.js';
 import { main } from '../lib/cli/index.js';

@@ -7,65 +7,19 @@
 // Why windows in one process, not the difference of two processes' totals (the first design): two
 // processes' start-ups differed by up to 250,000 instructions between runs, 0.1 % of a cheap row's
 // count. Counts do not depend on the host's load, so rows are counted side by side, one per CPU.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DRIVER_PROCESS_FLAGS, DRIVER_PROCESS_TZ } from '../measuring/driver-handle.js';
-import { JIT_HOOK_FLAG } from '../measuring/jit.js';
+import { DRIVER_PROCESS_TZ } from '../measuring/driver-handle.js';
 import { notApplicableReason, planFor } from '../measuring/plan.js';
-import { setupError } from '../common/errors.js';
+import { COUNT_V8_FLAGS, MARKER, VALGRIND_ARGS } from '../measuring/valgrind.js';
 import { decodeConversation, readSet } from './sets.js';
 
 const CHILD = fileURLToPath(new URL('./count-process.js', import.meta.url));
 
-// V8's determinism flags (as CodSpeed runs JavaScript under Valgrind): no concurrent compiles or GC
-// threads whose timing would change what the main thread does, a fixed GC schedule, fixed seeds
-// (hash tables, Math.random: every process draws the same parameters), and no GC or compile work
-// started by a timer (incremental-marking and scavenge tasks, the memory reducer), which under Valgrind
-// fell at a different operation on every run: mariadb's count moved by up to 18 % between two runs
-// until these were off. With the heap settings every driver process has.
-export const COUNT_V8_FLAGS = Object.freeze([
-  ...DRIVER_PROCESS_FLAGS.filter((f) => f !== JIT_HOOK_FLAG),
-  '--predictable', '--predictable-gc-schedule', '--single-threaded', '--hash-seed=1', '--random-seed=1',
-  '--no-incremental-marking-task', '--no-minor-gc-task', '--no-memory-reducer',
-  '--no-concurrent-recompilation', '--no-concurrent-osr', '--no-concurrent-sparkplug', '--expose-gc',
-]);
-
-// The windows' marker: callgrind dumps (and zeroes) its counters on entering this libuv function,
-// which os.getPriority() calls and nothing else in a driver process does.
-const MARKER = 'uv_os_getpriority';
-export const VALGRIND_ARGS = Object.freeze(['--tool=callgrind', '--instr-atstart=no', `--dump-before=${MARKER}`]);
-
-// Run-to-run spread of instructions per operation measured on this VM (docs/measuring-history.md,
-// "Instruction counts"): a Δ or a change between runs within it is not called.
-export const COUNT_NOISE_FLOOR_PCT = 0.05;
-
 const VALGRIND_TIMEOUT_MS = 600000;
-
-/** Valgrind's version ('valgrind-3.19.0'), or null when it is not installed. */
-export function valgrindVersion() {
-  const r = spawnSync('valgrind', ['--version'], { encoding: 'utf8' });
-  return r.status === 0 ? r.stdout.trim() : null;
-}
-
-const SETUP_SCRIPT = fileURLToPath(new URL('../../scripts/setup.js', import.meta.url));
-
-/**
- * Valgrind there, or one line saying how to get it (exit 3). Under the README's `npm run benchmark`
- * a missing one is installed by the project's setup script first (root with apt-get), as the server is.
- */
-export function assertValgrind(env = process.env) {
-  let version = valgrindVersion();
-  if (!version && env.npm_lifecycle_event === 'benchmark') {
-    spawnSync(process.execPath, [SETUP_SCRIPT, '--valgrind'], { stdio: ['ignore', 2, 2] });
-    version = valgrindVersion();
-  }
-  if (version) return version;
-  throw setupError('valgrind was not found: --count instructions runs each row under it',
-    'install the Debian/Ubuntu package valgrind (as root: npm run setup -- --valgrind, or apt-get install valgrind)');
-}
 
 /**
  * How many operations each window runs (N) and the warm-up before them (W), from what a replayed
