@@ -1,10 +1,10 @@
-// Replay sets on disk (lib/replay/sets.js): what identifies one, and a damaged one refused. Pure, no server.
+// Replay sets on disk (lib/conversations/sets.js): what identifies one, and a damaged one refused. Pure, no server.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BadReplaySet, benchIdentity, decodeConversation, driverIdentity, findSet, readSet, saveSet, setPath } from '../lib/replay/sets.js';
+import { BadReplaySet, benchIdentity, decodeConversation, driverIdentity, findSet, readSet, saveSet, setPath } from '../lib/conversations/sets.js';
 import { EXIT } from '../lib/common/errors.js';
 import doBench from '../benchs/do.js';
 import select100 from '../benchs/select_100_cols.js';

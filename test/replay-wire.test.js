@@ -1,8 +1,8 @@
-// The wire format as --replay reads it (lib/replay/wire.js, conversation.js): pure, no server.
+// The wire format as --replay reads it (lib/conversations/wire.js, conversation.js): pure, no server.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { COM, PacketReader, ReplyTracker, commandShape } from '../lib/replay/wire.js';
-import { CommandMismatch, ConversationPlayer, ConversationRecorder } from '../lib/replay/conversation.js';
+import { COM, PacketReader, ReplyTracker, commandShape } from '../lib/conversations/wire.js';
+import { CommandMismatch, ConversationPlayer, ConversationRecorder } from '../lib/conversations/conversation.js';
 
 const packet = (seq, payload) => {
   const body = Buffer.from(payload);

@@ -1,5 +1,5 @@
 // --replay against a real server: each driver's conversation recorded from the embedded MariaDB and
-// played back in-process (lib/replay/transport.js), text and binary; a damaged reply or an unexpected
+// played back in-process (lib/conversations/transport.js), text and binary; a damaged reply or an unexpected
 // command fails; the CLI captures, stores, reuses with the server stopped, and refuses damaged sets.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -13,7 +13,7 @@ import { BENCHES } from '../benchs/index.js';
 import { checkFor, planFor, setUpBench } from '../lib/measuring/plan.js';
 import { inspectServer } from '../lib/server/schema.js';
 import { loadDrivers } from '../lib/drivers/index.js';
-import { connectDirectly, recordConnections, replayConnections, takeMismatch } from '../lib/replay/transport.js';
+import { connectDirectly, recordConnections, replayConnections, takeMismatch } from '../lib/conversations/transport.js';
 
 const state = useEmbeddedServer({ prepare: true });
 after(removeIsolatedDirs);

@@ -13,7 +13,7 @@
 //   capture { bench, setupData, ops }  --replay's capture: one connection to the server, recorded from
 //          its handshake through `ops` operations (each checked); returns the recording
 // With --replay, `open` takes `replay` (a replay set's path) and its connections are answered by the
-// set's recording, in this process, instead of the server (lib/replay/transport.js).
+// set's recording, in this process, instead of the server (lib/conversations/transport.js).
 import { PerformanceObserver, performance } from 'node:perf_hooks';
 import { BENCHES } from '../../benchs/index.js';
 import { loadDrivers } from '../drivers/index.js';
@@ -29,8 +29,8 @@ import { addSecret, redact } from '../common/redact.js';
 import { deadline, within } from '../common/timers.js';
 import { awaitCompiles, canAwaitCompiles } from './jit.js';
 import { holdSockets, setHold } from '../drivers/held-sockets.js';
-import { connectDirectly, installReplayTransport, recordConnections, replayConnections, takeMismatch } from '../replay/transport.js';
-import { decodeConversation, readSet } from '../replay/sets.js';
+import { connectDirectly, installReplayTransport, recordConnections, replayConnections, takeMismatch } from '../conversations/transport.js';
+import { decodeConversation, readSet } from '../conversations/sets.js';
 
 const HELD_SIZING_S = 0.05; // the held warm-up after an unheld one (--rtt): enough operations to size a window
 

@@ -8,8 +8,8 @@
 //   node count-process.js '<json: { spec, bench, set, context, target, warmup, ops, chunks, go }>'
 import fs from 'node:fs';
 import os from 'node:os';
-import { replayConnections, takeMismatch } from './transport.js';
-import { decodeConversation, readSet } from './sets.js';
+import { replayConnections, takeMismatch } from '../conversations/transport.js';
+import { decodeConversation, readSet } from '../conversations/sets.js';
 
 const args = JSON.parse(process.argv[2]);
 const say = (obj) => process.stdout.write(`${JSON.stringify(obj)}\n`);

@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { DRIVER_PROCESS_TZ } from '../measuring/driver-handle.js';
 import { notApplicableReason, planFor } from '../measuring/plan.js';
 import { COUNT_V8_FLAGS, MARKER, VALGRIND_ARGS } from '../measuring/valgrind.js';
-import { decodeConversation, readSet } from './sets.js';
+import { decodeConversation, readSet } from '../conversations/sets.js';
 
 const CHILD = fileURLToPath(new URL('./count-process.js', import.meta.url));
 

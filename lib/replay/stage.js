@@ -8,7 +8,7 @@ import { setUpBench } from '../measuring/plan.js';
 import { canPin, pin, planPlacement } from '../common/placement.js';
 import { embeddedServerVersion } from '../server/embedded.js';
 import { openServer, serverSource } from '../server/session.js';
-import { benchIdentity, driverIdentity, findSet, saveSet } from './sets.js';
+import { benchIdentity, driverIdentity, findSet, saveSet } from '../conversations/sets.js';
 
 // Operations recorded per set: the first ones (the driver's own set-up on the wire, e.g. a prepare)
 // are played once, then the rest round and round. Enough to hold a bench's varying replies (insert
