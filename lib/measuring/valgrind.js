@@ -11,11 +11,14 @@ import { JIT_HOOK_FLAG } from './jit.js';
 // (hash tables, Math.random: every process draws the same parameters), and no GC or compile work
 // started by a timer (incremental-marking and scavenge tasks, the memory reducer), which under Valgrind
 // fell at a different operation on every run: mariadb's count moved by up to 18 % between two runs
-// until these were off. With the heap settings every driver process has.
+// until these were off. No incremental marking either: its steps are sized by the marking speed it
+// measures in time, so a mark-compact finished in one window or another from run to run (mariadb's
+// `do` read 23,131 and 25,481); atomic, it falls at the same operation every time. With the heap
+// settings every driver process has.
 export const COUNT_V8_FLAGS = Object.freeze([
   ...DRIVER_PROCESS_FLAGS.filter((f) => f !== JIT_HOOK_FLAG),
   '--predictable', '--predictable-gc-schedule', '--single-threaded', '--hash-seed=1', '--random-seed=1',
-  '--no-incremental-marking-task', '--no-minor-gc-task', '--no-memory-reducer',
+  '--no-incremental-marking', '--no-incremental-marking-task', '--no-minor-gc-task', '--no-memory-reducer',
   '--no-concurrent-recompilation', '--no-concurrent-osr', '--no-concurrent-sparkplug', '--expose-gc',
 ]);
 
