@@ -9,8 +9,6 @@ import { COUNT_HEAD, countCells, describeCount } from './count-rows.js';
 import { barChart, esc } from './svg.js';
 import { forestSvg } from './forest.js';
 
-export { barChart, esc, niceStep } from './svg.js';
-
 // Colour-blind-safe palette (Okabe-Ito), one colour per driver label, stable across charts.
 const PALETTE = ['#0072B2', '#E69F00', '#009E73', '#CC79A7', '#56B4E9', '#D55E00', '#7f7f7f', '#F0E442'];
 const BASE_COLOUR = '#b8b8b8';
