@@ -211,3 +211,12 @@ test('a broken results file is refused in one line naming the first offending fi
     assert.equal(stdout.text, '');
   }
 });
+
+test('the results files the CLI tests save are checked against the schema when their dirs are removed', async () => {
+  const { isolatedDirs, removeIsolatedDirs } = await import('./helpers/cli.js');
+  const { mkdirSync, writeFileSync } = await import('node:fs');
+  const { out } = isolatedDirs();
+  mkdirSync(out, { recursive: true });
+  writeFileSync(`${out}/2026-11-25T20-00-00-000Z.json`, JSON.stringify({ tool: 'mysql-driver-bench', schema: 2, benches: 'none' }));
+  assert.throws(() => removeIsolatedDirs(), /results files refused by docs\/results\.schema\.json: 2026-11-25T20-00-00-000Z\.json: /);
+});

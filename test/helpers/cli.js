@@ -1,9 +1,11 @@
 // Runs the CLI in a child process with its own TMPDIR, so a test can check nothing is left behind.
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+
+import { resultsValidator } from '../../lib/results/file.js';
 
 export const BIN = fileURLToPath(new URL('../../bin/mysql-driver-bench.js', import.meta.url));
 
@@ -16,9 +18,27 @@ export function isolatedDirs() {
   return { base, tmp: join(base, 'tmp'), out: join(base, 'results') };
 }
 
+/**
+ * Remove the dirs, after checking every results file the runs saved there against the published
+ * schema (docs/results.schema.json): a results file a test produced that the schema refuses fails
+ * the test file, naming the field.
+ */
 export function removeIsolatedDirs() {
-  for (const dir of created.splice(0)) rmSync(dir, { recursive: true, force: true });
+  const refused = [];
+  for (const dir of created.splice(0)) {
+    const out = join(dir, 'results');
+    const saved = existsSync(out) ? readdirSync(out).filter((f) => RESULTS_FILE.test(f)) : [];
+    for (const f of saved) {
+      const validate = resultsValidator();
+      if (!validate(JSON.parse(readFileSync(join(out, f), 'utf8')))) refused.push(`${f}: ${validate.errors[0].instancePath} ${validate.errors[0].message}`);
+    }
+    rmSync(dir, { recursive: true, force: true });
+  }
+  if (refused.length) throw new Error(`results files refused by docs/results.schema.json: ${refused.join('; ')}`);
 }
+
+// The name saveResults gives a run's results file.
+const RESULTS_FILE = /^\d{4}-\d\d-\d\dT[\d-]+Z\.json$/;
 
 /**
  * Start the CLI. Returns { child, done } where done resolves to { code, signal, stdout, stderr }.
