@@ -18,8 +18,7 @@ import { PerformanceObserver, performance } from 'node:perf_hooks';
 import { BENCHES } from '../../benchs/index.js';
 import { loadDrivers } from '../drivers/index.js';
 import { describeLoadFailure } from '../drivers/checkout-modules.js';
-import { checkFor, connectorFor, planFor, targetFor } from './plan.js';
-import { withRowShape } from '../drivers/variants.js';
+import { connectorFor, planBench as planBenchFor, targetFor } from './plan.js';
 import { bareLoop, ownCpuUs, sampleWindow, windowOps } from './sampler.js';
 import { NEW_PROCESS_WARMUP_S, leadIn, warmUp } from './warm-up.js';
 import { windowLead } from './windows.js';
@@ -125,9 +124,7 @@ async function closeCell({ force = false } = {}) {
 function planBench(benchName, setupData) {
   const bench = BENCHES.find((b) => b.name === benchName);
   if (!bench) throw new Error(`unknown bench ${benchName}`);
-  const plan = planFor(bench, driver, setupData === undefined ? context : { ...context, setupData });
-  if (plan.unsupported || plan.unavailable) return { notApplicable: { unsupported: plan.unsupported, unavailable: plan.unavailable } };
-  return { bench, plan, check: withRowShape(checkFor(plan, bench), driver) };
+  return { bench, ...planBenchFor(bench, driver, setupData === undefined ? context : { ...context, setupData }) };
 }
 
 const handlers = {

@@ -1,5 +1,7 @@
 // How a bench runs on a driver: the bench's own plan, or for the floor reference client the
 // plain text statement with a check of the raw reply (it builds no rows).
+import { withRowShape } from '../drivers/variants.js';
+
 export const FLOOR_BENCH_NOTE = 'the floor reference client runs only benches with a raw-reply check (do, select_100_cols, select_1000_rows)';
 
 export function planFor(bench, driver, context) {
@@ -43,3 +45,13 @@ export const connectorFor = (plan, driver, target) => {
   const t = targetFor(plan, target);
   return { connect: () => driver.connect(t) };
 };
+
+/**
+ * A bench as one driver runs it in its own process: its plan and the check of each result, shaped
+ * for the driver's rows; { notApplicable } when the driver cannot run it.
+ */
+export function planBench(bench, driver, context) {
+  const plan = planFor(bench, driver, context);
+  if (plan.unsupported || plan.unavailable) return { notApplicable: { unsupported: plan.unsupported, unavailable: plan.unavailable } };
+  return { plan, check: withRowShape(checkFor(plan, bench), driver) };
+}

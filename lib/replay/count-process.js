@@ -20,15 +20,13 @@ async function main() {
   replayConnections(decodeConversation(set));
   const { loadDrivers } = await import('../drivers/index.js');
   const { BENCHES } = await import('../../benchs/index.js');
-  const { checkFor, planFor, targetFor } = await import('../measuring/plan.js');
-  const { withRowShape } = await import('../drivers/variants.js');
+  const { planBench, targetFor } = await import('../measuring/plan.js');
   const [driver] = await loadDrivers([args.spec], { checked: true });
   const bench = BENCHES.find((b) => b.name === args.bench);
   if (!bench) throw new Error(`unknown bench ${args.bench}`);
   const context = { ...args.context, ...(set.setupData === null ? {} : { setupData: set.setupData }) };
-  const plan = planFor(bench, driver, context);
-  if (plan.unsupported || plan.unavailable) throw new Error(plan.unsupported ?? plan.unavailable);
-  const check = withRowShape(checkFor(plan, bench), driver);
+  const { plan, check, notApplicable } = planBench(bench, driver, context);
+  if (notApplicable) throw new Error(notApplicable.unsupported ?? notApplicable.unavailable);
   const conn = await driver.connect(targetFor(plan, args.target));
   await plan.init?.(conn);
   const op = plan.op(conn);
