@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { readResults } from '../lib/results/file.js';
-import { CLAMP_PCT, forestData, forestScale, forestSvg, forestTextLines } from '../lib/reporting/forest.js';
+import { CLAMP_PCT, forestData, forestScale, forestSvg, forestSvgFile, forestTextLines } from '../lib/reporting/forest.js';
 import { renderResultsHtml } from '../lib/reporting/html.js';
 import { renderResultsMarkdown } from '../lib/reporting/markdown.js';
 
@@ -129,4 +129,19 @@ test('no Δ, no picture; a Δ without an interval is a point alone', () => {
   const svg = forestSvg(bare);
   assert.equal(count(svg, /<circle class="forest-point forest-ns"/g), deltaRows(bare).length);
   assert.equal(count(svg, /forest-whisker/g), 0);
+});
+
+test('as a file of its own (report --svg): the same marks, with the namespace and the drivers\' colours of the page', () => {
+  const results = fixture('replay-client-cost');
+  const file = forestSvgFile(results);
+  assert.match(file, /^<\?xml version="1\.0" encoding="UTF-8"\?>\n<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg" font-family="[^"]+" class="forest"/);
+  assert.ok(file.endsWith('</svg>\n'));
+  assert.equal(count(file, /<circle class="forest-point /g), deltaRows(results).length);
+  // A significant point takes its driver's colour in the HTML page.
+  const fills = (text) => (text.match(/forest-sig" cx="[^"]+" cy="[^"]+" r="[^"]+" fill="(#[0-9A-Fa-f]{6})"/g) ?? []).map((m) => m.slice(-8, -1));
+  assert.ok(fills(file).length > 0);
+  assert.deepEqual(fills(file), fills(forestOf(renderResultsHtml(results))));
+  const none = structuredClone(results);
+  for (const b of none.benches) b.results = b.results.filter((r) => r.driver === (b.deltaReference ?? results.settings.baseline));
+  assert.equal(forestSvgFile(none), '');
 });

@@ -1,7 +1,7 @@
 // HTML and Markdown reports of a run and of a comparison. Fixtures are synthetic results objects.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { renderResultsHtml, renderComparisonHtml } from '../lib/reporting/html.js';
@@ -179,6 +179,33 @@ test('report: --html writes the page, --markdown prints the summary, the table b
   assert.match(err.text, /^mysql-driver-bench: error: cannot read results file .*nope\.json': no such file\n$/);
   assert.equal(await main(['report', file, '--html', join(dir, 'no-such-dir', 'x.html')], { stdout: sink(), stderr: err }), 2);
   assert.match(err.text, /cannot write --html output to/);
+});
+
+test('report --svg: the forest plot alone, to a file or stdout; a run with no Δ is refused in one line', async () => {
+  const file = join(dir, 'svg-run.json');
+  writeFileSync(file, serialize(fixture()));
+  const svgFile = join(dir, 'forest.svg');
+  let out = sink(); let err = sink();
+  assert.equal(await main(['report', file, '--svg', svgFile], { stdout: out, stderr: err }), 0);
+  const svg = readFileSync(svgFile, 'utf8');
+  assert.match(svg, /^<\?xml [^>]*>\n<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
+  assert.ok((svg.match(/<circle class="forest-point /g) ?? []).length > 0);
+  assert.equal(out.text, '');
+  assert.match(err.text, /^SVG written to .*forest\.svg\n$/);
+  out = sink(); err = sink();
+  assert.equal(await main(['report', file, '--svg', '-', '-q'], { stdout: out, stderr: err }), 0);
+  assert.equal(out.text, svg);
+  assert.equal(err.text, '');
+  // One driver: nothing to draw.
+  const single = JSON.parse(serialize(fixture()));
+  single.drivers = single.drivers.slice(0, 1);
+  for (const b of single.benches) b.results = b.results.filter((r) => r.driver === 'mysql');
+  const one = join(dir, 'one-driver.json');
+  writeFileSync(one, JSON.stringify(single));
+  out = sink(); err = sink();
+  assert.equal(await main(['report', one, '--svg', join(dir, 'none.svg')], { stdout: out, stderr: err }), 2);
+  assert.match(err.text, /^mysql-driver-bench: error: .*one-driver\.json has no paired Δ to draw — the forest plot needs .*\n$/);
+  assert.equal(existsSync(join(dir, 'none.svg')), false);
 });
 
 test('benches whose time budget ended their rounds early: one line in the text table, a note per bench elsewhere', () => {

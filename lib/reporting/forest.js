@@ -4,7 +4,7 @@
 // drawn grey and hollow ("no real difference"). As inline SVG for the HTML page, and as a few lines
 // of text for Markdown (GitHub does not inline SVG).
 import { fmtDelta } from './format.js';
-import { esc, niceStep } from './svg.js';
+import { driverColours, esc, niceStep } from './svg.js';
 
 /** Intervals beyond ±CLAMP_PCT are cut at the axis' edge (an arrow) rather than squashing every other line. */
 export const CLAMP_PCT = 200;
@@ -143,6 +143,17 @@ export function forestSvg(results, { colour = () => '#0072B2' } = {}) {
   parts.push(`<text x="${plotX}" y="${top + plotH + 42}" font-size="13" fill="#555">${esc(legend.join(' · '))}</text>`);
   const title = `every paired Δ against ${data.baseline}, with its interval`;
   return `<svg class="forest" role="img" aria-label="${esc(title)}" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}">${parts.join('')}</svg>`;
+}
+
+/**
+ * The plot as an SVG file of its own (`report --svg`), for a README or a pull request: the namespace
+ * and font a file needs, and the drivers' colours of the HTML page ('' when the run has no Δ).
+ */
+export function forestSvgFile(results) {
+  const svg = forestSvg(results, { colour: driverColours((results.drivers ?? []).map((d) => d.name)) });
+  if (!svg) return '';
+  const font = 'system-ui, -apple-system, Segoe UI, Roboto, Arial, sans-serif';
+  return `<?xml version="1.0" encoding="UTF-8"?>\n${svg.replace('<svg ', `<svg xmlns="http://www.w3.org/2000/svg" font-family="${font}" `)}\n`;
 }
 
 /**

@@ -6,11 +6,9 @@ import { fmtOps, fmtPct, fmtSignedPct, fmtUs } from '../common/format-numbers.js
 import { listRegressions, fmtGeomeanChanges, fmtJudged, fmtVsAnchor, judgedHeader, rowNote } from './compare-text.js';
 import { COST_HEAD, costTexts, environmentFacts, orderedRows, statusText } from './markdown.js';
 import { COUNT_HEAD, countCells, describeCount } from './count-rows.js';
-import { barChart, esc } from './svg.js';
+import { barChart, driverColours, esc } from './svg.js';
 import { forestSvg } from './forest.js';
 
-// Colour-blind-safe palette (Okabe-Ito), one colour per driver label, stable across charts.
-const PALETTE = ['#0072B2', '#E69F00', '#009E73', '#CC79A7', '#56B4E9', '#D55E00', '#7f7f7f', '#F0E442'];
 const BASE_COLOUR = '#b8b8b8';
 
 const CSS = `
@@ -58,16 +56,10 @@ function environmentBlock(r) {
   return `<dl class="env">${environmentFacts(r).map(([k, v]) => `<dt>${esc(k)}</dt><dd>${esc(v)}</dd>`).join('')}</dl>`;
 }
 
-function colourMap(names) {
-  const m = new Map();
-  names.forEach((n, i) => m.set(n, PALETTE[i % PALETTE.length]));
-  return (name) => m.get(name) ?? PALETTE[m.size % PALETTE.length];
-}
-
 /** One bar chart per bench: ops/s per driver with ± margin of error, the baseline marked. */
 export function renderResultsHtml(results) {
   const baseline = results.settings?.baseline;
-  const colour = colourMap((results.drivers ?? []).map((d) => d.name));
+  const colour = driverColours((results.drivers ?? []).map((d) => d.name));
   const body = [];
   body.push(`<h1>mysql-driver-bench results${results.complete === false ? ' (INCOMPLETE)' : ''}</h1>`);
   const tested = results.benches.some((b) => b.results.some((r) => typeof r.deltaSignificant === 'boolean'));
@@ -165,7 +157,7 @@ function countTable(rows, bench, baseline) {
 /** One chart per bench: base and new ops/s per driver side by side, with Δ and significance. */
 export function renderComparisonHtml(c) {
   const drivers = [...new Set(c.rows.map((r) => r.driver))];
-  const colour = colourMap(drivers);
+  const colour = driverColours(drivers);
   const body = [];
   body.push('<h1>mysql-driver-bench comparison</h1>');
   body.push(`<p class="sub">ops/s, higher is better; grey: base run, coloured: new run; whiskers: ± relative margin of error (95 %). The bars carry the host's speed; the judged figure is ${esc(c.rule)}.</p>`);

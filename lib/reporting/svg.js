@@ -1,4 +1,4 @@
-// Pure SVG helpers shared by the HTML page's charts (html.js, forest.js): escaping, axis steps, and
+// Pure SVG helpers shared by the HTML page's charts (html.js, forest.js): escaping, axis steps, the drivers' colours, and
 // the bar chart with error bars drawn per bench. Inline SVG only: no script, no font, no URL.
 export function esc(value) {
   return String(value ?? '')
@@ -13,6 +13,16 @@ export function niceStep(max, count = 5) {
   const mag = 10 ** Math.floor(Math.log10(raw));
   for (const m of [1, 2, 2.5, 5, 10]) if (m * mag >= raw) return m * mag;
   return 10 * mag;
+}
+
+// Colour-blind-safe palette (Okabe-Ito), one colour per driver label, stable across charts.
+const PALETTE = ['#0072B2', '#E69F00', '#009E73', '#CC79A7', '#56B4E9', '#D55E00', '#7f7f7f', '#F0E442'];
+
+/** A colour per driver label, in the order given: (name) => colour. */
+export function driverColours(names) {
+  const m = new Map();
+  names.forEach((n, i) => m.set(n, PALETTE[i % PALETTE.length]));
+  return (name) => m.get(name) ?? PALETTE[m.size % PALETTE.length];
 }
 
 const compact = (n) => {

@@ -26,18 +26,19 @@ export function writeOutput(file, text, flag) {
 
 /**
  * The outputs of `compare` and `report`: `--json`, `--markdown` (stdout when given no file or '-'),
- * `--html <file>`; the text table goes to stdout unless stdout already carries one of them.
+ * `--html <file>`, `--svg <file>` (report); the text table goes to stdout unless stdout already carries one of them.
  */
-export function emitOutputs({ opts, stdout, stderr, text, json, markdown, html, textWithFiles = true }) {
-  const onStdout = ['json', 'markdown', 'html'].filter((k) => opts[k] !== undefined && toStdout(opts[k]));
+export function emitOutputs({ opts, stdout, stderr, text, json, markdown, html, svg, textWithFiles = true }) {
+  const onStdout = ['json', 'markdown', 'html', 'svg'].filter((k) => opts[k] !== undefined && toStdout(opts[k]));
   if (onStdout.length > 1) {
     throw usageError(`--${onStdout.join(' and --')} cannot both go to stdout`, 'give all but one of them a file name');
   }
   const outputs = [];
-  for (const [k, render] of [['json', json], ['markdown', markdown], ['html', html]]) {
+  const names = { json: 'JSON', markdown: 'Markdown', html: 'HTML', svg: 'SVG' };
+  for (const [k, render] of [['json', json], ['markdown', markdown], ['html', html], ['svg', svg]]) {
     if (opts[k] === undefined || !render) continue;
     if (toStdout(opts[k])) stdout.write(render());
-    else outputs.push(`${k === 'json' ? 'JSON' : k === 'html' ? 'HTML' : 'Markdown'} written to ${writeOutput(opts[k], render(), `--${k}`)}`);
+    else outputs.push(`${names[k]} written to ${writeOutput(opts[k], render(), `--${k}`)}`);
   }
   if (onStdout.length === 0) {
     if (textWithFiles || outputs.length === 0) stdout.write(text());
