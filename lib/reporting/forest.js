@@ -88,8 +88,10 @@ export function forestSvg(results, { colour = () => '#0072B2' } = {}) {
   const { lo, hi, ticks, step, cut } = forestScale(items, band);
   const width = 960;
   const longest = Math.max(...items.map((i) => i.label.length));
-  const labelW = Math.round(Math.min(380, Math.max(160, longest * 7.4 + 24)));
-  const maxChars = longest * 7.4 + 24 > 380 ? Math.floor((labelW - 24) / 7.4) : longest;
+  // A 14 px sans-serif label is up to about 7.9 px a character (rendered with librsvg and Chromium).
+  const charW = 7.9;
+  const labelW = Math.round(Math.min(400, Math.max(160, longest * charW + 24)));
+  const maxChars = longest * charW + 24 > 400 ? Math.floor((labelW - 24) / charW) : longest;
   const textW = 190;
   const plotX = labelW;
   const plotW = width - labelW - textW;

@@ -1,0 +1,44 @@
+// Every relative link in the README and docs/ leads somewhere: the file exists, and an anchor names a
+// heading of it (as GitHub makes them). Pure: reads the Markdown files only.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const pages = ['README.md', ...readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => join('docs', f))];
+
+/** GitHub's anchor for a heading: lower case, punctuation dropped, spaces to hyphens, repeats numbered. */
+function headingAnchors(markdown) {
+  const seen = new Map();
+  const anchors = new Set();
+  const text = markdown.replace(/```[\s\S]*?```/g, '');
+  for (const [, heading] of text.matchAll(/^#{1,6}\s+(.+?)\s*#*\s*$/gm)) {
+    const base = heading.toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-');
+    const n = seen.get(base) ?? 0;
+    seen.set(base, n + 1);
+    anchors.add(n ? `${base}-${n}` : base);
+  }
+  return anchors;
+}
+
+test('a heading\'s anchor as GitHub makes it', () => {
+  const anchors = headingAnchors("## The README's example default run (2026-11-25, 21:19)\n## `compare`: two runs\n## `compare`: two runs\n");
+  assert.deepEqual([...anchors], ['the-readmes-example-default-run-2026-11-25-2119', 'compare-two-runs', 'compare-two-runs-1']);
+});
+
+for (const page of pages) {
+  test(`${page}: every relative link and anchor resolves`, () => {
+    const text = readFileSync(join(root, page), 'utf8').replace(/```[\s\S]*?```/g, '');
+    const broken = [];
+    for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+      if (/^[a-z]+:/i.test(target)) continue;
+      const [path, anchor] = target.split('#');
+      const file = path ? join(root, dirname(page), path) : join(root, page);
+      if (!existsSync(file)) { broken.push(`${target}: no file ${relative(root, file)}`); continue; }
+      if (anchor && file.endsWith('.md') && !headingAnchors(readFileSync(file, 'utf8')).has(anchor)) broken.push(`${target}: no heading #${anchor}`);
+    }
+    assert.deepEqual(broken, []);
+  });
+}
