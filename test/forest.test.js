@@ -2,6 +2,7 @@
 // Markdown report, rendered from real results files. Pure: no server.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { readResults } from '../lib/results/file.js';
 import { CLAMP_PCT, forestData, forestScale, forestSvg, forestSvgFile, forestTextLines } from '../lib/reporting/forest.js';
@@ -9,7 +10,7 @@ import { renderResultsHtml } from '../lib/reporting/html.js';
 import { renderResultsMarkdown } from '../lib/reporting/markdown.js';
 
 const fixture = (name) => readResults(fileURLToPath(new URL(`./fixtures/results/${name}.json`, import.meta.url)));
-const FILES = ['aa-end-to-end', 'replay-client-cost', 'count-instructions'];
+const FILES = ['aa-end-to-end', 'replay-client-cost', 'count-instructions', 'readme-example'];
 
 /** The rows the plot must draw: a numeric Δ, measured, and not its bench's reference. */
 function deltaRows(results) {
@@ -17,6 +18,12 @@ function deltaRows(results) {
     .filter((r) => r.ok && Number.isFinite(r.deltaPct) && r.driver !== (b.deltaReference ?? results.settings.baseline))
     .map((r) => ({ bench: b.name, row: r })));
 }
+
+/** A bench whose Δs are against another driver than the baseline says so in its labels. */
+const labelTail = (results, bench) => {
+  const ref = results.benches.find((b) => b.name === bench).deltaReference;
+  return ref && ref !== results.settings.baseline ? ` vs ${ref}` : '';
+};
 
 const forestOf = (html) => {
   const at = html.indexOf('<svg class="forest"');
@@ -37,7 +44,7 @@ for (const name of FILES) {
     assert.ok(html.indexOf(svg) < html.indexOf('<dl class="env">'));
     assert.ok(html.indexOf(svg) < html.indexOf('<section class="bench"'));
     assert.equal(count(svg, /<circle class="forest-point /g), expected.length);
-    for (const { bench, row } of expected) assert.ok(svg.includes(`>${bench} · ${row.driver}</text>`), `${bench} · ${row.driver}`);
+    for (const { bench, row } of expected) assert.ok(svg.includes(`>${bench} · ${row.driver}${labelTail(results, bench)}</text>`), `${bench} · ${row.driver}`);
     // `~` rows grey and hollow, the others filled.
     const ns = expected.filter(({ row }) => !row.deltaSignificant).length;
     assert.equal(count(svg, /<circle class="forest-point forest-ns"[^>]*fill="#fff"/g), ns);
@@ -144,4 +151,19 @@ test('as a file of its own (report --svg): the same marks, with the namespace an
   const none = structuredClone(results);
   for (const b of none.benches) b.results = b.results.filter((r) => r.driver === (b.deltaReference ?? results.settings.baseline));
   assert.equal(forestSvgFile(none), '');
+});
+
+test('the README opens its example with the forest plot of that run, as report --svg draws it from its results', () => {
+  // readme-example.json: the example run's results file, its per-round arrays and bench orders cut.
+  const results = fixture('readme-example');
+  const picture = readFileSync(fileURLToPath(new URL('../docs/images/example-run.svg', import.meta.url)), 'utf8');
+  assert.equal(picture, forestSvgFile(results), 'docs/images/example-run.svg is stale: node bin/mysql-driver-bench.js report <the run> --svg docs/images/example-run.svg');
+  assert.equal(count(picture, /<circle class="forest-point /g), deltaRows(results).length);
+  const readme = readFileSync(fileURLToPath(new URL('../README.md', import.meta.url)), 'utf8');
+  const example = readme.slice(readme.indexOf('## What a run prints'));
+  assert.ok(example.indexOf('](docs/images/example-run.svg)') > 0);
+  assert.ok(example.indexOf('](docs/images/example-run.svg)') < example.indexOf('```'), 'the picture comes before the tables');
+  // The tables shown are the same run's.
+  const doRow = results.benches.find((b) => b.name === 'do').results.find((r) => r.driver === 'mysql2');
+  assert.ok(example.includes(`│ ${Math.round(doRow.opsPerSec).toLocaleString('en-US')} │`));
 });
