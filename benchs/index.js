@@ -17,13 +17,14 @@ import executeMetadata, { executeMetadataChanging } from './execute_metadata/ind
 import transfer from './transfer/index.js';
 import connect, { connectTls } from './connect.js';
 import selectTypes from './select_types.js';
+import selectUsers, { poolSelectUsers } from './select_users.js';
 
 export const BENCHES = [
   doBench, insert, batch, pipelining, select100Cols, select1000Rows, execute,
   selectParam, select1RowMixed, selectCollations, selectRandomAlias, poolSelect, poolSelectRandomAlias,
   streamRows, executeMetadata, executeMetadataChanging, transfer,
   // Run when named only (`inDefaultRun: false`): the default run stays under four minutes.
-  connect, connectTls, selectTypes,
+  connect, connectTls, selectTypes, selectUsers, poolSelectUsers,
 ];
 
 /** The benches a run with no bench named measures. */

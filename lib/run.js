@@ -1,7 +1,7 @@
 // One benchmark run, top-down: resolve its settings → open the server → measure → save → render.
 // Each step is a call into one stage folder; this file only puts them in order and cleans up (the
 // driver processes, the proxy and the server are closed however the run ends). Returns the exit code.
-import { EXIT } from './common/errors.js';
+import { EXIT, usageError } from './common/errors.js';
 import { loadDrivers } from './drivers/index.js';
 import { resolveSettings } from './measuring/settings.js';
 import { catalogueFailed } from './measuring/catalogue.js';
@@ -21,6 +21,13 @@ import { Interrupted, trapSignals } from './server/session.js';
 /** The drivers the run measures (a command may add its own rows) and the baseline the Δ column compares against. */
 async function chooseDrivers(opts, variant) {
   const loaded = await loadDrivers(opts.drivers, { overrideFairness: opts.overrideFairness });
+  // The replay transport patches node:net inside the harness's own kind of process, and instruction
+  // counts run that process under Valgrind: neither is built for another runtime's rows (yet).
+  const elsewhere = (opts.replay || opts.count) && loaded.find((d) => d.runtime && !d.runtime.harness);
+  if (elsewhere) {
+    throw usageError(`${opts.count ? '--replay and --count run' : '--replay runs'} on the harness's Node only: ${elsewhere.name} runs on ${elsewhere.runtime.kind} ${elsewhere.runtime.version}`,
+      'drop the ~runtime rows (and bun-sql) from this run, or run it without --replay');
+  }
   const baseline = resolveBaseline({ explicit: opts.baseline, specs: opts.drivers, drivers: loaded });
   return { baseline, drivers: variant.prepareDrivers ? variant.prepareDrivers(loaded) : loaded };
 }

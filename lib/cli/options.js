@@ -32,7 +32,7 @@ function parseCount(value) {
 
 export function addRunOptions(cmd) {
   cmd
-    .option('-d, --drivers <list>', `comma-separated drivers (${BUILTIN_DRIVERS.join(', ')}); a release (mysql2@3.9.0), a local checkout (mysql2@file:../node-mysql2), an adapter module (./adapter.js); driver:option=value for a variant with connection options of its own (mysql2:disableEval=true); name#tag for another process of the same driver (mysql2#2)`, splitList, BUILTIN_DRIVERS)
+    .option('-d, --drivers <list>', `comma-separated drivers (${BUILTIN_DRIVERS.join(', ')}); a release (mysql2@3.9.0), a local checkout (mysql2@file:../node-mysql2), an adapter module (./adapter.js); driver:option=value for a variant with connection options of its own (mysql2:disableEval=true); driver~runtime for its processes on another runtime from the npm registry (mysql2~node@24, mysql2~bun); bun-sql, Bun's own client, on Bun; name#tag for another process of the same driver (mysql2#2)`, splitList, BUILTIN_DRIVERS)
     .option('--override-fairness', 'let a variant change an option the fairness rules fix for every driver (charset/collation, trace, compression); its row is marked')
     .option('-b, --baseline <driver>', 'driver the Δ column compares against (default: mysql when it is run, else the first driver listed)')
     .option('-c, --concurrency <n>', 'connections per driver, each with one call in flight (pool benches: callers sharing a pool of that size); a list such as 1,4,16 runs every bench at each level and prints a scaling table', parseConcurrency, 1);

@@ -6,6 +6,7 @@ import { usageError } from '../common/errors.js';
 import { assertVersionedSpec, isVersionedSpec, loadVersionedDriver } from './versions.js';
 import { inspectCheckout, isLocalSpec, loadLocalDriver } from './local.js';
 import { assertAllowedOptions, fairnessOverrides, splitVariant, unknownOptions, variantLabel } from './variants.js';
+import { harnessRuntime, parseRuntime, resolveRuntime, splitRuntime } from './runtimes.js';
 
 // Loaded lazily so that `--help` and `list` do not pay for every driver's import.
 const BUILTIN = {
@@ -13,6 +14,7 @@ const BUILTIN = {
   mysql2: () => import('./mysql2.js'),
   mariadb: () => import('./mariadb.js'),
   floor: () => import('./floor.js'), // the reference client, not one of the default drivers
+  'bun-sql': () => import('./bun-sql.js'), // Bun's own client: its rows run on Bun
 };
 
 /** The drivers compared by default. */
@@ -33,13 +35,19 @@ export function splitRepeat(spec) {
 /** Check the names before anything starts: built-in drivers, releases, checkouts, or adapter files that exist. */
 export function assertDriverNames(specs, { overrideFairness = false } = {}) {
   if (specs.length === 0) throw usageError('no driver selected', `choose from: ${BUILTIN_DRIVERS.join(', ')}`);
-  const variants = specs.map((s) => ({ spec: s, ...splitVariant(splitRepeat(s).base) }));
+  const variants = specs.map((s) => {
+    const { base, runtime } = splitRuntime(splitRepeat(s).base);
+    if (runtime) parseRuntime(runtime);
+    return { spec: s, runtime, ...splitVariant(base) };
+  });
   const bases = variants.map((v) => v.base);
   const unknown = bases.filter((s) => !BUILTIN[s] && !isPath(s) && !isRelease(s) && !isLocalSpec(s));
   if (unknown.length) {
     throw usageError(`unknown driver${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`,
-      `valid drivers: ${BUILTIN_DRIVERS.join(', ')}, floor (the reference client), a release of one (mysql2@3.9.0, mariadb@latest), a local checkout (mysql2@file:../node-mysql2), a path to an adapter module (./my-adapter.js); any of these with :option=value for a variant (mysql2:disableEval=true), or with #tag for a second process of it (mysql2#2)`);
+      `valid drivers: ${BUILTIN_DRIVERS.join(', ')}, floor (the reference client), bun-sql (Bun's client, on Bun), a release of one (mysql2@3.9.0, mariadb@latest), a local checkout (mysql2@file:../node-mysql2), a path to an adapter module (./my-adapter.js); any of these with :option=value for a variant (mysql2:disableEval=true), ~runtime for its processes on another runtime (mysql2~node@24, mysql2~bun), or with #tag for a second process of it (mysql2#2)`);
   }
+  const offRuntime = variants.find((v) => v.base === 'bun-sql' && v.runtime && parseRuntime(v.runtime).kind !== 'bun');
+  if (offRuntime) throw usageError(`${offRuntime.spec}: bun-sql is Bun's own client and runs only on Bun`, 'write bun-sql (or bun-sql~bun@<version>)');
   for (const v of variants) if (v.written.length) assertAllowedOptions(v.spec, v.options, { overrideFairness });
   bases.filter(isRelease).forEach(assertVersionedSpec);
   bases.filter(isLocalSpec).forEach(inspectCheckout);
@@ -76,13 +84,21 @@ export function validateAdapter(adapter, from) {
  * name, an exact release (installed by now), or an absolute path; with `#tag` for a repeat.
  */
 async function loadOne(spec, { checked }) {
-  const { base: withOptions, tag } = splitRepeat(spec);
+  const { base: withRuntime, tag } = splitRepeat(spec);
+  const { base: withOptions, runtime: runtimeSpec } = splitRuntime(withRuntime);
   const { base, options, written } = splitVariant(withOptions);
   let adapter = await loadBase(base);
   let loadSpec = adapter.loadSpec ?? (isRelease(base) ? adapter.name : isPath(base) ? resolve(base) : base);
   if (written.length) {
     adapter = await applyVariant(adapter, withOptions, options, written, { checked });
     loadSpec = [loadSpec, ...written].join(':');
+  }
+  // A driver process loads the adapter alone: its parent chose the runtime it runs on.
+  if (!checked) {
+    const runtime = await rowRuntime(adapter, runtimeSpec);
+    adapter = { ...adapter, runtime, ...(runtimeSpec ? { name: `${adapter.name}~${runtimeSpec}` } : {}) };
+    // A runtime's own client (bun-sql) is as new as the runtime.
+    if (adapter.runtimeNeeded) adapter.version = runtime.version;
   }
   if (!tag) return { ...adapter, loadSpec };
   return { ...adapter, name: `${adapter.name}#${tag}`, loadSpec: `${loadSpec}#${tag}`, repeatOf: adapter.name };
@@ -102,6 +118,12 @@ async function applyVariant(adapter, spec, options, written, { checked }) {
   }
   const label = variantLabel(adapter.name, written);
   return { ...adapter.withOptions(options, label), source: adapter.source, local: adapter.local, variant: options, overrides: fairnessOverrides(options) };
+}
+
+/** The runtime a row's processes run on: the one its spec names, the one its driver needs, or the harness's Node. */
+async function rowRuntime(adapter, runtimeSpec) {
+  const spec = runtimeSpec ?? adapter.runtimeNeeded ?? null;
+  return spec ? resolveRuntime(spec) : harnessRuntime();
 }
 
 async function loadBase(spec) {

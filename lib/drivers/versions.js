@@ -70,7 +70,7 @@ export function runNpm(args, { cwd } = {}) {
 }
 
 /** The last meaningful line npm printed, for one-line errors. */
-function npmReason(r) {
+export function npmReason(r) {
   const lines = `${r.stderr}`.split('\n').map((l) => l.replace(/^npm (error|ERR!)\s*/, '').trim())
     .filter((l) => l && !/^npm warn/i.test(l) && !/complete log of this run/i.test(l) && !/^code /.test(l));
   return lines[0] || `npm exited with code ${r.code}`;

@@ -91,7 +91,8 @@ const naRow = (cell, reason) => ({ driver: cell.driver.name, protocol: 'n/a', ok
 
 /** Connections, pool and warm-up in each driver's own process, one driver at a time. */
 async function openCells(cells, { bench, processes, context, settings, signal, fail }) {
-  const { warmup, concurrency, callTimeoutMs } = settings;
+  const { warmup, callTimeoutMs } = settings;
+  const concurrency = bench.concurrency ?? settings.concurrency; // a bench may fix its own (pool_select_users)
   // A bare-loop row (calibrate) is opened with the row whose processes it shares.
   for (const cell of [...cells.filter((c) => !c.host), ...cells.filter((c) => c.host)]) {
     signal?.throwIfAborted();
@@ -281,7 +282,7 @@ export async function measureBench({ bench, drivers, processes, admin, context, 
     .flatMap((c) => Array.from({ length: c.copies }, (_, copy) => processes.get(c.driver, copy)))), signal);
   await openCells(cells.filter((c) => !c.row), { bench, processes, context, settings, signal, fail });
   const { order, budgetStopped } = await runRounds(cells, { bench, admin, context, settings, serverPid, signal, progress, fail });
-  await closeCells(cells, { concurrency: settings.concurrency, jitWait: settings.jit === 'wait', signal, fail });
+  await closeCells(cells, { concurrency: bench.concurrency ?? settings.concurrency, jitWait: settings.jit === 'wait', signal, fail });
   return { rows: cells.map((c) => c.row), order, budgetStopped };
 }
 

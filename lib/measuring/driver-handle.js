@@ -32,6 +32,18 @@ export const driverProcessFlags = (target) => (target?.replay ? [...DRIVER_PROCE
 // UTC do the three return the same instant for the same DATETIME (the data-type bench checks it).
 export const DRIVER_PROCESS_TZ = 'UTC';
 
+/**
+ * How a driver process is started on its row's runtime. On the harness's Node: its V8 flags, and
+ * messages in V8's serialization. On another Node: the same flags, messages in JSON (V8's format
+ * changes between majors). On Bun: no V8 flags (JavaScriptCore has none of them; the results say
+ * what the row lacks), messages in JSON, which Bun's IPC with Node speaks.
+ */
+export function processRuntime(runtime, target) {
+  if (!runtime || runtime.harness) return { serialization: 'advanced', execArgv: driverProcessFlags(target) };
+  if (runtime.kind === 'bun') return { serialization: 'json', execPath: runtime.exec, execArgv: [] };
+  return { serialization: 'json', execPath: runtime.exec, execArgv: driverProcessFlags(target) };
+}
+
 export class DriverProcessError extends Error {
   constructor(message) {
     super(message);
@@ -75,8 +87,7 @@ export class DriverHandle {
     // The temp dir in the command line lets a test find a leftover process of its own run.
     const child = fork(CHILD, [`--tmpdir=${tmpdir()}`], {
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
-      serialization: 'advanced',
-      execArgv: driverProcessFlags(target),
+      ...processRuntime(driver.runtime, target),
       env: { ...process.env, TZ: DRIVER_PROCESS_TZ },
     });
     handle.child = child;

@@ -42,10 +42,14 @@ process.on('SIGTERM', () => process.exit(0));
 process.on('disconnect', () => process.exit(0));
 
 // GC pauses of this process, kept for a few seconds, to be summed over a window's measured part.
+// Bun's perf_hooks has no 'gc' entries: its rows' GC figures are null, never a silent 0.
+const GC_OBSERVED = PerformanceObserver.supportedEntryTypes?.includes('gc') ?? false;
 const gcPauses = [];
-new PerformanceObserver((list) => {
-  for (const e of list.getEntries()) gcPauses.push([e.startTime, e.duration]);
-}).observe({ entryTypes: ['gc'] });
+if (GC_OBSERVED) {
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) gcPauses.push([e.startTime, e.duration]);
+  }).observe({ entryTypes: ['gc'] });
+}
 
 function gcMsBetween(t0, t1) {
   let ms = 0;
@@ -203,7 +207,7 @@ const handlers = {
       opsRun: m.opsRun,
       seconds: (m.measuredTo - m.measuredFrom) / 1000,
       cpuUs: m.cpuUs,
-      gcMs: gcMsBetween(m.measuredFrom, m.measuredTo),
+      gcMs: GC_OBSERVED ? gcMsBetween(m.measuredFrom, m.measuredTo) : null,
       reruns: m.reruns ?? null,
       compileWaitMs,
       workload: plan.windowStats?.(),

@@ -9,7 +9,15 @@ export function planFor(bench, driver, context) {
     if (!bench.floor) return { unsupported: FLOOR_BENCH_NOTE };
     return { ...bench.plan(driver, context), protocol: 'text', check: bench.floor.check };
   }
-  return bench.plan(driver, context);
+  const plan = bench.plan(driver, context);
+  // bun-sql prepares a statement exactly when it has parameters (the server's counters show it): no
+  // text path with parameters, no binary path without.
+  if (driver.capabilities?.preparesIfParams && !plan.unsupported && !plan.unavailable) {
+    const params = /\?/.test(bench.sql ?? '');
+    if (params && /^text/.test(plan.protocol ?? '')) return { unsupported: 'it prepares every statement with parameters: no text protocol with parameters' };
+    if (!params && /^binary/.test(plan.protocol ?? '')) return { unsupported: 'it prepares only statements with parameters: one without runs as text' };
+  }
+  return plan;
 }
 
 /** A plan's check of one result: its own (the floor's, or one bound to set-up data), else the bench's. */

@@ -31,7 +31,7 @@ export function summarizeWindows(windows) {
     spreadPct: windows.length > 1 ? ((percentileOfSorted(sorted, 75) - percentileOfSorted(sorted, 25)) / mid) * 100 : 0,
     cost: ops > 0 ? {
       clientCpuUsPerOp: round1(sum(windows.map((w) => w.cpuUs)) / ops),
-      gcMsPer1000Ops: round3((sum(windows.map((w) => w.gcMs)) / ops) * 1000),
+      gcMsPer1000Ops: windows.every((w) => Number.isFinite(w.gcMs)) ? round3((sum(windows.map((w) => w.gcMs)) / ops) * 1000) : null,
       // The server's CPU is read around the whole window: over every operation the window ran (its
       // lead-in, and any sample run again, besides the kept one).
       serverCpuUsPerOp: serverKnown ? round1(sum(windows.map((w) => w.serverCpuUs)) / sum(windows.map((w) => w.opsRun))) : null,
@@ -43,7 +43,7 @@ export function summarizeWindows(windows) {
       samples: w.samples,
       ops: w.ops,
       cpuUsPerOp: w.ops > 0 ? round1(w.cpuUs / w.ops) : null,
-      gcMs: round3(w.gcMs),
+      gcMs: Number.isFinite(w.gcMs) ? round3(w.gcMs) : null,
     })),
     // The window figures, for `compare`'s test between two runs.
     sampleOpsPerSec: figures.map(round1),

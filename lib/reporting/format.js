@@ -109,3 +109,10 @@ export function driftNote(bench, row) {
 
 /** Pure: the notes a row's Δ gets under a bench's table (the processes' spread, a Δ that moved). */
 export const deltaNotes = (bench, row) => [processSpreadNote(bench, row), driftNote(bench, row)].filter(Boolean);
+
+/** A driver as the header lists it: `mysql 2.18.1 (via promise-mysql@5.2.0)`, `mysql2~bun 3.24.5 on bun 1.4.5`. */
+export const describeDriver = (d) => `${d.name} ${d.version}${d.via ? ` (via ${d.via})` : ''}${d.runtime && !d.runtime.harness ? ` on ${d.runtime.kind} ${d.runtime.version}` : ''}`;
+
+/** One note per row on a runtime that lacks some of what a Node driver process measures. */
+export const runtimeNotes = (drivers = []) => drivers.filter((d) => d.runtime?.lacks?.length)
+  .map((d) => `${d.name}: n/a on ${d.runtime.kind} ${d.runtime.version}: ${d.runtime.lacks.join('; ')}`);

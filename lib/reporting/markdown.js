@@ -1,5 +1,5 @@
 // Pure: results or comparison -> Markdown (a pull-request comment, $GITHUB_STEP_SUMMARY).
-import { describeBudgetStop, describeNetwork, describeResolution, describeSignificanceRule, deltaNotes, fmtDelta } from './format.js';
+import { describeBudgetStop, describeDriver, runtimeNotes, describeNetwork, describeResolution, describeSignificanceRule, deltaNotes, fmtDelta } from './format.js';
 import { fmtOps, fmtPct, fmtSignedPct, fmtUs } from '../common/format-numbers.js';
 import { COUNT_HEAD, countCells, describeCount } from './count-rows.js';
 import { describePlacement } from '../common/placement.js';
@@ -11,7 +11,7 @@ const serverText = (server) => (server
   ? `${server.kind === 'mysql' ? 'MySQL' : 'MariaDB'} ${server.version}${server.embedded === undefined ? '' : server.embedded ? ' (embedded)' : ' (remote)'}`
   : 'not recorded');
 
-const driverText = (d) => `${d.name} ${d.version}${d.via ? ` (via ${d.via})` : ''}`;
+const driverText = describeDriver;
 
 /** The run's conditions as [label, value] pairs, shared by the Markdown and HTML renderers. */
 export function environmentFacts(r) {
@@ -133,6 +133,7 @@ export function renderResultsMarkdown(results) {
     if (bench.budgetStop) notes.push(`${bench.name}: ${describeBudgetStop(bench)}`);
     if (bench.note) notes.push(`${bench.name}: ${bench.note}`);
   }
+  notes.push(...runtimeNotes(results.drivers));
   const out = [
     `### mysql-driver-bench results${results.complete === false ? ' (INCOMPLETE)' : ''}`,
     '',

@@ -1,6 +1,6 @@
 // Pure renderers: results object -> text. Nothing here measures or writes.
 import Table from 'cli-table3';
-import { describeBudgetStops, describeNetwork, describeResolution, describeSignificanceRule, deltaNotes, fmtDelta } from './format.js';
+import { describeBudgetStops, describeDriver, runtimeNotes, describeNetwork, describeResolution, describeSignificanceRule, deltaNotes, fmtDelta } from './format.js';
 import { fmtOps, fmtPct, fmtSignedPct, fmtUs } from '../common/format-numbers.js';
 import { COUNT_HEAD, countCells, describeCount } from './count-rows.js';
 import { describePlacement } from '../common/placement.js';
@@ -20,7 +20,7 @@ const describeReplay = (server, replay) => `${replay.figure === 'instructions' ?
 export function describeRun(results) {
   const { server, env, settings, drivers } = results;
   const serverText = settings.replay && server ? describeReplay(server, settings.replay) : server ? describeServer(server) : 'no server';
-  const driverText = drivers.map((d) => `${d.name} ${d.version}${d.via ? ` (via ${d.via})` : ''}`).join(', ');
+  const driverText = drivers.map(describeDriver).join(', ');
   const levels = [].concat(settings.concurrency);
   const conns = levels.length > 1 ? `${levels.join(', ')} connections (one level after another)`
     : levels[0] === 1 ? '1 connection' : `${levels[0]} connections`;
@@ -134,6 +134,7 @@ export function renderTable(results, { color = false, latency = false } = {}) {
   const stops = describeBudgetStops(results.benches);
   if (stops) notes.push(stops);
   if (results.resolution) notes.push(`resolution: this run resolves ${describeResolution(results.resolution)}`);
+  notes.push(...runtimeNotes(results.drivers));
   if (notes.length) lines.push(notes.map((n) => `  ${n}`).join('\n'));
   if (!results.complete) lines.push(`INCOMPLETE: ${results.stoppedBy ?? 'the run did not finish'}`);
   const extra = renderBenchTables(results, { color });

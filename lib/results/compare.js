@@ -189,14 +189,18 @@ function geomeanPerDriver(rows) {
   });
 }
 
-/** Drivers whose version (or the package they come through) differs between the runs. */
+// A row's runtime is part of what it ran: `mysql2~node@24` on 24.9.0 and on 24.21.0 are two codes.
+// The harness's own Node is compared once, for the whole run (compare-warnings.js).
+const runtimeOf = (d) => (d.runtime && !d.runtime.harness ? ` on ${d.runtime.kind} ${d.runtime.version}` : '');
+
+/** Drivers whose version, the package they come through, or their runtime differs between the runs. */
 function driverChangesOf(base, next) {
   const driverChanges = [];
   const baseDrivers = new Map((base.drivers ?? []).map((d) => [d.name, d]));
   for (const d of next.drivers ?? []) {
     const old = baseDrivers.get(d.name);
-    if (old && (old.version !== d.version || (old.via ?? null) !== (d.via ?? null))) {
-      driverChanges.push({ driver: d.name, base: old.version, new: d.version, baseVia: old.via ?? null, newVia: d.via ?? null });
+    if (old && (old.version !== d.version || (old.via ?? null) !== (d.via ?? null) || runtimeOf(old) !== runtimeOf(d))) {
+      driverChanges.push({ driver: d.name, base: `${old.version}${runtimeOf(old)}`, new: `${d.version}${runtimeOf(d)}`, baseVia: old.via ?? null, newVia: d.via ?? null });
     }
   }
   return driverChanges;

@@ -6,6 +6,7 @@ import { dirname, join, resolve } from 'node:path';
 import { usageError } from '../common/errors.js';
 import { redact } from '../common/redact.js';
 import { applyDeltas } from './deltas.js';
+import { describeRuntime } from '../drivers/runtimes.js';
 
 // 2: one process per driver, interleaved windows, paired Δ with its interval (deltaCI), cost per
 // operation, placement. `compare` still reads 1. The format is published as docs/results.schema.json
@@ -170,5 +171,6 @@ function describeDriver(d) {
     ...(extra ? { variant: extra } : {}),
     ...(d.local ? { local: true } : {}),
     ...(d.overrides?.length ? { overridesFairness: d.overrides } : {}),
+    ...(d.runtime ? { runtime: describeRuntime(d.runtime) } : {}),
   };
 }

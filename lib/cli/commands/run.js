@@ -4,6 +4,8 @@ import { BENCHES, DEFAULT_BENCHES, selectBenches } from '../../../benchs/index.j
 import { assertDriverNames } from '../../drivers/index.js';
 import { runBenchmark } from '../../run.js';
 import { addRunOptions, nonNegativeNumber } from '../options.js';
+import { expandRuntimes } from '../../drivers/runtimes.js';
+import { splitList } from '../../common/config.js';
 
 export const EXAMPLES = `
 Examples:
@@ -28,6 +30,7 @@ results saved)`;
 /** The root command: `mysql-driver-bench [run] [options] [bench...]`. */
 export function registerRun(program, { stdout, stderr, env, signal, setExitCode }) {
   addRunOptions(program)
+    .option('--runtimes <list>', "one row per driver and runtime: node (the harness's Node), node@<version> or bun[@<version>], fetched once from the npm registry into the cache (e.g. node@20,node@24,bun); bun-sql runs on Bun only", splitList)
     .option('--threshold <pct>', 'exit 1 when a row is slower than the baseline by more than pct %, beyond its interval (or the count\'s noise floor): a change and its base as two rows of one run, in CI', nonNegativeNumber('--threshold'))
     .usage('[run] [options] [bench...]')
     .argument('[bench...]', `benches to run (${BENCHES.map((b) => b.name).join(', ')}); when none are named, all but `
@@ -35,6 +38,7 @@ export function registerRun(program, { stdout, stderr, env, signal, setExitCode 
     .action(async (benchNames, opts) => {
       const benches = selectBenches(benchNames);
       if (opts.floor && !opts.drivers.includes('floor')) opts.drivers = [...opts.drivers, 'floor'];
+      opts.drivers = expandRuntimes(opts.drivers, opts.runtimes, { only: (base) => base === 'bun-sql' || base === 'floor' });
       assertDriverNames(opts.drivers, { overrideFairness: opts.overrideFairness });
       setExitCode(await runBenchmark({ benches, opts, env, stdout, stderr, signal }));
     });
