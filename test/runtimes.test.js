@@ -128,7 +128,7 @@ const env = useEmbeddedServer({ prepare: true });
 
 test('rows on node@20 and on Bun beside the harness\'s Node, and bun-sql: every row checked or n/a with its reason', { skip: offlineReason ?? false, timeout: 300000 }, async () => {
   const { tmp, out } = isolatedDirs();
-  const r = await runCli(['do', 'select_100_cols', 'execute', 'select_users', 'pool_select_users', '--drivers', 'mysql2,mysql2~node@20,mysql2~bun,bun-sql', '--smoke', '--out', out], { tmp, timeoutMs: 280000 });
+  const r = await runCli(['do', 'select_100_cols', 'execute', 'select_users', 'pool_select_users', '--drivers', 'mysql2,mysql2~node@20,mysql2~bun,bun-sql', '--smoke', '--processes', '2', '--out', out], { tmp, timeoutMs: 280000 });
   assert.equal(r.code, 0, r.stderr);
   assert.ok(noStackTrace(r.stderr));
   const results = JSON.parse(readFileSync(join(out, readdirSync(out).find((f) => f.endsWith('.json'))), 'utf8'));
@@ -143,6 +143,8 @@ test('rows on node@20 and on Bun beside the harness\'s Node, and bun-sql: every 
     for (const row of bench.results) {
       assert.ok(row.status === 'ok' || (row.status === 'n/a' && row.error), `${bench.name} · ${row.driver}: ${row.status} ${row.error}`);
       if (row.ok && byName[row.driver].runtime.kind === 'bun') assert.equal(row.cost.gcMsPer1000Ops, null, 'no GC figure on Bun, rather than a silent 0');
+      // Two processes per row: their latencies come back over JSON IPC and are merged.
+      if (row.ok) assert.ok(row.latency?.p50 > 0, `${bench.name} · ${row.driver}: latency ${JSON.stringify(row.latency)}`);
     }
   }
   assert.equal(results.benches.find((b) => b.name === 'do').results.find((x) => x.driver === 'bun-sql').status, 'n/a');

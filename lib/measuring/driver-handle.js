@@ -85,9 +85,10 @@ export class DriverHandle {
   static async start({ driver, target, context, place = () => {} }) {
     const handle = new DriverHandle(driver);
     // The temp dir in the command line lets a test find a leftover process of its own run.
-    const child = fork(CHILD, [`--tmpdir=${tmpdir()}`], {
+    const how = processRuntime(driver.runtime, target);
+    const child = fork(CHILD, [`--tmpdir=${tmpdir()}`, ...(how.serialization === 'json' ? ['--ipc=json'] : [])], {
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
-      ...processRuntime(driver.runtime, target),
+      ...how,
       env: { ...process.env, TZ: DRIVER_PROCESS_TZ },
     });
     handle.child = child;

@@ -31,6 +31,9 @@ import { holdSockets, setHold } from '../drivers/held-sockets.js';
 import { connectDirectly, installReplayTransport, recordConnections, replayConnections, takeMismatch } from '../conversations/transport.js';
 import { decodeConversation, readSet } from '../conversations/sets.js';
 
+// Messages in JSON (a driver process on another runtime, driver-handle.js): no typed arrays in them.
+const JSON_IPC = process.argv.includes('--ipc=json');
+
 const HELD_SIZING_S = 0.05; // the held warm-up after an unheld one (--rtt): enough operations to size a window
 
 // Ctrl-C, and the hang-up of a closed terminal, reach the whole process group: they are the parent's
@@ -248,7 +251,7 @@ const handlers = {
       operations: latencies.operations,
       workload: plan.summarize?.(latencies.toArray()),
       rssMB: round1(process.memoryUsage().rss / 2 ** 20),
-      ...(samples ? { latencySample: Float64Array.from(latencies.toArray()) } : {}),
+      ...(samples ? { latencySample: JSON_IPC ? Array.from(latencies.toArray()) : Float64Array.from(latencies.toArray()) } : {}),
     };
     await closeCell();
     return result;
