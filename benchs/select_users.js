@@ -50,6 +50,7 @@ export default {
   name: 'select_users',
   title: `SELECT * of ${ROWS} rows × 5 columns (INT, 3 VARCHAR, DATE) on one connection: the workload of Bun.SQL's published comparison`,
   sql: SQL,
+  inDefaultRun: false,
   setup,
   plan: () => ({ protocol: 'text', op: (conn) => () => conn.query(SQL) }),
   check,
@@ -61,6 +62,7 @@ export const poolSelectUsers = {
   title: `select_users through the driver's own pool of ${POOL}, ${POOL} callers in flight (the other half of Bun.SQL's comparison)`,
   sql: SQL,
   concurrency: POOL,
+  inDefaultRun: false,
   setup,
   plan(driver) {
     if (typeof driver.createPool !== 'function') return { unsupported: 'no pool in this adapter (createPool)' };

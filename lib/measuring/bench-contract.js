@@ -23,6 +23,7 @@
 //   inDefaultRun: false         run only when named      requires: ['tls']   what the run must provide
 //   notReplayable: reason       --replay cannot mean anything for it (its replies depend on the server's
 //                   state, or several connections interleave): its rows are n/a with the reason
+//   concurrency: n              its own connections (or pool size and callers), whatever --concurrency says
 
 const isFunction = (v) => typeof v === 'function';
 const OPTIONAL_FUNCTIONS = ['setup', 'beforeWindow', 'verify', 'note', 'section', 'tables'];
@@ -65,6 +66,7 @@ export function benchContractProblems(bench) {
   if (bench.statementsPerOp !== undefined && !(Number.isInteger(bench.statementsPerOp) && bench.statementsPerOp > 0)) problems.push('statementsPerOp must be a whole number');
   if (bench.floor !== undefined && !isFunction(bench.floor?.check)) problems.push('floor.check(reply) must be a function');
   if (bench.inDefaultRun !== undefined && typeof bench.inDefaultRun !== 'boolean') problems.push('inDefaultRun must be a boolean');
+  if (bench.concurrency !== undefined && !(Number.isInteger(bench.concurrency) && bench.concurrency > 0)) problems.push('concurrency must be a positive integer');
   if (bench.requires !== undefined && !(Array.isArray(bench.requires) && bench.requires.every((r) => REQUIREMENTS.includes(r)))) {
     problems.push(`requires must be a list of ${REQUIREMENTS.join(', ')}`);
   }
