@@ -501,3 +501,20 @@ test("the server's CPU per operation gauges the host's speed, also for one drive
   const remote = compareResults(fixture(), cut(fixture(), 'mysql2', 25));
   assert.equal(remote.serverCpuShiftPct, null);
 });
+
+test("a row's runtime is part of what it ran: another version of it is a change, and such a row is no anchor", () => {
+  const onRuntime = (results, version) => {
+    const copy = structuredClone(results);
+    copy.drivers = copy.drivers.map((d) => (d.name === 'mysql' ? { ...d, runtime: { kind: 'node', version, harness: false, lacks: [] } } : d));
+    return copy;
+  };
+  const base = onRuntime(fixture(), '24.9.0');
+  const same = compareResults(base, onRuntime(fixture(), '24.9.0'));
+  assert.deepEqual(same.driverChanges, []);
+  const moved = compareResults(base, onRuntime(fixture(), '24.21.0'));
+  assert.deepEqual(moved.driverChanges.map((d) => [d.driver, d.base, d.new]), [['mysql', '2.18.1 on node 24.9.0', '2.18.1 on node 24.21.0']]);
+  // The baseline ran other code (its runtime moved): another unchanged driver anchors the rows.
+  const anchorsOf = (c) => new Set(c.rows.map((r) => r.anchor).filter(Boolean));
+  assert.ok(anchorsOf(same).has('mysql'));
+  assert.ok(anchorsOf(moved).size > 0 && !anchorsOf(moved).has('mysql'), [...anchorsOf(moved)].join());
+});

