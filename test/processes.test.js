@@ -3,7 +3,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { combineClosed, processesFor, processSchedule } from '../lib/measuring/coordinator.js';
-import { mergeLatencySamples } from '../lib/measuring/latency.js';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { LatencyRecorder, decodeHistogram, encodeHistogram, histogramSummary, mergeHistograms, newHistogram, recordedValues } from '../lib/measuring/latency.js';
 
 /** A seeded generator, so a schedule can be replayed. */
 function seeded(seed) {
@@ -35,23 +37,46 @@ test('processes: the setting, but one for a bench whose plan keeps figures of it
   assert.equal(processesFor({ summarize: () => ({}) }, { processes: 3 }), 1);
 });
 
-test('latency samples: kept in full, put side by side; thinned, each part weighted by its operations', () => {
-  const full = mergeLatencySamples([{ values: [1, 2, 3], count: 3 }, { values: [10, 20], count: 2 }]);
-  assert.deepEqual([...full].sort((a, b) => a - b), [1, 2, 3, 10, 20]);
-  // The second recorder kept 2 of its 8 operations (a quarter): the first is thinned to a quarter too.
-  const thinned = mergeLatencySamples([{ values: [1, 1, 1, 1, 1, 1, 1, 1], count: 8 }, { values: [9, 9], count: 8 }]);
-  assert.deepEqual([...thinned].sort((a, b) => a - b), [1, 1, 9, 9]);
-  assert.equal(mergeLatencySamples([{ values: [], count: 0 }]), null);
+// Latencies recorded from real drivers (a run of `do` and `select_100_cols`, their rows' histograms).
+const recorded = (name) => decodeHistogram(readFileSync(fileURLToPath(new URL(`./fixtures/latencies/${name}.hdr`, import.meta.url)), 'utf8').trim());
+const FIGURES = ['count', 'p50', 'p90', 'p99', 'p999', 'max'];
+const figuresOf = (histogram) => Object.fromEntries(FIGURES.map((k) => [k, histogramSummary(histogram)[k]]));
+
+test('merging is exact: two histograms merged read as one histogram that recorded all the values', () => {
+  for (const name of ['mysql2-do', 'mariadb-select_100_cols']) {
+    const values = recordedValues(recorded(name));
+    // The same latencies recorded by one recorder, and dealt between two (as two processes of a row would).
+    const one = newHistogram();
+    const [a, b] = [newHistogram(), newHistogram()];
+    values.forEach(([ns, n], i) => {
+      one.recordValueWithCount(ns, n);
+      for (let k = 0; k < n; k++) ((i + k) % 2 ? a : b).recordValue(ns);
+    });
+    const merged = mergeHistograms([encodeHistogram(a), encodeHistogram(b)]);
+    assert.deepEqual(figuresOf(merged), figuresOf(one), name);
+    assert.ok(figuresOf(a).count > 0 && figuresOf(b).count > 0);
+  }
+  // Two drivers' latencies: the merge of their histograms, against one recorder of both.
+  const both = newHistogram();
+  for (const name of ['mysql2-do', 'mariadb-do']) for (const [ns, n] of recordedValues(recorded(name))) both.recordValueWithCount(ns, n);
+  const merged = mergeHistograms(['mysql2-do', 'mariadb-do'].map((n) => encodeHistogram(recorded(n))));
+  assert.deepEqual(figuresOf(merged), figuresOf(both));
+  assert.equal(figuresOf(merged).count, figuresOf(recorded('mysql2-do')).count + figuresOf(recorded('mariadb-do')).count);
+  assert.equal(mergeHistograms([null, undefined]), null);
 });
 
-test('closing several processes of a row: operations and latencies counted, latency summarized over all, the larger memory', () => {
-  const closed = combineClosed([
-    { operations: 30, latency: { count: 3, max: 300 }, latencySample: Float64Array.from([100, 200, 300]), rssMB: 60 },
-    { operations: 20, latency: { count: 2, max: 700 }, latencySample: Float64Array.from([400, 700]), rssMB: 70 },
-  ]);
+test('closing several processes of a row: operations and latencies counted, latency from their merged histograms, the larger memory', () => {
+  const part = (values, operations, rssMB) => {
+    const r = new LatencyRecorder();
+    for (const us of values) r.push(us);
+    return { operations, latency: { ...r.summary(), histogram: r.encode() }, rssMB };
+  };
+  const closed = combineClosed([part([100, 200, 300], 30, 60), part([400, 700], 20, 70)]);
   assert.equal(closed.operations, 50);
   assert.equal(closed.latency.count, 5, 'the latencies taken, one operation in ten');
-  assert.equal(closed.latency.p50, 300);
+  assert.ok(Math.abs(closed.latency.p50 - 300) <= 0.3, `${closed.latency.p50}`);
   assert.equal(closed.latency.max, 700);
+  assert.equal(typeof closed.latency.histogram, 'string');
+  assert.equal(decodeHistogram(closed.latency.histogram).totalCount, 5);
   assert.equal(closed.rssMB, 70);
 });

@@ -27,6 +27,7 @@ import { COUNT_NOISE_FLOOR_PCT, COUNT_V8_FLAGS, VALGRIND_ARGS } from '../lib/mea
 import { selectBenches } from '../benchs/index.js';
 import { EXIT, UserError } from '../lib/common/errors.js';
 import { main } from '../lib/cli/index.js';
+import { LatencyRecorder } from '../lib/measuring/latency.js';
 
 const SCHEMA = JSON.parse(readFileSync(new URL('../docs/results.schema.json', import.meta.url), 'utf8'));
 const FIXTURES = fileURLToPath(new URL('./fixtures/results/', import.meta.url));
@@ -77,7 +78,11 @@ const windowsAround = (opsPerSec, rounds = 12, processes = 2) => Array.from({ le
 /** A measured row as the coordinator makes it (coordinator.js closeCells), from its windows and its processes' closing reports. */
 function measuredRow(driver, opsPerSec, { processes = 2, workload } = {}) {
   const windows = windowsAround(opsPerSec, 12, processes);
-  const parts = Array.from({ length: processes }, () => ({ operations: 500, latency: { count: 40, max: 900 }, latencySample: Float64Array.from({ length: 40 }, (_, i) => 50 + i), workload, rssMB: 101.5 }));
+  const parts = Array.from({ length: processes }, () => {
+    const latencies = new LatencyRecorder();
+    for (let i = 0; i < 40; i++) latencies.push(50 + i);
+    return { operations: 500, latency: { ...latencies.summary(), histogram: latencies.encode() }, workload, rssMB: 101.5 };
+  });
   const closed = combineClosed(parts);
   return {
     driver, protocol: 'text', ok: true, status: 'ok', error: null,

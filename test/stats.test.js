@@ -64,18 +64,19 @@ test('Mann-Whitney U: textbook values and clear cases', async () => {
   assert.ok(Number.isNaN(mannWhitneyU([1], [2, 3]).p));
 });
 
-test('latency recorder: exact below capacity, a bounded uniform reservoir above it', async () => {
+test('latency recorder: every latency counted in a histogram, percentiles to 0.1 %, the max exact, memory bounded', async () => {
   const { LatencyRecorder } = await import('../lib/measuring/latency.js');
-  const small = new LatencyRecorder(100);
-  for (let i = 1; i <= 50; i++) small.push(i);
-  assert.deepEqual(Array.from(small.toArray()), Array.from({ length: 50 }, (_, i) => i + 1));
-  const big = new LatencyRecorder(1000);
-  for (let i = 1; i <= 100000; i++) big.push(i);
-  assert.equal(big.length, 100000);
-  assert.equal(big.toArray().length, 1000, 'memory stays bounded');
-  assert.equal(big.max, 100000);
-  const mid = Float64Array.from(big.toArray()).sort()[500];
-  assert.ok(mid > 40000 && mid < 60000, `the reservoir's median ${mid} is near the true 50000`);
+  const r = new LatencyRecorder();
+  for (let i = 1; i <= 100000; i++) r.push(i / 10); // 0.1 µs to 10 ms
+  assert.equal(r.length, 100000);
+  const s = r.summary();
+  assert.equal(s.count, 100000);
+  for (const [p, exact] of [['p50', 5000], ['p90', 9000], ['p99', 9900], ['p999', 9990]]) {
+    assert.ok(Math.abs(s[p] - exact) / exact <= 0.001 + 1e-9, `${p} ${s[p]} is within 0.1 % of ${exact}`);
+  }
+  assert.equal(s.max, 10000);
+  assert.ok(r.histogram.countsArrayLength < 50000, 'memory does not grow with the values recorded');
+  assert.equal(new LatencyRecorder().summary(), null);
 });
 
 test('median confidence interval: order-statistic ranks from the binomial table, null when n is too small', () => {

@@ -61,7 +61,7 @@ export default {
         counters[1] = newStats();
         return w;
       },
-      summarize: (latencyUs) => ({ accounts: s.accounts, ...counters[0], p95: latencyP95(latencyUs) }),
+      summarize: (latencies) => ({ accounts: s.accounts, ...counters[0], p95: latencyP95(latencies) }),
     };
   },
   check: checkTransfer,

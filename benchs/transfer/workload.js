@@ -7,7 +7,6 @@
 // transfer rows with the number of transactions the driver saw committed.
 import { createHash } from 'node:crypto';
 import { CheckError, expect, expectOk, expectRows } from '../_check.js';
-import { percentileOfSorted } from '../../lib/common/stats.js';
 
 export const DEFAULT_ACCOUNTS = 10000;
 export const INITIAL_BALANCE = 1000000; // cents
@@ -202,8 +201,7 @@ export async function verifyMoney(admin, schema, { accounts, committed }) {
 }
 
 /** p95 (and friends) of transaction latencies in microseconds. */
-export function latencyP95(latencyUs) {
-  if (!latencyUs || latencyUs.length === 0) return null;
-  const sorted = Float64Array.from(latencyUs).sort();
-  return Math.round(percentileOfSorted(sorted, 95) * 10) / 10;
+export function latencyP95(latencies) {
+  const p95 = latencies?.percentile(95);
+  return p95 === null || p95 === undefined ? null : Math.round(p95 * 10) / 10;
 }

@@ -5,7 +5,7 @@
 // required
 //   name            stable name, used in results and on the command line ([a-z0-9_]+)
 //   title, sql      what it measures, and its statement(s), for the table and `list`
-//   plan(driver, ctx) -> { protocol, op(conn) -> () => Promise, check?, pool?, windowStats?(), summarize?(latencyUs),
+//   plan(driver, ctx) -> { protocol, op(conn) -> () => Promise, check?, pool?, windowStats?(), summarize?(latencies),
 //                   connectOptions?, init?(conn), connects? } or { unsupported: reason } (the driver lacks it) or
 //                   { unavailable: reason } (the run lacks what it needs); runs in the driver's process
 //   check(result)   throws (benchs/_check.js) when a driver returned wrong data; a plan may bring its own

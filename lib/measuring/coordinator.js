@@ -12,9 +12,9 @@ import { DriverProcessError } from './driver-handle.js';
 import { ServerLost } from '../server/session.js';
 import { processCpuUs } from './proc-cpu.js';
 import { summarizeWindows } from './windows.js';
-import { latencySummary, round3 } from '../common/stats.js';
+import { round3 } from '../common/stats.js';
 import { pairedDelta } from './paired-delta.js';
-import { mergeLatencySamples } from './latency.js';
+import { encodeHistogram, histogramSummary, mergeHistograms } from './latency.js';
 
 // With --precision, rounds are added in batches (and precision judged only between batches), so
 // that stopping follows the interval's width over many rounds, not one lucky round.
@@ -179,10 +179,9 @@ async function closeCells(cells, { concurrency, jitWait, signal, fail }) {
     signal?.throwIfAborted();
     const parts = [];
     try {
-      // With several processes, each sends its kept latencies, to be summarized together. A
-      // bare-loop row's processes are closed by the row it shares them with; it times no latency.
-      const samples = cell.handles.length > 1;
-      if (!cell.host) for (const handle of cell.handles) parts.push(await unlessAborted(handle.turn('close', { samples }, 30000), signal));
+      // Each process sends its latencies' histogram, merged with the row's others. A bare-loop row's
+      // processes are closed by the row it shares them with; it times no latency.
+      if (!cell.host) for (const handle of cell.handles) parts.push(await unlessAborted(handle.turn('close', {}, 30000), signal));
     } catch (err) {
       await fail(cell, err);
       continue;
@@ -224,11 +223,11 @@ async function closeCells(cells, { concurrency, jitWait, signal, fail }) {
 /** Pure: what several processes of one row reported on closing, as one process's report. */
 export function combineClosed(parts) {
   const sumOf = (figure) => parts.reduce((s, p) => s + (figure(p) ?? 0), 0);
-  // Each process's latencies were taken from its operations: weighted by those.
-  const latency = mergeLatencySamples(parts.filter((p) => p.latencySample).map((p) => ({ values: p.latencySample, count: p.operations })));
+  // The processes' histograms add exactly: the row's latencies as one recorder of them all.
+  const merged = mergeHistograms(parts.map((p) => p.latency?.histogram));
   return {
     operations: sumOf((p) => p.operations),
-    latency: latency && { ...latencySummary(latency), count: sumOf((p) => p.latency?.count), max: Math.max(...parts.map((p) => p.latency?.max ?? 0)) },
+    latency: merged && { ...histogramSummary(merged), max: Math.max(...parts.map((p) => p.latency?.max ?? 0)), histogram: encodeHistogram(merged) },
     workload: parts[0].workload,
     rssMB: Math.max(...parts.map((p) => p.rssMB ?? 0)),
   };

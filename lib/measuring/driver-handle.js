@@ -86,7 +86,7 @@ export class DriverHandle {
     const handle = new DriverHandle(driver);
     // The temp dir in the command line lets a test find a leftover process of its own run.
     const how = processRuntime(driver.runtime, target);
-    const child = fork(CHILD, [`--tmpdir=${tmpdir()}`, ...(how.serialization === 'json' ? ['--ipc=json'] : [])], {
+    const child = fork(CHILD, [`--tmpdir=${tmpdir()}`], {
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
       ...how,
       env: { ...process.env, TZ: DRIVER_PROCESS_TZ },

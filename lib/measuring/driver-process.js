@@ -23,16 +23,13 @@ import { bareLoop, ownCpuUs, sampleWindow, windowOps } from './sampler.js';
 import { NEW_PROCESS_WARMUP_S, leadIn, warmUp } from './warm-up.js';
 import { windowLead } from './windows.js';
 import { LatencyRecorder } from './latency.js';
-import { latencySummary, round1 } from '../common/stats.js';
+import { round1 } from '../common/stats.js';
 import { addSecret, redact } from '../common/redact.js';
 import { deadline, within } from '../common/timers.js';
 import { awaitCompiles, canAwaitCompiles } from './jit.js';
 import { holdSockets, setHold } from '../drivers/held-sockets.js';
 import { connectDirectly, installReplayTransport, recordConnections, replayConnections, takeMismatch } from '../conversations/transport.js';
 import { decodeConversation, readSet } from '../conversations/sets.js';
-
-// Messages in JSON (a driver process on another runtime, driver-handle.js): no typed arrays in them.
-const JSON_IPC = process.argv.includes('--ipc=json');
 
 const HELD_SIZING_S = 0.05; // the held warm-up after an unheld one (--rtt): enough operations to size a window
 
@@ -241,17 +238,16 @@ const handlers = {
     }
   },
 
-  /** samples: also send the kept latencies, to be summarized with the row's other processes'. */
-  async close({ samples = false } = {}) {
+  /** The cell's latencies (their histogram included, to be merged with the row's other processes'). */
+  async close() {
     if (!cell) return {};
     const { latencies, plan } = cell;
-    const summary = latencySummary(latencies.toArray());
+    const summary = latencies.summary();
     const result = {
-      latency: summary && { ...summary, count: latencies.length, max: round1(latencies.max) },
+      latency: summary && { ...summary, histogram: latencies.encode() },
       operations: latencies.operations,
-      workload: plan.summarize?.(latencies.toArray()),
+      workload: plan.summarize?.(latencies),
       rssMB: round1(process.memoryUsage().rss / 2 ** 20),
-      ...(samples ? { latencySample: JSON_IPC ? Array.from(latencies.toArray()) : Float64Array.from(latencies.toArray()) } : {}),
     };
     await closeCell();
     return result;
