@@ -16,6 +16,7 @@ import { renderRun } from './reporting/sections.js';
 import { closeStage, openStage } from './server/stage.js';
 import { openReplayStage } from './replay/stage.js';
 import { countRun } from './replay/count.js';
+import { shardBenches } from './measuring/shards.js';
 import { Interrupted, trapSignals } from './server/session.js';
 
 /** The drivers the run measures (a command may add its own rows) and the baseline the Δ column compares against. */
@@ -81,6 +82,11 @@ export async function runBenchmark({ benches, opts, env, stdout, stderr, signal,
     const { baseline, drivers } = await chooseDrivers(opts, variant);
     opts = { ...opts, baseline: baseline.name };
     settings.baseline = baseline.name;
+    if (opts.shard) {
+      benches = shardBenches(benches, drivers, baseline.name, opts.shard);
+      settings.shard = opts.shard;
+      log(`shard ${opts.shard.index}/${opts.shard.count}: this run measures its share of the cells, and every bench's reference row`);
+    }
     if (settings.replay) {
       // --replay: the benches' sets found or captured first; nothing measured reaches a server.
       await openReplayStage(stage, { benches, drivers, opts, env, settings, log, signals });

@@ -10,6 +10,7 @@ import { registerCalibrate } from './commands/calibrate.js';
 import { registerList } from './commands/list.js';
 import { registerCompare } from './commands/compare.js';
 import { registerReport } from './commands/report.js';
+import { registerMerge } from './commands/merge.js';
 
 const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
 
@@ -32,6 +33,7 @@ export function buildProgram({ stdout = process.stdout, stderr = process.stderr,
   registerList(program, io);
   registerCompare(program, io);
   registerReport(program, io);
+  registerMerge(program, io);
   return { program, exitCode: () => exitCode };
 }
 

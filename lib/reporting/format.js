@@ -116,3 +116,7 @@ export const describeDriver = (d) => `${d.name} ${d.version}${d.via ? ` (via ${d
 /** One note per row on a runtime that lacks some of what a Node driver process measures. */
 export const runtimeNotes = (drivers = []) => drivers.filter((d) => d.runtime?.lacks?.length)
   .map((d) => `${d.name}: n/a on ${d.runtime.kind} ${d.runtime.version}: ${d.runtime.lacks.join('; ')}`);
+
+/** A merged run's notes: which machine measured which cells (each Δ paired against its own shard's reference row). */
+export const shardNotes = (results) => (results.shards ?? []).map((s) => `shard ${s.index}/${results.shards.length} on ${s.host ?? 'an unnamed host'}`
+  + `${s.resolutionPct !== null && s.resolutionPct !== undefined ? ` (resolution ${s.resolutionPct} %)` : ''} measured ${s.cells.join(', ')}`);

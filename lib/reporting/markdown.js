@@ -1,5 +1,5 @@
 // Pure: results or comparison -> Markdown (a pull-request comment, $GITHUB_STEP_SUMMARY).
-import { describeBudgetStop, describeDriver, runtimeNotes, describeNetwork, describeResolution, describeSignificanceRule, deltaNotes, fmtDelta } from './format.js';
+import { describeBudgetStop, describeDriver, runtimeNotes, shardNotes, describeNetwork, describeResolution, describeSignificanceRule, deltaNotes, fmtDelta } from './format.js';
 import { fmtOps, fmtPct, fmtSignedPct, fmtUs } from '../common/format-numbers.js';
 import { COUNT_HEAD, countCells, describeCount } from './count-rows.js';
 import { describePlacement } from '../common/placement.js';
@@ -133,7 +133,7 @@ export function renderResultsMarkdown(results) {
     if (bench.budgetStop) notes.push(`${bench.name}: ${describeBudgetStop(bench)}`);
     if (bench.note) notes.push(`${bench.name}: ${bench.note}`);
   }
-  notes.push(...runtimeNotes(results.drivers));
+  notes.push(...runtimeNotes(results.drivers), ...shardNotes(results));
   const out = [
     `### mysql-driver-bench results${results.complete === false ? ' (INCOMPLETE)' : ''}`,
     '',

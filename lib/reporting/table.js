@@ -1,6 +1,6 @@
 // Pure renderers: results object -> text. Nothing here measures or writes.
 import Table from 'cli-table3';
-import { describeBudgetStops, describeDriver, runtimeNotes, describeNetwork, describeResolution, describeSignificanceRule, deltaNotes, fmtDelta } from './format.js';
+import { describeBudgetStops, describeDriver, runtimeNotes, shardNotes, describeNetwork, describeResolution, describeSignificanceRule, deltaNotes, fmtDelta } from './format.js';
 import { fmtOps, fmtPct, fmtSignedPct, fmtUs } from '../common/format-numbers.js';
 import { COUNT_HEAD, countCells, describeCount } from './count-rows.js';
 import { describePlacement } from '../common/placement.js';
@@ -134,7 +134,7 @@ export function renderTable(results, { color = false, latency = false } = {}) {
   const stops = describeBudgetStops(results.benches);
   if (stops) notes.push(stops);
   if (results.resolution) notes.push(`resolution: this run resolves ${describeResolution(results.resolution)}`);
-  notes.push(...runtimeNotes(results.drivers));
+  notes.push(...runtimeNotes(results.drivers), ...shardNotes(results));
   if (notes.length) lines.push(notes.map((n) => `  ${n}`).join('\n'));
   if (!results.complete) lines.push(`INCOMPLETE: ${results.stoppedBy ?? 'the run did not finish'}`);
   const extra = renderBenchTables(results, { color });

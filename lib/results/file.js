@@ -1,6 +1,8 @@
 // The results file: a versioned JSON object, never carrying a password.
 import { mkdirSync, writeFileSync, readFileSync, existsSync, statSync, unlinkSync } from 'node:fs';
-import { cpus, platform, release, arch, totalmem } from 'node:os';
+import { cpus, platform, release, arch, totalmem, hostname } from 'node:os';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { usageError } from '../common/errors.js';
@@ -14,9 +16,19 @@ import { describeRuntime } from '../drivers/runtimes.js';
 export const SCHEMA_VERSION = 2;
 export const READABLE_SCHEMAS = [1, 2];
 
+/** The harness's own code: its version, and the git commit of its checkout (null outside one). */
+function harnessCode() {
+  const root = fileURLToPath(new URL('../../', import.meta.url));
+  const version = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version;
+  const git = existsSync(join(root, '.git')) ? spawnSync('git', ['rev-parse', 'HEAD'], { cwd: root, encoding: 'utf8' }) : null;
+  return { version, commit: git?.status === 0 ? git.stdout.trim() : null };
+}
+
 export function describeEnvironment() {
   const cpuList = cpus();
   return {
+    host: hostname(),
+    harness: harnessCode(),
     node: process.version,
     platform: platform(),
     release: release(),

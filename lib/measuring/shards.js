@@ -1,0 +1,58 @@
+// --shard i/n: a deterministic share of a run's cells (bench × row), for runs spread over machines
+// (a Kubernetes Indexed Job, a CI matrix) and joined by `merge`. Every shard also measures each
+// bench's reference row (the baseline, or the first driver that runs a bench the baseline cannot),
+// so every Δ is paired on the machine that measured it. The other rows of a bench are n/a in a shard
+// that does not measure them; a bench's extra probe runs in shard 1 only.
+import { usageError } from '../common/errors.js';
+import { planFor } from './plan.js';
+
+/** `2/3` → { index: 2, count: 3 } (1-based); anything else is one line, exit 2. */
+export function parseShard(text) {
+  const m = /^(\d+)\/(\d+)$/.exec(String(text).trim());
+  const index = m ? Number(m[1]) : NaN;
+  const count = m ? Number(m[2]) : NaN;
+  if (!m || count < 1 || index < 1 || index > count) {
+    throw usageError(`--shard must be i/n with 1 ≤ i ≤ n (e.g. 1/2 and 2/2), not '${text}'`, 'in a Kubernetes Indexed Job: --shard $((JOB_COMPLETION_INDEX + 1))/<completions>');
+  }
+  return { index, count };
+}
+
+const runs = (bench, driver, context) => {
+  const plan = planFor(bench, driver, context);
+  return !plan.unsupported && !plan.unavailable;
+};
+
+/**
+ * Which shard measures each cell that is not a reference row: the cells in bench order, then driver
+ * order, dealt in turn. Pure: the same on every machine for the same benches and drivers.
+ */
+export function assignCells(benches, driverNames, baseline, count) {
+  const owner = new Map();
+  let k = 0;
+  for (const bench of benches) {
+    for (const name of driverNames) {
+      if (name === baseline) continue;
+      owner.set(`${bench.name}\u0000${name}`, (k++ % count) + 1);
+    }
+  }
+  return owner;
+}
+
+/** The benches as shard `shard` measures them: rows of other shards n/a, saying which shard has them. */
+export function shardBenches(benches, drivers, baseline, shard) {
+  if (!shard) return benches;
+  const names = drivers.map((d) => d.name);
+  const owner = assignCells(benches, names, baseline, shard.count);
+  return benches.map((bench) => ({
+    ...bench,
+    probe: shard.index === 1 ? bench.probe : undefined,
+    plan(driver, context) {
+      const baselineDriver = drivers.find((d) => d.name === baseline);
+      const reference = baselineDriver && runs(bench, baselineDriver, context) ? baseline
+        : drivers.find((d) => runs(bench, d, context))?.name;
+      const mine = driver.name === baseline || driver.name === reference || owner.get(`${bench.name}\u0000${driver.name}`) === shard.index;
+      if (mine) return bench.plan(driver, context);
+      return { unavailable: `measured by shard ${owner.get(`${bench.name}\u0000${driver.name}`)}/${shard.count}` };
+    },
+  }));
+}
