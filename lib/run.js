@@ -16,7 +16,7 @@ import { renderRun } from './reporting/sections.js';
 import { closeStage, openStage } from './server/stage.js';
 import { openReplayStage } from './replay/stage.js';
 import { countRun } from './replay/count.js';
-import { shardBenches } from './measuring/shards.js';
+import { shardBenches, waitUntil } from './measuring/shards.js';
 import { Interrupted, trapSignals } from './server/session.js';
 
 /** The drivers the run measures (a command may add its own rows) and the baseline the Δ column compares against. */
@@ -97,6 +97,13 @@ export async function runBenchmark({ benches, opts, env, stdout, stderr, signal,
       await openStage(stage, { opts, env, settings, network, log, signals, tls: benches.some((b) => b.requires?.includes('tls')) });
     }
     log(describeBaseline(baseline)); // once the server is up, so a failure to reach it stays one line
+    if (opts.startAt) {
+      // The shards of a run on one server start measuring together (set-up done, nothing measured yet).
+      const wait = Math.max(0, Math.round((opts.startAt - Date.now()) / 1000));
+      log(wait > 0 ? `waiting ${wait} s, until ${new Date(opts.startAt).toISOString()} (--start-at), to start measuring with the other shards` : `--start-at ${new Date(opts.startAt).toISOString()} has passed: measuring now`);
+      await waitUntil(opts.startAt, signals.signal);
+      settings.startAt = new Date(opts.startAt).toISOString();
+    }
     results = startResults({ server: stage.session.serverInfo, drivers, settings: { ...settings, schema: stage.target.database } });
     const matrixProgress = createProgress(stderr, benches.length * concurrencyLevels(settings.concurrency).length, { quiet: opts.quiet });
     if (settings.count) {

@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { assignCells, parseShard, shardBenches } from '../lib/measuring/shards.js';
+import { assignCells, parseShard, parseStartAt, shardBenches, waitUntil } from '../lib/measuring/shards.js';
 import { mergeShards } from '../lib/results/merge.js';
 import { loadDrivers } from '../lib/drivers/index.js';
 import { selectBenches } from '../benchs/index.js';
@@ -23,6 +23,21 @@ after(() => rmSync(scratch, { recursive: true, force: true }));
 test('--shard i/n: 1 ≤ i ≤ n, anything else one line', () => {
   assert.deepEqual(parseShard('2/3'), { index: 2, count: 3 });
   for (const bad of ['3/2', '0/2', '1/0', 'a/b', '1-2', '']) assert.throws(() => parseShard(bad), (err) => err.exitCode === 2 && /--shard must be i\/n/.test(err.message), bad);
+});
+
+test('--start-at: a time the shards share; waiting ends at it, or at Ctrl-C', async () => {
+  const now = Date.parse('2026-11-25T22:00:00Z');
+  assert.equal(parseStartAt('2026-11-25T22:30:00Z', now), Date.parse('2026-11-25T22:30:00Z'));
+  assert.equal(parseStartAt(String(now / 1000 + 60), now), now + 60000);
+  assert.throws(() => parseStartAt('tomorrow', now), (err) => err.exitCode === 2 && /--start-at must be a time/.test(err.message));
+  assert.throws(() => parseStartAt('2026-11-27T22:00:00Z', now), /more than 24 h away/);
+  const t0 = Date.now();
+  await waitUntil(t0 + 150);
+  assert.ok(Date.now() - t0 >= 140);
+  await waitUntil(t0 - 1000); // passed: at once
+  const stop = new AbortController();
+  setTimeout(() => stop.abort(new Error('interrupted')), 50);
+  await assert.rejects(waitUntil(Date.now() + 60000, stop.signal), /interrupted/);
 });
 
 test("every cell is measured by exactly one shard, and every shard measures each bench's reference row", async () => {

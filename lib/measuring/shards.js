@@ -56,3 +56,28 @@ export function shardBenches(benches, drivers, baseline, shard) {
     },
   }));
 }
+
+const MAX_WAIT_MS = 24 * 3600 * 1000;
+
+/**
+ * --start-at <time>: when the shards of a run start measuring, together (ISO 8601, or seconds since
+ * the epoch), as k6-operator starts its paused runners at once. Returns the time in ms.
+ */
+export function parseStartAt(text, now = Date.now()) {
+  const s = String(text).trim();
+  const ms = /^\d+(\.\d+)?$/.test(s) ? Number(s) * 1000 : Date.parse(s);
+  if (!Number.isFinite(ms)) throw usageError(`--start-at must be a time (ISO 8601 such as 2026-11-25T22:30:00Z, or seconds since the epoch), not '${text}'`);
+  if (ms - now > MAX_WAIT_MS) throw usageError(`--start-at ${s} is more than 24 h away`, 'give the time the shards should start measuring, in UTC');
+  return ms;
+}
+
+/** Wait until `at` (ms since the epoch), or until `signal` aborts (Ctrl-C); at once when it has passed. */
+export function waitUntil(at, signal) {
+  const ms = at - Date.now();
+  if (ms <= 0) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => { signal?.removeEventListener('abort', onAbort); resolve(); }, ms);
+    const onAbort = () => { clearTimeout(timer); reject(signal.reason); };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

@@ -12,9 +12,10 @@ const codeOf = (r) => `mysql-driver-bench ${r.env?.harness?.version ?? '?'}${r.e
 const driverOf = (d) => `${d.name} ${d.version}${d.via ? ` via ${d.via}` : ''}${d.runtime && !d.runtime.harness ? ` on ${d.runtime.kind} ${d.runtime.version}` : ''}`;
 const serverOf = (r) => `${r.server?.kind ?? '?'} ${r.server?.version ?? '?'}`;
 
-/** The settings that must agree: all but the shard's own index and the machine's CPU placement. */
+/** The settings that must agree: all but the shard's own index, schema, and the machine's CPU placement. */
 function comparableSettings(settings) {
-  const { shard, placement, ...rest } = settings ?? {};
+  // Each shard may have its own schema on a shared server, and its own CPUs.
+  const { shard, placement, schema, ...rest } = settings ?? {};
   return { ...rest, shardCount: shard?.count };
 }
 

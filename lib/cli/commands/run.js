@@ -6,7 +6,7 @@ import { runBenchmark } from '../../run.js';
 import { addRunOptions, nonNegativeNumber } from '../options.js';
 import { expandRuntimes } from '../../drivers/runtimes.js';
 import { splitList } from '../../common/config.js';
-import { parseShard } from '../../measuring/shards.js';
+import { parseShard, parseStartAt } from '../../measuring/shards.js';
 
 export const EXAMPLES = `
 Examples:
@@ -33,6 +33,7 @@ export function registerRun(program, { stdout, stderr, env, signal, setExitCode 
   addRunOptions(program)
     .option('--runtimes <list>', "one row per driver and runtime: node (the harness's Node), node@<version> or bun[@<version>], fetched once from the npm registry into the cache (e.g. node@20,node@24,bun); bun-sql runs on Bun only", splitList)
     .option('--shard <i/n>', "measure share i of n of the run's cells (bench × row), each shard with the reference rows, to be joined by merge (e.g. the pods of a Kubernetes Indexed Job)", parseShard)
+    .option('--start-at <time>', 'start measuring at this time (ISO 8601 or seconds since the epoch), after the set-up: the shards of a run on one server start together', (v) => parseStartAt(v))
     .option('--threshold <pct>', 'exit 1 when a row is slower than the baseline by more than pct %, beyond its interval (or the count\'s noise floor): a change and its base as two rows of one run, in CI', nonNegativeNumber('--threshold'))
     .usage('[run] [options] [bench...]')
     .argument('[bench...]', `benches to run (${BENCHES.map((b) => b.name).join(', ')}); when none are named, all but `
