@@ -24,7 +24,9 @@ export const EXACT_NUMBER_OPTIONS = Object.freeze({
 });
 
 /** The connection options select_types gives a driver on top of the common ones. */
-export const typeOptionsFor = (driver) => ({ timezone: TIME_ZONE, ...(EXACT_NUMBER_OPTIONS[driver.packageName] ?? {}) });
+// A driver without connection options of this kind (bun-sql) gets none, and its row says so.
+export const typeOptionsFor = (driver) => (driver.capabilities?.driverOptions === false ? {}
+  : { timezone: TIME_ZONE, ...(EXACT_NUMBER_OPTIONS[driver.packageName] ?? {}) });
 
 const describeOptions = (o) => Object.entries(o).map(([k, v]) => (v === true ? k : `${k} '${v}'`)).join(', ');
 

@@ -50,7 +50,8 @@ export default {
   packageName: 'bun-sql',
   get version() { return version(); },
   runtimeNeeded: 'bun',
-  capabilities: { execute: true, batch: false, pipelining: false, stream: false, pool: true, preparesIfParams: true },
+  // No timezone or number options either: the process's TZ (UTC) and the session's time_zone decide.
+  capabilities: { execute: true, batch: false, pipelining: false, stream: false, pool: true, preparesIfParams: true, driverOptions: false },
   options: { collation: 'UTF8MB4_UNICODE_CI (SET NAMES on each connection)', compress: false },
 
   async connect(target) {
