@@ -101,13 +101,13 @@ test('--count instructions counts each row under Valgrind: a driver reads its ow
   const env = { DB_HOST: host, DB_PORT: String(port), DB_USER: user, DB_PASSWORD: password, DB_DATABASE: database, SLOW_ADAPTER_LOOPS: '400', CRASHING_ADAPTER_AT: '200' };
   const slow = fixture('slow-adapter.js');
   const r = await runCli(['do', '--replay', '--count', 'instructions', '--smoke', '--drivers', `mysql2,mysql2#aa,${slow},${fixture('crashing-adapter.js')}`, '--baseline', 'mysql2',
-    '--threshold', '1', '--out', out, '--json', '-'], { env, tmp, timeoutMs: 300000 });
+    '--threshold', '5', '--out', out, '--json', '-'], { env, tmp, timeoutMs: 300000 });
   // A row whose process dies under Valgrind fails alone, saying so, and nothing is left running.
   assert.equal(spawnSync('pgrep', ['-f', out]).status, 1, 'a count process outlived its run');
   // The slow adapter's 400 loop iterations (about 8,000 instructions on mysql2's 25,000) are a
-  // regression beyond --threshold 1: exit 1, in one line; mysql2 against itself is not.
+  // regression beyond --threshold 5: exit 1, in one line; mysql2 against itself is not.
   assert.equal(r.code, 1, r.stderr);
-  assert.match(r.stderr, /REGRESSION: do · slow-mysql2: -\d+(\.\d+)? % instructions\/op against mysql2, beyond --threshold 1 %/);
+  assert.match(r.stderr, /REGRESSION: do · slow-mysql2: -\d+(\.\d+)? % instructions\/op against mysql2, beyond --threshold 5 %/);
   assert.doesNotMatch(r.stderr, /REGRESSION: do · mysql2#aa/);
   const results = JSON.parse(r.stdout);
   assert.equal(results.settings.replay.figure, 'instructions');
@@ -115,8 +115,10 @@ test('--count instructions counts each row under Valgrind: a driver reads its ow
   const [a, b, c] = results.benches[0].results;
   assert.ok(a.instructionsPerOp > 1000, JSON.stringify(a));
   assert.equal(a.instructions.windows.length, 3);
-  // The same driver, the same set, the same windows: the same count, within the noise floor.
-  assert.ok(Math.abs(b.instructionsPerOp / a.instructionsPerOp - 1) * 100 <= results.settings.count.noiseFloorPct, `${a.instructionsPerOp} vs ${b.instructionsPerOp}`);
+  // The same driver, the same set, the same windows: the same count. --smoke counts an eighth of the
+  // operations, in windows short enough that a collection more or less moved a row by 0.9 % in one
+  // run (25,275 against 25,497); full-size windows repeat within the noise floor (measuring history).
+  assert.ok(Math.abs(b.instructionsPerOp / a.instructionsPerOp - 1) * 100 <= 2, `${a.instructionsPerOp} vs ${b.instructionsPerOp}`);
   assert.ok(c.instructionsPerOp > a.instructionsPerOp * 1.1, `${a.instructionsPerOp} vs ${c.instructionsPerOp}`);
   const crashed = results.benches[0].results[3];
   assert.equal(crashed.status, 'failed');
