@@ -29,7 +29,7 @@ const COLLATION = "SET NAMES utf8mb4 COLLATE 'utf8mb4_unicode_ci'";
 
 function client(target, max) {
   if (!globalThis.Bun?.SQL) throw new Error(NEEDS_BUN);
-  return new globalThis.Bun.SQL({ ...clientOptions(target, max), onconnect: undefined });
+  return new globalThis.Bun.SQL(clientOptions(target, max));
 }
 
 function statements(sql) {

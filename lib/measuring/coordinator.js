@@ -89,10 +89,13 @@ export const processesFor = (plan, settings) => (plan.summarize ? 1 : Math.max(1
 
 const naRow = (cell, reason) => ({ driver: cell.driver.name, protocol: 'n/a', ok: false, status: 'n/a', error: reason });
 
+// A bench may fix its own connections (pool_select_users); else the run's --concurrency.
+const benchConcurrency = (bench, settings) => bench.concurrency ?? settings.concurrency;
+
 /** Connections, pool and warm-up in each driver's own process, one driver at a time. */
 async function openCells(cells, { bench, processes, context, settings, signal, fail }) {
   const { warmup, callTimeoutMs } = settings;
-  const concurrency = bench.concurrency ?? settings.concurrency; // a bench may fix its own (pool_select_users)
+  const concurrency = benchConcurrency(bench, settings);
   // A bare-loop row (calibrate) is opened with the row whose processes it shares.
   for (const cell of [...cells.filter((c) => !c.host), ...cells.filter((c) => c.host)]) {
     signal?.throwIfAborted();
@@ -281,7 +284,7 @@ export async function measureBench({ bench, drivers, processes, admin, context, 
     .flatMap((c) => Array.from({ length: c.copies }, (_, copy) => processes.get(c.driver, copy)))), signal);
   await openCells(cells.filter((c) => !c.row), { bench, processes, context, settings, signal, fail });
   const { order, budgetStopped } = await runRounds(cells, { bench, admin, context, settings, serverPid, signal, progress, fail });
-  await closeCells(cells, { concurrency: bench.concurrency ?? settings.concurrency, jitWait: settings.jit === 'wait', signal, fail });
+  await closeCells(cells, { concurrency: benchConcurrency(bench, settings), jitWait: settings.jit === 'wait', signal, fail });
   return { rows: cells.map((c) => c.row), order, budgetStopped };
 }
 

@@ -43,18 +43,27 @@ export function shardBenches(benches, drivers, baseline, shard) {
   if (!shard) return benches;
   const names = drivers.map((d) => d.name);
   const owner = assignCells(benches, names, baseline, shard.count);
-  return benches.map((bench) => ({
-    ...bench,
-    probe: shard.index === 1 ? bench.probe : undefined,
-    plan(driver, context) {
-      const baselineDriver = drivers.find((d) => d.name === baseline);
-      const reference = baselineDriver && runs(bench, baselineDriver, context) ? baseline
-        : drivers.find((d) => runs(bench, d, context))?.name;
-      const mine = driver.name === baseline || driver.name === reference || owner.get(`${bench.name}\u0000${driver.name}`) === shard.index;
-      if (mine) return bench.plan(driver, context);
-      return { unavailable: `measured by shard ${owner.get(`${bench.name}\u0000${driver.name}`)}/${shard.count}` };
-    },
-  }));
+  const baselineDriver = drivers.find((d) => d.name === baseline);
+  const referenceOf = (bench, context) => (baselineDriver && runs(bench, baselineDriver, context) ? baseline
+    : drivers.find((d) => runs(bench, d, context))?.name);
+  return benches.map((bench) => {
+    // The bench's reference row, found once per context: every driver's plan is asked with the same one.
+    const references = new WeakMap();
+    const referenceIn = (context) => {
+      if (typeof context !== 'object' || context === null) return referenceOf(bench, context);
+      if (!references.has(context)) references.set(context, referenceOf(bench, context));
+      return references.get(context);
+    };
+    return {
+      ...bench,
+      probe: shard.index === 1 ? bench.probe : undefined,
+      plan(driver, context) {
+        const cell = owner.get(`${bench.name}\u0000${driver.name}`);
+        if (driver.name === baseline || cell === shard.index || driver.name === referenceIn(context)) return bench.plan(driver, context);
+        return { unavailable: `measured by shard ${cell}/${shard.count}` };
+      },
+    };
+  });
 }
 
 const MAX_WAIT_MS = 24 * 3600 * 1000;
