@@ -110,7 +110,7 @@ test('a run with --rtt held in the driver processes (the default): the hold tune
   assert.equal(network.holds, undefined); // no proxy
   assert.match(r.stderr, /^network: \+0\.5 ms RTT held in each driver process/m);
   assert.match(r.stderr, /^network: \+0\.5 ms RTT requested; a client saw \+[\d.]+ ms .* before the run, \+[\d.]+ ms .* after; held in each driver process [\d.]+ ms each way$/m);
-  assert.match(r.stdout, /network \+0\.5 ms RTT \(held in the driver processes: a client saw \+[\d.]+ ms before the run, \+[\d.]+ ms after\)/);
+  assert.match(r.stdout, /network \+0\.5 ms RTT \(held in the driver processes: a client saw \+[\d.]+ ms on average before the run, \+[\d.]+ ms on average after\)/);
   for (const row of json.benches[0].results) {
     assert.ok(row.ok, `${row.driver}: ${row.error}`);
     assert.ok(row.latency.p50 >= 2000 * c.holdMs, `${row.driver} p50 ${row.latency.p50} µs`);
@@ -136,9 +136,9 @@ test('a run with --rtt through the proxy and the floor row records the network a
   for (const direction of ['toServer', 'toClient']) assert.ok(network.holds[direction].minMs >= c.holdMs, `${direction} ${network.holds[direction].minMs}`);
   assert.ok(network.addedRttP99Ms >= network.addedRttP50Ms, JSON.stringify(network));
   assert.ok(network.proxyCpuSeconds > 0);
-  assert.match(r.stderr, /^network: probed from the drivers' CPU, a client sees \+[\d.]+ ms \(DO 1 with the round trip p50 \d+ µs − straight to the server p50 \d+ µs\) with [\d.]+ ms held each way/m);
+  assert.match(r.stderr, /^network: probed from the drivers' CPU, a client sees \+[\d.]+ ms on average \(p50 \+[\d.]+ ms: DO 1 with the round trip p50 \d+ µs − straight to the server p50 \d+ µs\) with [\d.]+ ms held each way/m);
   assert.match(r.stderr, /^network: \+0\.5 ms RTT requested; a client saw \+[\d.]+ ms .* before the run.*; the proxy held .*: p50 [\d.]+ ms, p99 [\d.]+ ms/m);
-  assert.match(r.stdout, /network \+0\.5 ms RTT \(a client saw \+[\d.]+ ms before the run.*; the proxy held p50 [\d.]+ ms, p99 [\d.]+ ms\)/);
+  assert.match(r.stdout, /network \+0\.5 ms RTT \(a client saw \+[\d.]+ ms on average before the run.*; the proxy held p50 [\d.]+ ms, p99 [\d.]+ ms\)/);
   for (const bench of json.benches) {
     // Seen from the drivers: no operation (one round trip each) is shorter than the two holds.
     for (const row of bench.results.filter((x) => x.ok)) assert.ok(row.latency.p50 >= 2000 * c.holdMs, `${bench.name} ${row.driver} p50 ${row.latency.p50} µs`);

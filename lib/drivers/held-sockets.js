@@ -5,11 +5,15 @@
 //
 // Why here and not in a proxy process: a proxy adds two loopback hops and a wake-up of another CPU
 // per round trip, and on the project's VM about 1 % of its round trips stalled for 1-10 ms
-// (docs/measuring-history.md). While anything is held, this process's event loop turns without
-// sleeping (setImmediate: each turn still polls its sockets), so a chunk goes on within a turn of its
-// time and the CPU never idles and wakes in between; with nothing held, the loop sleeps as usual.
-// A chunk never goes on before its hold. TLS is not reached (its bytes leave through the raw socket's
-// handle, below JavaScript): a TLS connection over a held socket is refused with one line.
+// (docs/measuring-history.md). While anything is held, and for a while after a held write went out
+// (the reply is on its way), this process's event loop turns without sleeping (setImmediate: each
+// turn still polls its sockets), so the CPU never idles and wakes in between; otherwise the loop
+// sleeps as usual. Within a turn it waits for the next chunk's time by spinning, up to SLICE_MS, on a
+// clock that allocates nothing: a loop of performance.now() calls or of bare setImmediate turns
+// allocates enough to cost the driver process 5-10 ms of collections per 1,000 operations at 0.2-0.5
+// ms, which landed in the measured latencies (docs/measuring-history.md, 2026-11-26). A chunk never
+// goes on before its hold. TLS is not reached (its bytes leave through the raw socket's handle, below
+// JavaScript): a TLS connection over a held socket is refused with one line.
 import net from 'node:net';
 import tls from 'node:tls';
 import { performance } from 'node:perf_hooks';
@@ -17,12 +21,28 @@ import { performance } from 'node:perf_hooks';
 const queue = []; // { due, run } in arrival order; one hold for all, so due ascends
 let head = 0;
 let turning = false;
+// A turn spins toward the next chunk's time for at most this long before it polls the sockets again:
+// a chunk arriving meanwhile on another connection is seen up to this late.
+const SLICE_MS = 0.025;
+// After a held write goes out, the loop keeps turning this long, or until the reply's chunk is held.
+const AWAIT_REPLY_MS = 2;
+let awaitUntil = 0;
 let holdMs = 0;
 let holding = false;
 const lateness = { count: 0, early: 0, maxMs: 0, sumMs: 0 };
 
+/** Spin until `ms` from now, reading a clock that allocates nothing. */
+function spinFor(ms) {
+  const until = process.hrtime.bigint() + BigInt(Math.ceil(ms * 1e6));
+  while (process.hrtime.bigint() < until);
+}
+
 function turn() {
-  const now = performance.now();
+  let now = performance.now();
+  if (head < queue.length && queue[head].due > now) {
+    spinFor(Math.min(queue[head].due - now, SLICE_MS));
+    now = performance.now();
+  }
   while (head < queue.length && queue[head].due <= now) {
     const item = queue[head++];
     const late = now - item.due;
@@ -35,7 +55,7 @@ function turn() {
     queue.splice(0, head);
     head = 0;
   }
-  if (head < queue.length) setImmediate(turn);
+  if (head < queue.length || now < awaitUntil) setImmediate(turn);
   else turning = false;
 }
 
@@ -55,7 +75,10 @@ function hold(socket) {
   const emit = socket.emit;
   socket.write = function heldWrite(chunk, encoding, callback) {
     if (holdMs <= 0) return write.call(this, chunk, encoding, callback);
-    later(() => write.call(this, chunk, encoding, callback));
+    later(() => {
+      awaitUntil = performance.now() + AWAIT_REPLY_MS;
+      return write.call(this, chunk, encoding, callback);
+    });
     return true;
   };
   // end() writes its last chunk and the FIN without going through write(): held too, after the writes before it.

@@ -56,14 +56,16 @@ export function describeNetwork(network) {
   if (network.rttMs === 0) return 'loopback';
   const asked = `+${network.rttMs} ms RTT`;
   const c = network.calibration;
+  // What the hold was tuned on: the probe's mean added time, or (results before 2026-11-26) its median.
+  const seen = (o) => (c?.calibratedOn === 'mean' && o.addedMeanMs !== undefined ? `+${o.addedMeanMs} ms on average` : `+${o.addedMs} ms`);
   if (network.via === 'process') {
-    const after = c?.after?.addedMs !== undefined ? `, +${c.after.addedMs} ms after` : '';
-    return c?.calibrated ? `${asked} (held in the driver processes: a client saw +${c.observed.addedMs} ms before the run${after})`
+    const after = c?.after?.addedMs !== undefined ? `, ${seen(c.after)} after` : '';
+    return c?.calibrated ? `${asked} (held in the driver processes: a client saw ${seen(c.observed)} before the run${after})`
       : `${asked} (held in the driver processes, not tuned: ${network.holdMs} ms each way plus the path's own cost)`;
   }
   if (c?.calibrated) {
-    const after = c.after?.addedMs !== undefined ? `, +${c.after.addedMs} ms after` : '';
-    return `${asked} (a client saw +${c.observed.addedMs} ms before the run${after}; the proxy held p50 ${fmtMs(network.addedRttP50Ms)}, p99 ${fmtMs(network.addedRttP99Ms)})`;
+    const after = c.after?.addedMs !== undefined ? `, ${seen(c.after)} after` : '';
+    return `${asked} (a client saw ${seen(c.observed)} before the run${after}; the proxy held p50 ${fmtMs(network.addedRttP50Ms)}, p99 ${fmtMs(network.addedRttP99Ms)})`;
   }
   if (c) return `${asked} (not tuned: the proxy held p50 ${fmtMs(network.addedRttP50Ms)}, p99 ${fmtMs(network.addedRttP99Ms)}, plus its own path cost)`;
   // Results from before the proxy was tuned from the client's side: its holds were at least the RTT.

@@ -144,19 +144,23 @@ export function proxyPlacement(placement) {
 }
 
 const us = (x) => `${Math.round(x)} µs`;
-const observedText = (o) => `+${o.addedMs} ms (DO 1 with the round trip p50 ${us(o.proxiedP50Us)} − straight to the server p50 ${us(o.loopbackP50Us)})`;
+const medians = (o) => `DO 1 with the round trip p50 ${us(o.proxiedP50Us)} − straight to the server p50 ${us(o.loopbackP50Us)}`;
+/** What the probe saw added: on average when the hold was tuned on the means (with the medians beside), else at the median. */
+const observedText = (o, on) => (on === 'mean' && o.addedMeanMs !== undefined
+  ? `+${o.addedMeanMs} ms on average (p50 +${o.addedMs} ms: ${medians(o)})`
+  : `+${o.addedMs} ms (${medians(o)})`);
 
 /** The progress line on the proxy's tuning (settings.network.calibration). */
 export function describeCalibration(rttMs, c) {
   if (!c?.calibrated) return `network: ${rttMs / 2} ms held each way, not tuned (${c?.why ?? 'no probe'}): a client sees the RTT plus the path's own cost`;
-  return `network: probed from the drivers' CPU, a client sees ${observedText(c.observed)} with ${c.holdMs} ms held each way; `
+  return `network: probed from the drivers' CPU, a client sees ${observedText(c.observed, c.calibratedOn)} with ${c.holdMs} ms held each way; `
     + `the path's own cost, ${c.pathCostMs} ms per round trip, is taken off the holds${c.within ? '' : ` (NOT within ±${round3(tolerance(rttMs))} ms of the ${rttMs} ms asked after ${c.steps.length} tries: the closest kept)`}`;
 }
 
 /** The progress line after a run whose driver processes held their own connections (--rtt-via process). */
 export function describeHeld(network) {
   const c = network.calibration;
-  const seen = !c?.calibrated ? '' : `; a client saw ${observedText(c.observed)} before the run${c.after?.addedMs !== undefined ? `, ${observedText(c.after)} after` : ''}`;
+  const seen = !c?.calibrated ? '' : `; a client saw ${observedText(c.observed, c.calibratedOn)} before the run${c.after?.addedMs !== undefined ? `, ${observedText(c.after, c.calibratedOn)} after` : ''}`;
   return `network: +${network.rttMs} ms RTT requested${seen}; held in each driver process ${network.holdMs} ms each way`;
 }
 
@@ -169,7 +173,7 @@ export function describeAddedDelay(network) {
   const cpu = network.proxyCpuSeconds === undefined ? ''
     : `; proxy CPU ${network.proxyCpuSeconds} s over ${network.proxySeconds} s (${Math.round((100 * network.proxyCpuSeconds) / network.proxySeconds)} % of a core)`;
   const c = network.calibration;
-  const seen = !c?.calibrated ? '' : `; a client saw ${observedText(c.observed)} before the run${c.after?.addedMs !== undefined ? `, ${observedText(c.after)} after` : ''}`;
+  const seen = !c?.calibrated ? '' : `; a client saw ${observedText(c.observed, c.calibratedOn)} before the run${c.after?.addedMs !== undefined ? `, ${observedText(c.after, c.calibratedOn)} after` : ''}`;
   return `network: +${network.rttMs} ms RTT requested${seen}; the proxy held (per chunk, both directions' holds summed): `
     + `p50 ${network.addedRttP50Ms} ms, p99 ${network.addedRttP99Ms} ms — client→server ${holdText(toServer)}; `
     + `server→client ${holdText(toClient)}${network.early ? `; ${network.early} chunk(s) released EARLY` : ''}${cpu}`;
