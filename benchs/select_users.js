@@ -59,6 +59,7 @@ export default {
 export const poolSelectUsers = {
   name: 'pool_select_users',
   notReplayable: 'its callers share a pool: replies interleave over several connections',
+  openSchedule: true, // --rate: its callers can take operations as they arrive
   title: `select_users through the driver's own pool of ${POOL}, ${POOL} callers in flight (the other half of Bun.SQL's comparison)`,
   sql: SQL,
   concurrency: POOL,

@@ -7,6 +7,7 @@ import { resolveSettings } from './measuring/settings.js';
 import { catalogueFailed } from './measuring/catalogue.js';
 import { measureRun, startDriverProcesses } from './measuring/measure-run.js';
 import { concurrencyLevels } from './measuring/scaling.js';
+import { ratePasses } from './measuring/rates.js';
 import { describeBaseline, resolveBaseline } from './results/baseline.js';
 import { describeRegressions, regressionsAgainstBaseline } from './results/regressions.js';
 import { assertWritableDir, saveResults, startResults } from './results/file.js';
@@ -105,7 +106,7 @@ export async function runBenchmark({ benches, opts, env, stdout, stderr, signal,
       settings.startAt = new Date(opts.startAt).toISOString();
     }
     results = startResults({ server: stage.session.serverInfo, drivers, settings: { ...settings, schema: stage.target.database } });
-    const matrixProgress = createProgress(stderr, benches.length * concurrencyLevels(settings.concurrency).length, { quiet: opts.quiet });
+    const matrixProgress = createProgress(stderr, benches.length * concurrencyLevels(settings.concurrency).length * ratePasses(settings.rate), { quiet: opts.quiet });
     if (settings.count) {
       exitCode = await countAll({ benches, drivers, results, stage, signals, progress: matrixProgress, log });
     } else {

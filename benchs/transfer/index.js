@@ -34,6 +34,7 @@ export default {
     + 'move an amount between two random accounts and record it, in START TRANSACTION … COMMIT (ops/s = transactions/s)',
   sql: 'START TRANSACTION; 3 SELECTs (requester, card + account, approver); UPDATE debit; UPDATE credit; INSERT transfer; COMMIT',
   statementsPerOp: 8,
+  openSchedule: true, // --rate: its workers can take transactions as they arrive
   note: (ctx) => `${accountsOf(ctx).toLocaleString('en-US')} accounts; deadlocks and lock wait timeouts retried; `
     + 'after each window: sum of balances unchanged, each balance = seed + its transfers, transfer rows = committed transactions',
   setup(admin, ctx) {

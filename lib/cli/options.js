@@ -7,8 +7,9 @@ import { positiveInteger, positiveNumber, splitList } from '../common/config.js'
 import { BUILTIN_DRIVERS } from '../drivers/index.js';
 import { MAX_ROUNDS_SCALE, PRESETS } from '../measuring/settings.js';
 import { NEW_PROCESS_WARMUP_S } from '../measuring/warm-up.js';
-import { DEFAULT_PLACEMENT, parsePlacement } from '../common/placement.js';
+import { parsePlacement } from '../common/placement.js';
 import { parseConcurrency } from '../measuring/scaling.js';
+import { parseLatencyLimit, parseRates, parseSchedule } from '../measuring/rates.js';
 import { benchOptionSpecs } from '../measuring/catalogue.js';
 import { parseWake, DEFAULT_WAKE } from '../measuring/wake.js';
 import { DEFAULT_JIT, parseJit } from '../measuring/jit.js';
@@ -36,6 +37,11 @@ export function addRunOptions(cmd) {
     .option('--override-fairness', 'let a variant change an option the fairness rules fix for every driver (charset/collation, trace, compression); its row is marked')
     .option('-b, --baseline <driver>', 'driver the Δ column compares against (default: mysql when it is run, else the first driver listed)')
     .option('-c, --concurrency <n>', 'connections per driver, each with one call in flight (pool benches: callers sharing a pool of that size); a list such as 1,4,16 runs every bench at each level and prints a scaling table', parseConcurrency, 1);
+  cmd
+    .option('--rate <ops/s>', "open schedule for the benches that take one (`list` marks them (rate)): operations start at this rate whatever the driver's replies do, latency counted from each one's intended start; a list such as 2000,4000 or shares of the closed-loop maximum such as 50%,120% (measured first, in the same run) gives a latency-against-throughput table", parseRates)
+    .option('--schedule <kind>', "with --rate: the arrivals' gaps, 'poisson' (exponential, as pgbench -R) or 'uniform' (default poisson)", parseSchedule)
+    .option('--workers <n>', "each window of a row runs in n processes of the driver at once, each with its own --concurrency connections (and its share of a --rate); their operations are summed and their latency histograms merged: for a server bigger than one client core (spread them with --cpus none on a machine with more cores)", positiveInteger('--workers'))
+    .option('--latency-limit <ms>', 'with --rate: count an operation late when it completes more than this after its intended start, and skip one that could not start within it (pgbench --latency-limit)', parseLatencyLimit);
   // Options the benches declare in their modules (the bench contract).
   for (const o of benchOptionSpecs()) cmd.option(o.flags, o.description, o.parse);
   cmd
@@ -57,7 +63,7 @@ export function addMeasureOptions(cmd) {
     .option('--lead <seconds>', `unmeasured lead-in at the start of every window, at most a third of its measured part (default ${PRESETS.default.lead})`, positiveNumber('--lead'))
     .option('--warmup <seconds>', `warm-up per bench and driver before its first window, shared among its processes, every result checked (default: ${PRESETS.default.warmup}, then each process on until its time per operation stops improving, a new process for at least ${NEW_PROCESS_WARMUP_S} s; a value given is run as given)`, positiveNumber('--warmup'))
     .option('--processes <n>', `processes each driver's row is measured in, taking the rounds in turn, so its figure averages over processes (default ${PRESETS.default.processes}; --smoke ${PRESETS.smoke.processes}); benches that keep figures of their own across windows use one`, positiveInteger('--processes'))
-    .option('--cpus <placement>', "CPU placement: 'shared' (each driver's JavaScript thread and the embedded server on one CPU, the rest on the others), 'split' (drivers on one CPU, server on another) or 'none' (the scheduler decides)", parsePlacement, DEFAULT_PLACEMENT)
+    .option('--cpus <placement>', "CPU placement: 'shared' (each driver's JavaScript thread and the embedded server on one CPU, the rest on the others), 'split' (drivers on one CPU, server on another) or 'none' (the scheduler decides) (default: shared; split with --rate, whose arrivals would otherwise wait behind the server's work on a shared CPU)", parsePlacement)
     .option('--wake <mode>', "CPU wake-up control while sampling: 'spin' (lowest-priority busy loops keep idle CPUs awake; 'spin:N' for N loops) or 'none'", parseWake, parseWake(DEFAULT_WAKE))
     .option('--jit <mode>', "V8's background compiles: 'background' (they run while the driver process runs, as in any process; a long one may outlast the run) or 'wait' (each driver process waits for them after its warm-up and after each window, outside the measured parts: figures of the optimized code, at the cost of the waits)", parseJit, DEFAULT_JIT)
     .option('--replay', "client cost: each driver answered in its own process by the server's recorded replies (no socket, no server in the figure); replay sets are captured from the server first where missing, and kept in <out>/replay")

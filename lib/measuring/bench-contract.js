@@ -24,6 +24,8 @@
 //   notReplayable: reason       --replay cannot mean anything for it (its replies depend on the server's
 //                   state, or several connections interleave): its rows are n/a with the reason
 //   concurrency: n              its own connections (or pool size and callers), whatever --concurrency says
+//   openSchedule: true          --rate can start its operations on a schedule (measuring/open-loop.js): any
+//                   of its callers may take the next operation
 
 const isFunction = (v) => typeof v === 'function';
 const OPTIONAL_FUNCTIONS = ['setup', 'beforeWindow', 'verify', 'note', 'section', 'tables'];
@@ -70,6 +72,7 @@ export function benchContractProblems(bench) {
   if (bench.requires !== undefined && !(Array.isArray(bench.requires) && bench.requires.every((r) => REQUIREMENTS.includes(r)))) {
     problems.push(`requires must be a list of ${REQUIREMENTS.join(', ')}`);
   }
+  if (bench.openSchedule !== undefined && typeof bench.openSchedule !== 'boolean') problems.push('openSchedule must be a boolean');
   if (bench.notReplayable !== undefined && (typeof bench.notReplayable !== 'string' || !bench.notReplayable)) problems.push('notReplayable must be a non-empty reason');
   if (bench.options !== undefined) problems.push(...optionProblems(bench.options));
   if (bench.probe !== undefined) problems.push(...probeProblems(bench.probe));

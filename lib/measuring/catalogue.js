@@ -1,9 +1,11 @@
 // What the benches add around the runner's matrix, read from the bench modules themselves (the bench
 // contract, bench-contract.js): the options they declare (handed to them as ctx.options, and recorded
-// in the results' settings when they ask), the matrix once per --concurrency level (scaling.js), then
+// in the results' settings when they ask), the matrix once per --concurrency level (scaling.js) and
+// --rate (rates.js), then
 // each bench's extra measurement (`probe`) once per run. No bench is named here.
 import { BENCHES } from '../../benchs/index.js';
 import { forEachLevel } from './scaling.js';
+import { forEachRate } from './rates.js';
 
 /** Every option the benches declare: [{ flags, description, parse, key, default, record? }]. */
 export const benchOptionSpecs = (benches = BENCHES) => [...new Set(benches.flatMap((b) => b.options ?? []))];
@@ -44,7 +46,7 @@ export async function runCatalogue({ opts, settings, results, benches, drivers, 
   context.options = { ...context.options, ...benchOptions(opts, [...new Set([...BENCHES, ...benches])]) };
   for (const o of benchOptionSpecs(benches)) if (o.record) results.settings[o.key] = context.options[o.key];
 
-  await forEachLevel(settings, results, runLevel);
+  await forEachLevel(settings, results, (levelSettings) => forEachRate(levelSettings, runLevel));
 
   await runProbes(benches, results, { drivers, target, admin, context, settings, signal, log });
 }

@@ -15,6 +15,7 @@ import { summarizeWindows } from './windows.js';
 import { round3 } from '../common/stats.js';
 import { pairedDelta } from './paired-delta.js';
 import { encodeHistogram, histogramSummary, mergeHistograms } from './latency.js';
+import { summarizeRate } from './open-loop.js';
 
 // With --precision, rounds are added in batches (and precision judged only between batches), so
 // that stopping follows the interval's width over many rounds, not one lucky round.
@@ -87,6 +88,9 @@ export function processSchedule(copies, random = Math.random) {
 /** How many processes measure a bench's row: one when its plan keeps figures of its own across windows. */
 export const processesFor = (plan, settings) => (plan.summarize ? 1 : Math.max(1, settings.processes ?? 1));
 
+/** How many worker processes share each window of a row (--workers): one when its plan keeps figures of its own. */
+export const workersFor = (plan, settings) => (plan.summarize ? 1 : Math.max(1, settings.workers ?? 1));
+
 const naRow = (cell, reason) => ({ driver: cell.driver.name, protocol: 'n/a', ok: false, status: 'n/a', error: reason });
 
 // A bench may fix its own connections (pool_select_users); else the run's --concurrency.
@@ -105,7 +109,7 @@ async function openCells(cells, { bench, processes, context, settings, signal, f
       continue;
     }
     try {
-      for (let copy = 0; copy < cell.copies; copy++) {
+      for (let copy = 0; copy < cell.copies * cell.workers; copy++) {
         const handle = await unlessAborted(processes.get(cell.driver, copy), signal);
         cell.handles.push(handle);
         // --warmup is the row's, shared among its processes; each then warms up until it is up to
@@ -137,6 +141,8 @@ async function openCells(cells, { bench, processes, context, settings, signal, f
 async function runRounds(cells, { bench, admin, context, settings, serverPid, signal, progress, fail }) {
   const { rounds, time, lead, callTimeoutMs } = settings;
   const awaitCompiles = settings.jit === 'wait';
+  // --rate: each window runs the open schedule at this rate (open-loop.js) instead of a closed loop.
+  const rate = settings.openRate ? { perSec: settings.openRate.askedPerSec, schedule: settings.openRate.schedule, seed: settings.openRate.seed, latencyLimitMs: settings.openRate.latencyLimitMs } : null;
   const order = [];
   let budgetStopped = false;
   const windowTimeoutMs = callTimeoutMs + (lead + time) * 1000 + 10000;
@@ -160,7 +166,12 @@ async function runRounds(cells, { bench, admin, context, settings, serverPid, si
         await bench.beforeWindow?.(admin, context);
         const copy = cell.processFor(r);
         const server0 = processCpuUs(serverPid);
-        const w = await unlessAborted(cell.handles[copy].turn('window', { lead, time, awaitCompiles, bare: Boolean(cell.host) }, windowTimeoutMs), signal);
+        // --workers: the window runs in the group's processes at once, each with its share of a rate.
+        const group = cell.handles.slice(copy * cell.workers, (copy + 1) * cell.workers);
+        const parts = await unlessAborted(Promise.all(group.map((handle, k) => handle.turn('window', {
+          lead, time, awaitCompiles, bare: Boolean(cell.host), rate: rate && group.length > 1 ? { ...rate, perSec: rate.perSec / group.length, seed: rate.seed + 104729 * k } : rate,
+        }, windowTimeoutMs))), signal);
+        const w = parts.length > 1 ? combineWindows(parts) : parts[0];
         const server1 = processCpuUs(serverPid);
         // The bench's own check of what the driver wrote (rows inserted, money conserved).
         await bench.verify?.(admin, context, w.workload);
@@ -177,7 +188,7 @@ async function runRounds(cells, { bench, admin, context, settings, serverPid, si
 }
 
 /** Close each measured driver's connections (in each of its processes) and make its row from its windows. */
-async function closeCells(cells, { concurrency, jitWait, signal, fail }) {
+async function closeCells(cells, { concurrency, jitWait, rate, signal, fail }) {
   for (const cell of cells.filter((c) => c.handles.length && !c.row)) {
     signal?.throwIfAborted();
     const parts = [];
@@ -198,14 +209,18 @@ async function closeCells(cells, { concurrency, jitWait, signal, fail }) {
       status: 'ok',
       error: null,
       ...summarizeWindows(cell.windows),
-      connections: concurrency,
+      connections: concurrency * cell.workers,
       pool: cell.pool ? { size: concurrency, callers: concurrency } : undefined,
+      // --workers: each window ran in this many processes at once, each with its own connections (or pool).
+      ...(cell.workers > 1 ? { workers: cell.workers } : {}),
       operations: closed.operations,
       latency: closed.latency,
+      // --rate: the rate achieved, skipped and late arrivals, and the schedule lag (latency from intended starts).
+      ...(rate ? { rate: summarizeRate(cell.windows.map((w) => w.rate), rate.perSec), lag: closed.lag } : {}),
       // A bench's own figures for the row (e.g. a payments workload's retries, deadlocks and p95).
       workload: closed.workload,
       processRssMB: closed.rssMB,
-      processes: cell.handles.length,
+      processes: cell.handles.length / cell.workers,
       // Each process's warm-up (warm-up.js: until its time per operation stopped improving).
       warmupSeconds: cell.warmupSeconds,
       // What the row's processes waited for V8 to finish compiling, in their warm-ups and after
@@ -228,11 +243,42 @@ export function combineClosed(parts) {
   const sumOf = (figure) => parts.reduce((s, p) => s + (figure(p) ?? 0), 0);
   // The processes' histograms add exactly: the row's latencies as one recorder of them all.
   const merged = mergeHistograms(parts.map((p) => p.latency?.histogram));
+  const lags = mergeHistograms(parts.map((p) => p.lag?.histogram));
   return {
     operations: sumOf((p) => p.operations),
     latency: merged && { ...histogramSummary(merged), max: Math.max(...parts.map((p) => p.latency?.max ?? 0)), histogram: encodeHistogram(merged) },
+    lag: lags ? { ...histogramSummary(lags), histogram: encodeHistogram(lags) } : undefined,
     workload: parts[0].workload,
     rssMB: Math.max(...parts.map((p) => p.rssMB ?? 0)),
+  };
+}
+
+/**
+ * Pure: the windows several workers of one row ran at once (--workers), as one window: operations,
+ * ops/s, CPU and collections summed, the bench's window counts summed field by field, a rate's counts
+ * summed and its window percentiles the workers' mean (each worker's own latencies go to the row's
+ * merged histogram exactly).
+ */
+export function combineWindows(parts) {
+  const sum = (f) => parts.reduce((a, p) => a + (f(p) ?? 0), 0);
+  const known = (f) => (parts.every((p) => Number.isFinite(f(p))) ? sum(f) : null);
+  const sumFields = (objs) => (objs.every((o) => o && typeof o === 'object')
+    ? Object.fromEntries(Object.keys(objs[0]).map((k) => [k, typeof objs[0][k] === 'number' ? objs.reduce((a, o) => a + (o[k] ?? 0), 0) : objs[0][k]]))
+    : objs[0]);
+  const rates = parts.map((p) => p.rate);
+  const mean = (f) => { const xs = rates.map(f).filter(Number.isFinite); return xs.length ? xs.reduce((a, x) => a + x, 0) / xs.length : null; };
+  return {
+    opsPerSec: sum((p) => p.opsPerSec),
+    samples: sum((p) => p.samples),
+    ops: sum((p) => p.ops),
+    opsRun: sum((p) => p.opsRun),
+    seconds: Math.max(...parts.map((p) => p.seconds ?? 0)),
+    cpuUs: sum((p) => p.cpuUs),
+    gcMs: known((p) => p.gcMs),
+    reruns: parts[0].reruns ? sumFields(parts.map((p) => p.reruns)) : parts[0].reruns,
+    compileWaitMs: Math.max(...parts.map((p) => p.compileWaitMs ?? 0)),
+    workload: parts[0].workload === undefined ? undefined : sumFields(parts.map((p) => p.workload)),
+    rate: rates.every(Boolean) ? { ...sumFields(rates), measureSeconds: Math.max(...rates.map((x) => x.measureSeconds)), p50Us: mean((x) => x.p50Us), p99Us: mean((x) => x.p99Us) } : undefined,
   };
 }
 
@@ -254,7 +300,7 @@ export async function measureBench({ bench, drivers, processes, admin, context, 
   const cells = drivers.map((driver) => {
     const plan = planFor(bench, driver, context);
     const copies = processesFor(plan, settings);
-    return { driver, plan, copies, processFor: processSchedule(copies), handles: [], windows: [], row: null, compileWaitS: { warmup: 0, windows: 0 } };
+    return { driver, plan, copies, workers: workersFor(plan, settings), processFor: processSchedule(copies), handles: [], windows: [], row: null, compileWaitS: { warmup: 0, windows: 0 } };
   });
   // calibrate's bare-loop row of a driver (driver.bareLoopOf) runs in that driver's row's processes,
   // on its connections, each round in the same process as the harness's window: the two sides
@@ -262,7 +308,7 @@ export async function measureBench({ bench, drivers, processes, admin, context, 
   for (const cell of cells.filter((c) => c.driver.bareLoopOf)) {
     const host = cells.find((c) => c.driver.name === cell.driver.bareLoopOf && !c.driver.bareLoopOf);
     if (!host) throw new Error(`${cell.driver.name}: no row ${cell.driver.bareLoopOf} to share processes with`);
-    Object.assign(cell, { host, copies: host.copies, processFor: host.processFor });
+    Object.assign(cell, { host, copies: host.copies, workers: host.workers, processFor: host.processFor });
     host.guest = cell;
   }
   // A cell that fails gets its failed row; a failure that is the server's ends the bench. Two rows
@@ -281,10 +327,10 @@ export async function measureBench({ bench, drivers, processes, admin, context, 
   // Start every process the bench needs at once (each takes about 0.4 s to start, mostly loading);
   // one that fails to start is started again, and fails its row, when it is opened.
   await unlessAborted(Promise.allSettled(cells.filter((c) => !c.row && !c.host)
-    .flatMap((c) => Array.from({ length: c.copies }, (_, copy) => processes.get(c.driver, copy)))), signal);
+    .flatMap((c) => Array.from({ length: c.copies * c.workers }, (_, copy) => processes.get(c.driver, copy)))), signal);
   await openCells(cells.filter((c) => !c.row), { bench, processes, context, settings, signal, fail });
   const { order, budgetStopped } = await runRounds(cells, { bench, admin, context, settings, serverPid, signal, progress, fail });
-  await closeCells(cells, { concurrency: benchConcurrency(bench, settings), jitWait: settings.jit === 'wait', signal, fail });
+  await closeCells(cells, { concurrency: benchConcurrency(bench, settings), jitWait: settings.jit === 'wait', rate: settings.openRate ? { perSec: settings.openRate.askedPerSec } : null, signal, fail });
   return { rows: cells.map((c) => c.row), order, budgetStopped };
 }
 

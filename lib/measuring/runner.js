@@ -5,6 +5,7 @@ import { measureBench } from './coordinator.js';
 import { ServerLost } from '../server/session.js';
 import { setUpBench } from './plan.js';
 import { hostLoadBetween, readCpuCounters } from './host-load.js';
+import { resolveRate } from './rates.js';
 
 const errorText = (err) => redact(err?.sqlMessage || err?.message || String(err));
 
@@ -25,12 +26,20 @@ const errorText = (err) => redact(err?.sqlMessage || err?.message || String(err)
 export async function runMatrix({ benches, drivers, processes, admin, context, settings, results, signal, progress, serverAlive, serverPid }) {
   for (const bench of benches) {
     signal?.throwIfAborted();
+    // --rate: this pass's rate, for this bench (a share of its closed-loop maximum is resolved here).
+    const rate = settings.openRate ? resolveRate(settings.openRate, settings.rate, { results, benchName: bench.name, concurrency: settings.concurrency }) : null;
     const entry = {
       name: bench.name, title: bench.title, sql: bench.sql,
       note: bench.note ? bench.note(context) : undefined,
+      ...(settings.openRate ? { rate: rate ?? { pctOfMax: settings.openRate.pctOfMax } } : {}),
       order: [], results: [],
     };
     results.benches.push(entry);
+    if (settings.openRate && !rate) {
+      entry.results = drivers.map((d) => ({ driver: d.name, protocol: 'n/a', ok: false, status: 'n/a', error: 'no closed-loop maximum to take a share of: no row was measured in the closed-loop pass' }));
+      progress?.benchDone?.(bench, entry.results);
+      continue;
+    }
     let setupError = null;
     let benchContext = context;
     try {
@@ -47,7 +56,7 @@ export async function runMatrix({ benches, drivers, processes, admin, context, s
     }
     const counters = readCpuCounters();
     try {
-      const { rows, order, budgetStopped } = await measureBench({ bench, drivers, processes, admin, context: benchContext, settings, serverPid, signal, progress, serverAlive });
+      const { rows, order, budgetStopped } = await measureBench({ bench, drivers, processes, admin, context: benchContext, settings: { ...settings, openRate: rate }, serverPid, signal, progress, serverAlive });
       entry.results = rows;
       entry.order = order;
       if (budgetStopped) entry.budgetStop = { rounds: order.length, of: settings.rounds, budgetS: settings.budget };

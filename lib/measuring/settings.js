@@ -10,6 +10,7 @@ import { DEFAULT_JIT } from './jit.js';
 import { windowLead } from './windows.js';
 import { eachIntervalLevel } from './paired-delta.js';
 import { COUNT_NOISE_FLOOR_PCT, COUNT_V8_FLAGS, VALGRIND_ARGS, assertValgrind } from './valgrind.js';
+import { assertRateBenches, rateSettings } from './rates.js';
 
 // time: measured seconds per bench and driver, split into `rounds` windows; lead: the unmeasured
 // lead-in of each window, at most a third of its measured part (docs/measuring.md, "How a bench is
@@ -23,6 +24,9 @@ import { COUNT_NOISE_FLOOR_PCT, COUNT_V8_FLAGS, VALGRIND_ARGS, assertValgrind } 
 export const PRESETS = {
   default: { time: 2.3, lead: 0.005, warmup: 0.2, rounds: 120, budget: 3.2, processes: 4 },
   smoke: { time: 0.1, lead: 0.01, warmup: 0.05, rounds: 2, processes: 1 },
+  // --rate: windows of a quarter second, so that an open schedule's queue (and a backlog past the
+  // maximum) builds in each; the lead-in runs the schedule unrecorded first.
+  rate: { time: 6, lead: 0.05, warmup: 0.2, rounds: 24, processes: 4 },
 };
 
 const runRows = (opts) => (opts.drivers?.length ?? 1) + (opts.floor ? 1 : 0);
@@ -50,13 +54,13 @@ export function roundsScale(cells, { fullRun = FULL_RUN_CELLS } = {}) {
 
 /** Settings recorded in the results (never connection secrets). */
 export function runSettings(opts, benches) {
-  const preset = opts.smoke ? PRESETS.smoke : PRESETS.default;
+  const preset = opts.smoke ? PRESETS.smoke : opts.rate ? PRESETS.rate : PRESETS.default;
   // Only the default lengths are scaled: rounds or a time asked for are run as asked; `aa` keeps the
   // full run's (scaleSmallRuns: false), so that the resolution it reports is a full run's.
   const defaultLengths = !opts.smoke && opts.rounds === undefined && opts.time === undefined && !opts.precision;
   const cells = benches.length * runRows(opts) * runLevels(opts);
   const fullRun = opts.replay ? REPLAY_FULL_RUN_CELLS : FULL_RUN_CELLS;
-  const scale = defaultLengths && opts.scaleSmallRuns !== false ? roundsScale(cells, { fullRun }) : 1;
+  const scale = defaultLengths && !opts.rate && opts.scaleSmallRuns !== false ? roundsScale(cells, { fullRun }) : 1;
   const scaled = (x) => Math.round(x * scale * 1000) / 1000; // 2.3 × 3 is 6.9, not 6.8999999999999995
   const rounds = opts.rounds ?? preset.rounds * scale;
   const time = opts.time ?? scaled(preset.time);
@@ -79,6 +83,7 @@ export function runSettings(opts, benches) {
     // --warmup, and a smoke run's, are run as they are.
     warmupSettles: !opts.smoke && opts.warmup === undefined,
     processes: opts.processes ?? preset.processes,
+    workers: opts.workers ?? 1,
     wake: describeWake(opts.wake),
     jit: opts.jit ?? DEFAULT_JIT,
     callTimeoutMs: 30000,
@@ -100,6 +105,12 @@ export function resolveSettings(opts, benches) {
   if (opts.replay) {
     if (network.rttMs > 0) throw usageError('--replay measures the driver with no network: it cannot take --rtt or --network', 'drop --rtt/--network, or --replay');
     settings.replay = { figure: opts.count ? 'instructions' : 'client cost' };
+  }
+  if ((opts.schedule || opts.latencyLimit) && !opts.rate) throw usageError(`${opts.schedule ? '--schedule' : '--latency-limit'} is for --rate runs`, 'add --rate');
+  if (opts.rate) {
+    if (opts.replay) throw usageError('--rate loads a server on a schedule: it cannot take --replay', 'drop --rate or --replay');
+    assertRateBenches(benches);
+    settings.rate = rateSettings(opts);
   }
   if (opts.count) {
     // What makes two counts comparable (compare refuses runs that differ in any of it).

@@ -44,6 +44,8 @@ export function summarizeWindows(windows) {
       ops: w.ops,
       cpuUsPerOp: w.ops > 0 ? round1(w.cpuUs / w.ops) : null,
       gcMs: Number.isFinite(w.gcMs) ? round3(w.gcMs) : null,
+      // --rate: the window's own latency percentiles (from intended starts), which its Δ pairs.
+      ...(w.rate ? { p50Us: w.rate.p50Us, p99Us: w.rate.p99Us } : {}),
     })),
     // The window figures, for `compare`'s test between two runs.
     sampleOpsPerSec: figures.map(round1),

@@ -5,7 +5,7 @@
 // ones: no set-up, no checks against tables, each driver's connections answered in its own process.
 import { DriverHandle } from '../measuring/driver-handle.js';
 import { setUpBench } from '../measuring/plan.js';
-import { canPin, pin, planPlacement } from '../common/placement.js';
+import { DEFAULT_PLACEMENT, canPin, pin, planPlacement } from '../common/placement.js';
 import { embeddedServerVersion } from '../server/embedded.js';
 import { openServer, serverSource } from '../server/session.js';
 import { benchIdentity, driverIdentity, findSet, saveSet } from '../conversations/sets.js';
@@ -133,7 +133,7 @@ export async function openReplayStage(stage, { benches, drivers, opts, env, sett
   for (const e of missing) if (firstOf.get(keyOf(e)) !== e) Object.assign(e, { found: firstOf.get(keyOf(e)).found, failed: firstOf.get(keyOf(e)).failed });
   const server = entries.find((e) => e.found?.set.server)?.found.set.server ?? { version: 'unknown' };
   // Counting instructions times nothing: its processes run side by side on every CPU, unpinned.
-  const placement = planPlacement(settings.count ? 'none' : opts.cpus, { embedded: false, pinning: canPin() });
+  const placement = planPlacement(settings.count ? 'none' : opts.cpus ?? DEFAULT_PLACEMENT, { embedded: false, pinning: canPin() });
   pin(process.pid, placement.harness);
   settings.placement = placement;
   stage.placement = placement;

@@ -4,6 +4,7 @@
 // drawn grey and hollow ("no real difference"). As inline SVG for the HTML page, and as a few lines
 // of text for Markdown (GitHub does not inline SVG).
 import { fmtDelta } from './format.js';
+import { fmtOps } from '../common/format-numbers.js';
 import { driverColours, esc, niceStep } from './svg.js';
 
 /** Intervals beyond ±CLAMP_PCT are cut at the axis' edge (an arrow) rather than squashing every other line. */
@@ -29,7 +30,8 @@ export function forestData(results) {
       items.push({
         bench: bench.name,
         driver: row.driver,
-        label: `${bench.name} · ${row.driver}${reference === baseline ? '' : ` vs ${reference}`}`,
+        // At a fixed rate (--rate) the Δ is the p50 latency's.
+        label: `${bench.name}${bench.rate?.askedPerSec ? ` at ${fmtOps(bench.rate.askedPerSec)}/s (p50)` : ''} · ${row.driver}${reference === baseline ? '' : ` vs ${reference}`}`,
         deltaPct: row.deltaPct,
         ci,
         significant: row.deltaSignificant === true,

@@ -8,6 +8,8 @@ import { COST_HEAD, costTexts, environmentFacts, orderedRows, statusText } from 
 import { COUNT_HEAD, countCells, describeCount } from './count-rows.js';
 import { barChart, driverColours, esc } from './svg.js';
 import { forestSvg } from './forest.js';
+import { describeRate, notSustained, rateData, rateDelta } from './rates.js';
+import { rateChartSvg } from './rate-chart.js';
 
 const BASE_COLOUR = '#b8b8b8';
 
@@ -74,7 +76,8 @@ export function renderResultsHtml(results) {
     body.push(forest);
   }
   body.push(environmentBlock(results));
-  for (const bench of results.benches) {
+  // A --rate pass's entries are drawn per bench as latency against throughput (rateSections).
+  for (const bench of results.benches.filter((b) => !b.rate)) {
     const rows = orderedRows(results, bench);
     // The bench's reference: the baseline, or the first driver that ran it when the baseline could not.
     const reference = bench.deltaReference ?? baseline;
@@ -113,7 +116,35 @@ export function renderResultsHtml(results) {
     for (const t of bench.tables ?? []) body.push(benchTable(t));
     body.push('</section>');
   }
+  body.push(...rateSections(results, colour));
   return page(`mysql-driver-bench results ${results.startedAt ?? ''}`, body.join('\n'));
+}
+
+/** --rate: per bench, the latency-against-throughput chart and its table. */
+function rateSections(results, colour) {
+  const baseline = results.settings?.baseline;
+  return rateData(results).map((b) => {
+    const head = ['rate asked', 'driver', 'ops/s done', 'p50 µs', 'p99 µs', 'p99.9 µs', 'lag p50', 'lag p99', 'behind', 'skipped', 'late', 'sustained', `Δ p50 vs ${baseline}`, 'Δ p99'];
+    const num = (v) => `<td class="num">${esc(v)}</td>`;
+    const rows = b.entries.flatMap((entry) => entry.results.map((row, i) => {
+      const ok = row.ok && row.rate;
+      const first = `<td>${i === 0 ? esc(describeRate(entry.rate)) : ''}</td><td>${esc(row.driver)}</td>`;
+      if (!ok) return `<tr>${first}<td colspan="${head.length - 2}" class="${row.status === 'n/a' ? 'na' : 'failed'}">${esc(`${row.status === 'n/a' ? 'n/a' : 'FAILED'}: ${row.error ?? ''}`)}</td></tr>`;
+      return `<tr>${first}${[fmtOps(row.rate.achievedPerSec), fmtUs(row.latency?.p50), fmtUs(row.latency?.p99), fmtUs(row.latency?.p999), fmtUs(row.lag?.p50), fmtUs(row.lag?.p99),
+        fmtOps(row.rate.behind ?? 0), fmtOps(row.rate.skipped), results.settings.rate?.latencyLimitMs ? fmtOps(row.rate.late) : '-',
+        row.rate.sustained ? 'yes' : 'NO', rateDelta(row, entry, baseline), Number.isFinite(row.deltaP99Pct) ? fmtSignedPct(row.deltaP99Pct) : ''].map(num).join('')}</tr>`;
+    }));
+    const missed = b.entries.flatMap((entry) => entry.results.filter((r) => r.ok && r.rate && !r.rate.sustained).map((r) => notSustained(b.bench, entry, r)));
+    return [
+      `<section class="bench" id="rate-${esc(b.bench.replace(/\s+/g, ''))}">`,
+      `<h2>${esc(b.bench)}: latency against throughput</h2>`,
+      `<p class="sub">an open schedule (${esc(results.settings.rate?.schedule ?? 'poisson')} arrivals) at each rate; latency from each operation's intended start, so a stall counts against every operation that should have started during it.</p>`,
+      rateChartSvg(b, colour),
+      `<table><tr>${head.map((h, i) => `<th${i > 1 ? ' class="num"' : ''}>${esc(h)}</th>`).join('')}</tr>${rows.join('')}</table>`,
+      missed.length ? `<p class="warn">${missed.map(esc).join('<br>')}</p>` : '',
+      '</section>',
+    ].join('\n');
+  });
 }
 
 /** A bench's own table (results' `benches[].tables`). */

@@ -27,6 +27,7 @@ export function describeRun(results) {
   const windows = settings.lead !== undefined
     ? `${settings.rounds} rounds${settings.roundsScale > 1 ? ` (${settings.roundsScale} × the default, for a run of few benches and drivers)` : ''} × ${describeWindowLength(settings)} per driver and bench`
       + (settings.processes > 1 ? ` · ${settings.processes} processes per driver, taking the rounds in turn` : '')
+      + (settings.workers > 1 ? ` · each window in ${settings.workers} worker processes at once` : '')
     : `${settings.rounds > 1 ? `${settings.rounds} rounds × ` : ''}${settings.time} s sampling per cell`;
   const counted = settings.count ? `instructions counted under ${settings.count.valgrind} with V8's determinism flags (${settings.count.v8Flags.join(' ')}), one process per row` : null;
   const wake = settings.wake && !counted ? ` · wake ${settings.wake}` : '';
@@ -34,9 +35,10 @@ export function describeRun(results) {
   const placement = settings.placement ? ` · ${describePlacement(settings.placement)}` : '';
   const net = settings.network?.rttMs > 0 ? ` · network ${describeNetwork(settings.network)}` : '';
   const unfair = drivers.filter((d) => d.overridesFairness?.length);
+  const rated = settings.rate ? ` · open schedule at ${settings.rate.rates.map((r) => (r.perSec !== undefined ? `${r.perSec} ops/s` : `${r.pctOfMax} %`)).join(', ')} (${settings.rate.schedule})` : '';
   return [
     `${serverText} · Node ${env.node} · ${env.cpus} × ${env.cpuModel}${placement}${wake}${jit}${net}`,
-    `drivers: ${driverText} · baseline ${settings.baseline} · ${conns} per driver · ${counted ?? windows}`,
+    `drivers: ${driverText} · baseline ${settings.baseline} · ${conns} per driver · ${counted ?? windows}${rated}`,
     ...unfair.map((d) => `(!) NOT COMPARABLE: ${d.name} overrides the fairness rules (${d.overridesFairness.join(', ')}), set alike for every other driver`),
   ];
 }
@@ -104,7 +106,9 @@ export function renderTable(results, { color = false, latency = false } = {}) {
   const notes = [];
   const multiLevel = [].concat(results.settings.concurrency ?? 1).length > 1;
   const unfair = new Set((results.drivers ?? []).filter((d) => d.overridesFairness?.length).map((d) => d.name));
-  for (const bench of results.benches) {
+  // A --rate pass's entries have their own tables (rates.js): here, the closed-loop ones.
+  const closedLoop = results.benches.filter((b) => !b.rate);
+  for (const bench of closedLoop) {
     bench.results.forEach((row, i) => {
       table.push([
         i === 0 ? (multiLevel && bench.concurrency !== undefined ? `${bench.name} @${bench.concurrency}` : bench.name) : '',
@@ -127,8 +131,8 @@ export function renderTable(results, { color = false, latency = false } = {}) {
     if (bench.deltaNote) notes.push(`${bench.name}: ${bench.deltaNote}`);
     if (bench.note) notes.push(`${bench.name}: ${bench.note}`);
   }
-  const lines = [...describeRun(results), table.toString()];
-  if (results.benches.some((b) => b.results.some((r) => r.deltaSignificant === false))) {
+  const lines = [...describeRun(results), ...(closedLoop.length || !results.benches.length ? [table.toString()] : [])];
+  if (closedLoop.some((b) => b.results.some((r) => r.deltaSignificant === false))) {
     notes.unshift(describeSignificanceRule(results.resolution));
   }
   const stops = describeBudgetStops(results.benches);
@@ -158,6 +162,7 @@ export function renderBenchTables(results, { color = false } = {}) {
   return out.join('');
 }
 
+export const RATE_MARK = '(rate)';
 export const NAMED_ONLY_MARK = '(when named)';
 
 /** `list`: each bench with its SQL and, per driver, the protocol path it runs; benches outside the default run marked. */
@@ -165,14 +170,15 @@ export function renderBenchList(benches, drivers, context) {
   const nameWidth = Math.max(18, ...benches.map((b) => b.name.length + 2), NAMED_ONLY_MARK.length + 2);
   const table = new Table({ head: ['bench', 'what it measures', 'SQL', ...drivers.map((d) => d.name)], wordWrap: true, style: { head: [], border: [] }, colWidths: [nameWidth, 40, 34, ...drivers.map(() => 16)] });
   for (const b of benches) {
-    table.push([b.inDefaultRun === false ? `${b.name}\n${NAMED_ONLY_MARK}` : b.name, b.title, b.sql, ...drivers.map((d) => {
+    const marks = [b.inDefaultRun === false ? NAMED_ONLY_MARK : null, b.openSchedule ? RATE_MARK : null].filter(Boolean);
+    table.push([[b.name, ...marks].join('\n'), b.title, b.sql, ...drivers.map((d) => {
       const plan = planFor(b, d, context);
       return plan.unsupported || plan.unavailable ? 'n/a' : plan.protocol;
     })]);
   }
   const named = benches.filter((b) => b.inDefaultRun === false).map((b) => b.name);
-  const footer = named.length
+  const footer = (named.length
     ? `${NAMED_ONLY_MARK}: not in the default run (which stays under four minutes); run when named, e.g. mysql-driver-bench ${named.join(' ')}\n`
-    : '';
+    : '') + (benches.some((b) => b.openSchedule) ? `${RATE_MARK}: takes --rate (operations started on an open schedule; docs/rate.md)\n` : '');
   return table.toString() + '\n' + footer;
 }

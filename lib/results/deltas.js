@@ -42,25 +42,39 @@ export function applyDeltas(results) {
       row.deltaDrift = null;
       row.deltaSignificant = null;
       row.deltaPct = row.ok && row === ref ? 0 : null;
-      if (row.ok && ref && row !== ref) compared.push([row, ref]);
+      if (row.ok && ref && row !== ref) compared.push([row, ref, bench]);
     }
   }
   if (results.settings.count) return applyInstructionDeltas(compared, results);
   const level = eachIntervalLevel(compared.length);
   const paired = [];
-  for (const [row, ref] of compared) {
-    const d = pairedDelta(row.rounds, ref.rounds, level);
+  for (const [row, ref, bench] of compared) {
+    const d = pairedDelta(roundsOf(row, bench), roundsOf(ref, bench), level);
     row.deltaPct = d ? d.deltaPct : null;
     row.deltaCI = d?.ci ?? null;
     row.deltaProcessSdPct = d ? round1(d.processSdPct) : null;
     row.deltaPairs = d?.pairs ?? 0;
     if (d) paired.push([row, d]);
   }
-  for (const [row, ref] of compared) row.costDelta = costDelta(row, ref, level);
+  for (const [row, ref, bench] of compared) {
+    row.costDelta = costDelta(row, ref, level);
+    // --rate: the p99s compared too, as the ratio of the rows' whole histograms (no interval: a
+    // window's p99 rests on a handful of operations).
+    if (bench.rate) row.deltaP99Pct = row.latency?.p99 > 0 && ref.latency?.p99 > 0 ? round1((ref.latency.p99 / row.latency.p99 - 1) * 100) : null;
+  }
   results.resolution = pairedResolution(paired.map(([, d]) => d), { level, comparisons: compared.length });
   for (const [row, d] of paired) row.deltaSignificant = pairedSignificant(d, results.resolution?.pct);
-  for (const [row, ref] of compared) row.deltaDrift = driftOf(row, ref, level, results.resolution?.pct);
+  for (const [row, ref, bench] of compared) row.deltaDrift = driftOf(roundsOf(row, bench), roundsOf(ref, bench), level, results.resolution?.pct);
   return results;
+}
+
+/**
+ * The rounds a row's Δ pairs: its windows' ops/s, or at a fixed rate (--rate) their p50 latency as a
+ * speed (1 / p50), so that Δ keeps its sign (+ is better: a lower p50 at the same rate).
+ */
+function roundsOf(row, bench) {
+  if (!bench.rate) return row.rounds;
+  return (row.rounds ?? []).map((w) => ({ ...w, opsPerSec: w.p50Us > 0 ? 1e6 / w.p50Us : 0 }));
 }
 
 /**
@@ -102,8 +116,8 @@ export function costDelta(row, ref, level = 0.95) {
  * moved: the halves differ by the U test at the level of the run's intervals, and by more than the
  * run's resolution. Null with too few rounds.
  */
-function driftOf(row, ref, level, resolutionPct = 0) {
-  const d = pairedDrift(row.rounds, ref.rounds);
+function driftOf(rowRounds, refRounds, level, resolutionPct = 0) {
+  const d = pairedDrift(rowRounds, refRounds);
   if (!d) return null;
   return {
     firstPct: round1(d.firstPct),

@@ -1,14 +1,14 @@
 // The stage one run plays on: the server (embedded or remote) with the harness's admin connection,
 // where the server and the harness run (CPU placement, the same for every driver), and, with --rtt,
 // the latency proxy between the drivers and the server. Opened before the benches, closed after.
-import { DEFAULT_PLACEMENT, canPin, pin, pinThreads, planPlacement } from '../common/placement.js';
+import { canPin, defaultPlacement, pin, pinThreads, planPlacement } from '../common/placement.js';
 import { openServer } from './session.js';
 import { describeAddedDelay, describeHeld, startProxy, summarizeAddedDelay, proxyPlacement, describeCalibration } from './proxy/index.js';
 import { calibrateProxy, CALIBRATE_MAX_RTT_MS, probeSize, startProbe } from './proxy/calibrate.js';
 
 /** CPU placement: planned for this server, the server and the harness pinned; recorded in the settings. */
 function placeServer(session, { opts, settings, log }) {
-  const placement = planPlacement(opts.cpus ?? DEFAULT_PLACEMENT, { embedded: session.serverInfo.embedded, pinning: canPin() });
+  const placement = planPlacement(opts.cpus ?? defaultPlacement(opts), { embedded: session.serverInfo.embedded, pinning: canPin() });
   if (placement.note) log(`placement: ${placement.note}`);
   pin(session.serverPid, placement.server);
   pin(process.pid, placement.harness);

@@ -18,6 +18,9 @@ Examples:
   $ mysql-driver-bench --drivers mariadb,mysql2 --baseline mysql2
   $ mysql-driver-bench --smoke --json -             quick pass for CI, JSON on stdout
   $ DB_HOST=127.0.0.1 DB_USER=bench DB_PASSWORD=... mysql-driver-bench --concurrency 4
+  $ mysql-driver-bench pool_select --rate 50%,120% --latency-limit 10
+                                                    an open schedule at half and 1.2 × the closed-loop
+                                                    maximum: latency against throughput
   $ mysql-driver-bench list                         what each bench runs, per driver
 
 With no --host/--socket (nor DB_HOST/DB_SOCKET, nor conf.js), a throwaway MariaDB
@@ -39,7 +42,8 @@ export function registerRun(program, { stdout, stderr, env, signal, setExitCode 
     .argument('[bench...]', `benches to run (${BENCHES.map((b) => b.name).join(', ')}); when none are named, all but `
       + `${BENCHES.filter((b) => !DEFAULT_BENCHES.includes(b)).map((b) => b.name).join(', ')}, which run only when named`)
     .action(async (benchNames, opts) => {
-      const benches = selectBenches(benchNames);
+      // --rate with no bench named: the default run's benches that take an open schedule.
+      const benches = opts.rate && !benchNames?.length ? DEFAULT_BENCHES.filter((b) => b.openSchedule) : selectBenches(benchNames);
       if (opts.floor && !opts.drivers.includes('floor')) opts.drivers = [...opts.drivers, 'floor'];
       opts.drivers = expandRuntimes(opts.drivers, opts.runtimes, { only: (base) => base === 'bun-sql' || base === 'floor' });
       assertDriverNames(opts.drivers, { overrideFairness: opts.overrideFairness });
