@@ -2,7 +2,8 @@
 // how their latencies and counts are put together.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { combineClosed, processesFor, processSchedule } from '../lib/measuring/coordinator.js';
+import { processesFor, processSchedule } from '../lib/measuring/coordinator.js';
+import { combineClosed } from '../lib/measuring/combine.js';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { LatencyRecorder, decodeHistogram, encodeHistogram, histogramSummary, mergeHistograms, newHistogram, recordedValues } from '../lib/measuring/latency.js';

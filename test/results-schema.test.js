@@ -18,7 +18,7 @@ import { applyDeltas } from '../lib/results/deltas.js';
 import { resolveSettings } from '../lib/measuring/settings.js';
 import { parseWake } from '../lib/measuring/wake.js';
 import { summarizeWindows } from '../lib/measuring/windows.js';
-import { combineClosed } from '../lib/measuring/coordinator.js';
+import { combineClosed } from '../lib/measuring/combine.js';
 import { startHealthMonitor } from '../lib/measuring/health.js';
 import { hostLoadBetween, readCpuCounters } from '../lib/measuring/host-load.js';
 import { planPlacement } from '../lib/common/placement.js';
