@@ -9,13 +9,18 @@ import { decodeHistogram } from '../lib/measuring/latency.js';
 
 after(removeIsolatedDirs);
 
-test('pool_select at 50 % and 120 % of the closed-loop maximum: rates asked of the slowest row, latencies from intended starts, lag and counts per row', async () => {
+/** A --smoke run of `args` on the embedded server, its results file read back: { r, results, dirs, file }. */
+async function smokeRun(args) {
   const dirs = isolatedDirs();
-  const file = join(dirs.base, 'rate.json');
-  const html = join(dirs.base, 'rate.html');
-  const r = await runCli(['pool_select', '--rate', '50%,120%', '--latency-limit', '5', '--smoke', '--drivers', 'mysql2,mariadb', '--concurrency', '2', '--out', dirs.out, '--json', file], { tmp: dirs.tmp, timeoutMs: 180000 });
+  const file = join(dirs.base, 'run.json');
+  const r = await runCli([...args, '--smoke', '--out', dirs.out, '--json', file], { tmp: dirs.tmp, timeoutMs: 180000 });
   assert.equal(r.code, 0, r.stderr);
-  const results = JSON.parse(readFileSync(file, 'utf8'));
+  return { r, results: JSON.parse(readFileSync(file, 'utf8')), dirs, file };
+}
+
+test('pool_select at 50 % and 120 % of the closed-loop maximum: rates asked of the slowest row, latencies from intended starts, lag and counts per row', async () => {
+  const { r, results, dirs, file } = await smokeRun(['pool_select', '--rate', '50%,120%', '--latency-limit', '5', '--drivers', 'mysql2,mariadb', '--concurrency', '2']);
+  const html = join(dirs.base, 'rate.html');
   assert.deepEqual(results.settings.rate, { rates: [{ pctOfMax: 50 }, { pctOfMax: 120 }], schedule: 'poisson', latencyLimitMs: 5, seed: 1 });
   const [closed, half, over] = results.benches;
   assert.equal(closed.rate, undefined, 'the closed-loop pass first');
@@ -47,11 +52,7 @@ test('pool_select at 50 % and 120 % of the closed-loop maximum: rates asked of t
 });
 
 test('transfer at a fixed rate: the money check after every window still holds', async () => {
-  const dirs = isolatedDirs();
-  const file = join(dirs.base, 'transfer.json');
-  const r = await runCli(['transfer', '--rate', '150', '--schedule', 'uniform', '--smoke', '--drivers', 'mysql2', '--concurrency', '2', '--out', dirs.out, '--json', file], { tmp: dirs.tmp, timeoutMs: 180000 });
-  assert.equal(r.code, 0, r.stderr);
-  const results = JSON.parse(readFileSync(file, 'utf8'));
+  const { results } = await smokeRun(['transfer', '--rate', '150', '--schedule', 'uniform', '--drivers', 'mysql2', '--concurrency', '2']);
   assert.equal(results.benches.length, 1, 'no closed-loop pass without a share of the maximum');
   const [row] = results.benches[0].results;
   assert.ok(row.ok, row.error);
@@ -79,11 +80,7 @@ test('--rate bad input: one line each, exit 2, nothing started', async () => {
 });
 
 test('--workers 2: each window runs in two processes at once, each with its share of the rate; counts summed, histograms merged', async () => {
-  const dirs = isolatedDirs();
-  const file = join(dirs.base, 'workers.json');
-  const r = await runCli(['pool_select', '--workers', '2', '--rate', '400', '--smoke', '--drivers', 'mysql2', '--concurrency', '2', '--out', dirs.out, '--json', file], { tmp: dirs.tmp, timeoutMs: 180000 });
-  assert.equal(r.code, 0, r.stderr);
-  const results = JSON.parse(readFileSync(file, 'utf8'));
+  const { r, results } = await smokeRun(['pool_select', '--workers', '2', '--rate', '400', '--drivers', 'mysql2', '--concurrency', '2']);
   assert.equal(results.settings.workers, 2);
   const [row] = results.benches[0].results;
   assert.ok(row.ok, row.error);
