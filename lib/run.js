@@ -57,7 +57,7 @@ function exitCodeOf(results, exitCode, { variant, threshold, stderr }) {
   let code = exitCode === EXIT.OK && failed ? EXIT.ROWS_FAILED : exitCode;
   if (threshold !== undefined) {
     const found = regressionsAgainstBaseline(results, threshold);
-    const figure = results.settings.count ? 'instructions/op' : 'ops/s';
+    const figure = results.settings.count ? 'instructions/op' : results.settings.rate ? 'ops/s, or at a rate p50 latency' : 'ops/s';
     for (const line of describeRegressions(found, { baseline: results.settings.baseline, thresholdPct: threshold, figure })) stderr.write(`${line}\n`);
     if (found.length && code === EXIT.OK) code = EXIT.ROWS_FAILED;
   }

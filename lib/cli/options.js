@@ -11,7 +11,7 @@ import { parsePlacement } from '../common/placement.js';
 import { parseConcurrency } from '../measuring/scaling.js';
 import { parseLatencyLimit, parseRates, parseSchedule } from '../measuring/rates.js';
 import { benchOptionSpecs } from '../measuring/catalogue.js';
-import { parseWake, DEFAULT_WAKE } from '../measuring/wake.js';
+import { parseWake } from '../measuring/wake.js';
 import { DEFAULT_JIT, parseJit } from '../measuring/jit.js';
 
 /** A commander parser for a percentage of 0 or more (`--threshold`). */
@@ -64,7 +64,7 @@ export function addMeasureOptions(cmd) {
     .option('--warmup <seconds>', `warm-up per bench and driver before its first window, shared among its processes, every result checked (default: ${PRESETS.default.warmup}, then each process on until its time per operation stops improving, a new process for at least ${NEW_PROCESS_WARMUP_S} s; a value given is run as given)`, positiveNumber('--warmup'))
     .option('--processes <n>', `processes each driver's row is measured in, taking the rounds in turn, so its figure averages over processes (default ${PRESETS.default.processes}; --smoke ${PRESETS.smoke.processes}); benches that keep figures of their own across windows use one`, positiveInteger('--processes'))
     .option('--cpus <placement>', "CPU placement: 'shared' (each driver's JavaScript thread and the embedded server on one CPU, the rest on the others), 'split' (drivers on one CPU, server on another) or 'none' (the scheduler decides) (default: shared; split with --rate, whose arrivals would otherwise wait behind the server's work on a shared CPU)", parsePlacement)
-    .option('--wake <mode>', "CPU wake-up control while sampling: 'spin' (lowest-priority busy loops keep idle CPUs awake; 'spin:N' for N loops) or 'none'", parseWake, parseWake(DEFAULT_WAKE))
+    .option('--wake <mode>', "CPU wake-up control while sampling: 'spin' (lowest-priority busy loops keep idle CPUs awake; 'spin:N' for N loops) or 'none' (default: none; spin with --rate)", parseWake)
     .option('--jit <mode>', "V8's background compiles: 'background' (they run while the driver process runs, as in any process; a long one may outlast the run) or 'wait' (each driver process waits for them after its warm-up and after each window, outside the measured parts: figures of the optimized code, at the cost of the waits)", parseJit, DEFAULT_JIT)
     .option('--replay', "client cost: each driver answered in its own process by the server's recorded replies (no socket, no server in the figure); replay sets are captured from the server first where missing, and kept in <out>/replay")
     .option('--count <what>', "with --replay: 'instructions' counts each row's instructions per operation under Valgrind (the same count on every run and host) instead of timing it", parseCount)

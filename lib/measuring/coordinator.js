@@ -143,6 +143,8 @@ async function runRounds(cells, { bench, admin, context, settings, serverPid, si
   const awaitCompiles = settings.jit === 'wait';
   // --rate: each window runs the open schedule at this rate (open-loop.js) instead of a closed loop.
   const rate = settings.openRate ? { perSec: settings.openRate.askedPerSec, schedule: settings.openRate.schedule, seed: settings.openRate.seed, latencyLimitMs: settings.openRate.latencyLimitMs } : null;
+  // A rate run's closed-loop pass waits for its replies as its open schedule does (busyPoll in ticker.js).
+  const poll = Boolean(settings.rate) && !rate;
   const order = [];
   let budgetStopped = false;
   const windowTimeoutMs = callTimeoutMs + (lead + time) * 1000 + 10000;
@@ -169,7 +171,7 @@ async function runRounds(cells, { bench, admin, context, settings, serverPid, si
         // --workers: the window runs in the group's processes at once, each with its share of a rate.
         const group = cell.handles.slice(copy * cell.workers, (copy + 1) * cell.workers);
         const parts = await unlessAborted(Promise.all(group.map((handle, k) => handle.turn('window', {
-          lead, time, awaitCompiles, bare: Boolean(cell.host), rate: rate && group.length > 1 ? { ...rate, perSec: rate.perSec / group.length, seed: rate.seed + 104729 * k } : rate,
+          lead, time, awaitCompiles, bare: Boolean(cell.host), poll, rate: rate && group.length > 1 ? { ...rate, perSec: rate.perSec / group.length, seed: rate.seed + 104729 * k } : rate,
         }, windowTimeoutMs))), signal);
         const w = parts.length > 1 ? combineWindows(parts) : parts[0];
         const server1 = processCpuUs(serverPid);

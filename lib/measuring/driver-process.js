@@ -9,7 +9,8 @@
 //   window { lead, time, awaitCompiles, bare, rate }  unmeasured lead-in, then about `time` seconds sampled by benchmark.js
 //          (awaitCompiles: then wait for V8's queued compiles, --jit wait; bare: a bare await loop
 //          instead, `calibrate`'s other side, in the same process and on the same connections;
-//          rate { perSec, schedule, seed, latencyLimitMs }: --rate's open schedule instead, open-loop.js)
+//          rate { perSec, schedule, seed, latencyLimitMs }: --rate's open schedule instead, open-loop.js;
+//          poll: the event loop turns without sleeping meanwhile, as an open schedule's does)
 //   close  {}  close the connections; the cell's latency percentiles and the bench's own figures
 //   capture { bench, setupData, ops }  --replay's capture: one connection to the server, recorded from
 //          its handshake through `ops` operations (each checked); returns the recording
@@ -25,6 +26,7 @@ import { NEW_PROCESS_WARMUP_S, leadIn, warmUp } from './warm-up.js';
 import { windowLead } from './windows.js';
 import { LatencyRecorder } from './latency.js';
 import { rateWindow } from './rate-window.js';
+import { busyPoll } from './ticker.js';
 import { round1 } from '../common/stats.js';
 import { addSecret, redact } from '../common/redact.js';
 import { deadline, within } from '../common/timers.js';
@@ -190,14 +192,16 @@ const handlers = {
     };
   },
 
-  async window({ lead, time, awaitCompiles: jitWait = false, bare = false, rate = null }) {
+  async window({ lead, time, awaitCompiles: jitWait = false, bare = false, rate = null, poll = false }) {
     if (!cell) throw new Error('window before open');
     const { ops, check, sizing, latencies, callTimeoutMs, plan } = cell;
     plan.windowStats?.(); // counts start again with this window
+    // A rate run's closed-loop pass turns the event loop as its open schedule's waits do (ticker.js).
+    const stopPolling = poll ? busyPoll() : null;
     // The bare loop's windows are sized from its own previous window, as the harness's are.
-    const m = rate ? await rateWindow(cell, { lead, time, rate })
-      : bare ? await bareWindow(ops[0], { ops, check, sizing: (cell.bareSizing ??= { ...sizing }), lead, time, callTimeoutMs })
-        : await sampleWindow({ ops, check, sizing, time, lead, callTimeoutMs, latencies, name: cell.bench.name });
+    const m = await (rate ? rateWindow(cell, { lead, time, rate })
+      : bare ? bareWindow(ops[0], { ops, check, sizing: (cell.bareSizing ??= { ...sizing }), lead, time, callTimeoutMs })
+        : sampleWindow({ ops, check, sizing, time, lead, callTimeoutMs, latencies, name: cell.bench.name })).finally(() => stopPolling?.());
     // A function that got hot during the window is compiled now, before this process is stopped,
     // and not through its next windows.
     const compileWaitMs = jitWait ? awaitCompiles() : 0;

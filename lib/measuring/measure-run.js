@@ -10,7 +10,7 @@ import { hostLoadBetween, readCpuCounters } from './host-load.js';
 import { describePlacement, pinThreads } from '../common/placement.js';
 import { runMatrix } from './runner.js';
 import { sleep } from '../common/timers.js';
-import { withWake } from './wake.js';
+import { defaultWake, withWake } from './wake.js';
 import { PRECISION_BATCH } from './coordinator.js';
 import { describeWindowLength } from './windows.js';
 
@@ -54,7 +54,7 @@ async function watchHealth(admin) {
 function measureAll({ benches, drivers, opts, settings, results, stage, processes, signals, progress, log }) {
   const { session, target } = stage;
   const { admin, context } = session;
-  return withWake(opts.wake, () => runCatalogue({
+  return withWake(opts.wake ?? defaultWake(opts), () => runCatalogue({
     opts, settings, results, benches, drivers, admin, target, context, signal: signals.signal, log,
   }, (levelSettings) => runMatrix({
     benches, drivers, processes, admin, context, results,

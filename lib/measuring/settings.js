@@ -5,7 +5,7 @@ import { driverProcessFlags } from './driver-handle.js';
 import { BUILTIN_DRIVERS } from '../drivers/index.js';
 import { resolveNetwork } from '../server/proxy/index.js';
 import { usageError } from '../common/errors.js';
-import { describeWake } from './wake.js';
+import { defaultWake, describeWake } from './wake.js';
 import { DEFAULT_JIT } from './jit.js';
 import { windowLead } from './windows.js';
 import { eachIntervalLevel } from './paired-delta.js';
@@ -84,7 +84,7 @@ export function runSettings(opts, benches) {
     warmupSettles: !opts.smoke && opts.warmup === undefined,
     processes: opts.processes ?? preset.processes,
     workers: opts.workers ?? 1,
-    wake: describeWake(opts.wake),
+    wake: describeWake(opts.wake ?? defaultWake(opts)),
     jit: opts.jit ?? DEFAULT_JIT,
     callTimeoutMs: 30000,
   };

@@ -12,6 +12,13 @@ const SPINNER = fileURLToPath(new URL('./spinner.js', import.meta.url));
 // Chosen from measurements on a 2-core VM (docs/measuring.md, "CPU placement": wake-ups).
 export const DEFAULT_WAKE = 'none';
 
+/**
+ * The wake mode of a run that names none: none, but spin for an open schedule (--rate), whose
+ * driver process never sleeps (ticker.js), so that the server's CPU is kept out of idle too, in its
+ * closed-loop pass and at each rate alike.
+ */
+export const defaultWake = (opts) => parseWake(opts.rate ? 'spin' : DEFAULT_WAKE);
+
 /** Default number of spinners: all CPUs but one (at least one). */
 export const defaultSpinners = () => Math.max(1, cpus().length - 1);
 

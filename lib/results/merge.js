@@ -62,7 +62,8 @@ function orderedShards(list) {
   return Array.from({ length: count }, (_, i) => byIndex.get(i + 1));
 }
 
-const benchKey = (b) => `${b.name}\u0000${b.concurrency ?? ''}`;
+// A --rate entry is its bench at one rate: a share of the maximum names it (each shard measures its own maximum).
+const benchKey = (b) => `${b.name}\u0000${b.concurrency ?? ''}\u0000${b.rate ? (b.rate.pctOfMax !== undefined ? `${b.rate.pctOfMax}%` : b.rate.askedPerSec) : ''}`;
 
 /**
  * Join the shards `[{ file, results }]` into one results object. Each row gets `shard` (the shard that

@@ -102,6 +102,12 @@ export const figureOf = (results) => results.settings?.replay?.figure ?? 'end to
 
 /** A replay run's client cost and an end-to-end figure measure different things: never compared. */
 function assertSameFigure(base, next, baseFile, newFile) {
+  // A --rate run's rows at a rate are latencies on an open schedule, paired within the run.
+  const rated = [[baseFile, base], [newFile, next]].filter(([, r]) => r.settings?.rate).map(([f]) => f);
+  if (rated.length) {
+    throw usageError(`${rated.map((f) => `'${f}'`).join(' and ')} measured at a fixed rate (--rate): compare judges closed-loop runs`,
+      'read a rate run\'s Δ p50 and Δ p99 within it (its rows side by side at each rate), or compare runs without --rate');
+  }
   if (figureOf(base) === figureOf(next)) return;
   throw usageError(`'${baseFile}' measured ${figureOf(base)}, '${newFile}' ${figureOf(next)}: figures of different kinds are not compared`,
     'compare a --replay run with a --replay run, and an end-to-end run with an end-to-end run');
