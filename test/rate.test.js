@@ -49,6 +49,9 @@ test('pool_select at 50 % and 120 % of the closed-loop maximum: rates asked of t
   const page = readFileSync(html, 'utf8');
   assert.match(page, /pool_select @2: latency against throughput/);
   assert.match(page, /<polyline[^>]+stroke-dasharray/, 'p99 lines in the chart');
+  const compared = await runCli(['compare', file, file]);
+  assert.equal(compared.code, 2, 'compare judges closed-loop runs only');
+  assert.match(compared.stderr, /measured at a fixed rate \(--rate\): compare judges closed-loop runs/);
 });
 
 test('transfer at a fixed rate: the money check after every window still holds', async () => {
