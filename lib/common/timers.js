@@ -14,3 +14,12 @@ export function deadline(promise, ms, error) {
   const late = new Promise((_, reject) => { timer = setTimeout(() => reject(error()), ms); timer.unref(); });
   return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }
+
+/**
+ * Busy-wait `ms` on a clock that allocates nothing (process.hrtime.bigint()): a loop of
+ * performance.now() calls made hundreds of scavenges a second (docs/measuring-history.md, 2026-11-26).
+ */
+export function spinFor(ms) {
+  const until = process.hrtime.bigint() + BigInt(Math.ceil(ms * 1e6));
+  while (process.hrtime.bigint() < until);
+}

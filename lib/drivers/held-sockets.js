@@ -17,6 +17,7 @@
 import net from 'node:net';
 import tls from 'node:tls';
 import { performance } from 'node:perf_hooks';
+import { spinFor } from '../common/timers.js';
 
 const queue = []; // { due, run } in arrival order; one hold for all, so due ascends
 let head = 0;
@@ -30,12 +31,6 @@ let awaitUntil = 0;
 let holdMs = 0;
 let holding = false;
 const lateness = { count: 0, early: 0, maxMs: 0, sumMs: 0 };
-
-/** Spin until `ms` from now, reading a clock that allocates nothing. */
-function spinFor(ms) {
-  const until = process.hrtime.bigint() + BigInt(Math.ceil(ms * 1e6));
-  while (process.hrtime.bigint() < until);
-}
 
 function turn() {
   let now = performance.now();
