@@ -8,7 +8,7 @@ import { COST_HEAD, costTexts, environmentFacts, orderedRows, statusText } from 
 import { COUNT_HEAD, countCells, describeCount } from './count-rows.js';
 import { barChart, driverColours, esc } from './svg.js';
 import { forestSvg } from './forest.js';
-import { describeRate, notSustained, rateData, rateDelta } from './rates.js';
+import { describeRate, notSustained, rateData, rateFigures, rateHead } from './rates.js';
 import { rateChartSvg } from './rate-chart.js';
 
 const BASE_COLOUR = '#b8b8b8';
@@ -124,15 +124,12 @@ export function renderResultsHtml(results) {
 function rateSections(results, colour) {
   const baseline = results.settings?.baseline;
   return rateData(results).map((b) => {
-    const head = ['rate asked', 'driver', 'ops/s done', 'p50 µs', 'p99 µs', 'p99.9 µs', 'lag p50', 'lag p99', 'behind', 'skipped', 'late', 'sustained', `Δ p50 vs ${baseline}`, 'Δ p99'];
+    const head = rateHead(baseline);
     const num = (v) => `<td class="num">${esc(v)}</td>`;
     const rows = b.entries.flatMap((entry) => entry.results.map((row, i) => {
-      const ok = row.ok && row.rate;
       const first = `<td>${i === 0 ? esc(describeRate(entry.rate)) : ''}</td><td>${esc(row.driver)}</td>`;
-      if (!ok) return `<tr>${first}<td colspan="${head.length - 2}" class="${row.status === 'n/a' ? 'na' : 'failed'}">${esc(`${row.status === 'n/a' ? 'n/a' : 'FAILED'}: ${row.error ?? ''}`)}</td></tr>`;
-      return `<tr>${first}${[fmtOps(row.rate.achievedPerSec), fmtUs(row.latency?.p50), fmtUs(row.latency?.p99), fmtUs(row.latency?.p999), fmtUs(row.lag?.p50), fmtUs(row.lag?.p99),
-        fmtOps(row.rate.behind ?? 0), fmtOps(row.rate.skipped), results.settings.rate?.latencyLimitMs ? fmtOps(row.rate.late) : '-',
-        row.rate.sustained ? 'yes' : 'NO', rateDelta(row, entry, baseline), Number.isFinite(row.deltaP99Pct) ? fmtSignedPct(row.deltaP99Pct) : ''].map(num).join('')}</tr>`;
+      if (!(row.ok && row.rate)) return `<tr>${first}<td colspan="${head.length - 2}" class="${row.status === 'n/a' ? 'na' : 'failed'}">${esc(`${row.status === 'n/a' ? 'n/a' : 'FAILED'}: ${row.error ?? ''}`)}</td></tr>`;
+      return `<tr>${first}${rateFigures(row, entry, baseline, results.settings.rate).map(num).join('')}</tr>`;
     }));
     const missed = b.entries.flatMap((entry) => entry.results.filter((r) => r.ok && r.rate && !r.rate.sustained).map((r) => notSustained(b.bench, entry, r)));
     return [

@@ -44,6 +44,28 @@ export function rateDelta(row, entry, baseline) {
 
 const statusCell = (row) => (row.ok ? (row.rate?.sustained ? 'yes' : 'NO') : row.status === 'n/a' ? 'n/a' : 'FAILED');
 
+/** The rate table's head, for the text and the HTML report alike. */
+export const rateHead = (baseline) => ['rate asked', 'driver', 'done ops/s', 'p50 µs', 'p99 µs', 'p99.9 µs', 'lag p50', 'lag p99', 'late', 'behind', 'skipped', 'sustained', `Δ p50 vs ${baseline}`, 'Δ p99'];
+
+/** A measured rate row's cells after the rate and the driver (rateHead's), for the text and the HTML report alike. */
+export function rateFigures(row, entry, baseline, run) {
+  const delta = rateDelta(row, entry, baseline);
+  return [
+    fmtOps(row.rate.achievedPerSec),
+    fmtUs(row.latency?.p50),
+    fmtUs(row.latency?.p99),
+    fmtUs(row.latency?.p999),
+    fmtUs(row.lag?.p50),
+    fmtUs(row.lag?.p99),
+    run?.latencyLimitMs ? fmtInt(row.rate.late) : '-',
+    fmtInt(row.rate.behind ?? 0),
+    fmtInt(row.rate.skipped),
+    statusCell(row),
+    delta,
+    Number.isFinite(row.deltaP99Pct) && !delta.endsWith('not sustained)') ? fmtSignedPct(row.deltaP99Pct) : '',
+  ];
+}
+
 /** Pure: the rate tables ('' when the run had no --rate). */
 export function renderRates(results, { color = false } = {}) {
   const data = rateData(results);
@@ -51,7 +73,7 @@ export function renderRates(results, { color = false } = {}) {
   const { baseline, rate: run } = results.settings;
   const parts = [];
   for (const b of data) {
-    const head = ['rate asked', 'driver', 'done ops/s', 'p50 µs', 'p99 µs', 'p99.9 µs', 'lag p50', 'lag p99', 'late', 'behind', 'skipped', 'sustained', `Δ p50 vs ${baseline}`, 'Δ p99'];
+    const head = rateHead(baseline);
     const table = new Table({
       head,
       colAligns: ['left', 'left', ...head.slice(2).map(() => 'right')],
@@ -61,22 +83,8 @@ export function renderRates(results, { color = false } = {}) {
     for (const entry of b.entries) {
       entry.results.forEach((row, i) => {
         const ok = row.ok && row.rate;
-        table.push([
-          i === 0 ? describeRate(entry.rate) : '',
-          row.driver,
-          ok ? fmtOps(row.rate.achievedPerSec) : '',
-          ok ? fmtUs(row.latency?.p50) : '',
-          ok ? fmtUs(row.latency?.p99) : '',
-          ok ? fmtUs(row.latency?.p999) : '',
-          ok ? fmtUs(row.lag?.p50) : '',
-          ok ? fmtUs(row.lag?.p99) : '',
-          ok ? (run?.latencyLimitMs ? fmtInt(row.rate.late) : '-') : '',
-          ok ? fmtInt(row.rate.behind ?? 0) : '',
-          ok ? fmtInt(row.rate.skipped) : '',
-          statusCell(row),
-          ok ? rateDelta(row, entry, baseline) : '',
-          ok && Number.isFinite(row.deltaP99Pct) && !rateDelta(row, entry, baseline).endsWith('not sustained)') ? fmtSignedPct(row.deltaP99Pct) : '',
-        ]);
+        const figures = ok ? rateFigures(row, entry, baseline, run) : [...Array(9).fill(''), statusCell(row), '', ''];
+        table.push([i === 0 ? describeRate(entry.rate) : '', row.driver, ...figures]);
         if (ok && !row.rate.sustained) notes.push(notSustained(b.bench, entry, row));
         if (!row.ok) notes.push(`${b.bench} at ${describeRate(entry.rate)} · ${row.driver}: ${row.status === 'n/a' ? 'n/a' : 'FAILED'}: ${row.error}`);
       });
