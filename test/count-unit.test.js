@@ -3,6 +3,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseDumpTotal, sizeCount } from '../lib/replay/count.js';
 import { COUNT_V8_FLAGS } from '../lib/measuring/valgrind.js';
+import { DETERMINISTIC_V8_FLAGS, fixedLayoutLauncher } from '../lib/measuring/same-program.js';
+import { processRuntime } from '../lib/measuring/driver-handle.js';
 import { compareCounts, countIncomparability } from '../lib/results/compare-counts.js';
 import { applyDeltas } from '../lib/results/deltas.js';
 import { renderTable } from '../lib/reporting/table.js';
@@ -89,4 +91,27 @@ test('a count run as Markdown and HTML: instructions/op, the windows\' spread an
   const html = renderResultsHtml(results);
   assert.match(html, /do: instructions\/op per driver/);
   assert.match(html, /<th class="num">instructions\/op<\/th>/);
+});
+
+test("a replayed driver process runs V8 with the count's determinism flags, and without address randomization where setarch can", () => {
+  const runtime = processRuntime(null, { replay: true });
+  for (const flag of DETERMINISTIC_V8_FLAGS) {
+    assert.ok(runtime.execArgv.includes(flag), flag);
+    assert.ok(COUNT_V8_FLAGS.includes(flag), flag);
+  }
+  const launcher = fixedLayoutLauncher();
+  if (launcher) {
+    assert.equal(runtime.execPath, launcher.command);
+    assert.deepEqual(runtime.execArgv.slice(0, launcher.args.length + 1), [...launcher.args, process.execPath]);
+  } else assert.equal(runtime.execPath, undefined);
+  // An end-to-end driver process keeps V8's usual behaviour.
+  const live = processRuntime(null, { host: '127.0.0.1' });
+  assert.equal(live.execPath, undefined);
+  assert.ok(!live.execArgv.includes('--predictable'));
+});
+
+test('two counts taken with the same V8 flags in another order are comparable', () => {
+  const withFlags = (v8Flags) => ({ env: { node: 'v20' }, settings: { count: { ...count, v8Flags } }, drivers: [] });
+  assert.equal(countIncomparability(withFlags(['--a', '--b']), withFlags(['--b', '--a'])), null);
+  assert.match(countIncomparability(withFlags(['--a']), withFlags(['--a', '--b'])), /V8 flags differ/);
 });

@@ -2,8 +2,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { performance } from 'node:perf_hooks';
-import { bareLoop, measure, sampleWindow, windowOps, windowOpsPerTiming } from '../lib/measuring/sampler.js';
-import { settled, warmUp } from '../lib/measuring/warm-up.js';
+import { bareLoop, fixedWindowSizing, measure, sampleWindow, windowOps, windowOpsPerTiming } from '../lib/measuring/sampler.js';
+import { settled, warmUp, warmUpByCount } from '../lib/measuring/warm-up.js';
 import { LatencyRecorder, recordedValues } from '../lib/measuring/latency.js';
 
 /** How many of a recorder's latencies were over `us`. */
@@ -239,4 +239,44 @@ test('a warm-up waits for compiles a few times at most', async () => {
   const sizing = await warmUp({ ops: [op], check: () => {}, warmup: 0.02, clock, awaitJit: () => { waits++; return 5; } });
   assert.equal(waits, 4);
   assert.equal(sizing.compileWaitSeconds, 0.02);
+});
+
+// --replay: a row's processes warm up for a number of operations and run windows of a fixed number.
+test('a replayed warm-up runs exactly its operations, each checked, and times its last quarter', async () => {
+  let calls = 0;
+  const checked = [];
+  const op = async () => { calls++; return calls; };
+  let now = 0;
+  const clock = () => (now += 0.5); // every reading half a millisecond on
+  const sizing = await warmUpByCount({ ops: [op], check: (r) => checked.push(r), count: 400, clock });
+  assert.equal(calls, 400);
+  assert.equal(checked.length, 400, 'every warm-up result is checked');
+  assert.ok(sizing.msPerOp > 0 && sizing.opsPerCheck >= 1);
+  assert.equal(sizing.compileWaitSeconds, 0);
+});
+
+test("a replayed row's window is sized in powers of two from its time per operation, the same for processes a few per cent apart", () => {
+  const a = fixedWindowSizing(0.0238, { time: 0.019, lead: 0.005 });
+  const b = fixedWindowSizing(0.0250, { time: 0.019, lead: 0.005 });
+  assert.deepEqual(a, b);
+  assert.deepEqual(a, { ops: 512, leadOps: 128, opsPerCheck: 256, opsPerTiming: 32 });
+  assert.ok(a.ops * 0.0238 <= 19, 'never longer than the time-sized window');
+  // Slow operations: at least one of each; no lead-in when none is asked.
+  assert.deepEqual(fixedWindowSizing(50, { time: 0.019, lead: 0 }), { ops: 1, leadOps: 0, opsPerCheck: 1, opsPerTiming: 1 });
+});
+
+test('a fixed window runs exactly its operations after its lead-in, and is kept however short', async () => {
+  let calls = 0;
+  const op = async () => { calls++; return 'ok'; };
+  const fixed = { ops: 256, leadOps: 64, opsPerCheck: 16, opsPerTiming: 8 };
+  const sizing = { msPerOp: 0.001, opsPerCheck: 16, fixed };
+  assert.equal(windowOps(sizing, null, 10), 256, 'the window time does not size it');
+  assert.equal(windowOpsPerTiming(sizing, null), 8);
+  const latencies = new LatencyRecorder();
+  const m = await sampleWindow({ ops: [op], check: () => {}, sizing, time: 10, lead: 1, latencies });
+  assert.equal(calls, 256 + 64);
+  assert.equal(m.ops, 256);
+  assert.equal(m.opsRun, 256 + 64);
+  assert.equal(m.cycles, 1, 'one cycle: not run again for finishing under the window time');
+  assert.equal(m.samples, 1);
 });

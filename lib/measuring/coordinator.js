@@ -98,7 +98,9 @@ const benchConcurrency = (bench, settings) => bench.concurrency ?? settings.conc
 
 /** Connections, pool and warm-up in each driver's own process, one driver at a time. */
 async function openCells(cells, { bench, processes, context, settings, signal, fail }) {
-  const { warmup, callTimeoutMs } = settings;
+  const { warmup, callTimeoutMs, time, lead } = settings;
+  // --replay: each process warms up for this many operations (warm-up.js), not a time.
+  const warmupOps = settings.replay?.warmupOps;
   const concurrency = benchConcurrency(bench, settings);
   // A bare-loop row (calibrate) is opened with the row whose processes it shares.
   for (const cell of [...cells.filter((c) => !c.host), ...cells.filter((c) => c.host)]) {
@@ -117,13 +119,15 @@ async function openCells(cells, { bench, processes, context, settings, signal, f
         const opened = await unlessAborted(handle.turn('open', {
           bench: bench.name, concurrency, warmup: warmup / cell.copies, settle: settings.warmupSettles !== false, awaitCompiles: settings.jit === 'wait', callTimeoutMs, setupData: context.setupData,
           replay: bench.replaySets?.[cell.driver.name], // --replay: the set this row's connections replay
+          warmupOps, fixed: cell.fixedWindow, time, lead, // and its windows are sized as its first process's
         },
-          callTimeoutMs + warmup * 1000 + 30000), signal);
+          callTimeoutMs + warmup * 1000 + 30000 + (warmupOps ?? 0) * 2), signal);
         if (notApplicableReason(opened)) { // the driver's own plan, with the bench's set-up data, says n/a
           cell.row = naRow(cell, notApplicableReason(opened));
           break;
         }
         cell.protocol = opened.protocol;
+        cell.fixedWindow ??= opened.fixed;
         (cell.warmupSeconds ??= []).push(round3(opened.warmupSeconds));
         cell.compileWaitS.warmup += opened.compileWaitSeconds ?? 0;
         cell.pool = opened.pool;

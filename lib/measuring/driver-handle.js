@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { redact } from '../common/redact.js';
 import { JIT_HOOK_FLAG } from './jit.js';
+import { DETERMINISTIC_V8_FLAGS, fixedLayoutLauncher } from './same-program.js';
 
 const CHILD = fileURLToPath(new URL('./driver-process.js', import.meta.url));
 const WATCHDOG = fileURLToPath(new URL('./orphan-watchdog.js', import.meta.url));
@@ -20,9 +21,9 @@ const START_TIMEOUT_MS = 30000;
 // JIT_HOOK_FLAG lets the process wait for V8's background compiles (measuring/jit.js).
 export const DRIVER_PROCESS_FLAGS = Object.freeze(['--min-semi-space-size=16', '--max-semi-space-size=16', JIT_HOOK_FLAG]);
 
-// A --replay process also fixes V8's seeds: every process of a row draws the same parameters and lays
-// out its hash tables alike, so its processes differ less (docs/replay.md).
-export const REPLAY_PROCESS_FLAGS = Object.freeze(['--hash-seed=1', '--random-seed=1']);
+// A --replay process runs V8 deterministically (same-program.js), so that a row's processes run the
+// same program and differ by what the host does, not by when V8 decided something (docs/replay.md).
+export const REPLAY_PROCESS_FLAGS = DETERMINISTIC_V8_FLAGS;
 
 /** The V8 flags of a driver process whose connections go to `target`. */
 export const driverProcessFlags = (target) => (target?.replay ? [...DRIVER_PROCESS_FLAGS, ...REPLAY_PROCESS_FLAGS] : [...DRIVER_PROCESS_FLAGS]);
@@ -39,7 +40,12 @@ export const DRIVER_PROCESS_TZ = 'UTC';
  * what the row lacks), messages in JSON, which Bun's IPC with Node speaks.
  */
 export function processRuntime(runtime, target) {
-  if (!runtime || runtime.harness) return { serialization: 'advanced', execArgv: driverProcessFlags(target) };
+  if (!runtime || runtime.harness) {
+    // A replayed row's processes also share one address layout (same-program.js), where setarch can.
+    const fixed = target?.replay ? fixedLayoutLauncher() : null;
+    if (fixed) return { serialization: 'advanced', execPath: fixed.command, execArgv: [...fixed.args, process.execPath, ...driverProcessFlags(target)] };
+    return { serialization: 'advanced', execArgv: driverProcessFlags(target) };
+  }
   if (runtime.kind === 'bun') return { serialization: 'json', execPath: runtime.exec, execArgv: [] };
   return { serialization: 'json', execPath: runtime.exec, execArgv: driverProcessFlags(target) };
 }

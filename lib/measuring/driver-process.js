@@ -21,8 +21,8 @@ import { BENCHES } from '../../benchs/index.js';
 import { loadDrivers } from '../drivers/index.js';
 import { describeLoadFailure } from '../drivers/checkout-modules.js';
 import { connectorFor, planBench as planBenchFor, targetFor } from './plan.js';
-import { bareLoop, ownCpuUs, sampleWindow, windowOps } from './sampler.js';
-import { NEW_PROCESS_WARMUP_S, leadIn, warmUp } from './warm-up.js';
+import { bareLoop, fixedWindowSizing, ownCpuUs, sampleWindow, windowOps } from './sampler.js';
+import { NEW_PROCESS_WARMUP_S, leadIn, leadInByCount, warmUp, warmUpByCount } from './warm-up.js';
 import { windowLead } from './windows.js';
 import { LatencyRecorder } from './latency.js';
 import { rateWindow } from './rate-window.js';
@@ -68,7 +68,9 @@ function gcMsBetween(t0, t1) {
  * both sides measure windows of the same length.
  */
 async function bareWindow(op, { ops, check, sizing, lead, time, callTimeoutMs }) {
-  const led = await leadIn({ ops, check, seconds: windowLead(lead, time), callTimeoutMs });
+  const led = sizing.fixed
+    ? await leadInByCount({ ops, check, count: sizing.fixed.leadOps, opsPerCheck: sizing.opsPerCheck, callTimeoutMs })
+    : await leadIn({ ops, check, seconds: windowLead(lead, time), callTimeoutMs });
   const cpu0 = ownCpuUs();
   const from = performance.now();
   const m = await bareLoop(op, windowOps(sizing, led, time));
@@ -149,7 +151,7 @@ const handlers = {
     return { name: driver.name, version: driver.version, awaitsCompiles: canAwaitCompiles() };
   },
 
-  async open({ bench: benchName, concurrency, warmup, settle = true, awaitCompiles: jitWait = false, callTimeoutMs, setupData, replay }) {
+  async open({ bench: benchName, concurrency, warmup, settle = true, awaitCompiles: jitWait = false, callTimeoutMs, setupData, replay, warmupOps, fixed, time, lead }) {
     await closeCell({ force: true });
     if (replay?.failed) throw new Error(replay.failed);
     if (replay) {
@@ -183,12 +185,17 @@ const handlers = {
       cell.sizing = await warmUp({ ops: cell.ops, check, warmup: HELD_SIZING_S, settle: false, callTimeoutMs });
       cell.sizing.seconds += unheld.seconds;
       cell.sizing.compileWaitSeconds = unheld.compileWaitSeconds;
+    } else if (warmupOps > 0) {
+      // --replay: the same operations in every process of the row; its windows sized as the first's.
+      cell.sizing = await warmUpByCount({ ops: cell.ops, check, count: warmupOps, callTimeoutMs });
+      cell.sizing.fixed = fixed ?? fixedWindowSizing(cell.sizing.msPerOp, { time, lead });
+      cell.sizing.opsPerCheck = cell.sizing.fixed.opsPerCheck;
     } else {
       cell.sizing = await warmUp({ ops: cell.ops, check, warmup: ownWarmup, settle, callTimeoutMs, awaitJit: jitWait ? awaitCompiles : undefined });
     }
     return {
       protocol: plan.protocol, pool: Boolean(plan.pool), msPerOp: cell.sizing.msPerOp, warmupSeconds: cell.sizing.seconds,
-      compileWaitSeconds: cell.sizing.compileWaitSeconds,
+      compileWaitSeconds: cell.sizing.compileWaitSeconds, fixed: cell.sizing.fixed,
     };
   },
 

@@ -10,7 +10,7 @@ import { performance } from 'node:perf_hooks';
 import { GaplessBenchmark } from './gapless-benchmark.js';
 import { LatencyRecorder } from './latency.js';
 import { runCall, stallWatch } from './operation-calls.js';
-import { leadIn, warmUp } from './warm-up.js';
+import { MAX_OPS_PER_CHECK, TARGET_CHECK_MS, leadIn, leadInByCount, warmUp } from './warm-up.js';
 import { windowLead } from './windows.js';
 
 // Latencies are taken on a sample of the operations, about one per TIME_EVERY_MS of operations
@@ -36,9 +36,29 @@ export function ownCpuUs() {
 
 const plannedMsPerOp = (sizing, led) => sizing.lastMsPerOp ?? led?.msPerOp ?? sizing.msPerOp;
 
-/** How many operations (per connection) make a window of about `time` seconds (plannedMsPerOp). */
+/**
+ * How many operations (per connection) make a window of about `time` seconds (plannedMsPerOp), or
+ * the fixed number of a replayed row (fixedWindowSizing).
+ */
 export function windowOps(sizing, led, time) {
+  if (sizing.fixed) return sizing.fixed.ops;
   return Math.max(1, Math.round((time * 1000) / plannedMsPerOp(sizing, led)));
+}
+
+const powerOfTwoAtMost = (x) => 2 ** Math.max(0, Math.floor(Math.log2(Math.max(1, x))));
+
+/**
+ * Pure: a replayed row's window in operations, from the time per operation its first process had
+ * after its warm-up (warm-up.js, warmUpByCount): { ops, leadOps, opsPerCheck, opsPerTiming }, each a
+ * power of two at most what the time-sized window would take, and the same in all the row's processes.
+ */
+export function fixedWindowSizing(msPerOp, { time, lead }) {
+  return {
+    ops: powerOfTwoAtMost((time * 1000) / msPerOp),
+    leadOps: lead > 0 ? powerOfTwoAtMost((windowLead(lead, time) * 1000) / msPerOp) : 0,
+    opsPerCheck: Math.min(MAX_OPS_PER_CHECK, powerOfTwoAtMost(TARGET_CHECK_MS / msPerOp)),
+    opsPerTiming: Math.min(MAX_OPS_PER_TIMING, powerOfTwoAtMost(TIME_EVERY_MS / msPerOp)),
+  };
 }
 
 /**
@@ -46,6 +66,7 @@ export function windowOps(sizing, led, time) {
  * the warm-up's time per operation: on `select_100_cols` it was twice the windows'.
  */
 export function windowOpsPerTiming(sizing, led) {
+  if (sizing.fixed) return sizing.fixed.opsPerTiming;
   return Math.max(1, Math.min(MAX_OPS_PER_TIMING, Math.round(TIME_EVERY_MS / plannedMsPerOp(sizing, led))));
 }
 
@@ -83,7 +104,8 @@ function windowBenchmark({ name, time, leadSeconds, ops, check, sizing, latencie
     async: true,
     delay: 0,
     initCount: 1,
-    minTime: time / 2,
+    // A fixed window (a replayed row's) is kept whatever its length: run again, it would be two.
+    minTime: sizing.fixed ? Number.MIN_VALUE : time / 2,
     maxTime: 0, // one sample
     minSamples: 1,
     fn(deferred) {
@@ -167,7 +189,12 @@ export async function sampleWindow({
   let opsRun = 0;
   // Twice at most: when an operation of the lead-in stalls past minTime, benchmark.js keeps the
   // lead-in's cycle as its sample; the window then runs again, without a lead-in.
-  const fullLead = windowLead(lead, time);
+  // A replayed row's lead-in is a number of operations, run before benchmark.js starts.
+  const fullLead = sizing.fixed ? 0 : windowLead(lead, time);
+  if (sizing.fixed) {
+    const led = await leadInByCount({ ops, check, count: sizing.fixed.leadOps, opsPerCheck: sizing.opsPerCheck, callTimeoutMs, signal });
+    opsRun += led.ops;
+  }
   for (leadSeconds of fullLead > 0 ? [fullLead, 0] : [0]) {
     const watch = stallWatch(callTimeoutMs, signal);
     state = { failure: null, led: null, span: null, opsPerCall: 0, plannedOpsPerCall: null, opsRun: 0 };

@@ -2,6 +2,8 @@
 // measured, where the results say it ran. Recorded in the results (never connection secrets).
 import { DEFAULT_BENCHES } from '../../benchs/index.js';
 import { driverProcessFlags } from './driver-handle.js';
+import { fixedLayoutLauncher } from './same-program.js';
+import { REPLAY_WARMUP_OPS } from './warm-up.js';
 import { BUILTIN_DRIVERS } from '../drivers/index.js';
 import { resolveNetwork } from '../server/proxy/index.js';
 import { usageError } from '../common/errors.js';
@@ -11,6 +13,8 @@ import { windowLead } from './windows.js';
 import { eachIntervalLevel } from './paired-delta.js';
 import { COUNT_NOISE_FLOOR_PCT, COUNT_V8_FLAGS, VALGRIND_ARGS, assertValgrind } from './valgrind.js';
 import { assertRateBenches, rateSettings } from './rates.js';
+
+const SMOKE_REPLAY_WARMUP_OPS = 256;
 
 // time: measured seconds per bench and driver, split into `rounds` windows; lead: the unmeasured
 // lead-in of each window, at most a third of its measured part (docs/measuring.md, "How a bench is
@@ -104,7 +108,12 @@ export function resolveSettings(opts, benches) {
   if (opts.count && !opts.replay) throw usageError(`--count ${opts.count} counts the replayed client cost: it needs --replay`, `add --replay`);
   if (opts.replay) {
     if (network.rttMs > 0) throw usageError('--replay measures the driver with no network: it cannot take --rtt or --network', 'drop --rtt/--network, or --replay');
-    settings.replay = { figure: opts.count ? 'instructions' : 'client cost' };
+    settings.replay = opts.count ? { figure: 'instructions' } : {
+      figure: 'client cost',
+      // Timed, a row's processes run the same program on the same operations (same-program.js, warm-up.js).
+      warmupOps: opts.smoke ? SMOKE_REPLAY_WARMUP_OPS : REPLAY_WARMUP_OPS,
+      addressLayout: fixedLayoutLauncher() ? 'fixed' : 'randomized (setarch -R could not run)',
+    };
   }
   if ((opts.schedule || opts.latencyLimit) && !opts.rate) throw usageError(`${opts.schedule ? '--schedule' : '--latency-limit'} is for --rate runs`, 'add --rate');
   if (opts.rate) {

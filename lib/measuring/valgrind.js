@@ -5,25 +5,12 @@ import { fileURLToPath } from 'node:url';
 import { setupError } from '../common/errors.js';
 import { DRIVER_PROCESS_FLAGS } from './driver-handle.js';
 import { JIT_HOOK_FLAG } from './jit.js';
+import { DETERMINISTIC_V8_FLAGS } from './same-program.js';
 
-// V8's determinism flags (as CodSpeed runs JavaScript under Valgrind): no concurrent compiles or GC
-// threads whose timing would change what the main thread does, a fixed GC schedule, fixed seeds
-// (hash tables, Math.random: every process draws the same parameters), and no GC or compile work
-// started by a timer (incremental-marking and scavenge tasks, the memory reducer), which under Valgrind
-// fell at a different operation on every run: mariadb's count moved by up to 18 % between two runs
-// until these were off. No incremental marking either: its steps are sized by the marking speed it
-// measures in time, so a mark-compact finished in one window or another from run to run (mariadb's
-// `do` read 23,131 and 25,481); atomic, it falls at the same operation every time. No allocation-site
-// pretenuring: its decisions rest on what start-up allocated before the first collection, which ES
-// modules' asynchronous loading varies; with it, mysql's `batch` settled in one of three steady states
-// 0.27 % apart (four runs, 2026-11-25), without it four runs read 322,003 to 322,020. With the heap
-// settings every driver process has.
+// The counted process runs V8 deterministically (same-program.js), with the heap settings every
+// driver process has, and may call gc() (count-process.js).
 export const COUNT_V8_FLAGS = Object.freeze([
-  ...DRIVER_PROCESS_FLAGS.filter((f) => f !== JIT_HOOK_FLAG),
-  '--predictable', '--predictable-gc-schedule', '--single-threaded', '--hash-seed=1', '--random-seed=1',
-  '--no-incremental-marking', '--no-incremental-marking-task', '--no-minor-gc-task', '--no-memory-reducer',
-  '--no-concurrent-recompilation', '--no-concurrent-osr', '--no-concurrent-sparkplug', '--expose-gc',
-  '--no-allocation-site-pretenuring',
+  ...DRIVER_PROCESS_FLAGS.filter((f) => f !== JIT_HOOK_FLAG), ...DETERMINISTIC_V8_FLAGS, '--expose-gc',
 ]);
 
 // The windows' marker: callgrind dumps (and zeroes) its counters on entering this libuv function,

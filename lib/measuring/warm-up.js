@@ -6,8 +6,8 @@ import { mean } from '../common/stats.js';
 
 // A check runs inside the measured part. Checking the 1 000 rows of select_1000_rows every 2 ms
 // (every other operation) made that bench's harness/bare-loop ratio (`calibrate`) 0.92-0.95.
-const TARGET_CHECK_MS = 10;
-const MAX_OPS_PER_CHECK = 512;
+export const TARGET_CHECK_MS = 10;
+export const MAX_OPS_PER_CHECK = 512;
 
 // A new driver process runs its first operations slowly for a while, as V8 moves its hot code up
 // through its compilers: with a warm-up of 75 ms per process, the first 16 of 120 rounds of `do`
@@ -106,3 +106,39 @@ export async function leadIn({ ops, check, seconds, callTimeoutMs = 30000, signa
   return { ops: calls * ops.length, msPerOp: calls > 0 ? (performance.now() - start) / calls : null };
 }
 
+
+// --replay: a replayed row's processes run the same program (same-program.js) only if they also run
+// the same operations, so they warm up for a number of operations, not a time, and their windows are
+// sized in operations too (sampler.js's fixedWindowSizing). Warmed up for a time, with windows sized
+// from the previous window, a row's processes settled at speeds up to 15 % apart, each at its own
+// point of V8's tiering and collections (docs/measuring-history.md, 2026-11-26, "Replayed time").
+export const REPLAY_WARMUP_OPS = 16384;
+
+/**
+ * Warm-up of `count` operations back to back, every result checked. Returns the sizing of warmUp,
+ * its time per operation that of the last quarter.
+ */
+export async function warmUpByCount({ ops, check, count, callTimeoutMs = 30000, signal, clock = () => performance.now() }) {
+  const start = clock();
+  const timedFrom = Math.min(Math.floor(count * 0.75), count - 1);
+  let timedStart = start;
+  for (let i = 0; i < count; i++) {
+    if (i === timedFrom) timedStart = clock();
+    await guard(runCall(ops, 1, check, null, 1), callTimeoutMs, signal);
+  }
+  const end = clock();
+  const msPerOp = (end - timedStart) / (count - timedFrom);
+  return {
+    msPerOp,
+    opsPerCheck: Math.max(1, Math.min(MAX_OPS_PER_CHECK, Math.round(TARGET_CHECK_MS / msPerOp))),
+    seconds: (end - start) / 1000,
+    compileWaitSeconds: 0,
+  };
+}
+
+/** An unmeasured lead-in of `count` operations (per connection). Returns { ops, msPerOp } as leadIn. */
+export async function leadInByCount({ ops, check, count, opsPerCheck, callTimeoutMs = 30000, signal }) {
+  const start = performance.now();
+  if (count > 0) await guard(runCall(ops, count, check, null, opsPerCheck), callTimeoutMs, signal);
+  return { ops: count * ops.length, msPerOp: count > 0 ? (performance.now() - start) / count : null };
+}

@@ -6,7 +6,7 @@
 /** What must be the same in two runs for their counts to be compared: [what, get]. */
 const SAME = [
   ['Node version', (r) => r.env?.node],
-  ['V8 flags', (r) => r.settings?.count?.v8Flags?.join(' ')],
+  ['V8 flags', (r) => r.settings?.count?.v8Flags?.toSorted().join(' ')], // a set: in any order the same flags
   ['Valgrind', (r) => r.settings?.count?.valgrind],
   ['Valgrind options', (r) => r.settings?.count?.valgrindArgs?.join(' ')],
 ];
