@@ -255,14 +255,23 @@ test('a replayed warm-up runs exactly its operations, each checked, and times it
   assert.equal(sizing.compileWaitSeconds, 0);
 });
 
-test("a replayed row's window is sized in powers of two from its time per operation, the same for processes a few per cent apart", () => {
-  const a = fixedWindowSizing(0.0238, { time: 0.019, lead: 0.005 });
-  const b = fixedWindowSizing(0.0250, { time: 0.019, lead: 0.005 });
-  assert.deepEqual(a, b);
-  assert.deepEqual(a, { ops: 512, leadOps: 128, opsPerCheck: 256, opsPerTiming: 32 });
-  assert.ok(a.ops * 0.0238 <= 19, 'never longer than the time-sized window');
+test("a replayed row's window is sized once, in operations, as a window of its time would be", () => {
+  const sizing = fixedWindowSizing(0.0238, { time: 0.019, lead: 0.005 });
+  assert.deepEqual(sizing, { ops: 798, leadOps: 210, opsPerCheck: 420, opsPerTiming: 42 });
+  assert.equal(sizing.ops, windowOps({ msPerOp: 0.0238 }, null, 0.019));
   // Slow operations: at least one of each; no lead-in when none is asked.
   assert.deepEqual(fixedWindowSizing(50, { time: 0.019, lead: 0 }), { ops: 1, leadOps: 0, opsPerCheck: 1, opsPerTiming: 1 });
+});
+
+test("a replayed warm-up's time per operation is its last quarter's median slice: one stall does not size the windows", async () => {
+  let calls = 0;
+  let now = 0;
+  // Each operation takes 0.01 ms, but one slice of the last quarter stalls for 50 ms.
+  const clock = () => now;
+  const slow = async () => { calls++; now += calls === 350 ? 50 : 0.01; return 'ok'; };
+  const sizing = await warmUpByCount({ ops: [slow], check: () => {}, count: 400, clock });
+  assert.equal(calls, 400);
+  assert.ok(Math.abs(sizing.msPerOp - 0.01) < 1e-9, `${sizing.msPerOp}`);
 });
 
 test('a fixed window runs exactly its operations after its lead-in, and is kept however short', async () => {

@@ -45,19 +45,18 @@ export function windowOps(sizing, led, time) {
   return Math.max(1, Math.round((time * 1000) / plannedMsPerOp(sizing, led)));
 }
 
-const powerOfTwoAtMost = (x) => 2 ** Math.max(0, Math.floor(Math.log2(Math.max(1, x))));
-
 /**
  * Pure: a replayed row's window in operations, from the time per operation its first process had
- * after its warm-up (warm-up.js, warmUpByCount): { ops, leadOps, opsPerCheck, opsPerTiming }, each a
- * power of two at most what the time-sized window would take, and the same in all the row's processes.
+ * after its warm-up (warm-up.js, warmUpByCount), as windowOps and windowOpsPerTiming would size it
+ * then, and kept for every window of every process of the row: { ops, leadOps, opsPerCheck, opsPerTiming }.
  */
 export function fixedWindowSizing(msPerOp, { time, lead }) {
+  const count = (ms) => Math.max(1, Math.round(ms / msPerOp));
   return {
-    ops: powerOfTwoAtMost((time * 1000) / msPerOp),
-    leadOps: lead > 0 ? powerOfTwoAtMost((windowLead(lead, time) * 1000) / msPerOp) : 0,
-    opsPerCheck: Math.min(MAX_OPS_PER_CHECK, powerOfTwoAtMost(TARGET_CHECK_MS / msPerOp)),
-    opsPerTiming: Math.min(MAX_OPS_PER_TIMING, powerOfTwoAtMost(TIME_EVERY_MS / msPerOp)),
+    ops: count(time * 1000),
+    leadOps: lead > 0 ? count(windowLead(lead, time) * 1000) : 0,
+    opsPerCheck: Math.min(MAX_OPS_PER_CHECK, count(TARGET_CHECK_MS)),
+    opsPerTiming: Math.min(MAX_OPS_PER_TIMING, count(TIME_EVERY_MS)),
   };
 }
 

@@ -2,7 +2,7 @@
 // (and V8's compiles are done) and sizes the sampled calls, and the unmeasured lead-in before a window.
 import { performance } from 'node:perf_hooks';
 import { guard, runCall } from './operation-calls.js';
-import { mean } from '../common/stats.js';
+import { mean, median } from '../common/stats.js';
 
 // A check runs inside the measured part. Checking the 1 000 rows of select_1000_rows every 2 ms
 // (every other operation) made that bench's harness/bare-loop ratio (`calibrate`) 0.92-0.95.
@@ -114,24 +114,34 @@ export async function leadIn({ ops, check, seconds, callTimeoutMs = 30000, signa
 // point of V8's tiering and collections (docs/measuring-history.md, 2026-11-26, "Replayed time").
 export const REPLAY_WARMUP_OPS = 16384;
 
+// The time per operation that sizes a replayed row's windows: the median of the warm-up's last
+// quarter cut in this many slices, so that a stall of the host in one slice does not size the row's
+// windows for good (one row of an A/A had windows half its twin's, and read 3.9 % slower).
+const TIMED_SLICES = 8;
+
 /**
  * Warm-up of `count` operations back to back, every result checked. Returns the sizing of warmUp,
- * its time per operation that of the last quarter.
+ * its time per operation the median over slices of the last quarter.
  */
 export async function warmUpByCount({ ops, check, count, callTimeoutMs = 30000, signal, clock = () => performance.now() }) {
   const start = clock();
-  const timedFrom = Math.min(Math.floor(count * 0.75), count - 1);
-  let timedStart = start;
-  for (let i = 0; i < count; i++) {
-    if (i === timedFrom) timedStart = clock();
-    await guard(runCall(ops, 1, check, null, 1), callTimeoutMs, signal);
+  const timed = Math.max(TIMED_SLICES, Math.floor(count / 4));
+  const slice = Math.floor(timed / TIMED_SLICES);
+  const run = async (n) => {
+    for (let i = 0; i < n; i++) await guard(runCall(ops, 1, check, null, 1), callTimeoutMs, signal);
+  };
+  await run(Math.max(0, count - slice * TIMED_SLICES));
+  const slices = [];
+  for (let k = 0; k < TIMED_SLICES; k++) {
+    const t0 = clock();
+    await run(slice);
+    slices.push((clock() - t0) / slice);
   }
-  const end = clock();
-  const msPerOp = (end - timedStart) / (count - timedFrom);
+  const msPerOp = median(slices);
   return {
     msPerOp,
     opsPerCheck: Math.max(1, Math.min(MAX_OPS_PER_CHECK, Math.round(TARGET_CHECK_MS / msPerOp))),
-    seconds: (end - start) / 1000,
+    seconds: (clock() - start) / 1000,
     compileWaitSeconds: 0,
   };
 }
