@@ -71,6 +71,11 @@ function measureAll({ benches, drivers, opts, settings, results, stage, processe
  * of an interruption (Ctrl-C) or a lost server, which end the run with the rows measured so far.
  * Any other error is thrown.
  */
+/** How the driver processes' code is compiled: a replayed row runs V8 deterministically (same-program.js). */
+const describeCompiling = (settings) => (settings.replay?.warmupOps
+  ? `V8 deterministic, ${settings.replay.warmupOps.toLocaleString('en-US')} warm-up operations and windows in operations, address layout ${settings.replay.addressLayout}`
+  : `jit ${settings.jit}`);
+
 export async function measureRun({ benches, drivers, opts, settings, results, stage, processes, signals, progress }) {
   const health = await watchHealth(stage.session.admin);
   const benchProgress = {
@@ -84,7 +89,7 @@ export async function measureRun({ benches, drivers, opts, settings, results, st
   progress.log(`measuring ${benches.length} bench(es) × ${drivers.length} driver(s), each driver in ${own}: `
     + `${settings.rounds} rounds of interleaved windows ${describeWindowLength(settings)}`
     + `${settings.precision ? `, more in batches of ${PRECISION_BATCH} until every Δ is within ±${settings.precision} % (at most ${settings.maxRounds})` : ''}, `
-    + `${describePlacement(stage.placement)}, wake ${settings.wake}, jit ${settings.jit}`);
+    + `${describePlacement(stage.placement)}, wake ${settings.wake}, ${describeCompiling(settings)}`);
   try {
     await measureAll({ benches, drivers, opts, settings, results, stage, processes, signals, progress: benchProgress, log: (l) => progress.log(l) });
     results.complete = true;

@@ -103,7 +103,7 @@ function windowBenchmark({ name, time, leadSeconds, ops, check, sizing, latencie
     async: true,
     delay: 0,
     initCount: 1,
-    // A fixed window (a replayed row's) is kept whatever its length: run again, it would be two.
+    // A fixed window (a replayed row's) is kept however short: benchmark.js runs a cycle under minTime again.
     minTime: sizing.fixed ? Number.MIN_VALUE : time / 2,
     maxTime: 0, // one sample
     minSamples: 1,
