@@ -10,7 +10,7 @@ import { performance } from 'node:perf_hooks';
 import { GaplessBenchmark } from './gapless-benchmark.js';
 import { LatencyRecorder } from './latency.js';
 import { runCall, stallWatch } from './operation-calls.js';
-import { MAX_OPS_PER_CHECK, TARGET_CHECK_MS, leadIn, leadInByCount, warmUp } from './warm-up.js';
+import { leadIn, leadInByCount, opsPerCheckFor, warmUp } from './warm-up.js';
 import { windowLead } from './windows.js';
 
 // Latencies are taken on a sample of the operations, about one per TIME_EVERY_MS of operations
@@ -55,7 +55,7 @@ export function fixedWindowSizing(msPerOp, { time, lead }) {
   return {
     ops: count(time * 1000),
     leadOps: lead > 0 ? count(windowLead(lead, time) * 1000) : 0,
-    opsPerCheck: Math.min(MAX_OPS_PER_CHECK, count(TARGET_CHECK_MS)),
+    opsPerCheck: opsPerCheckFor(msPerOp),
     opsPerTiming: Math.min(MAX_OPS_PER_TIMING, count(TIME_EVERY_MS)),
   };
 }

@@ -6,8 +6,11 @@ import { mean, median } from '../common/stats.js';
 
 // A check runs inside the measured part. Checking the 1 000 rows of select_1000_rows every 2 ms
 // (every other operation) made that bench's harness/bare-loop ratio (`calibrate`) 0.92-0.95.
-export const TARGET_CHECK_MS = 10;
-export const MAX_OPS_PER_CHECK = 512;
+const TARGET_CHECK_MS = 10;
+const MAX_OPS_PER_CHECK = 512;
+
+/** One result in how many is checked, for operations of `msPerOp`: about one per TARGET_CHECK_MS. */
+export const opsPerCheckFor = (msPerOp) => Math.max(1, Math.min(MAX_OPS_PER_CHECK, Math.round(TARGET_CHECK_MS / msPerOp)));
 
 // A new driver process runs its first operations slowly for a while, as V8 moves its hot code up
 // through its compilers: with a warm-up of 75 ms per process, the first 16 of 120 rounds of `do`
@@ -84,7 +87,7 @@ export async function warmUp({
   const msPerOp = mean(batches.slice(-SETTLE_BATCHES));
   return {
     msPerOp,
-    opsPerCheck: Math.max(1, Math.min(MAX_OPS_PER_CHECK, Math.round(TARGET_CHECK_MS / msPerOp))),
+    opsPerCheck: opsPerCheckFor(msPerOp),
     seconds: (now - warmStart) / 1000,
     compileWaitSeconds: compileWaitMs / 1000,
   };
@@ -140,7 +143,7 @@ export async function warmUpByCount({ ops, check, count, callTimeoutMs = 30000, 
   const msPerOp = median(slices);
   return {
     msPerOp,
-    opsPerCheck: Math.max(1, Math.min(MAX_OPS_PER_CHECK, Math.round(TARGET_CHECK_MS / msPerOp))),
+    opsPerCheck: opsPerCheckFor(msPerOp),
     seconds: (clock() - start) / 1000,
     compileWaitSeconds: 0,
   };
