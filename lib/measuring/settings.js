@@ -3,7 +3,7 @@
 import { DEFAULT_BENCHES } from '../../benchs/index.js';
 import { driverProcessFlags } from './driver-handle.js';
 import { fixedLayoutLauncher } from './same-program.js';
-import { REPLAY_WARMUP_OPS } from './warm-up.js';
+import { REPLAY_WARMUP_OPS, SMOKE_REPLAY_WARMUP_OPS } from './warm-up.js';
 import { BUILTIN_DRIVERS } from '../drivers/index.js';
 import { resolveNetwork } from '../server/proxy/index.js';
 import { usageError } from '../common/errors.js';
@@ -13,8 +13,6 @@ import { windowLead } from './windows.js';
 import { eachIntervalLevel } from './paired-delta.js';
 import { COUNT_NOISE_FLOOR_PCT, COUNT_V8_FLAGS, VALGRIND_ARGS, assertValgrind } from './valgrind.js';
 import { assertRateBenches, rateSettings } from './rates.js';
-
-const SMOKE_REPLAY_WARMUP_OPS = 256;
 
 // time: measured seconds per bench and driver, split into `rounds` windows; lead: the unmeasured
 // lead-in of each window, at most a third of its measured part (docs/measuring.md, "How a bench is

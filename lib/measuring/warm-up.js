@@ -116,6 +116,7 @@ export async function leadIn({ ops, check, seconds, callTimeoutMs = 30000, signa
 // from the previous window, a row's processes settled at speeds up to 15 % apart, each at its own
 // point of V8's tiering and collections (docs/measuring-history.md, 2026-11-26, "Replayed time").
 export const REPLAY_WARMUP_OPS = 16384;
+export const SMOKE_REPLAY_WARMUP_OPS = 256;
 
 // The time per operation that sizes a replayed row's windows: the median of the warm-up's last
 // quarter cut in this many slices, so that a stall of the host in one slice does not size the row's
