@@ -31,8 +31,10 @@ for (const file of rttFiles) {
     const opsOk = Math.abs(opsOff) <= 0.05 && r.opsPerSec <= 1000 / rttMs;
     passed += p50Ok + opsOk;
     checks += 2;
+    // The row's own hold and what its driver saw in the same minute (held-tuning.js), where it has one.
+    const own = r.held?.heldP50Us ? `; own hold ${r.held.holdMs} ms, p50 ${Math.round(r.held.loopbackP50Us)} → ${Math.round(r.held.heldP50Us)} µs` : '';
     return `${r.driver} p50 ${Math.round(r.latency.p50)} µs (target ${Math.round(targetUs)} ± ${Math.round(toleranceUs)}) ${p50Ok ? 'ok' : 'NO'}, `
-      + `ops/s ${Math.round(r.opsPerSec)} (${(opsOff * 100).toFixed(1)} %) ${opsOk ? 'ok' : 'NO'}`;
+      + `ops/s ${Math.round(r.opsPerSec)} (${(opsOff * 100).toFixed(1)} %) ${opsOk ? 'ok' : 'NO'}${own}`;
   });
   const held = c?.calibrated ? `, held ${c.holdMs} ms each way (a client saw +${c.observed.addedMs} ms before, +${c.after?.addedMs ?? '-'} after)` : '';
   console.log(`--rtt ${rttMs} via ${run.settings.network?.via ?? 'proxy'}${held}\n  ${cells.join('\n  ')}`);

@@ -14,7 +14,7 @@ const CLIENT = `
 import net from 'node:net';
 import tls from 'node:tls';
 import { performance } from 'node:perf_hooks';
-import { holdSockets, setHold, takeLateness } from ${JSON.stringify(HELD)};
+import { holdSockets, setHold, takeLateness, takeRoundTrips } from ${JSON.stringify(HELD)};
 const echo = net.createServer((s) => { s.setNoDelay(true); s.on('data', (d) => s.write(d)); s.on('error', () => {}); });
 await new Promise((r) => echo.listen(0, '127.0.0.1', r));
 const port = echo.address().port;
@@ -33,6 +33,7 @@ for (let i = 0; i < 50; i++) {
   const a = await roundTrip(plain, 'p' + i); out.plainShortest = Math.min(out.plainShortest, a.ms);
   const b = await roundTrip(held, 'h' + i); out.heldShortest = Math.min(out.heldShortest, b.ms); out.echoed &&= b.got === 'h' + i;
 }
+out.tripsOneByOne = takeRoundTrips();
 // A burst written without waiting: every frame back, in order, none sooner than the RTT after it was sent.
 const frames = Array.from({ length: 200 }, (_, i) => String(i).padStart(6, '0'));
 const sentAt = []; let buffered = ''; const arrived = [];
@@ -41,6 +42,7 @@ await new Promise((resolve) => {
   for (const f of frames) { sentAt.push(performance.now()); held.write(f); }
 });
 out.inOrder = arrived.every(([f], i) => f === frames[i]);
+out.tripsBurst = takeRoundTrips();
 out.burstShortest = Math.min(...arrived.map(([, t], i) => t - sentAt[i]));
 held.removeAllListeners('data');
 setHold(0.1);
@@ -62,7 +64,7 @@ plain.destroy(); held.destroy(); echo.close();
 process.stdout.write(JSON.stringify(out));
 `;
 
-test('held sockets: each chunk held at least its time each way, whole and in order; sockets before holding untouched; TLS refused', async () => {
+test('held sockets: each chunk held at least its time each way, whole and in order; round trips counted; sockets before holding untouched; TLS refused', async () => {
   const child = spawn(process.execPath, ['--input-type=module', '-e', CLIENT], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
@@ -75,6 +77,9 @@ test('held sockets: each chunk held at least its time each way, whole and in ord
   assert.ok(out.plainShortest < 0.8, `a socket connected before holding is not held (${out.plainShortest} ms)`);
   assert.equal(out.echoed, true);
   assert.equal(out.inOrder, true);
+  // Round trips counted on held sockets: one per write after a reply; a burst of writes before any reply is one.
+  assert.equal(out.tripsOneByOne, 50);
+  assert.equal(out.tripsBurst, 1);
   assert.ok(out.burstShortest >= 0.8, `burst: each frame back no sooner than 0.8 ms (${out.burstShortest})`);
   assert.ok(out.afterSetHold >= 0.2, `after setHold(0.1): ${out.afterSetHold} ms`);
   assert.equal(out.lateness.early, 0);

@@ -95,7 +95,7 @@ test('--rtt-via: held in the driver processes by default, through the proxy for 
   assert.equal(resolveSettings({ ...opts, rtt: undefined }, [tlsBench]).settings.network.via, undefined);
 });
 
-test('a run with --rtt held in the driver processes (the default): the hold tuned by a probe, each row at least two holds per operation', async () => {
+test('a run with --rtt held in the driver processes (the default): the hold tuned by a probe, then by each row on its driver, each row at least two holds per operation', async () => {
   const { tmp, out } = isolatedDirs();
   const r = await runCli(['do', '--smoke', '--rtt', '0.5', '--floor', '--out', out], { tmp });
   assert.equal(r.code, 0, r.stderr);
@@ -111,9 +111,14 @@ test('a run with --rtt held in the driver processes (the default): the hold tune
   assert.match(r.stderr, /^network: \+0\.5 ms RTT held in each driver process/m);
   assert.match(r.stderr, /^network: \+0\.5 ms RTT requested; a client saw \+[\d.]+ ms .* before the run, \+[\d.]+ ms .* after; held in each driver process [\d.]+ ms each way$/m);
   assert.match(r.stdout, /network \+0\.5 ms RTT \(held in the driver processes: a client saw \+[\d.]+ ms on average before the run, \+[\d.]+ ms on average after\)/);
+  // Each row tuned its own hold on its driver (held-tuning.js), from the probe's: `do` is one round trip.
+  assert.match(r.stderr, /^network: do, each row's hold each way as tuned on its driver: mysql [\d.]+ ms, \+[\d.]+ ms per round trip on average, p50 \d+ → \d+ µs; /m);
   for (const row of json.benches[0].results) {
     assert.ok(row.ok, `${row.driver}: ${row.error}`);
-    assert.ok(row.latency.p50 >= 2000 * c.holdMs, `${row.driver} p50 ${row.latency.p50} µs`);
+    const h = row.held;
+    assert.ok(h.holdMs > 0 && h.holdMs <= 0.5 && h.roundTripsPerOp === 1 && h.steps.length === 3, `${row.driver}: ${JSON.stringify(h)}`);
+    assert.ok(h.heldP50Us >= 2000 * h.steps.at(-1).holdMs && h.loopbackP50Us > 0, `${row.driver}: ${JSON.stringify(h)}`);
+    assert.ok(row.latency.p50 >= 2000 * h.holdMs, `${row.driver} p50 ${row.latency.p50} µs`);
   }
 });
 

@@ -22,6 +22,14 @@ export function median(xs) {
   return percentileOfSorted(s, 50);
 }
 
+/** The mean of `xs` without its lowest and highest `trim` share (by default 1 % each). */
+export function trimmedMean(xs, trim = 0.01) {
+  const s = [...xs].sort((a, b) => a - b);
+  const cut = Math.floor(s.length * trim);
+  const kept = s.slice(cut, s.length - cut);
+  return kept.reduce((a, b) => a + b, 0) / kept.length;
+}
+
 /** Percentile by linear interpolation between closest ranks; `sorted` ascending. */
 export function percentileOfSorted(sorted, p) {
   const n = sorted.length;

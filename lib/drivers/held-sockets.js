@@ -31,6 +31,9 @@ let awaitUntil = 0;
 let holdMs = 0;
 let holding = false;
 const lateness = { count: 0, early: 0, maxMs: 0, sumMs: 0 };
+// Round trips while holding: a write on a held socket after it last received (or its first write)
+// starts one; the writes that follow before its next reply belong to the same one (a pipeline).
+let roundTrips = 0;
 
 function turn() {
   let now = performance.now();
@@ -70,6 +73,8 @@ function hold(socket) {
   const emit = socket.emit;
   socket.write = function heldWrite(chunk, encoding, callback) {
     if (holdMs <= 0) return write.call(this, chunk, encoding, callback);
+    if (!this.heldWriting) roundTrips++;
+    this.heldWriting = true;
     later(() => {
       awaitUntil = performance.now() + AWAIT_REPLY_MS;
       return write.call(this, chunk, encoding, callback);
@@ -84,6 +89,7 @@ function hold(socket) {
   };
   socket.emit = function heldEmit(event, ...args) {
     // 'end' must not overtake the data held before it.
+    if (event === 'data') this.heldWriting = false;
     if (holdMs > 0 && (event === 'data' || (event === 'end' && head < queue.length))) {
       later(() => emit.call(this, event, ...args));
       return true;
@@ -140,4 +146,11 @@ export function takeLateness() {
   };
   Object.assign(lateness, { count: 0, early: 0, maxMs: 0, sumMs: 0 });
   return out;
+}
+
+/** Round trips started on held sockets while the hold was on, since the last call. */
+export function takeRoundTrips() {
+  const n = roundTrips;
+  roundTrips = 0;
+  return n;
 }

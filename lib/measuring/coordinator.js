@@ -120,6 +120,7 @@ async function openCells(cells, { bench, processes, context, settings, signal, f
           bench: bench.name, concurrency, warmup: warmup / cell.copies, settle: settings.warmupSettles !== false, awaitCompiles: settings.jit === 'wait', callTimeoutMs, setupData: context.setupData,
           replay: bench.replaySets?.[cell.driver.name], // --replay: the set this row's connections replay
           warmupOps, fixed: cell.fixedWindow, time, lead, // and its windows are sized as its first process's
+          heldMs: cell.held?.holdMs, // --rtt held in the driver processes: the hold tuned by the row's first process
         },
           callTimeoutMs + warmup * 1000 + 30000 + (warmupOps ?? 0) * 2), signal);
         if (notApplicableReason(opened)) { // the driver's own plan, with the bench's set-up data, says n/a
@@ -128,6 +129,7 @@ async function openCells(cells, { bench, processes, context, settings, signal, f
         }
         cell.protocol = opened.protocol;
         cell.fixedWindow ??= opened.fixed;
+        cell.held ??= opened.held;
         (cell.warmupSeconds ??= []).push(round3(opened.warmupSeconds));
         cell.compileWaitS.warmup += opened.compileWaitSeconds ?? 0;
         cell.pool = opened.pool;
@@ -217,6 +219,8 @@ async function closeCells(cells, { concurrency, jitWait, rate, signal, fail }) {
       ...summarizeWindows(cell.windows),
       connections: concurrency * cell.workers,
       pool: cell.pool ? { size: concurrency, callers: concurrency } : undefined,
+      // --rtt held in the driver processes: the row's hold each way, as its first process tuned it (held-tuning.js).
+      ...(cell.held ? { held: cell.held } : {}),
       // --workers: each window ran in this many processes at once, each with its own connections (or pool).
       ...(cell.workers > 1 ? { workers: cell.workers } : {}),
       operations: closed.operations,

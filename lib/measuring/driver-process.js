@@ -31,7 +31,8 @@ import { round1 } from '../common/stats.js';
 import { addSecret, redact } from '../common/redact.js';
 import { deadline, within } from '../common/timers.js';
 import { awaitCompiles, canAwaitCompiles } from './jit.js';
-import { holdSockets, setHold } from '../drivers/held-sockets.js';
+import { holdSockets, setHold, takeRoundTrips } from '../drivers/held-sockets.js';
+import { tuneHold } from './held-tuning.js';
 import { connectDirectly, installReplayTransport, recordConnections, replayConnections, takeMismatch } from '../conversations/transport.js';
 import { decodeConversation, readSet } from '../conversations/sets.js';
 
@@ -94,6 +95,8 @@ let driver = null;
 let context = null;
 let target = null;
 let benchesOpened = 0;
+let runHoldMs = 0; // --rtt held here: the run's hold each way (stage.js), where each row's tuning starts
+let tunedRttMs = null; // and the RTT a row's first process tunes its hold to, null when not tuned
 let replaying = null; // { file, recording } of the set the open cell replays
 let cell = null; // the bench being measured: { bench, plan, check, ops, conns, pool, sizing, latencies, callTimeoutMs }
 
@@ -140,8 +143,10 @@ function planBench(benchName, setupData) {
 const handlers = {
   async init(args) {
     // --rtt (stage.js): this process's connections to the server hold each chunk, each way.
-    const { heldOneWayMs, ...rest } = args.target ?? {};
+    const { heldOneWayMs, heldRttMs, ...rest } = args.target ?? {};
     if (heldOneWayMs > 0) holdSockets({ oneWayMs: heldOneWayMs });
+    runHoldMs = heldOneWayMs ?? 0;
+    tunedRttMs = heldRttMs ?? null;
     // --replay: node:net wrapped before the driver loads (it may keep its own reference to connect).
     if (rest.replay || rest.capture) installReplayTransport();
     target = args.target ? rest : args.target;
@@ -151,7 +156,7 @@ const handlers = {
     return { name: driver.name, version: driver.version, awaitsCompiles: canAwaitCompiles() };
   },
 
-  async open({ bench: benchName, concurrency, warmup, settle = true, awaitCompiles: jitWait = false, callTimeoutMs, setupData, replay, warmupOps, fixed, time, lead }) {
+  async open({ bench: benchName, concurrency, warmup, settle = true, awaitCompiles: jitWait = false, callTimeoutMs, setupData, replay, warmupOps, fixed, time, lead, heldMs: rowHeldMs }) {
     await closeCell({ force: true });
     if (replay?.failed) throw new Error(replay.failed);
     if (replay) {
@@ -174,14 +179,20 @@ const handlers = {
     // A process's first bench also warms up the driver's code that every bench runs.
     const ownWarmup = settle && benchesOpened === 0 ? Math.max(warmup, NEW_PROCESS_WARMUP_S) : warmup;
     benchesOpened++;
-    const heldMs = setHold(0);
-    if (heldMs > 0) {
+    setHold(0);
+    let held;
+    if (runHoldMs > 0) {
       // With --rtt the warm-up runs unheld: its "until up to speed" cannot see the driver's own time
       // under a round trip, and through held round trips it would run a few hundred operations where
       // a loopback warm-up runs tens of thousands (V8 optimizes by calls, not by time). Then a short
       // held warm-up sizes the windows at the held speed.
       const unheld = await warmUp({ ops: cell.ops, check, warmup: ownWarmup, settle, callTimeoutMs, awaitJit: jitWait ? awaitCompiles : undefined });
-      setHold(heldMs);
+      // The row's hold: tuned on this driver by the row's first process (held-tuning.js), taken by the others.
+      if (rowHeldMs !== undefined) held = { holdMs: rowHeldMs };
+      else if (tunedRttMs) {
+        held = await tuneHold({ ops: cell.ops, check, rttMs: tunedRttMs, holdMs: runHoldMs, msPerOp: unheld.msPerOp, hold: { set: setHold, roundTrips: takeRoundTrips }, callTimeoutMs });
+      }
+      setHold(held?.holdMs ?? runHoldMs);
       cell.sizing = await warmUp({ ops: cell.ops, check, warmup: HELD_SIZING_S, settle: false, callTimeoutMs });
       cell.sizing.seconds += unheld.seconds;
       cell.sizing.compileWaitSeconds = unheld.compileWaitSeconds;
@@ -195,7 +206,7 @@ const handlers = {
     }
     return {
       protocol: plan.protocol, pool: Boolean(plan.pool), msPerOp: cell.sizing.msPerOp, warmupSeconds: cell.sizing.seconds,
-      compileWaitSeconds: cell.sizing.compileWaitSeconds, fixed: cell.sizing.fixed,
+      compileWaitSeconds: cell.sizing.compileWaitSeconds, fixed: cell.sizing.fixed, held,
     };
   },
 

@@ -3,7 +3,7 @@
 // the latency proxy between the drivers and the server. Opened before the benches, closed after.
 import { canPin, defaultPlacement, pin, pinThreads, planPlacement } from '../common/placement.js';
 import { openServer } from './session.js';
-import { describeAddedDelay, describeHeld, startProxy, summarizeAddedDelay, proxyPlacement, describeCalibration } from './proxy/index.js';
+import { describeAddedDelay, describeHeld, describeRowHolds, startProxy, summarizeAddedDelay, proxyPlacement, describeCalibration } from './proxy/index.js';
 import { calibrateProxy, CALIBRATE_MAX_RTT_MS, probeSize, startProbe } from './proxy/calibrate.js';
 
 /** CPU placement: planned for this server, the server and the harness pinned; recorded in the settings. */
@@ -37,7 +37,8 @@ async function openProxy(stage, { network, settings, log }) {
 
 /**
  * --rtt-via process: each driver process holds its own connections' chunks (drivers/held-sockets.js),
- * with the hold tuned by a probe that holds its connection the same way. No process between drivers
+ * with the hold tuned by a probe that holds its connection the same way, then by each row on its own
+ * driver (measuring/held-tuning.js, heldRttMs) where the probe tuned it. No process between drivers
  * and server; the admin connection is not held.
  */
 async function holdInDriverProcesses(stage, { network, settings, log }) {
@@ -45,7 +46,8 @@ async function holdInDriverProcesses(stage, { network, settings, log }) {
   log(`network: +${network.rttMs} ms RTT held in each driver process (each chunk, each way, in order; the process spins while it holds)`);
   await tuneHold(stage, { network, settings });
   log(describeCalibration(network.rttMs, settings.network.calibration));
-  return { ...stage.target, heldOneWayMs: settings.network.holdMs };
+  const heldRttMs = settings.network.calibration.calibrated ? network.rttMs : undefined;
+  return { ...stage.target, heldOneWayMs: settings.network.holdMs, heldRttMs };
 }
 
 /**
@@ -129,6 +131,7 @@ export async function closeStage(stage, { settings, results, log }) {
     if (after) settings.network.calibration.after = after;
     if (results) results.settings.network = { ...settings.network };
     log(describeHeld(settings.network));
+    for (const line of describeRowHolds(results)) log(line);
   }
   await stage.session?.close();
 }

@@ -14,7 +14,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { within } from '../../common/timers.js';
-import { round3 } from '../../common/stats.js';
+import { median, round3, trimmedMean } from '../../common/stats.js';
 import { eachLine } from './lines.js';
 
 const PROBE = fileURLToPath(new URL('./probe.js', import.meta.url));
@@ -24,19 +24,6 @@ const BLOCKS = 6;
 const PROBE_MS = 500; // time spent through the proxy per measurement, about (250 ms moved ±40-80 µs between probes)
 /** How close to the asked RTT what the client sees added must come for the tuning to stop: ms. */
 export const tolerance = (rttMs) => Math.max(0.01 * rttMs, 0.003);
-
-/** The mean of the middle 98 % (the slowest and fastest 1 % left out: a probe of half a second may or may not catch a stall of the host). */
-const trimmedMean = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const cut = Math.floor(s.length / 100);
-  const kept = s.slice(cut, s.length - cut);
-  return kept.reduce((a, b) => a + b, 0) / kept.length;
-};
-
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 
 /** Operations per block of a measurement at this RTT: about PROBE_MS through the proxy in all. */
 export function probeSize(rttMs) {

@@ -164,6 +164,22 @@ export function describeHeld(network) {
   return `network: +${network.rttMs} ms RTT requested${seen}; held in each driver process ${network.holdMs} ms each way`;
 }
 
+/**
+ * Progress lines, one per bench, on each row's own hold (--rtt held in the driver processes, tuned
+ * on the row's driver: measuring/held-tuning.js) and what its client saw, unheld and held.
+ */
+export function describeRowHolds(results) {
+  const lines = [];
+  for (const bench of results?.benches ?? []) {
+    const rows = bench.results.filter((r) => r.held);
+    if (rows.length === 0) continue;
+    const text = rows.map(({ driver, held: h }) => (h.skipped ? `${driver} ${h.holdMs} ms (not tuned: ${h.skipped})`
+      : `${driver} ${h.holdMs} ms, +${h.addedMs} ms per round trip on average, p50 ${Math.round(h.loopbackP50Us)} → ${Math.round(h.heldP50Us)} µs`));
+    lines.push(`network: ${bench.name}, each row's hold each way as tuned on its driver: ${text.join('; ')}`);
+  }
+  return lines;
+}
+
 const holdText = (h) => (h.chunks ? `p50 ${h.p50Ms}, p99 ${h.p99Ms}, shortest ${Math.floor(h.minMs * 1e4) / 1e4} ms` : 'no data');
 
 /** The progress line on what the proxy added over the run (settings.network after summarizeAddedDelay). */
