@@ -247,6 +247,8 @@ export class DriverProcesses {
   constructor({ target, context, place }) {
     this.options = { target, context, place };
     this.handles = new Map();
+    this.starting = new Set(); // starts in flight, which endAll() waits for
+    this.ending = false;
   }
 
   /** The driver's process number `copy` (a row may be measured in several processes). */
@@ -254,7 +256,24 @@ export class DriverProcesses {
     const key = `${driver.name}\u0000${copy}`;
     const handle = this.handles.get(key);
     if (handle?.alive) return handle;
+    if (this.ending) throw new Error('the run is ending: no driver process is started');
+    const starting = this.#start(driver, key);
+    this.starting.add(starting);
+    try {
+      return await starting;
+    } finally {
+      this.starting.delete(starting);
+    }
+  }
+
+  // A start that ends after endAll() began (a run interrupted while its processes were starting)
+  // ends its process at once: otherwise it would be left stopped, and keep the harness alive.
+  async #start(driver, key) {
     const started = await DriverHandle.start({ driver, ...this.options });
+    if (this.ending) {
+      await started.end();
+      throw new Error('the run is ending: no driver process is started');
+    }
     this.handles.set(key, started);
     return started;
   }
@@ -264,6 +283,8 @@ export class DriverProcesses {
   }
 
   async endAll() {
+    this.ending = true;
+    await Promise.allSettled([...this.starting]);
     const handles = [...this.handles.values()];
     this.handles.clear();
     await Promise.all(handles.map((h) => h.end()));
