@@ -3,7 +3,7 @@
 // per round trip held. No server, no sockets.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { holdFor, tuneHold } from '../lib/measuring/held-tuning.js';
+import { holdFor, measureHold, tuneHold } from '../lib/measuring/held-tuning.js';
 
 /** A driver whose operations make `trips` round trips each, `loopMs` unheld, each held round trip 2 × hold + `pathMs` more. */
 function simulated({ loopMs = 0.03, pathMs = 0.006, trips = 1, connections = 1 }) {
@@ -42,6 +42,7 @@ test('tuneHold: the kept hold makes each round trip add the RTT, on one or sever
     assert.equal(tuned.pathCostMs, 0.006);
     assert.equal(tuned.addedMs, 0.2);
     assert.equal(tuned.within, true);
+    assert.equal(tuned.tuned, true);
     assert.equal(tuned.roundTripsPerOp, trips);
     assert.equal(tuned.loopbackP50Us, 30);
     assert.equal(tuned.heldP50Us, Math.round((0.03 + trips * 0.2) * 10000) / 10); // 230 µs for one round trip
@@ -57,4 +58,18 @@ test('tuneHold: an operation that makes no round trip keeps the run\'s hold, and
   assert.equal(tuned.holdMs, 0.1);
   assert.match(tuned.skipped, /no round trip/);
   assert.equal(sim.setHistory.at(-1), 0.1);
+});
+
+test('measureHold: what a given hold adds on another driver, the hold left as it was', async () => {
+  // A driver whose path costs 4 µs more per round trip than the one the hold was tuned on.
+  const sim = simulated({ pathMs: 0.010 });
+  const seen = await measureHold({ ops: sim.ops, check: () => {}, rttMs: 0.2, holdMs: 0.097, msPerOp: 0.03, hold: sim.hold, clock: sim.clock });
+  assert.equal(seen.holdMs, 0.097);
+  assert.equal(seen.tuned, false);
+  assert.equal(seen.pathCostMs, 0.01);
+  assert.equal(seen.addedMs, 0.204);
+  assert.equal(seen.within, false, 'more than 1 % (or 3 µs) over the RTT, and said so');
+  assert.equal(seen.heldP50Us, 234);
+  assert.equal(sim.setHistory.at(-1), 0.097);
+  assert.ok(sim.setHistory.every((ms) => ms === 0 || ms === 0.097));
 });

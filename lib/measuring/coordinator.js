@@ -102,8 +102,14 @@ async function openCells(cells, { bench, processes, context, settings, signal, f
   // --replay: each process warms up for this many operations (warm-up.js), not a time.
   const warmupOps = settings.replay?.warmupOps;
   const concurrency = benchConcurrency(bench, settings);
+  // --rtt held in the driver processes: the hold the bench's first row opened tuned on its driver
+  // (held-tuning.js), which every row takes; the reference row (the baseline's) then opens first.
+  let benchHold = null;
+  const held = settings.network?.rttMs > 0 && settings.network.via === 'process';
+  const reference = held ? cells.find((c) => c.driver.name === settings.baseline && !c.host) : null;
+  const rows = [...(reference ? [reference] : []), ...cells.filter((c) => !c.host && c !== reference)];
   // A bare-loop row (calibrate) is opened with the row whose processes it shares.
-  for (const cell of [...cells.filter((c) => !c.host), ...cells.filter((c) => c.host)]) {
+  for (const cell of [...rows, ...cells.filter((c) => c.host)]) {
     signal?.throwIfAborted();
     if (cell.host) {
       if (cell.host.row) cell.row ??= { ...cell.host.row, driver: cell.driver.name };
@@ -120,7 +126,7 @@ async function openCells(cells, { bench, processes, context, settings, signal, f
           bench: bench.name, concurrency, warmup: warmup / cell.copies, settle: settings.warmupSettles !== false, awaitCompiles: settings.jit === 'wait', callTimeoutMs, setupData: context.setupData,
           replay: bench.replaySets?.[cell.driver.name], // --replay: the set this row's connections replay
           warmupOps, fixed: cell.fixedWindow, time, lead, // and its windows are sized as its first process's
-          heldMs: cell.held?.holdMs, // --rtt held in the driver processes: the hold tuned by the row's first process
+          held: benchHold ? { holdMs: benchHold.holdMs, measure: copy === 0 } : undefined, // --rtt: the bench's hold
         },
           callTimeoutMs + warmup * 1000 + 30000 + (warmupOps ?? 0) * 2), signal);
         if (notApplicableReason(opened)) { // the driver's own plan, with the bench's set-up data, says n/a
@@ -129,7 +135,10 @@ async function openCells(cells, { bench, processes, context, settings, signal, f
         }
         cell.protocol = opened.protocol;
         cell.fixedWindow ??= opened.fixed;
-        cell.held ??= opened.held;
+        if (copy === 0 && opened.held) {
+          cell.held = opened.held;
+          benchHold ??= opened.held;
+        }
         (cell.warmupSeconds ??= []).push(round3(opened.warmupSeconds));
         cell.compileWaitS.warmup += opened.compileWaitSeconds ?? 0;
         cell.pool = opened.pool;
@@ -219,7 +228,7 @@ async function closeCells(cells, { concurrency, jitWait, rate, signal, fail }) {
       ...summarizeWindows(cell.windows),
       connections: concurrency * cell.workers,
       pool: cell.pool ? { size: concurrency, callers: concurrency } : undefined,
-      // --rtt held in the driver processes: the row's hold each way, as its first process tuned it (held-tuning.js).
+      // --rtt held in the driver processes: the bench's hold each way, and what it added on this row's driver (held-tuning.js).
       ...(cell.held ? { held: cell.held } : {}),
       // --workers: each window ran in this many processes at once, each with its own connections (or pool).
       ...(cell.workers > 1 ? { workers: cell.workers } : {}),

@@ -32,7 +32,7 @@ import { addSecret, redact } from '../common/redact.js';
 import { deadline, within } from '../common/timers.js';
 import { awaitCompiles, canAwaitCompiles } from './jit.js';
 import { holdSockets, setHold, takeRoundTrips } from '../drivers/held-sockets.js';
-import { tuneHold } from './held-tuning.js';
+import { measureHold, tuneHold } from './held-tuning.js';
 import { connectDirectly, installReplayTransport, recordConnections, replayConnections, takeMismatch } from '../conversations/transport.js';
 import { decodeConversation, readSet } from '../conversations/sets.js';
 
@@ -156,7 +156,7 @@ const handlers = {
     return { name: driver.name, version: driver.version, awaitsCompiles: canAwaitCompiles() };
   },
 
-  async open({ bench: benchName, concurrency, warmup, settle = true, awaitCompiles: jitWait = false, callTimeoutMs, setupData, replay, warmupOps, fixed, time, lead, heldMs: rowHeldMs }) {
+  async open({ bench: benchName, concurrency, warmup, settle = true, awaitCompiles: jitWait = false, callTimeoutMs, setupData, replay, warmupOps, fixed, time, lead, held: benchHold }) {
     await closeCell({ force: true });
     if (replay?.failed) throw new Error(replay.failed);
     if (replay) {
@@ -187,11 +187,12 @@ const handlers = {
       // a loopback warm-up runs tens of thousands (V8 optimizes by calls, not by time). Then a short
       // held warm-up sizes the windows at the held speed.
       const unheld = await warmUp({ ops: cell.ops, check, warmup: ownWarmup, settle, callTimeoutMs, awaitJit: jitWait ? awaitCompiles : undefined });
-      // The row's hold: tuned on this driver by the row's first process (held-tuning.js), taken by the others.
-      if (rowHeldMs !== undefined) held = { holdMs: rowHeldMs };
-      else if (tunedRttMs) {
-        held = await tuneHold({ ops: cell.ops, check, rttMs: tunedRttMs, holdMs: runHoldMs, msPerOp: unheld.msPerOp, hold: { set: setHold, roundTrips: takeRoundTrips }, callTimeoutMs });
-      }
+      // The bench's hold (held-tuning.js): tuned here when none is given (the reference row's first
+      // process), else taken, and measured on this driver when asked (each other row's first process).
+      const timing = { ops: cell.ops, check, rttMs: tunedRttMs, msPerOp: unheld.msPerOp, hold: { set: setHold, roundTrips: takeRoundTrips }, callTimeoutMs };
+      if (!tunedRttMs) held = benchHold ? { holdMs: benchHold.holdMs } : undefined;
+      else if (!benchHold) held = await tuneHold({ ...timing, holdMs: runHoldMs });
+      else held = benchHold.measure ? await measureHold({ ...timing, holdMs: benchHold.holdMs }) : { holdMs: benchHold.holdMs };
       setHold(held?.holdMs ?? runHoldMs);
       cell.sizing = await warmUp({ ops: cell.ops, check, warmup: HELD_SIZING_S, settle: false, callTimeoutMs });
       cell.sizing.seconds += unheld.seconds;

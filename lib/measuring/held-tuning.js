@@ -1,13 +1,17 @@
-// --rtt held in the driver process: the hold each way tuned on the row's own driver, so that the
-// driver's own time per operation rises by the asked RTT per round trip.
+// --rtt held in the driver process: the hold each way tuned on a driver, once per bench, and what it
+// adds measured on every row.
 //
 // The run's probe (server/proxy/calibrate.js) tunes one hold on the harness's minimal client; a
 // driver's path around a held round trip costs a few µs more or less than that client's. So after its
-// unheld warm-up, a row's first process times its own operations unheld and held, in interleaved
-// blocks, estimates the path's own cost per round trip (what a round trip added beyond its two
-// holds, counted as held-sockets.js counts round trips) and sets the hold each way to (RTT - that
-// cost) / 2; the row's other processes take that hold. It also yields what the driver saw in the
-// same minute: its loopback p50 and its held p50. A chunk is still never released before its hold.
+// unheld warm-up, the first process of the bench's reference row (the baseline's) times the bench's
+// operations unheld and held, in interleaved blocks, estimates the path's own cost per round trip
+// (what a round trip added beyond its two holds, counting round trips as held-sockets.js does) and
+// sets the hold each way to (RTT - that cost) / 2. Every row of the bench takes that hold, so the
+// drivers are compared under one emulation: a hold tuned per row would cancel whatever a driver does
+// differently around a round trip, and its tuning's noise (about ±1 µs each way) would move the Δs
+// at 0.2 ms by up to 1 %. The first process of each other row measures once what the hold adds to its
+// own operations, and each row reports what its driver saw in the same minute: its loopback p50 and
+// its held p50. A chunk is still never released before its hold.
 import { performance } from 'node:perf_hooks';
 import { runCall, stallWatch } from './operation-calls.js';
 import { median, round1, round3, trimmedMean } from '../common/stats.js';
@@ -29,15 +33,12 @@ export function holdFor(rttMs, pathCostMs) {
 }
 
 /**
- * Tune the hold each way (`hold` { set(ms), roundTrips() }, held-sockets.js) from `holdMs` so that
- * `ops` (one per connection, each result checked) take `rttMs` longer per round trip held than
- * unheld. Each of STEPS measurements estimates the path's own cost per round trip; the next hold,
- * and the one kept, come from the mean of the estimates so far (one measurement moved ±5 µs at
- * 0.2 ms). Returns { holdMs, pathCostMs, addedMs (what the kept hold adds, by that mean),
- * roundTripsPerOp, loopbackP50Us, heldP50Us, within, steps }, with the hold left set to the kept
- * one; or { holdMs, skipped } when an operation made no round trip, with the hold left at holdMs.
+ * Times `ops` (one per connection, each result checked) unheld and held through `hold` ({ set(ms),
+ * roundTrips() }, held-sockets.js). Returns { warmIn(ms), measure(ms) }: measure gives { holdMs,
+ * perOp (round trips per operation and connection), addedMs (per round trip, by the trimmed means),
+ * loopbackP50Us, heldP50Us }, and leaves the hold unheld.
  */
-export async function tuneHold({ ops, check, rttMs, holdMs, msPerOp, hold, callTimeoutMs = 30000, signal, clock = () => performance.now() }) {
+function heldTimer({ ops, check, rttMs, msPerOp, hold, callTimeoutMs, signal, clock }) {
   const calls = Math.min(2000, Math.max(24, Math.round(BLOCK_MS / (rttMs + msPerOp))));
   // One stall timer per block, not one per call: a timer per call added 3-5 µs to every time taken.
   const timeBlock = async (into) => {
@@ -56,34 +57,66 @@ export async function tuneHold({ ops, check, rttMs, holdMs, msPerOp, hold, callT
       watch.stop();
     }
   };
-  const measure = async (ms) => {
-    const unheld = [];
-    const held = [];
-    let trips = 0;
-    for (let p = 0; p < PAIRS; p++) {
-      for (const side of p % 2 ? ['held', 'unheld'] : ['unheld', 'held']) {
-        hold.set(side === 'held' ? ms : 0);
-        hold.roundTrips();
-        await timeBlock(side === 'held' ? held : unheld);
-        if (side === 'held') trips += hold.roundTrips();
+  return {
+    // Not kept: the first held operations after the unheld warm-up read high (+3-10 µs at 0.2-1 ms).
+    async warmIn(ms) {
+      hold.set(ms);
+      await timeBlock([]);
+    },
+    async measure(ms) {
+      const unheld = [];
+      const held = [];
+      let trips = 0;
+      for (let p = 0; p < PAIRS; p++) {
+        for (const side of p % 2 ? ['held', 'unheld'] : ['unheld', 'held']) {
+          hold.set(side === 'held' ? ms : 0);
+          hold.roundTrips();
+          await timeBlock(side === 'held' ? held : unheld);
+          if (side === 'held') trips += hold.roundTrips();
+        }
       }
-    }
-    const perOp = trips / (held.length * ops.length);
-    const addedMs = perOp > 0 ? (trimmedMean(held) - trimmedMean(unheld)) / perOp : null;
-    return { holdMs: ms, perOp, addedMs, loopbackP50Us: median(unheld) * 1000, heldP50Us: median(held) * 1000 };
+      const perOp = trips / (held.length * ops.length);
+      const addedMs = perOp > 0 ? (trimmedMean(held) - trimmedMean(unheld)) / perOp : null;
+      return { holdMs: ms, perOp, addedMs, loopbackP50Us: median(unheld) * 1000, heldP50Us: median(held) * 1000 };
+    },
   };
+}
+
+const NO_ROUND_TRIP = 'an operation made no round trip';
+
+/** What a row reports of a measurement `m` at the hold `holdMs`, given the path's cost per round trip. */
+const report = (rttMs, holdMs, pathCostMs, m) => ({
+  holdMs,
+  pathCostMs: round3(pathCostMs),
+  addedMs: round3(2 * holdMs + pathCostMs),
+  roundTripsPerOp: Math.round(m.perOp * 100) / 100,
+  // What the client saw in the (last) measurement, at the median: its time per operation unheld (its
+  // loopback, in the same process and minute) and held.
+  loopbackP50Us: round1(m.loopbackP50Us),
+  heldP50Us: round1(m.heldP50Us),
+  within: Math.abs(2 * holdMs + pathCostMs - rttMs) <= heldTolerance(rttMs),
+});
+
+/**
+ * Tune the hold each way from `holdMs` so that `ops` take `rttMs` longer per round trip held than
+ * unheld (heldTimer). Each of STEPS measurements estimates the path's own cost per round trip; the
+ * next hold, and the one kept, come from the mean of the estimates so far (one measurement moved
+ * ±5 µs at 0.2 ms). Returns { holdMs, pathCostMs, addedMs (what the kept hold adds, by that mean),
+ * roundTripsPerOp, loopbackP50Us, heldP50Us, within, tuned: true, steps }, with the hold left set to
+ * the kept one; or { holdMs, skipped } when an operation made no round trip, with the hold left at holdMs.
+ */
+export async function tuneHold({ ops, check, rttMs, holdMs, msPerOp, hold, callTimeoutMs = 30000, signal, clock = () => performance.now() }) {
+  const timer = heldTimer({ ops, check, rttMs, msPerOp, hold, callTimeoutMs, signal, clock });
   const steps = [];
   const pathCosts = [];
   const meanPathCost = () => pathCosts.reduce((a, b) => a + b, 0) / pathCosts.length;
   let ms = holdMs;
   try {
-    // Not kept: the first held operations after the unheld warm-up read high (+3-10 µs at 0.2-1 ms).
-    hold.set(ms);
-    await timeBlock([]);
+    await timer.warmIn(ms);
     for (let i = 0; i < STEPS; i++) {
-      const m = await measure(ms);
+      const m = await timer.measure(ms);
       steps.push(m);
-      if (!(m.perOp > 0)) return { holdMs, skipped: 'an operation made no round trip', steps };
+      if (!(m.perOp > 0)) return { holdMs, skipped: NO_ROUND_TRIP, steps };
       pathCosts.push(m.addedMs - 2 * ms);
       ms = holdFor(rttMs, meanPathCost());
     }
@@ -91,18 +124,27 @@ export async function tuneHold({ ops, check, rttMs, holdMs, msPerOp, hold, callT
     hold.set(holdMs);
   }
   hold.set(ms);
-  const pathCostMs = meanPathCost();
-  const last = steps.at(-1);
   return {
-    holdMs: ms,
-    pathCostMs: round3(pathCostMs),
-    addedMs: round3(2 * ms + pathCostMs),
-    roundTripsPerOp: Math.round(last.perOp * 100) / 100,
-    // What the client saw in the last measurement, at the median: its time per operation unheld
-    // (its loopback, in the same process and minute) and held.
-    loopbackP50Us: round1(last.loopbackP50Us),
-    heldP50Us: round1(last.heldP50Us),
-    within: Math.abs(2 * ms + pathCostMs - rttMs) <= heldTolerance(rttMs),
+    ...report(rttMs, ms, meanPathCost(), steps.at(-1)),
+    tuned: true,
     steps: steps.map((s) => ({ holdMs: s.holdMs, addedMs: round3(s.addedMs) })),
   };
+}
+
+/**
+ * One measurement of what the hold `holdMs` adds to `ops` per round trip, the hold left unchanged
+ * (a row that takes the hold its bench's reference row tuned). Returns what tuneHold does, with
+ * tuned: false; or { holdMs, skipped } when an operation made no round trip.
+ */
+export async function measureHold({ ops, check, rttMs, holdMs, msPerOp, hold, callTimeoutMs = 30000, signal, clock = () => performance.now() }) {
+  const timer = heldTimer({ ops, check, rttMs, msPerOp, hold, callTimeoutMs, signal, clock });
+  let m;
+  try {
+    await timer.warmIn(holdMs);
+    m = await timer.measure(holdMs);
+  } finally {
+    hold.set(holdMs);
+  }
+  if (!(m.perOp > 0)) return { holdMs, skipped: NO_ROUND_TRIP };
+  return { ...report(rttMs, holdMs, m.addedMs - 2 * holdMs, m), tuned: false };
 }

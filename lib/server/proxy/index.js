@@ -165,17 +165,19 @@ export function describeHeld(network) {
 }
 
 /**
- * Progress lines, one per bench, on each row's own hold (--rtt held in the driver processes, tuned
- * on the row's driver: measuring/held-tuning.js) and what its client saw, unheld and held.
+ * Progress lines, one per bench, on its hold (--rtt held in the driver processes, tuned on the
+ * bench's reference row: measuring/held-tuning.js) and what each row's driver saw, unheld and held.
  */
 export function describeRowHolds(results) {
   const lines = [];
   for (const bench of results?.benches ?? []) {
     const rows = bench.results.filter((r) => r.held);
     if (rows.length === 0) continue;
-    const text = rows.map(({ driver, held: h }) => (h.skipped ? `${driver} ${h.holdMs} ms (not tuned: ${h.skipped})`
-      : `${driver} ${h.holdMs} ms, +${h.addedMs} ms per round trip on average, p50 ${Math.round(h.loopbackP50Us)} → ${Math.round(h.heldP50Us)} µs`));
-    lines.push(`network: ${bench.name}, each row's hold each way as tuned on its driver: ${text.join('; ')}`);
+    const tunedOn = rows.find((r) => r.held.tuned);
+    const hold = tunedOn ? `one hold each way for every row, ${tunedOn.held.holdMs} ms, tuned on ${tunedOn.driver}` : `one hold each way for every row, ${rows[0].held.holdMs} ms (not tuned on a driver)`;
+    const seen = rows.map(({ driver, held: h }) => (h.skipped ? `${driver} not measured (${h.skipped})`
+      : `${driver} +${h.addedMs} ms, ${Math.round(h.loopbackP50Us)} → ${Math.round(h.heldP50Us)} µs`));
+    lines.push(`network: ${bench.name}, ${hold}; per round trip each driver saw on average, and its p50 unheld → held: ${seen.join('; ')}`);
   }
   return lines;
 }
