@@ -95,8 +95,8 @@ let driver = null;
 let context = null;
 let target = null;
 let benchesOpened = 0;
-let runHoldMs = 0; // --rtt held here: the run's hold each way (stage.js), where each row's tuning starts
-let tunedRttMs = null; // and the RTT a row's first process tunes its hold to, null when not tuned
+let runHoldMs = 0; // --rtt held here: the run's hold each way (stage.js), where a bench's tuning starts
+let tunedRttMs = null; // and the RTT a bench's hold is tuned to (held-tuning.js), null when not tuned
 let replaying = null; // { file, recording } of the set the open cell replays
 let cell = null; // the bench being measured: { bench, plan, check, ops, conns, pool, sizing, latencies, callTimeoutMs }
 

@@ -116,12 +116,16 @@ export async function tuneHold({ ops, check, rttMs, holdMs, msPerOp, hold, callT
     for (let i = 0; i < STEPS; i++) {
       const m = await timer.measure(ms);
       steps.push(m);
-      if (!(m.perOp > 0)) return { holdMs, skipped: NO_ROUND_TRIP, steps };
+      if (!(m.perOp > 0)) {
+        hold.set(holdMs);
+        return { holdMs, skipped: NO_ROUND_TRIP, steps };
+      }
       pathCosts.push(m.addedMs - 2 * ms);
       ms = holdFor(rttMs, meanPathCost());
     }
-  } finally {
+  } catch (err) {
     hold.set(holdMs);
+    throw err;
   }
   hold.set(ms);
   return {
