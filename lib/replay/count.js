@@ -77,6 +77,7 @@ export async function countOnce(job, { live = new Set(), signal } = {}) {
       let stdout = '';
       let stderr = '';
       let switching = null;
+      let closed = false; // the count process has ended (its temp dir goes with it)
       const fail = (message) => { child.kill('SIGKILL'); reject(new Error(message)); };
       child.stdout.on('data', (d) => {
         stdout += d;
@@ -85,6 +86,8 @@ export async function countOnce(job, { live = new Set(), signal } = {}) {
           const vgdb = spawn('vgdb', [`--pid=${child.pid}`, 'instrumentation', 'on'], { stdio: 'ignore' });
           vgdb.on('error', (err) => fail(`cannot run vgdb (Valgrind's, to switch instrumentation on): ${err.message}`));
           vgdb.on('close', (code) => {
+            // A count process killed meanwhile (Ctrl-C, SIGTERM, the timeout): nothing to switch on.
+            if (closed) return done();
             if (code !== 0) return fail(`vgdb could not switch instrumentation on (exit ${code})`);
             fs.writeFileSync(go, '');
             done();
@@ -97,6 +100,7 @@ export async function countOnce(job, { live = new Set(), signal } = {}) {
       signal?.addEventListener('abort', onAbort, { once: true });
       child.on('error', (err) => reject(new Error(`cannot run valgrind: ${err.message}`)));
       child.on('close', (code, sig) => {
+        closed = true;
         clearTimeout(timer);
         signal?.removeEventListener('abort', onAbort);
         live.delete(child);
