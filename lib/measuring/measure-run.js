@@ -66,16 +66,16 @@ function measureAll({ benches, drivers, opts, settings, results, stage, processe
   })));
 }
 
-/**
- * Measure every bench on every driver into `results`. Resolves to the exit code so far: OK, or that
- * of an interruption (Ctrl-C) or a lost server, which end the run with the rows measured so far.
- * Any other error is thrown.
- */
 /** How the driver processes' code is compiled: a replayed row runs V8 deterministically (same-program.js). */
 const describeCompiling = (settings) => (settings.replay?.warmupOps
   ? `V8 deterministic, ${settings.replay.warmupOps.toLocaleString('en-US')} warm-up operations and windows in operations, address layout ${settings.replay.addressLayout}`
   : `jit ${settings.jit}`);
 
+/**
+ * Measure every bench on every driver into `results`. Resolves to the exit code so far: OK, or that
+ * of an interruption (Ctrl-C) or a lost server, which end the run with the rows measured so far.
+ * Any other error is thrown.
+ */
 export async function measureRun({ benches, drivers, opts, settings, results, stage, processes, signals, progress }) {
   const health = await watchHealth(stage.session.admin);
   const benchProgress = {
