@@ -84,7 +84,7 @@ const MAX_NESTED_RESOLVES = 64;
  * lead-in, the measured span (its clock, and this process's CPU time at its start and end: benchmark.js's
  * own work after the cycle is not the driver's), the operations run, and the first failure.
  */
-function windowBenchmark({ name, time, leadSeconds, ops, check, sizing, latencies, watch, state, callTimeoutMs, signal }) {
+function windowBenchmark({ name, time, leadSeconds, leadOps = 0, ops, check, sizing, latencies, watch, state, callTimeoutMs, signal }) {
   const fail = (deferred, err) => {
     state.failure = err;
     deferred.benchmark._original.abort();
@@ -128,15 +128,30 @@ function windowBenchmark({ name, time, leadSeconds, ops, check, sizing, latencie
         if (deferred.benchmark.count - deferred.cycles <= MAX_NESTED_RESOLVES) resolve(deferred);
         else queueMicrotask(() => resolve(deferred));
       } else {
-        state.opsPerCall = windowOps(sizing, state.led, time);
-        state.plannedOpsPerCall ??= state.opsPerCall;
-        state.span = { t0: performance.now(), cpu0: ownCpuUs() };
-        runCall(ops, state.opsPerCall, check, latencies, sizing.opsPerCheck, windowOpsPerTiming(sizing, state.led)).then(() => {
-          state.span.t1 = performance.now();
-          resolve(deferred); // first: the bookkeeping below would run inside the clock
-          state.opsRun += state.opsPerCall * ops.length;
-          sizing.lastMsPerOp = (state.span.t1 - state.span.t0) / state.opsPerCall;
-          watch.progress();
+        const sample = () => {
+          state.opsPerCall = windowOps(sizing, state.led, time);
+          state.plannedOpsPerCall ??= state.opsPerCall;
+          state.span = { t0: performance.now(), cpu0: ownCpuUs() };
+          runCall(ops, state.opsPerCall, check, latencies, sizing.opsPerCheck, windowOpsPerTiming(sizing, state.led)).then(() => {
+            state.span.t1 = performance.now();
+            resolve(deferred); // first: the bookkeeping below would run inside the clock
+            state.opsRun += state.opsPerCall * ops.length;
+            sizing.lastMsPerOp = (state.span.t1 - state.span.t0) / state.opsPerCall;
+            watch.progress();
+          }, (err) => fail(deferred, err));
+        };
+        if (!(leadOps > 0)) {
+          sample();
+          return;
+        }
+        // A replayed row's lead-in (a number of operations) runs in the sample's cycle, and the
+        // measured span starts on its last operation's heels: run before benchmark.js started its
+        // cycle, it left benchmark.js's own set-up between the two, a cost per window that made a
+        // row with half its twin's window 3 % slower (docs/measuring-history.md, 2026-11-26).
+        leadInByCount({ ops, check, count: leadOps, opsPerCheck: sizing.opsPerCheck, callTimeoutMs, signal }).then((led) => {
+          state.led = led;
+          state.opsRun += led.ops;
+          sample();
         }, (err) => fail(deferred, err));
       }
     },
@@ -188,16 +203,13 @@ export async function sampleWindow({
   let opsRun = 0;
   // Twice at most: when an operation of the lead-in stalls past minTime, benchmark.js keeps the
   // lead-in's cycle as its sample; the window then runs again, without a lead-in.
-  // A replayed row's lead-in is a number of operations, run before benchmark.js starts.
+  // A replayed row's lead-in is a number of operations, run in the sample's own cycle.
   const fullLead = sizing.fixed ? 0 : windowLead(lead, time);
-  if (sizing.fixed) {
-    const led = await leadInByCount({ ops, check, count: sizing.fixed.leadOps, opsPerCheck: sizing.opsPerCheck, callTimeoutMs, signal });
-    opsRun += led.ops;
-  }
+  const leadOps = sizing.fixed?.leadOps ?? 0;
   for (leadSeconds of fullLead > 0 ? [fullLead, 0] : [0]) {
     const watch = stallWatch(callTimeoutMs, signal);
     state = { failure: null, led: null, span: null, opsPerCall: 0, plannedOpsPerCall: null, opsRun: 0 };
-    bench = windowBenchmark({ name, time, leadSeconds, ops, check, sizing, latencies, watch, state, callTimeoutMs, signal });
+    bench = windowBenchmark({ name, time, leadSeconds, leadOps, ops, check, sizing, latencies, watch, state, callTimeoutMs, signal });
     last = await runWindow(bench, { watch, state });
     if (state.failure) throw state.failure;
     if (bench.error) throw bench.error;
@@ -206,8 +218,9 @@ export async function sampleWindow({
   }
   const { span, opsPerCall } = state;
   const opsPerSample = opsPerCall * ops.length;
-  // benchmark.js's clock of the kept cycle (its period is that time over the cycle's count of calls).
-  const opsPerSec = opsPerSample / last.clocked;
+  // benchmark.js's clock of the kept cycle (its period is that time over the cycle's count of calls);
+  // a replayed row's cycle also holds its lead-in, so its sample is clocked by the measured span.
+  const opsPerSec = sizing.fixed ? opsPerSample / ((span.t1 - span.t0) / 1000) : opsPerSample / last.clocked;
   return {
     opsPerSec,
     sampleOpsPerSec: [opsPerSec],
