@@ -12,7 +12,8 @@ import { DriverProcessError } from './driver-handle.js';
 import { ServerLost } from '../server/session.js';
 import { processCpuUs } from './proc-cpu.js';
 import { summarizeWindows } from './windows.js';
-import { round3 } from '../common/stats.js';
+import { median, round3 } from '../common/stats.js';
+import { fixedWindowSizing } from './sampler.js';
 import { pairedDelta } from './paired-delta.js';
 import { summarizeRate } from './open-loop.js';
 import { combineClosed, combineWindows } from './combine.js';
@@ -149,6 +150,55 @@ async function openCells(cells, { bench, processes, context, settings, signal, f
   }
 }
 
+// A process's first two windows run slower than its later ones, while V8 compiles the window's own
+// path (`do`, the first bench of a run: -45 % and -35 %; later benches, whose processes have run
+// windows, within a few per cent). Sized on them, a `do` row got windows 1.8 times shorter than its
+// twin's. So a process runs windows until it has run SETTLED_AFTER_WINDOWS in all, and one at least
+// for this bench, and only its last one sizes.
+const SETTLED_AFTER_WINDOWS = 3;
+
+/**
+ * --replay: the rows' windows sized side by side. A replayed row runs windows of a fixed number of
+ * operations, about `time` each, and a window costs a little besides its operations (a row with
+ * half its twin's windows read 1-3 % slower; docs/measuring-history.md, 2026-11-26), so rows of one
+ * bench compare fairly only with windows of the same length in time. Sized from each row's first
+ * warm-up, taken minutes apart on a host whose speed drifts, an A/A row once got windows 1.8 times
+ * its twin's and read 2.6 % faster. So after the warm-ups every process of every row runs
+ * windows of its warm-up's size, the rows in a fresh random order each time, not kept; each row's
+ * windows are then sized from the median time per operation of its own, and every process of the
+ * row takes that size. Sets `fixedWindow` on the rows it sized.
+ */
+async function sizeWindowsSideBySide(cells, { settings, windowTimeoutMs, signal, fail }) {
+  const rows = cells.filter((c) => !c.row && !c.host && c.fixedWindow);
+  if (rows.length === 0) return;
+  const { time, lead } = settings;
+  const msPerOp = new Map(rows.map((c) => [c, []]));
+  const left = new Map(rows.flatMap((c) => Array.from({ length: c.copies }, (_, copy) => {
+    const handle = c.handles[copy * c.workers];
+    return [handle, Math.max(1, SETTLED_AFTER_WINDOWS - handle.windowsRun)];
+  })));
+  while (rows.some((c) => !c.row && c.handles.some((h) => left.get(h) > 0))) {
+    for (let copy = 0; copy < Math.max(...rows.map((c) => c.copies)); copy++) {
+      for (const cell of shuffle(rows)) {
+        const handle = cell.handles[copy * cell.workers];
+        if (cell.row || copy >= cell.copies || !(left.get(handle) > 0)) continue;
+        signal?.throwIfAborted();
+        try {
+          const w = await unlessAborted(handle.turn('window', { lead, time }, windowTimeoutMs), signal);
+          left.set(handle, left.get(handle) - 1);
+          if (left.get(handle) === 0 && w.opsPerSec > 0) msPerOp.get(cell).push(1000 / w.opsPerSec);
+        } catch (err) {
+          left.set(handle, 0);
+          await fail(cell, err);
+        }
+      }
+    }
+  }
+  for (const cell of rows) {
+    if (!cell.row && msPerOp.get(cell).length) cell.fixedWindow = fixedWindowSizing(median(msPerOp.get(cell)), { time, lead });
+  }
+}
+
 /**
  * The rounds: each gives every driver still measured one window, in a fresh random order. Returns
  * the orders, and whether the time budget ended them before `rounds` (not when no driver was left).
@@ -163,6 +213,7 @@ async function runRounds(cells, { bench, admin, context, settings, serverPid, si
   const order = [];
   let budgetStopped = false;
   const windowTimeoutMs = callTimeoutMs + (lead + time) * 1000 + 10000;
+  await sizeWindowsSideBySide(cells, { settings, windowTimeoutMs, signal, fail });
   const start = performance.now();
   // The time driver processes spent waiting for V8's compiles after their windows is not the
   // bench's: the budget counts without it.
@@ -186,7 +237,7 @@ async function runRounds(cells, { bench, admin, context, settings, serverPid, si
         // --workers: the window runs in the group's processes at once, each with its share of a rate.
         const group = cell.handles.slice(copy * cell.workers, (copy + 1) * cell.workers);
         const parts = await unlessAborted(Promise.all(group.map((handle, k) => handle.turn('window', {
-          lead, time, awaitCompiles, bare: Boolean(cell.host), poll, rate: rate && group.length > 1 ? { ...rate, perSec: rate.perSec / group.length, seed: rate.seed + 104729 * k } : rate,
+          lead, time, awaitCompiles, bare: Boolean(cell.host), poll, fixed: (cell.host ?? cell).fixedWindow, rate: rate && group.length > 1 ? { ...rate, perSec: rate.perSec / group.length, seed: rate.seed + 104729 * k } : rate,
         }, windowTimeoutMs))), signal);
         const w = parts.length > 1 ? combineWindows(parts) : parts[0];
         const server1 = processCpuUs(serverPid);

@@ -130,6 +130,7 @@ export class DriverHandle {
     this.exitReason = null;
     this.paused = false;
     this.readyWaiter = null;
+    this.windowsRun = 0; // windows this process has run, every bench's
   }
 
   get pid() { return this.child?.pid; }
@@ -210,6 +211,7 @@ export class DriverHandle {
 
   /** Continue the process for one request, and stop it again afterwards. */
   async turn(cmd, args, timeoutMs) {
+    if (cmd === 'window') this.windowsRun++;
     this.resume();
     try {
       return await this.request(cmd, args, timeoutMs);

@@ -211,9 +211,13 @@ const handlers = {
     };
   },
 
-  async window({ lead, time, awaitCompiles: jitWait = false, bare = false, rate = null, poll = false }) {
+  async window({ lead, time, awaitCompiles: jitWait = false, bare = false, rate = null, poll = false, fixed }) {
     if (!cell) throw new Error('window before open');
     const { ops, check, sizing, latencies, callTimeoutMs, plan } = cell;
+    // --replay: the row's windows as the coordinator sized them, side by side with the other rows'.
+    if (fixed && sizing.fixed) {
+      for (const s of [sizing, cell.bareSizing].filter(Boolean)) Object.assign(s, { fixed, opsPerCheck: fixed.opsPerCheck });
+    }
     plan.windowStats?.(); // counts start again with this window
     // A rate run's closed-loop pass turns the event loop as its open schedule's waits do (ticker.js).
     const stopPolling = poll ? busyPoll() : null;
