@@ -126,7 +126,9 @@ async function openCells(cells, { bench, processes, context, settings, signal, f
         const opened = await unlessAborted(handle.turn('open', {
           bench: bench.name, concurrency, warmup: warmup / cell.copies, settle: settings.warmupSettles !== false, awaitCompiles: settings.jit === 'wait', callTimeoutMs, setupData: context.setupData,
           replay: bench.replaySets?.[cell.driver.name], // --replay: the set this row's connections replay
-          warmupOps, fixed: cell.fixedWindow, time, lead, // and its windows are sized as its first process's
+          // --replay: the row's first process may end its warm-up early (warm-up.js); the others run as many.
+        warmupOps: cell.warmupOps ?? warmupOps, warmupCapSeconds: cell.warmupOps ? undefined : settings.replay?.warmupCapSeconds,
+        fixed: cell.fixedWindow, time, lead, // and its windows are sized as its first process's
           held: benchHold ? { holdMs: benchHold.holdMs, measure: copy === 0 } : undefined, // --rtt: the bench's hold
         },
           callTimeoutMs + warmup * 1000 + 30000 + (warmupOps ?? 0) * 2), signal);
@@ -136,6 +138,7 @@ async function openCells(cells, { bench, processes, context, settings, signal, f
         }
         cell.protocol = opened.protocol;
         cell.fixedWindow ??= opened.fixed;
+      cell.warmupOps ??= opened.warmupOps;
         if (copy === 0 && opened.held) {
           cell.held = opened.held;
           benchHold ??= opened.held;
@@ -293,6 +296,7 @@ async function closeCells(cells, { concurrency, jitWait, rate, signal, fail }) {
       processes: cell.handles.length / cell.workers,
       // Each process's warm-up (warm-up.js: until its time per operation stopped improving).
       warmupSeconds: cell.warmupSeconds,
+      warmupOps: cell.warmupOps, // --replay: the operations each process warmed up for
       // What the row's processes waited for V8 to finish compiling, in their warm-ups and after
       // their windows (jit.js); null where they could not wait.
       compileWaitSeconds: jitWait && cell.handles.every((h) => h.awaitsCompiles)

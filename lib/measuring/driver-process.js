@@ -156,7 +156,7 @@ const handlers = {
     return { name: driver.name, version: driver.version, awaitsCompiles: canAwaitCompiles() };
   },
 
-  async open({ bench: benchName, concurrency, warmup, settle = true, awaitCompiles: jitWait = false, callTimeoutMs, setupData, replay, warmupOps, fixed, time, lead, held: benchHold }) {
+  async open({ bench: benchName, concurrency, warmup, settle = true, awaitCompiles: jitWait = false, callTimeoutMs, setupData, replay, warmupOps, warmupCapSeconds, fixed, time, lead, held: benchHold }) {
     await closeCell({ force: true });
     if (replay?.failed) throw new Error(replay.failed);
     if (replay) {
@@ -199,7 +199,7 @@ const handlers = {
       cell.sizing.compileWaitSeconds = unheld.compileWaitSeconds;
     } else if (warmupOps > 0) {
       // --replay: the same operations in every process of the row; its windows sized as the first's.
-      cell.sizing = await warmUpByCount({ ops: cell.ops, check, count: warmupOps, callTimeoutMs });
+      cell.sizing = await warmUpByCount({ ops: cell.ops, check, count: warmupOps, capSeconds: warmupCapSeconds, callTimeoutMs });
       cell.sizing.fixed = fixed ?? fixedWindowSizing(cell.sizing.msPerOp, { time, lead });
       cell.sizing.opsPerCheck = cell.sizing.fixed.opsPerCheck;
     } else {
@@ -207,7 +207,7 @@ const handlers = {
     }
     return {
       protocol: plan.protocol, pool: Boolean(plan.pool), msPerOp: cell.sizing.msPerOp, warmupSeconds: cell.sizing.seconds,
-      compileWaitSeconds: cell.sizing.compileWaitSeconds, fixed: cell.sizing.fixed, held,
+      compileWaitSeconds: cell.sizing.compileWaitSeconds, fixed: cell.sizing.fixed, held, warmupOps: cell.sizing.count,
     };
   },
 
