@@ -126,8 +126,7 @@ async function openCells(cells, { bench, processes, context, settings, signal, f
         const opened = await unlessAborted(handle.turn('open', {
           bench: bench.name, concurrency, warmup: warmup / cell.copies, settle: settings.warmupSettles !== false, awaitCompiles: settings.jit === 'wait', callTimeoutMs, setupData: context.setupData,
           replay: bench.replaySets?.[cell.driver.name], // --replay: the set this row's connections replay
-          // --replay: the row's first process may end its warm-up early (warm-up.js); the others run as many.
-        warmupOps: cell.warmupOps ?? warmupOps, warmupCapSeconds: cell.warmupOps ? undefined : settings.replay?.warmupCapSeconds,
+          warmupOps, // --replay: at most; fewer for large replies (warm-up.js)
         fixed: cell.fixedWindow, time, lead, // and its windows are sized as its first process's
           held: benchHold ? { holdMs: benchHold.holdMs, measure: copy === 0 } : undefined, // --rtt: the bench's hold
         },
@@ -138,7 +137,7 @@ async function openCells(cells, { bench, processes, context, settings, signal, f
         }
         cell.protocol = opened.protocol;
         cell.fixedWindow ??= opened.fixed;
-      cell.warmupOps ??= opened.warmupOps;
+      cell.warmupOps ??= opened.warmupOps; // the same in every process of the row
         if (copy === 0 && opened.held) {
           cell.held = opened.held;
           benchHold ??= opened.held;
@@ -156,9 +155,11 @@ async function openCells(cells, { bench, processes, context, settings, signal, f
 // A process's first two windows run slower than its later ones, while V8 compiles the window's own
 // path (`do`, the first bench of a run: -45 % and -35 %; later benches, whose processes have run
 // windows, within a few per cent). Sized on them, a `do` row got windows 1.8 times shorter than its
-// twin's. So a process runs windows until it has run SETTLED_AFTER_WINDOWS in all, and one at least
-// for this bench, and only its last one sizes.
-const SETTLED_AFTER_WINDOWS = 3;
+// twin's. So a process runs windows until it has run SETTLED_AFTER_WINDOWS in all, then
+// SIZING_WINDOWS more, which size: with one a process, on a host whose windows scattered by 6 %,
+// an A/A row's windows came out 1.35 times its twin's.
+const SETTLED_AFTER_WINDOWS = 2;
+const SIZING_WINDOWS = 2;
 
 /**
  * --replay: the rows' windows sized side by side. A replayed row runs windows of a fixed number of
@@ -178,7 +179,7 @@ async function sizeWindowsSideBySide(cells, { settings, windowTimeoutMs, signal,
   const msPerOp = new Map(rows.map((c) => [c, []]));
   const left = new Map(rows.flatMap((c) => Array.from({ length: c.copies }, (_, copy) => {
     const handle = c.handles[copy * c.workers];
-    return [handle, Math.max(1, SETTLED_AFTER_WINDOWS - handle.windowsRun)];
+    return [handle, Math.max(0, SETTLED_AFTER_WINDOWS - handle.windowsRun) + SIZING_WINDOWS];
   })));
   while (rows.some((c) => !c.row && c.handles.some((h) => left.get(h) > 0))) {
     for (let copy = 0; copy < Math.max(...rows.map((c) => c.copies)); copy++) {
@@ -189,7 +190,7 @@ async function sizeWindowsSideBySide(cells, { settings, windowTimeoutMs, signal,
         try {
           const w = await unlessAborted(handle.turn('window', { lead, time }, windowTimeoutMs), signal);
           left.set(handle, left.get(handle) - 1);
-          if (left.get(handle) === 0 && w.opsPerSec > 0) msPerOp.get(cell).push(1000 / w.opsPerSec);
+          if (left.get(handle) < SIZING_WINDOWS && w.opsPerSec > 0) msPerOp.get(cell).push(1000 / w.opsPerSec);
         } catch (err) {
           left.set(handle, 0);
           await fail(cell, err);

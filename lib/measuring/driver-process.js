@@ -22,7 +22,7 @@ import { loadDrivers } from '../drivers/index.js';
 import { describeLoadFailure } from '../drivers/checkout-modules.js';
 import { connectorFor, planBench as planBenchFor, targetFor } from './plan.js';
 import { bareLoop, fixedWindowSizing, ownCpuUs, sampleWindow, windowOps } from './sampler.js';
-import { NEW_PROCESS_WARMUP_S, leadIn, leadInByCount, warmUp, warmUpByCount } from './warm-up.js';
+import { NEW_PROCESS_WARMUP_S, leadIn, leadInByCount, replayWarmupOps, warmUp, warmUpByCount } from './warm-up.js';
 import { windowLead } from './windows.js';
 import { LatencyRecorder } from './latency.js';
 import { rateWindow } from './rate-window.js';
@@ -156,7 +156,7 @@ const handlers = {
     return { name: driver.name, version: driver.version, awaitsCompiles: canAwaitCompiles() };
   },
 
-  async open({ bench: benchName, concurrency, warmup, settle = true, awaitCompiles: jitWait = false, callTimeoutMs, setupData, replay, warmupOps, warmupCapSeconds, fixed, time, lead, held: benchHold }) {
+  async open({ bench: benchName, concurrency, warmup, settle = true, awaitCompiles: jitWait = false, callTimeoutMs, setupData, replay, warmupOps, fixed, time, lead, held: benchHold }) {
     await closeCell({ force: true });
     if (replay?.failed) throw new Error(replay.failed);
     if (replay) {
@@ -199,7 +199,7 @@ const handlers = {
       cell.sizing.compileWaitSeconds = unheld.compileWaitSeconds;
     } else if (warmupOps > 0) {
       // --replay: the same operations in every process of the row; its windows sized as the first's.
-      cell.sizing = await warmUpByCount({ ops: cell.ops, check, count: warmupOps, capSeconds: warmupCapSeconds, callTimeoutMs });
+      cell.sizing = await warmUpByCount({ ops: cell.ops, check, count: replayWarmupOps(replaying.recording, warmupOps), callTimeoutMs });
       cell.sizing.fixed = fixed ?? fixedWindowSizing(cell.sizing.msPerOp, { time, lead });
       cell.sizing.opsPerCheck = cell.sizing.fixed.opsPerCheck;
     } else {

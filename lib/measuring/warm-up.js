@@ -123,37 +123,36 @@ export const SMOKE_REPLAY_WARMUP_OPS = 256;
 // windows for good (one row of an A/A had windows half its twin's, and read 3.9 % slower).
 const TIMED_SLICES = 8;
 
-// A row's first process may end its warm-up early, in steps of a whole number of REPLAY_WARMUP_STEP
-// operations (of which the last quarter is timed), once it has run for `capSeconds`: 16,384
-// operations of mysql's select_1000_rows took 6 s per process, and the seven design benches' warm-ups
-// 200 s of a 315 s run. The row's other processes then run the same count (same-program.js).
+// A replayed warm-up is shorter for operations whose replies are large: 16,384 operations of
+// mysql's select_1000_rows (41 kB of reply each) took 6 s per process, and the seven design
+// benches' warm-ups 69 s of a 172 s run. A process warms up for about REPLAY_WARMUP_BYTES of
+// replies, in whole steps of REPLAY_WARMUP_STEP operations, at least one, at most the run's count.
+// The count follows from the replay set alone, so every process of a row, and two rows of one
+// driver (an A/A), run the same operations (same-program.js).
 export const REPLAY_WARMUP_STEP = 4096;
-export const REPLAY_WARMUP_CAP_S = 1;
+export const REPLAY_WARMUP_BYTES = 80 * 1024 * 1024;
+
+/** Pure: the warm-up operations for a recording (its steady cycle's reply bytes per operation), at most `most`. */
+export function replayWarmupOps(recording, most) {
+  if (most <= REPLAY_WARMUP_STEP) return most;
+  const cycle = recording.steps.slice(recording.cycleFrom);
+  const bytesPerOp = cycle.reduce((sum, step) => sum + step.reply.length, 0) / Math.max(1, recording.cycleOps);
+  const steps = Math.floor(REPLAY_WARMUP_BYTES / Math.max(1, bytesPerOp) / REPLAY_WARMUP_STEP);
+  return Math.min(most, Math.max(1, steps) * REPLAY_WARMUP_STEP);
+}
 
 /**
  * Warm-up of `count` operations back to back, every result checked. Returns the sizing of warmUp,
- * its time per operation the median over slices of the last quarter, and `count`, the operations it
- * ran: with `capSeconds`, the untimed part stops at the first whole number of REPLAY_WARMUP_STEPs
- * (three quarters of each) past that time.
+ * its time per operation the median over slices of the last quarter, and `count`.
  */
-export async function warmUpByCount({ ops, check, count, capSeconds = Infinity, callTimeoutMs = 30000, signal, clock = () => performance.now() }) {
+export async function warmUpByCount({ ops, check, count, callTimeoutMs = 30000, signal, clock = () => performance.now() }) {
   const start = clock();
   const run = async (n) => {
     for (let i = 0; i < n; i++) await guard(runCall(ops, 1, check, null, 1), callTimeoutMs, signal);
   };
-  const stepped = Number.isFinite(capSeconds) && count > REPLAY_WARMUP_STEP;
-  if (stepped) {
-    let steps = 0;
-    do {
-      await run((REPLAY_WARMUP_STEP * 3) / 4);
-      steps++;
-    } while ((steps + 1) * REPLAY_WARMUP_STEP <= count && (clock() - start) / 1000 < capSeconds);
-    count = steps * REPLAY_WARMUP_STEP;
-  }
   const timed = Math.max(TIMED_SLICES, Math.floor(count / 4));
   const slice = Math.floor(timed / TIMED_SLICES);
-  const untimed = Math.max(0, count - slice * TIMED_SLICES);
-  if (!stepped) await run(untimed);
+  await run(Math.max(0, count - slice * TIMED_SLICES));
   const slices = [];
   for (let k = 0; k < TIMED_SLICES; k++) {
     const t0 = clock();
