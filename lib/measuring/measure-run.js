@@ -68,7 +68,7 @@ function measureAll({ benches, drivers, opts, settings, results, stage, processe
 
 /** How the driver processes' code is compiled: a replayed row runs V8 deterministically (same-program.js). */
 const describeCompiling = (settings) => (settings.replay?.warmupOps
-  ? `V8 deterministic, ${settings.replay.warmupOps.toLocaleString('en-US')} warm-up operations and windows in operations, address layout ${settings.replay.addressLayout}`
+  ? `V8 deterministic, warm-ups of up to ${settings.replay.warmupOps.toLocaleString('en-US')} operations (fewer for large replies), windows in operations sized side by side, address layout ${settings.replay.addressLayout}`
   : `jit ${settings.jit}`);
 
 /**
