@@ -127,7 +127,7 @@ async function openCells(cells, { bench, processes, context, settings, signal, f
           bench: bench.name, concurrency, warmup: warmup / cell.copies, settle: settings.warmupSettles !== false, awaitCompiles: settings.jit === 'wait', callTimeoutMs, setupData: context.setupData,
           replay: bench.replaySets?.[cell.driver.name], // --replay: the set this row's connections replay
           warmupOps, // --replay: at most; fewer for large replies (warm-up.js)
-        fixed: cell.fixedWindow, time, lead, // and its windows are sized as its first process's
+          fixed: cell.fixedWindow, time, lead, // its windows first sized as its first process's (then side by side)
           held: benchHold ? { holdMs: benchHold.holdMs, measure: copy === 0 } : undefined, // --rtt: the bench's hold
         },
           callTimeoutMs + warmup * 1000 + 30000 + (warmupOps ?? 0) * 2), signal);
@@ -137,7 +137,7 @@ async function openCells(cells, { bench, processes, context, settings, signal, f
         }
         cell.protocol = opened.protocol;
         cell.fixedWindow ??= opened.fixed;
-      cell.warmupOps ??= opened.warmupOps; // the same in every process of the row
+        cell.warmupOps ??= opened.warmupOps; // the same in every process of the row
         if (copy === 0 && opened.held) {
           cell.held = opened.held;
           benchHold ??= opened.held;

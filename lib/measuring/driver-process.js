@@ -198,7 +198,8 @@ const handlers = {
       cell.sizing.seconds += unheld.seconds;
       cell.sizing.compileWaitSeconds = unheld.compileWaitSeconds;
     } else if (warmupOps > 0) {
-      // --replay: the same operations in every process of the row; its windows sized as the first's.
+      // --replay: the same operations in every process of the row; its windows sized as the first's
+      // until the coordinator sizes the rows side by side (a window's `fixed`).
       cell.sizing = await warmUpByCount({ ops: cell.ops, check, count: replayWarmupOps(replaying.recording, warmupOps), callTimeoutMs });
       cell.sizing.fixed = fixed ?? fixedWindowSizing(cell.sizing.msPerOp, { time, lead });
       cell.sizing.opsPerCheck = cell.sizing.fixed.opsPerCheck;

@@ -46,9 +46,10 @@ export function windowOps(sizing, led, time) {
 }
 
 /**
- * Pure: a replayed row's window in operations, from the time per operation its first process had
- * after its warm-up (warm-up.js, warmUpByCount), as windowOps and windowOpsPerTiming would size it
- * then, and kept for every window of every process of the row: { ops, leadOps, opsPerCheck, opsPerTiming }.
+ * Pure: a replayed row's window in operations, from a time per operation (its first process's at
+ * the end of its warm-up, warm-up.js's warmUpByCount; then the row's sizing windows, coordinator.js),
+ * as windowOps and windowOpsPerTiming would size it then, and kept for every window of every
+ * process of the row: { ops, leadOps, opsPerCheck, opsPerTiming }.
  */
 export function fixedWindowSizing(msPerOp, { time, lead }) {
   const count = (ms) => Math.max(1, Math.round(ms / msPerOp));
@@ -146,8 +147,8 @@ function windowBenchmark({ name, time, leadSeconds, leadOps = 0, ops, check, siz
         }
         // A replayed row's lead-in (a number of operations) runs in the sample's cycle, and the
         // measured span starts on its last operation's heels: run before benchmark.js started its
-        // cycle, it left benchmark.js's own set-up between the two, a cost per window that made a
-        // row with half its twin's window 3 % slower (docs/measuring-history.md, 2026-11-26).
+        // cycle, it left benchmark.js's own set-up between the two, and `calibrate --replay` read
+        // harness/bare 0.980-0.987 against 0.991-0.995 so (docs/measuring-history.md, 2026-11-26).
         leadInByCount({ ops, check, count: leadOps, opsPerCheck: sizing.opsPerCheck, callTimeoutMs, signal }).then((led) => {
           state.led = led;
           state.opsRun += led.ops;

@@ -147,11 +147,11 @@ export function replayWarmupOps(recording, most) {
  */
 export async function warmUpByCount({ ops, check, count, callTimeoutMs = 30000, signal, clock = () => performance.now() }) {
   const start = clock();
+  const timed = Math.max(TIMED_SLICES, Math.floor(count / 4));
+  const slice = Math.floor(timed / TIMED_SLICES);
   const run = async (n) => {
     for (let i = 0; i < n; i++) await guard(runCall(ops, 1, check, null, 1), callTimeoutMs, signal);
   };
-  const timed = Math.max(TIMED_SLICES, Math.floor(count / 4));
-  const slice = Math.floor(timed / TIMED_SLICES);
   await run(Math.max(0, count - slice * TIMED_SLICES));
   const slices = [];
   for (let k = 0; k < TIMED_SLICES; k++) {
