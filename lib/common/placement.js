@@ -96,6 +96,17 @@ export function pinThreads(pid, mainCpus, helperCpus, placed = new Set()) {
   }
 }
 
+/** Pin a process's main thread alone (its other threads stay where they are). Returns false if it failed. */
+export function pinMainThread(pid, cpuList) {
+  if (!cpuList || !pid) return true;
+  try {
+    execFileSync('taskset', ['-p', '-c', cpuList, String(pid)], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** How the results and the header describe a placement. */
 export function describePlacement(p) {
   if (!p || p.mode === 'none') return 'cpus none (scheduler)';

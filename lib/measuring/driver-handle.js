@@ -87,8 +87,9 @@ export class DriverHandle {
    * @param {object} p.target where the driver connects
    * @param {object} p.context { schema, server, options } handed to the benches
    * @param {(pid: number) => void} [p.place] pins the process to its CPUs (placement)
+   * @param {{ away(pid), back(pid) }} [p.aside] moves its main thread to the harness's CPU and back
    */
-  static async start({ driver, target, context, place = () => {} }) {
+  static async start({ driver, target, context, place = () => {}, aside = null }) {
     const handle = new DriverHandle(driver);
     // The temp dir in the command line lets a test find a leftover process of its own run.
     const how = processRuntime(driver.runtime, target);
@@ -117,6 +118,7 @@ export class DriverHandle {
     handle.awaitsCompiles = Boolean(loaded?.awaitsCompiles);
     place(child.pid);
     handle.place = () => place(child.pid);
+    handle.aside = aside && { away: () => aside.away(child.pid), back: () => aside.back(child.pid) };
     handle.pause();
     return handle;
   }
@@ -209,13 +211,19 @@ export class DriverHandle {
     try { this.child.kill('SIGCONT'); this.paused = false; } catch { /* gone */ }
   }
 
-  /** Continue the process for one request, and stop it again afterwards. */
-  async turn(cmd, args, timeoutMs) {
+  /**
+   * Continue the process for one request, and stop it again afterwards. `aside`: its main thread
+   * runs the request on the harness's CPU, and is placed back on its own after it.
+   */
+  async turn(cmd, args, timeoutMs, { aside = false } = {}) {
     if (cmd === 'window') this.windowsRun++;
+    const away = aside && this.aside;
+    if (away) away.away();
     this.resume();
     try {
       return await this.request(cmd, args, timeoutMs);
     } finally {
+      if (away && this.alive) away.back();
       // Threads the process started while setting up a bench take their CPUs too.
       if (cmd === 'open' && this.alive) this.place?.();
       this.pause();
@@ -246,8 +254,8 @@ export class DriverProcesses {
    * @param {object} p.target @param {object} p.context
    * @param {(pid: number) => void} [p.place]
    */
-  constructor({ target, context, place }) {
-    this.options = { target, context, place };
+  constructor({ target, context, place, aside = null }) {
+    this.options = { target, context, place, aside };
     this.handles = new Map();
     this.starting = new Set(); // starts in flight, which endAll() waits for
     this.ending = false;
@@ -278,6 +286,11 @@ export class DriverProcesses {
     }
     this.handles.set(key, started);
     return started;
+  }
+
+  /** Can two processes warm up at once, one of them on the harness's CPU? */
+  canWarmAside() {
+    return Boolean(this.options.aside);
   }
 
   pids() {

@@ -7,7 +7,7 @@ import { Interrupted, ServerLost } from '../server/session.js';
 import { runCatalogue } from './catalogue.js';
 import { startHealthMonitor } from './health.js';
 import { hostLoadBetween, readCpuCounters } from './host-load.js';
-import { describePlacement, pinThreads } from '../common/placement.js';
+import { describePlacement, pinMainThread, pinThreads } from '../common/placement.js';
 import { runMatrix } from './runner.js';
 import { sleep } from '../common/timers.js';
 import { defaultWake, withWake } from './wake.js';
@@ -21,7 +21,10 @@ export function startDriverProcesses({ target, session, placement }) {
     if (!placedThreads.has(pid)) placedThreads.set(pid, new Set());
     pinThreads(pid, placement.client, placement.harness, placedThreads.get(pid));
   };
-  return new DriverProcesses({ target, context: session.context, place });
+  // A process warming up beside another runs on the harness's CPU(s), where nothing is measured.
+  const apart = placement.client && placement.harness && placement.harness !== placement.client;
+  const aside = apart ? { away: (pid) => pinMainThread(pid, placement.harness), back: (pid) => pinMainThread(pid, placement.client) } : null;
+  return new DriverProcesses({ target, context: session.context, place, aside });
 }
 
 /** The harness's own health over the run: its memory, connections left open on the server, the host's steal. */

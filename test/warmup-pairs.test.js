@@ -1,0 +1,81 @@
+// How the coordinator opens a replayed row's processes: two warm-ups at a time, the second of each
+// pair on the harness's CPU, the same share of every row there. Driver processes are stood in for
+// by objects that answer the coordinator's turns; no driver, no server.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { measureBench } from '../lib/measuring/coordinator.js';
+
+const FIXED = { ops: 20, leadOps: 2, opsPerCheck: 1, opsPerTiming: 1 };
+
+/** Stand-ins for a run's driver processes, which log every turn and how many opens overlapped. */
+function standIns({ aside, failOpenOf = null }) {
+  const log = { opens: [], inFlight: 0, mostInFlight: 0 };
+  const handles = new Map();
+  const handleFor = (driver, copy) => {
+    const key = `${driver.name}#${copy}`;
+    if (!handles.has(key)) {
+      handles.set(key, {
+        key,
+        windowsRun: 0,
+        alive: true,
+        async turn(cmd, args, _timeoutMs, options = {}) {
+          if (cmd === 'open') {
+            log.opens.push({ key, aside: Boolean(options.aside), warmupOps: args.warmupOps });
+            log.inFlight++;
+            log.mostInFlight = Math.max(log.mostInFlight, log.inFlight);
+            await sleep(5);
+            log.inFlight--;
+            if (key === failOpenOf) throw new Error(`${key} could not open`);
+            return { protocol: 'text', fixed: FIXED, warmupSeconds: 0.005, warmupOps: args.warmupOps, compileWaitSeconds: 0 };
+          }
+          if (cmd === 'window') {
+            this.windowsRun++;
+            return { opsPerSec: 1000, samples: 1, ops: FIXED.ops, opsRun: FIXED.ops + FIXED.leadOps, seconds: 0.02, cpuUs: 20000, gcMs: 0, compileWaitMs: 0 };
+          }
+          return { operations: 100, latency: null, rssMB: 50 };
+        },
+      });
+    }
+    return handles.get(key);
+  };
+  return { log, processes: { get: async (driver, copy) => handleFor(driver, copy), canWarmAside: () => aside } };
+}
+
+const bench = { name: 'do', plan: () => ({ protocol: 'text' }) };
+const drivers = [{ name: 'mysql' }, { name: 'mysql2' }];
+const settings = { rounds: 4, time: 0.02, lead: 0.002, warmup: 0, processes: 4, callTimeoutMs: 1000, replay: { warmupOps: 4096 } };
+const run = (processes, extra = {}) => measureBench({
+  bench, drivers, processes, admin: null, context: {}, settings: { ...settings, ...extra }, serverAlive: async () => true,
+});
+
+test('replayed rows warm up two processes at a time, half of each row on the harness\'s CPU', async () => {
+  const { log, processes } = standIns({ aside: true });
+  const { rows } = await run(processes);
+  assert.deepEqual(rows.map((r) => r.status), ['ok', 'ok']);
+  assert.equal(log.mostInFlight, 2, 'two warm-ups at once');
+  for (const driver of drivers) {
+    const opens = log.opens.filter((o) => o.key.startsWith(`${driver.name}#`));
+    assert.equal(opens.length, 4);
+    assert.equal(opens.filter((o) => o.aside).length, 2, `${driver.name}: half its processes warmed aside`);
+    assert.ok(opens.every((o) => o.warmupOps === 4096), 'every process the same warm-up');
+  }
+  assert.ok(rows.every((r) => r.processes === 4 && r.warmupSeconds.length === 4));
+});
+
+test('without a CPU to warm aside on, or end to end, processes warm up one at a time', async () => {
+  for (const [aside, extra] of [[false, {}], [true, { replay: undefined }]]) {
+    const { log, processes } = standIns({ aside });
+    const { rows } = await run(processes, extra);
+    assert.deepEqual(rows.map((r) => r.status), ['ok', 'ok']);
+    assert.equal(log.mostInFlight, 1);
+    assert.ok(log.opens.every((o) => !o.aside));
+  }
+});
+
+test('a process of a pair that fails to open fails its row, and the other rows go on', async () => {
+  const { rows } = await run(standIns({ aside: true, failOpenOf: 'mysql#1' }).processes);
+  assert.equal(rows[0].status, 'failed');
+  assert.match(rows[0].error, /mysql#1 could not open/);
+  assert.equal(rows[1].status, 'ok');
+});
