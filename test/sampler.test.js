@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { performance } from 'node:perf_hooks';
 import { bareLoop, fixedWindowSizing, measure, sampleWindow, windowOps, windowOpsPerTiming } from '../lib/measuring/sampler.js';
-import { REPLAY_WARMUP_BYTES, REPLAY_WARMUP_STEP, replayWarmupOps, settled, warmUp, warmUpByCount } from '../lib/measuring/warm-up.js';
+import { settled, warmUp, warmUpByCount } from '../lib/measuring/warm-up.js';
 import { LatencyRecorder, recordedValues } from '../lib/measuring/latency.js';
 import { spinFor } from '../lib/common/timers.js';
 
@@ -254,16 +254,6 @@ test('a replayed warm-up runs exactly its operations, each checked, and times it
   assert.equal(checked.length, 400, 'every warm-up result is checked');
   assert.ok(sizing.msPerOp > 0 && sizing.opsPerCheck >= 1);
   assert.equal(sizing.compileWaitSeconds, 0);
-});
-
-test('a replayed warm-up runs about REPLAY_WARMUP_BYTES of replies, in whole steps, within the run\'s count', () => {
-  const recording = (bytesPerOp) => ({ cycleFrom: 1, cycleOps: 2, steps: [{ reply: Buffer.alloc(999) }, { reply: Buffer.alloc(bytesPerOp) }, { reply: Buffer.alloc(bytesPerOp) }] });
-  assert.equal(replayWarmupOps(recording(11), 16384), 16384, 'small replies: the run\'s count');
-  assert.equal(replayWarmupOps(recording(8403), 16384), 2 * REPLAY_WARMUP_STEP); // select_100_cols
-  assert.equal(replayWarmupOps(recording(41080), 16384), REPLAY_WARMUP_STEP); // select_1000_rows
-  assert.equal(replayWarmupOps(recording(10 ** 7), 16384), REPLAY_WARMUP_STEP, 'one step at least');
-  assert.equal(replayWarmupOps(recording(41080), 256), 256, 'a smoke run\'s count as it is');
-  assert.ok(REPLAY_WARMUP_BYTES / 8403 / REPLAY_WARMUP_STEP >= 2);
 });
 
 test("a replayed row's window is sized once, in operations, as a window of its time would be", () => {

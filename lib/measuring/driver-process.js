@@ -22,7 +22,7 @@ import { loadDrivers } from '../drivers/index.js';
 import { describeLoadFailure } from '../drivers/checkout-modules.js';
 import { connectorFor, planBench as planBenchFor, targetFor } from './plan.js';
 import { bareLoop, fixedWindowSizing, ownCpuUs, sampleWindow, windowOps } from './sampler.js';
-import { NEW_PROCESS_WARMUP_S, leadIn, leadInByCount, replayWarmupOps, warmUp, warmUpByCount } from './warm-up.js';
+import { NEW_PROCESS_WARMUP_S, leadIn, leadInByCount, warmUp, warmUpByCount } from './warm-up.js';
 import { windowLead } from './windows.js';
 import { LatencyRecorder } from './latency.js';
 import { rateWindow } from './rate-window.js';
@@ -200,7 +200,7 @@ const handlers = {
     } else if (warmupOps > 0) {
       // --replay: the same operations in every process of the row; its windows sized as the first's
       // until the coordinator sizes the rows side by side (a window's `fixed`).
-      cell.sizing = await warmUpByCount({ ops: cell.ops, check, count: replayWarmupOps(replaying.recording, warmupOps), callTimeoutMs });
+      cell.sizing = await warmUpByCount({ ops: cell.ops, check, count: warmupOps, callTimeoutMs });
       cell.sizing.fixed = fixed ?? fixedWindowSizing(cell.sizing.msPerOp, { time, lead });
       cell.sizing.opsPerCheck = cell.sizing.fixed.opsPerCheck;
     } else {

@@ -3,7 +3,7 @@
 import { DEFAULT_BENCHES } from '../../benchs/index.js';
 import { driverProcessFlags } from './driver-handle.js';
 import { fixedLayoutLauncher } from './same-program.js';
-import { REPLAY_WARMUP_BYTES, REPLAY_WARMUP_OPS, SMOKE_REPLAY_WARMUP_OPS } from './warm-up.js';
+import { REPLAY_WARMUP_OPS, SMOKE_REPLAY_WARMUP_OPS } from './warm-up.js';
 import { BUILTIN_DRIVERS } from '../drivers/index.js';
 import { resolveNetwork } from '../server/proxy/index.js';
 import { usageError } from '../common/errors.js';
@@ -110,8 +110,6 @@ export function resolveSettings(opts, benches) {
       figure: 'client cost',
       // Timed, a row's processes run the same program on the same operations (same-program.js, warm-up.js).
       warmupOps: opts.smoke ? SMOKE_REPLAY_WARMUP_OPS : REPLAY_WARMUP_OPS,
-      // Fewer for operations with large replies: about this many bytes of them (warm-up.js).
-      warmupReplyBytes: REPLAY_WARMUP_BYTES,
       addressLayout: fixedLayoutLauncher() ? 'fixed' : 'randomized (setarch -R could not run)',
     };
   }

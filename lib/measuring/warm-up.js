@@ -115,31 +115,17 @@ export async function leadIn({ ops, check, seconds, callTimeoutMs = 30000, signa
 // sized in operations too (sampler.js's fixedWindowSizing). Warmed up for a time, with windows sized
 // from the previous window, a row's processes settled at speeds up to 15 % apart, each at its own
 // point of V8's tiering and collections (docs/measuring-history.md, 2026-11-26, "Replayed time").
-export const REPLAY_WARMUP_OPS = 16384;
+// 4,096 operations: traced with --trace-opt (2026-11-26, "Warm-ups two at a time"), the windows after
+// warm-ups of 16,384 saw as many compiles as after 4,096 (the window's own path compiles in the
+// windows either way); after 1,024, mysql's row parsing on select_1000_rows and mysql2's on
+// select_100_cols still compiled in the rounds.
+export const REPLAY_WARMUP_OPS = 4096;
 export const SMOKE_REPLAY_WARMUP_OPS = 256;
 
 // The time per operation that sizes a replayed row's windows: the median of the warm-up's last
 // quarter cut in this many slices, so that a stall of the host in one slice does not size the row's
 // windows for good (one row of an A/A had windows half its twin's, and read 3.9 % slower).
 const TIMED_SLICES = 8;
-
-// A replayed warm-up is shorter for operations whose replies are large: 16,384 operations of
-// mysql's select_1000_rows (41 kB of reply each) took 6 s per process, and the seven design
-// benches' warm-ups 69 s of a 172 s run. A process warms up for about REPLAY_WARMUP_BYTES of
-// replies, in whole steps of REPLAY_WARMUP_STEP operations, at least one, at most the run's count.
-// The count follows from the replay set alone, so every process of a row, and two rows of one
-// driver (an A/A), run the same operations (same-program.js).
-export const REPLAY_WARMUP_STEP = 4096;
-export const REPLAY_WARMUP_BYTES = 80 * 1024 * 1024;
-
-/** Pure: the warm-up operations for a recording (its steady cycle's reply bytes per operation), at most `most`. */
-export function replayWarmupOps(recording, most) {
-  if (most <= REPLAY_WARMUP_STEP) return most;
-  const cycle = recording.steps.slice(recording.cycleFrom);
-  const bytesPerOp = cycle.reduce((sum, step) => sum + step.reply.length, 0) / Math.max(1, recording.cycleOps);
-  const steps = Math.floor(REPLAY_WARMUP_BYTES / Math.max(1, bytesPerOp) / REPLAY_WARMUP_STEP);
-  return Math.min(most, Math.max(1, steps) * REPLAY_WARMUP_STEP);
-}
 
 /**
  * Warm-up of `count` operations back to back, every result checked. Returns the sizing of warmUp,
