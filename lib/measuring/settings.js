@@ -31,6 +31,14 @@ export const PRESETS = {
   rate: { time: 6, lead: 0.05, warmup: 0.2, rounds: 24, processes: 4 },
 };
 
+// A replayed window's lead-in: no server or socket to wake, only the process's caches to refill after
+// the other rows' windows. 2 ms, not 5, and a budget of 2.7 s a driver and bench, not 3.2, keep a
+// full --replay run within 90 s, capture included (issue 33): its 120 rounds take about 2.7 s a
+// driver and bench on a quiet host, and a slow one gets fewer (docs/measuring-history.md,
+// 2026-11-26, "Warm-ups two at a time").
+export const REPLAY_LEAD_S = 0.002;
+export const REPLAY_BUDGET_S = 2.7;
+
 const runRows = (opts) => (opts.drivers?.length ?? 1) + (opts.floor ? 1 : 0);
 const runLevels = (opts) => [].concat(opts.concurrency ?? 1).length;
 
@@ -77,8 +85,8 @@ export function runSettings(opts, benches) {
     time,
     roundsScale: scale,
     // Only the default lengths have a budget: rounds or a time asked for are run in full.
-    budget: defaultLengths && preset.budget ? scaled(preset.budget) : null,
-    lead: windowLead(opts.lead ?? preset.lead, time / rounds),
+    budget: defaultLengths && preset.budget ? scaled(opts.replay && !opts.smoke ? REPLAY_BUDGET_S : preset.budget) : null,
+    lead: windowLead(opts.lead ?? (opts.replay && !opts.smoke ? REPLAY_LEAD_S : preset.lead), time / rounds),
     driverProcessFlags: driverProcessFlags({ replay: opts.replay }),
     warmup: opts.warmup ?? preset.warmup,
     // A default warm-up runs on until the driver is up to speed (warm-up.js); one asked for with
