@@ -1,5 +1,5 @@
-// How the coordinator opens a replayed row's processes: two warm-ups at a time, the second of each
-// pair on the harness's CPU, the same share of every row there. Driver processes are stood in for
+// How the coordinator opens a replayed row's processes (two warm-ups at a time, the second of each
+// pair on the harness's CPU, the same share of every row there) and sizes its windows. Driver processes are stood in for
 // by objects that answer the coordinator's turns; no driver, no server.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -9,8 +9,8 @@ import { measureBench } from '../lib/measuring/coordinator.js';
 const FIXED = { ops: 20, leadOps: 2, opsPerCheck: 1, opsPerTiming: 1 };
 
 /** Stand-ins for a run's driver processes, which log every turn and how many opens overlapped. */
-function standIns({ aside, failOpenOf = null }) {
-  const log = { opens: [], inFlight: 0, mostInFlight: 0 };
+function standIns({ aside, failOpenOf = null, msPerOp = () => 1 }) {
+  const log = { opens: [], inFlight: 0, mostInFlight: 0, windows: [] };
   const handles = new Map();
   const handleFor = (driver, copy) => {
     const key = `${driver.name}#${copy}`;
@@ -31,7 +31,9 @@ function standIns({ aside, failOpenOf = null }) {
           }
           if (cmd === 'window') {
             this.windowsRun++;
-            return { opsPerSec: 1000, samples: 1, ops: FIXED.ops, opsRun: FIXED.ops + FIXED.leadOps, seconds: 0.02, cpuUs: 20000, gcMs: 0, compileWaitMs: 0 };
+            log.windows.push({ key, fixed: args.fixed });
+            const ms = msPerOp(key, log.windows.length);
+            return { opsPerSec: 1000 / ms, samples: 1, ops: FIXED.ops, opsRun: FIXED.ops + FIXED.leadOps, seconds: 0.02, cpuUs: 20000, gcMs: 0, compileWaitMs: 0 };
           }
           return { operations: 100, latency: null, rssMB: 50 };
         },
@@ -78,4 +80,20 @@ test('a process of a pair that fails to open fails its row, and the other rows g
   assert.equal(rows[0].status, 'failed');
   assert.match(rows[0].error, /mysql#1 could not open/);
   assert.equal(rows[1].status, 'ok');
+});
+
+test('replayed rows\' windows are sized again from their rounds, once past the first ones', async () => {
+  // mysql runs at 1 ms an operation, mysql2 at 0.5 ms, but both read 4 ms in every window before the rounds'.
+  const sizingWindows = 2 * 4 * (2 + 2); // rows × processes × (settling + sizing windows)
+  const msPerOp = (key, n) => (n <= sizingWindows ? 4 : key.startsWith('mysql#') ? 1 : 0.5);
+  const { log, processes } = standIns({ aside: true, msPerOp });
+  const { rows } = await run(processes, { rounds: 30, time: 0.02, lead: 0 });
+  assert.deepEqual(rows.map((r) => r.status), ['ok', 'ok']);
+  const sizes = (driver) => log.windows.slice(sizingWindows).filter((w) => w.key.startsWith(`${driver}#`)).map((w) => w.fixed.ops);
+  for (const [driver, ms] of [['mysql', 1], ['mysql2', 0.5]]) {
+    const ops = sizes(driver);
+    assert.equal(ops.length, 30);
+    assert.ok(ops.slice(0, 24).every((n) => n === 5), `${driver}: sized on the slow sizing windows first (20 ms / 4 ms)`);
+    assert.ok(ops.slice(24).every((n) => n === 20 / ms), `${driver}: then from its rounds`);
+  }
 });
