@@ -126,7 +126,7 @@ async function openCells(cells, { bench, processes, context, settings, signal, f
         bench: bench.name, concurrency, warmup: warmup / cell.copies, settle: settings.warmupSettles !== false, awaitCompiles: settings.jit === 'wait', callTimeoutMs, setupData: context.setupData,
         replay: bench.replaySets?.[cell.driver.name], // --replay: the set this row's connections replay
         warmupOps, // --replay: the operations each process warms up for (warm-up.js)
-        fixed: cell.fixedWindow, time, lead, // its windows first sized as its first process's (then side by side)
+        fixed: cell.fixedWindow, time, lead, // its windows sized as the row's first opened process's (then side by side, then from its rounds)
         held: benchHold ? { holdMs: benchHold.holdMs, measure: copy === 0 } : undefined, // --rtt: the bench's hold
       },
         callTimeoutMs + warmup * 1000 + 30000 + (warmupOps ?? 0) * 2, { aside }), signal);

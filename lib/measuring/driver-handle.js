@@ -253,6 +253,7 @@ export class DriverProcesses {
    * @param {object} p
    * @param {object} p.target @param {object} p.context
    * @param {(pid: number) => void} [p.place]
+   * @param {{ away(pid), back(pid) }} [p.aside] moves a process's main thread to the harness's CPU and back (canWarmAside)
    */
   constructor({ target, context, place, aside = null }) {
     this.options = { target, context, place, aside };
