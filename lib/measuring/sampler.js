@@ -47,7 +47,8 @@ export function windowOps(sizing, led, time) {
 
 /**
  * Pure: a replayed row's window in operations, from a time per operation (its first process's at
- * the end of its warm-up, warm-up.js's warmUpByCount; then the row's sizing windows, coordinator.js),
+ * the end of its warm-up, warm-up.js's warmUpByCount; then the row's sizing windows, then its
+ * rounds, coordinator.js),
  * as windowOps and windowOpsPerTiming would size it then, and kept for every window of every
  * process of the row: { ops, leadOps, opsPerCheck, opsPerTiming }.
  */

@@ -65,6 +65,8 @@ export function roundsScale(cells, { fullRun = FULL_RUN_CELLS } = {}) {
 /** Settings recorded in the results (never connection secrets). */
 export function runSettings(opts, benches) {
   const preset = opts.smoke ? PRESETS.smoke : opts.rate ? PRESETS.rate : PRESETS.default;
+  // A timed --replay run's windows: a shorter lead-in and budget (REPLAY_LEAD_S).
+  const replayTimed = opts.replay && !opts.smoke;
   // Only the default lengths are scaled: rounds or a time asked for are run as asked; `aa` keeps the
   // full run's (scaleSmallRuns: false), so that the resolution it reports is a full run's.
   const defaultLengths = !opts.smoke && opts.rounds === undefined && opts.time === undefined && !opts.precision;
@@ -85,8 +87,8 @@ export function runSettings(opts, benches) {
     time,
     roundsScale: scale,
     // Only the default lengths have a budget: rounds or a time asked for are run in full.
-    budget: defaultLengths && preset.budget ? scaled(opts.replay && !opts.smoke ? REPLAY_BUDGET_S : preset.budget) : null,
-    lead: windowLead(opts.lead ?? (opts.replay && !opts.smoke ? REPLAY_LEAD_S : preset.lead), time / rounds),
+    budget: defaultLengths && preset.budget ? scaled(replayTimed ? REPLAY_BUDGET_S : preset.budget) : null,
+    lead: windowLead(opts.lead ?? (replayTimed ? REPLAY_LEAD_S : preset.lead), time / rounds),
     driverProcessFlags: driverProcessFlags({ replay: opts.replay }),
     warmup: opts.warmup ?? preset.warmup,
     // A default warm-up runs on until the driver is up to speed (warm-up.js); one asked for with
