@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseDumpTotal, sizeCount } from '../lib/replay/count.js';
 import { COUNT_V8_FLAGS } from '../lib/measuring/valgrind.js';
-import { DETERMINISTIC_V8_FLAGS, fixedLayoutLauncher } from '../lib/measuring/same-program.js';
+import { DETERMINISTIC_V8_FLAGS, FIXED_MALLOC_TUNABLES, fixedLayoutLauncher, fixedMallocTunables } from '../lib/measuring/same-program.js';
 import { processRuntime } from '../lib/measuring/driver-handle.js';
 import { compareCounts, countIncomparability } from '../lib/results/compare-counts.js';
 import { applyDeltas } from '../lib/results/deltas.js';
@@ -104,10 +104,19 @@ test("a replayed driver process runs V8 with the count's determinism flags, and 
     assert.equal(runtime.execPath, launcher.command);
     assert.deepEqual(runtime.execArgv.slice(0, launcher.args.length + 1), [...launcher.args, process.execPath]);
   } else assert.equal(runtime.execPath, undefined);
-  // An end-to-end driver process keeps V8's usual behaviour.
+  // An end-to-end driver process keeps V8's usual behaviour, and malloc's.
   const live = processRuntime(null, { host: '127.0.0.1' });
   assert.equal(live.execPath, undefined);
   assert.ok(!live.execArgv.includes('--predictable'));
+  assert.equal(live.env, undefined);
+});
+
+test("a replayed driver process runs with glibc's malloc thresholds fixed, after whatever tunables the harness had", () => {
+  assert.match(FIXED_MALLOC_TUNABLES, /^glibc\.malloc\.mmap_threshold=\d+:glibc\.malloc\.trim_threshold=\d+$/);
+  assert.equal(fixedMallocTunables(undefined), FIXED_MALLOC_TUNABLES);
+  assert.equal(fixedMallocTunables('glibc.malloc.arena_max=2'), `glibc.malloc.arena_max=2:${FIXED_MALLOC_TUNABLES}`);
+  assert.equal(processRuntime(null, { replay: true }).env.GLIBC_TUNABLES, fixedMallocTunables(process.env.GLIBC_TUNABLES));
+  assert.equal(processRuntime({ kind: 'bun', exec: '/bin/bun' }, { replay: true }).env.GLIBC_TUNABLES, fixedMallocTunables(process.env.GLIBC_TUNABLES));
 });
 
 test('two counts taken with the same V8 flags in another order are comparable', () => {

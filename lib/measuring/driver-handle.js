@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { redact } from '../common/redact.js';
 import { JIT_HOOK_FLAG } from './jit.js';
-import { DETERMINISTIC_V8_FLAGS, fixedLayoutLauncher } from './same-program.js';
+import { DETERMINISTIC_V8_FLAGS, fixedLayoutLauncher, fixedMallocTunables } from './same-program.js';
 
 const CHILD = fileURLToPath(new URL('./driver-process.js', import.meta.url));
 const WATCHDOG = fileURLToPath(new URL('./orphan-watchdog.js', import.meta.url));
@@ -37,9 +37,17 @@ export const DRIVER_PROCESS_TZ = 'UTC';
  * How a driver process is started on its row's runtime. On the harness's Node: its V8 flags, and
  * messages in V8's serialization. On another Node: the same flags, messages in JSON (V8's format
  * changes between majors). On Bun: no V8 flags (JavaScriptCore has none of them; the results say
- * what the row lacks), messages in JSON, which Bun's IPC with Node speaks.
+ * what the row lacks), messages in JSON, which Bun's IPC with Node speaks. A replayed row's process
+ * also gets `env`: glibc's malloc thresholds fixed (added to the harness's environment).
  */
 export function processRuntime(runtime, target) {
+  const how = startedHow(runtime, target);
+  // A replayed row's processes also take their large buffers the same way (same-program.js).
+  if (target?.replay) how.env = { GLIBC_TUNABLES: fixedMallocTunables(process.env.GLIBC_TUNABLES) };
+  return how;
+}
+
+function startedHow(runtime, target) {
   if (!runtime || runtime.harness) {
     // A replayed row's processes also share one address layout (same-program.js), where setarch can.
     const fixed = target?.replay ? fixedLayoutLauncher() : null;
@@ -96,7 +104,7 @@ export class DriverHandle {
     const child = fork(CHILD, [`--tmpdir=${tmpdir()}`], {
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
       ...how,
-      env: { ...process.env, TZ: DRIVER_PROCESS_TZ },
+      env: { ...process.env, TZ: DRIVER_PROCESS_TZ, ...how.env },
     });
     handle.child = child;
     live.add(child);

@@ -1,5 +1,6 @@
 // What makes the processes of a row run the same program, where the figure is the driver's own cost
-// (--replay, timed; --count instructions): V8's determinism flags and one address layout.
+// (--replay, timed; --count instructions): V8's determinism flags, one address layout, and (timed)
+// fixed malloc thresholds.
 import { spawnSync } from 'node:child_process';
 
 // V8's determinism flags (as CodSpeed runs JavaScript under Valgrind): no concurrent compiles or GC
@@ -39,3 +40,15 @@ export function fixedLayoutLauncher() {
   }
   return launcher;
 }
+
+// glibc's malloc moves its mmap threshold up each time a process frees a chunk it had mapped, and
+// gives memory back to the kernel at its trim threshold, so where a process's large buffers come
+// from depends on what it happened to free first. Replayed, mariadb's `batch` processes ran at
+// 0.71-1.13 of their row's median speed, the slow ones taking five times the page faults per
+// operation and a microsecond of system time; with both thresholds fixed, eight processes ran
+// within 1 % of each other, twice (docs/measuring-history.md, "malloc's moving thresholds").
+// 32 MiB is the largest mmap threshold glibc takes; nothing is trimmed below 256 MiB.
+export const FIXED_MALLOC_TUNABLES = 'glibc.malloc.mmap_threshold=33554432:glibc.malloc.trim_threshold=268435456';
+
+/** A replayed driver process's GLIBC_TUNABLES: the caller's own (`inherited`), then the fixed thresholds, which win. */
+export const fixedMallocTunables = (inherited) => (inherited ? `${inherited}:${FIXED_MALLOC_TUNABLES}` : FIXED_MALLOC_TUNABLES);

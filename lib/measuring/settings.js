@@ -2,7 +2,7 @@
 // measured, where the results say it ran. Recorded in the results (never connection secrets).
 import { DEFAULT_BENCHES } from '../../benchs/index.js';
 import { driverProcessFlags } from './driver-handle.js';
-import { fixedLayoutLauncher } from './same-program.js';
+import { FIXED_MALLOC_TUNABLES, fixedLayoutLauncher } from './same-program.js';
 import { REPLAY_WARMUP_OPS, SMOKE_REPLAY_WARMUP_OPS } from './warm-up.js';
 import { BUILTIN_DRIVERS } from '../drivers/index.js';
 import { resolveNetwork } from '../server/proxy/index.js';
@@ -121,6 +121,7 @@ export function resolveSettings(opts, benches) {
       // Timed, a row's processes run the same program on the same operations (same-program.js, warm-up.js).
       warmupOps: opts.smoke ? SMOKE_REPLAY_WARMUP_OPS : REPLAY_WARMUP_OPS,
       addressLayout: fixedLayoutLauncher() ? 'fixed' : 'randomized (setarch -R could not run)',
+      mallocTunables: FIXED_MALLOC_TUNABLES,
     };
   }
   if ((opts.schedule || opts.latencyLimit) && !opts.rate) throw usageError(`${opts.schedule ? '--schedule' : '--latency-limit'} is for --rate runs`, 'add --rate');
