@@ -251,9 +251,10 @@ function resizeFromRounds(cells, { settled, time, lead }) {
 
 /**
  * The rounds: each gives every driver still measured one window, in a fresh random order. Returns
- * the orders, and whether the time budget ended them before `rounds` (not when no driver was left).
+ * the orders, whether the time budget ended them before `rounds` (not when no driver was left), and
+ * the budget per driver they had (`pace`: a paced run's clock, pace.js).
  */
-async function runRounds(cells, { bench, admin, context, settings, serverPid, signal, progress, fail }) {
+async function runRounds(cells, { bench, admin, context, settings, serverPid, signal, progress, fail, pace }) {
   const { rounds, time, lead, callTimeoutMs } = settings;
   const awaitCompiles = settings.jit === 'wait';
   // --rate: each window runs the open schedule at this rate (open-loop.js) instead of a closed loop.
@@ -264,6 +265,8 @@ async function runRounds(cells, { bench, admin, context, settings, serverPid, si
   let budgetStopped = false;
   const windowTimeoutMs = callTimeoutMs + (lead + time) * 1000 + 10000;
   await sizeWindowsSideBySide(cells, { settings, windowTimeoutMs, signal, fail });
+  // A paced run (pace.js) gives this bench's rounds their share of what is left of its time.
+  const budget = pace ? pace.roundsStart(cells.filter((c) => !c.row).length) : settings.budget;
   const start = performance.now();
   // The time driver processes spent waiting for V8's compiles after their windows is not the
   // bench's: the budget counts without it.
@@ -273,7 +276,7 @@ async function runRounds(cells, { bench, admin, context, settings, serverPid, si
     if (r === RESIZE_AT_ROUND) resizeFromRounds(cells, { settled: RESIZE_FROM_ROUND, time: settings.time, lead: settings.lead });
     const roundOrder = shuffle(cells.filter((c) => !c.row));
     if (roundOrder.length === 0) break;
-    if (!moreRounds(r, settings, roundOrder, elapsedS())) {
+    if (!moreRounds(r, { ...settings, budget }, roundOrder, elapsedS())) {
       budgetStopped = r < rounds;
       break;
     }
@@ -303,7 +306,8 @@ async function runRounds(cells, { bench, admin, context, settings, serverPid, si
       }
     }
   }
-  return { order, budgetStopped };
+  pace?.roundsEnd();
+  return { order, budgetStopped, budget };
 }
 
 /** Close each measured driver's connections (in each of its processes) and make its row from its windows. */
@@ -372,9 +376,10 @@ async function closeCells(cells, { concurrency, jitWait, rate, signal, fail }) {
  * @param {AbortSignal} [p.signal]
  * @param {object} [p.progress] { round(bench, r, rounds) }
  * @param {() => Promise<boolean>} p.serverAlive
- * @returns {Promise<{ rows: Array, order: string[][], budgetStopped: boolean }>} one row per driver, in driver order
+ * @param {object} [p.pace] a paced run's clock (pace.js)
+ * @returns {Promise<{ rows: Array, order: string[][], budgetStopped: boolean, budget: number|null }>} one row per driver, in driver order
  */
-export async function measureBench({ bench, drivers, processes, admin, context, settings, serverPid, signal, progress, serverAlive }) {
+export async function measureBench({ bench, drivers, processes, admin, context, settings, serverPid, signal, progress, serverAlive, pace }) {
   const cells = drivers.map((driver) => {
     const plan = planFor(bench, driver, context);
     const copies = processesFor(plan, settings);
@@ -407,9 +412,9 @@ export async function measureBench({ bench, drivers, processes, admin, context, 
   await unlessAborted(Promise.allSettled(cells.filter((c) => !c.row && !c.host)
     .flatMap((c) => Array.from({ length: c.copies * c.workers }, (_, copy) => processes.get(c.driver, copy)))), signal);
   await openCells(cells.filter((c) => !c.row), { bench, processes, context, settings, signal, fail });
-  const { order, budgetStopped } = await runRounds(cells, { bench, admin, context, settings, serverPid, signal, progress, fail });
+  const { order, budgetStopped, budget } = await runRounds(cells, { bench, admin, context, settings, serverPid, signal, progress, fail, pace });
   await closeCells(cells, { concurrency: benchConcurrency(bench, settings), jitWait: settings.jit === 'wait', rate: settings.openRate ? { perSec: settings.openRate.askedPerSec } : null, signal, fail });
-  return { rows: cells.map((c) => c.row), order, budgetStopped };
+  return { rows: cells.map((c) => c.row), order, budgetStopped, budget };
 }
 
 function failedRow(cell, error) {

@@ -6,6 +6,7 @@ import { ServerLost } from '../server/session.js';
 import { setUpBench } from './plan.js';
 import { hostLoadBetween, readCpuCounters } from './host-load.js';
 import { resolveRate } from './rates.js';
+import { startPace } from './pace.js';
 
 const errorText = (err) => redact(err?.sqlMessage || err?.message || String(err));
 
@@ -24,6 +25,7 @@ const errorText = (err) => redact(err?.sqlMessage || err?.message || String(err)
  * @param {number} [p.serverPid] the embedded server's pid (its CPU time per operation)
  */
 export async function runMatrix({ benches, drivers, processes, admin, context, settings, results, signal, progress, serverAlive, serverPid }) {
+  const pace = settings.pace && settings.budget ? startPace({ targetS: settings.pace.targetS, minS: settings.pace.minBudgetS, budgetS: settings.budget, benches: benches.length, rowsPerBench: drivers.length }) : null;
   for (const bench of benches) {
     signal?.throwIfAborted();
     // --rate: this pass's rate, for this bench (a share of its closed-loop maximum is resolved here).
@@ -56,10 +58,10 @@ export async function runMatrix({ benches, drivers, processes, admin, context, s
     }
     const counters = readCpuCounters();
     try {
-      const { rows, order, budgetStopped } = await measureBench({ bench, drivers, processes, admin, context: benchContext, settings: { ...settings, openRate: rate }, serverPid, signal, progress, serverAlive });
+      const { rows, order, budgetStopped, budget } = await measureBench({ bench, drivers, processes, admin, context: benchContext, settings: { ...settings, openRate: rate }, serverPid, signal, progress, serverAlive, pace });
       entry.results = rows;
       entry.order = order;
-      if (budgetStopped) entry.budgetStop = { rounds: order.length, of: settings.rounds, budgetS: settings.budget };
+      if (budgetStopped) entry.budgetStop = { rounds: order.length, of: settings.rounds, budgetS: budget };
       entry.hostLoad = hostLoadBetween(counters, readCpuCounters());
     } catch (err) {
       // Interrupted or the server lost part-way: this bench's unfinished rows are dropped, earlier benches stay.

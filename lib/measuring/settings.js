@@ -3,6 +3,7 @@
 import { DEFAULT_BENCHES } from '../../benchs/index.js';
 import { driverProcessFlags } from './driver-handle.js';
 import { FIXED_MALLOC_TUNABLES, fixedLayoutLauncher } from './same-program.js';
+import { REPLAY_MIN_BUDGET_S, REPLAY_RUN_TARGET_S } from './pace.js';
 import { REPLAY_WARMUP_OPS, SMOKE_REPLAY_WARMUP_OPS } from './warm-up.js';
 import { BUILTIN_DRIVERS } from '../drivers/index.js';
 import { resolveNetwork } from '../server/proxy/index.js';
@@ -38,6 +39,12 @@ export const PRESETS = {
 // 2026-11-26, "Warm-ups two at a time").
 export const REPLAY_LEAD_S = 0.002;
 export const REPLAY_BUDGET_S = 2.7;
+// A timed --replay row's processes: three, not four. With the same program in every process and
+// glibc's malloc thresholds fixed (same-program.js), a row's processes run within a few per cent of
+// each other, and the fourth bought nothing the A/A could see (1.2-1.9 % of resolution with three,
+// 1.1-2.2 % with four, the same hour) while its start-up and warm-ups cost 6-8 s of a full run
+// (docs/measuring-history.md, "A run's pace").
+export const REPLAY_PROCESSES = 3;
 
 const runRows = (opts) => (opts.drivers?.length ?? 1) + (opts.floor ? 1 : 0);
 const runLevels = (opts) => [].concat(opts.concurrency ?? 1).length;
@@ -88,13 +95,15 @@ export function runSettings(opts, benches) {
     roundsScale: scale,
     // Only the default lengths have a budget: rounds or a time asked for are run in full.
     budget: defaultLengths && preset.budget ? scaled(replayTimed ? REPLAY_BUDGET_S : preset.budget) : null,
+    // A timed replay run of default lengths keeps to a time target (pace.js): its rounds give way.
+    ...(replayTimed && defaultLengths && preset.budget ? { pace: { targetS: REPLAY_RUN_TARGET_S, minBudgetS: REPLAY_MIN_BUDGET_S } } : {}),
     lead: windowLead(opts.lead ?? (replayTimed ? REPLAY_LEAD_S : preset.lead), time / rounds),
     driverProcessFlags: driverProcessFlags({ replay: opts.replay }),
     warmup: opts.warmup ?? preset.warmup,
     // A default warm-up runs on until the driver is up to speed (warm-up.js); one asked for with
     // --warmup, and a smoke run's, are run as they are.
     warmupSettles: !opts.smoke && opts.warmup === undefined,
-    processes: opts.processes ?? preset.processes,
+    processes: opts.processes ?? (replayTimed ? REPLAY_PROCESSES : preset.processes),
     workers: opts.workers ?? 1,
     wake: describeWake(opts.wake ?? defaultWake(opts)),
     jit: opts.jit ?? DEFAULT_JIT,

@@ -85,7 +85,11 @@ export function describeBudgetStops(benches) {
   const stopped = benches.filter((b) => b.budgetStop);
   if (stopped.length === 0) return null;
   const { of, budgetS } = stopped[0].budgetStop;
-  return `rounds: the time budget (${budgetS} s per driver and bench) ended ${stopped.map((b) => `${b.name} after ${b.budgetStop.rounds}`).join(', ')} of ${of}`;
+  if (stopped.every((b) => b.budgetStop.budgetS === budgetS)) {
+    return `rounds: the time budget (${budgetS} s per driver and bench) ended ${stopped.map((b) => `${b.name} after ${b.budgetStop.rounds}`).join(', ')} of ${of}`;
+  }
+  // A paced run (pace.js): each bench had its own share of the run's time.
+  return `rounds: the time budget (s per driver) ended ${stopped.map((b) => `${b.name} after ${b.budgetStop.rounds} (${b.budgetStop.budgetS} s)`).join(', ')} of ${of}`;
 }
 
 // A Δ whose two rows' processes differ among themselves by this much (the standard deviation the
