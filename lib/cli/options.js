@@ -5,7 +5,7 @@ import { InvalidArgumentError, Option } from 'commander';
 import { usageError } from '../common/errors.js';
 import { positiveInteger, positiveNumber, splitList } from '../common/config.js';
 import { BUILTIN_DRIVERS } from '../drivers/index.js';
-import { MAX_ROUNDS_SCALE, PRESETS, REPLAY_PROCESSES } from '../measuring/settings.js';
+import { MAX_ROUNDS_SCALE, PRESETS } from '../measuring/settings.js';
 import { NEW_PROCESS_WARMUP_S } from '../measuring/warm-up.js';
 import { parsePlacement } from '../common/placement.js';
 import { parseConcurrency } from '../measuring/scaling.js';
@@ -62,7 +62,7 @@ export function addMeasureOptions(cmd) {
     .option('--max-rounds <n>', 'the most rounds --precision may run per bench (default 8 × --rounds)', positiveInteger('--max-rounds'))
     .option('--lead <seconds>', `unmeasured lead-in at the start of every window, at most a third of its measured part (default ${PRESETS.default.lead})`, positiveNumber('--lead'))
     .option('--warmup <seconds>', `warm-up per bench and driver before its first window, shared among its processes, every result checked (default: ${PRESETS.default.warmup}, then each process on until its time per operation stops improving, a new process for at least ${NEW_PROCESS_WARMUP_S} s; a value given is run as given)`, positiveNumber('--warmup'))
-    .option('--processes <n>', `processes each driver's row is measured in, taking the rounds in turn, so its figure averages over processes (default ${PRESETS.default.processes}; --replay ${REPLAY_PROCESSES}; --smoke ${PRESETS.smoke.processes}); benches that keep figures of their own across windows use one`, positiveInteger('--processes'))
+    .option('--processes <n>', `processes each driver's row is measured in, taking the rounds in turn, so its figure averages over processes (default ${PRESETS.default.processes}; --smoke ${PRESETS.smoke.processes}); benches that keep figures of their own across windows use one`, positiveInteger('--processes'))
     .option('--cpus <placement>', "CPU placement: 'shared' (each driver's JavaScript thread and the embedded server on one CPU, the rest on the others), 'split' (drivers on one CPU, server on another) or 'none' (the scheduler decides) (default: shared; split with --rate, whose arrivals would otherwise wait behind the server's work on a shared CPU)", parsePlacement)
     .option('--wake <mode>', "CPU wake-up control while sampling: 'spin' (lowest-priority busy loops keep idle CPUs awake; 'spin:N' for N loops) or 'none' (default: none; spin with --rate)", parseWake)
     .option('--jit <mode>', "V8's background compiles: 'background' (they run while the driver process runs, as in any process; a long one may outlast the run) or 'wait' (each driver process waits for them after its warm-up and after each window, outside the measured parts: figures of the optimized code, at the cost of the waits)", parseJit, DEFAULT_JIT)

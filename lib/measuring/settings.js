@@ -39,12 +39,6 @@ export const PRESETS = {
 // 2026-11-26, "Warm-ups two at a time").
 export const REPLAY_LEAD_S = 0.002;
 export const REPLAY_BUDGET_S = 2.7;
-// A timed --replay row's processes: three, not four. With the same program in every process and
-// glibc's malloc thresholds fixed (same-program.js), a row's processes run within a few per cent of
-// each other, and the fourth bought nothing the A/A could see (1.2-1.9 % of resolution with three,
-// 1.1-2.2 % with four, the same hour) while its start-up and warm-ups cost 6-8 s of a full run
-// (docs/measuring-history.md, "A run's pace").
-export const REPLAY_PROCESSES = 3;
 
 const runRows = (opts) => (opts.drivers?.length ?? 1) + (opts.floor ? 1 : 0);
 const runLevels = (opts) => [].concat(opts.concurrency ?? 1).length;
@@ -103,7 +97,7 @@ export function runSettings(opts, benches) {
     // A default warm-up runs on until the driver is up to speed (warm-up.js); one asked for with
     // --warmup, and a smoke run's, are run as they are.
     warmupSettles: !opts.smoke && opts.warmup === undefined,
-    processes: opts.processes ?? (replayTimed ? REPLAY_PROCESSES : preset.processes),
+    processes: opts.processes ?? preset.processes,
     workers: opts.workers ?? 1,
     wake: describeWake(opts.wake ?? defaultWake(opts)),
     jit: opts.jit ?? DEFAULT_JIT,
