@@ -267,6 +267,7 @@ async function runRounds(cells, { bench, admin, context, settings, serverPid, si
   await sizeWindowsSideBySide(cells, { settings, windowTimeoutMs, signal, fail });
   // A paced run (pace.js) gives this bench's rounds their share of what is left of its time.
   const budget = pace ? pace.roundsStart(cells.filter((c) => !c.row).length) : settings.budget;
+  const budgeted = { ...settings, budget };
   const start = performance.now();
   // The time driver processes spent waiting for V8's compiles after their windows is not the
   // bench's: the budget counts without it.
@@ -276,7 +277,7 @@ async function runRounds(cells, { bench, admin, context, settings, serverPid, si
     if (r === RESIZE_AT_ROUND) resizeFromRounds(cells, { settled: RESIZE_FROM_ROUND, time: settings.time, lead: settings.lead });
     const roundOrder = shuffle(cells.filter((c) => !c.row));
     if (roundOrder.length === 0) break;
-    if (!moreRounds(r, { ...settings, budget }, roundOrder, elapsedS())) {
+    if (!moreRounds(r, budgeted, roundOrder, elapsedS())) {
       budgetStopped = r < rounds;
       break;
     }

@@ -38,9 +38,10 @@ export function startPace({ targetS = REPLAY_RUN_TARGET_S, minS = REPLAY_MIN_BUD
   const gapsS = [];
   return {
     roundsStart(rowsNow) {
-      gapsS.push(now() - lastEnd);
+      const t = now();
+      gapsS.push(t - lastEnd);
       benchesLeft -= 1;
-      return pacedBudget({ budgetS, minS, targetS, elapsedS: now(), gapsS, rowsNow, rowsAfter: benchesLeft * rowsPerBench, benchesAfter: benchesLeft });
+      return pacedBudget({ budgetS, minS, targetS, elapsedS: t, gapsS, rowsNow, rowsAfter: benchesLeft * rowsPerBench, benchesAfter: benchesLeft });
     },
     roundsEnd() {
       lastEnd = now();
