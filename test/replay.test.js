@@ -74,6 +74,21 @@ for (const driver of drivers) {
   }
 }
 
+test('the slow-adapter fixture with SLOW_ADAPTER_REPEAT_EVERY runs every Nth query twice, recorded and replayed', async () => {
+  // Read when the module loads; removed at once, so that no CLI run of this file inherits it.
+  process.env.SLOW_ADAPTER_REPEAT_EVERY = '4';
+  let slow;
+  try {
+    [slow] = await loadDrivers([fixture('slow-adapter.js')]);
+  } finally {
+    delete process.env.SLOW_ADAPTER_REPEAT_EVERY;
+  }
+  const { recording, plan, check } = await capture(slow, 'do', 8);
+  assert.equal(recording.ops, 8);
+  assert.equal(recording.steps.length, 10); // 8 operations, the 4th and the 8th twice
+  await replay(slow, recording, plan, check, 40);
+});
+
 test('a reply changed in the recording fails the check: a mis-parse is never fast', async () => {
   const mysql2 = drivers.find((d) => d.name === 'mysql2');
   const { recording, plan, check } = await capture(mysql2, 'select_100_cols');
