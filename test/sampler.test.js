@@ -256,6 +256,18 @@ test('a replayed warm-up runs exactly its operations, each checked, and times it
   assert.equal(sizing.compileWaitSeconds, 0);
 });
 
+test('a replayed warm-up given a collection collects once, with a quarter of its operations still to run before the timed quarter', async () => {
+  let calls = 0;
+  const collectedAt = [];
+  const op = async () => { calls++; return calls; };
+  let now = 0;
+  const clock = () => (now += 0.5);
+  const sizing = await warmUpByCount({ ops: [op], check: () => {}, count: 400, collect: () => collectedAt.push(calls), clock });
+  assert.equal(calls, 400, 'the collection adds no operations');
+  assert.deepEqual(collectedAt, [204]); // 400 - 100 after it - 96 timed (8 slices of 12)
+  assert.equal(sizing.count, 400);
+});
+
 test("a replayed row's window is sized once, in operations, as a window of its time would be", () => {
   const sizing = fixedWindowSizing(0.0238, { time: 0.019, lead: 0.005 });
   assert.deepEqual(sizing, { ops: 798, leadOps: 210, opsPerCheck: 420, opsPerTiming: 42 });

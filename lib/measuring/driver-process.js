@@ -36,6 +36,9 @@ import { measureHold, tuneHold } from './held-tuning.js';
 import { connectDirectly, installReplayTransport, recordConnections, replayConnections, takeMismatch } from '../conversations/transport.js';
 import { decodeConversation, readSet } from '../conversations/sets.js';
 
+/** A full collection where V8's gc() is exposed (a replayed row's processes), else null. */
+const fullCollection = () => (typeof globalThis.gc === 'function' ? () => globalThis.gc() : null);
+
 const HELD_SIZING_S = 0.05; // the held warm-up after an unheld one (--rtt): enough operations to size a window
 
 // Ctrl-C, and the hang-up of a closed terminal, reach the whole process group: they are the parent's
@@ -200,7 +203,8 @@ const handlers = {
     } else if (warmupOps > 0) {
       // --replay: the same operations in every process of the row; its windows sized as the first's
       // until the coordinator sizes the rows side by side (a window's `fixed`).
-      cell.sizing = await warmUpByCount({ ops: cell.ops, check, count: warmupOps, callTimeoutMs });
+      // A replayed row's processes have gc() (driver-handle.js): the warm-up collects once.
+      cell.sizing = await warmUpByCount({ ops: cell.ops, check, count: warmupOps, collect: fullCollection(), callTimeoutMs });
       cell.sizing.fixed = fixed ?? fixedWindowSizing(cell.sizing.msPerOp, { time, lead });
       cell.sizing.opsPerCheck = cell.sizing.fixed.opsPerCheck;
     } else {

@@ -127,18 +127,35 @@ export const SMOKE_REPLAY_WARMUP_OPS = 256;
 // windows for good (one row of an A/A had windows half its twin's, and read 3.9 % slower).
 const TIMED_SLICES = 8;
 
+// A full collection, given `collect`, before the warm-up's last half. Optimized code holds weak
+// references to objects it was compiled against; the first full collection after those objects
+// died threw away the optimized code of 24-26 functions of every mysql2 process at once (V8 says
+// "weak objects"), its generated row parser among them, which V8 then compiled again on the
+// process's own thread for 2.7-4.4 s (`select_100_cols`): one window in each process stalled at
+// 260 ops/s, the windows before it ran at 0.4 of the row's speed, and the stalls used up half the
+// bench's budget of rounds. Collected here, the code is thrown away and compiled again within the
+// warm-up (docs/measuring-history.md, 2026-11-26, "a parser compiled twice").
+const REWARM_SHARE = 4; // the operations after the collection, besides the timed quarter: a quarter
+
 /**
- * Warm-up of `count` operations back to back, every result checked. Returns the sizing of warmUp,
- * its time per operation the median over slices of the last quarter, and `count`.
+ * Warm-up of `count` operations back to back, every result checked; with `collect` (a full
+ * collection), a quarter of them after it, before the timed last quarter. Returns the sizing of
+ * warmUp, its time per operation the median over slices of the last quarter, and `count`.
  */
-export async function warmUpByCount({ ops, check, count, callTimeoutMs = 30000, signal, clock = () => performance.now() }) {
+export async function warmUpByCount({ ops, check, count, collect = null, callTimeoutMs = 30000, signal, clock = () => performance.now() }) {
   const start = clock();
   const timed = Math.max(TIMED_SLICES, Math.floor(count / 4));
   const slice = Math.floor(timed / TIMED_SLICES);
   const run = async (n) => {
     for (let i = 0; i < n; i++) await guard(runCall(ops, 1, check, null, 1), callTimeoutMs, signal);
   };
-  await run(Math.max(0, count - slice * TIMED_SLICES));
+  const untimed = Math.max(0, count - slice * TIMED_SLICES);
+  const rewarm = collect ? Math.floor(count / REWARM_SHARE) : 0;
+  await run(untimed - rewarm);
+  if (collect) {
+    collect();
+    await run(rewarm);
+  }
   const slices = [];
   for (let k = 0; k < TIMED_SLICES; k++) {
     const t0 = clock();
