@@ -256,7 +256,7 @@ test('a replayed warm-up runs exactly its operations, each checked, and times it
   assert.equal(sizing.compileWaitSeconds, 0);
 });
 
-test('a replayed warm-up given a collection collects once, with a quarter of its operations still to run before the timed quarter', async () => {
+test('a replayed warm-up given a collection collects once, after its first sixteenth', async () => {
   let calls = 0;
   const collectedAt = [];
   const op = async () => { calls++; return calls; };
@@ -264,7 +264,7 @@ test('a replayed warm-up given a collection collects once, with a quarter of its
   const clock = () => (now += 0.5);
   const sizing = await warmUpByCount({ ops: [op], check: () => {}, count: 400, collect: () => collectedAt.push(calls), clock });
   assert.equal(calls, 400, 'the collection adds no operations');
-  assert.deepEqual(collectedAt, [204]); // 400 - 100 after it - 96 timed (8 slices of 12)
+  assert.deepEqual(collectedAt, [25]);
   assert.equal(sizing.count, 400);
 });
 

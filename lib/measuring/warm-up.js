@@ -127,20 +127,22 @@ export const SMOKE_REPLAY_WARMUP_OPS = 256;
 // windows for good (one row of an A/A had windows half its twin's, and read 3.9 % slower).
 const TIMED_SLICES = 8;
 
-// A full collection, given `collect`, before the warm-up's last half. Optimized code holds weak
-// references to objects it was compiled against; the first full collection after those objects
-// died threw away the optimized code of 24-26 functions of every mysql2 process at once (V8 says
-// "weak objects"), its generated row parser among them, which V8 then compiled again on the
-// process's own thread for 2.7-4.4 s (`select_100_cols`): one window in each process stalled at
-// 260 ops/s, the windows before it ran at 0.4 of the row's speed, and the stalls used up half the
-// bench's budget of rounds. Collected here, the code is thrown away and compiled again within the
-// warm-up (docs/measuring-history.md, 2026-11-26, "a parser compiled twice").
-const REWARM_SHARE = 4; // the operations after the collection, besides the timed quarter: a quarter
+// A full collection, given `collect`, early in the warm-up. Optimized code holds weak references to
+// objects it was compiled against; the first full collection after those objects died (objects of
+// the process's set-up) threw away the optimized code of 24-26 functions of every mysql2 process at
+// once (V8 says "weak objects"), its generated row parser among them, which V8 then compiled again
+// on the process's own thread for 2.7-4.4 s (`select_100_cols`): one window in each process
+// stalled at 260 ops/s, the windows before it ran at 0.4 of the row's speed, and the stalls used up
+// half the bench's rounds. Collected after the warm-up's first sixteenth, before that parser is
+// first optimized, the set-up's objects die there and the parser is compiled once; collected after
+// three quarters, it was compiled twice, 6-8 s of warm-up a process (docs/measuring-history.md,
+// 2026-11-26, "a parser compiled twice").
+const COLLECT_AFTER_SHARE = 1 / 16;
 
 /**
  * Warm-up of `count` operations back to back, every result checked; with `collect` (a full
- * collection), a quarter of them after it, before the timed last quarter. Returns the sizing of
- * warmUp, its time per operation the median over slices of the last quarter, and `count`.
+ * collection), collecting once after the first sixteenth of them. Returns the sizing of warmUp, its
+ * time per operation the median over slices of the last quarter, and `count`.
  */
 export async function warmUpByCount({ ops, check, count, collect = null, callTimeoutMs = 30000, signal, clock = () => performance.now() }) {
   const start = clock();
@@ -150,11 +152,11 @@ export async function warmUpByCount({ ops, check, count, collect = null, callTim
     for (let i = 0; i < n; i++) await guard(runCall(ops, 1, check, null, 1), callTimeoutMs, signal);
   };
   const untimed = Math.max(0, count - slice * TIMED_SLICES);
-  const rewarm = collect ? Math.floor(count / REWARM_SHARE) : 0;
-  await run(untimed - rewarm);
+  const before = collect ? Math.min(untimed, Math.floor(count * COLLECT_AFTER_SHARE)) : untimed;
+  await run(before);
   if (collect) {
     collect();
-    await run(rewarm);
+    await run(untimed - before);
   }
   const slices = [];
   for (let k = 0; k < TIMED_SLICES; k++) {
