@@ -161,6 +161,7 @@ test('the CLI captures replay sets, reuses them with the server stopped, and ref
   assert.doesNotMatch(second.stderr, /embedded server|capturing/);
   const saved = JSON.parse(readFileSync(join(out, readdirSync(out).filter((f) => f.endsWith('.json')).sort().pop()), 'utf8'));
   assert.equal(saved.settings.replay.figure, 'client cost');
+  assert.equal(saved.settings.replay.warmupCollectionAfterOps, 16); // a smoke warm-up: 256 operations
   assert.ok(saved.benches.every((b) => b.results.every((r) => r.status === 'ok' || r.status === 'n/a')));
   for (const file of readdirSync(join(out, 'replay', 'do'))) assert.ok(!readFileSync(join(out, 'replay', 'do', file), 'utf8').includes(password));
 

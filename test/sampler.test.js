@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { performance } from 'node:perf_hooks';
 import { bareLoop, fixedWindowSizing, measure, sampleWindow, windowOps, windowOpsPerTiming } from '../lib/measuring/sampler.js';
-import { settled, warmUp, warmUpByCount } from '../lib/measuring/warm-up.js';
+import { collectionPoint, settled, warmUp, warmUpByCount } from '../lib/measuring/warm-up.js';
 import { LatencyRecorder, recordedValues } from '../lib/measuring/latency.js';
 import { spinFor } from '../lib/common/timers.js';
 
@@ -265,6 +265,8 @@ test('a replayed warm-up given a collection collects once, after its first sixte
   const sizing = await warmUpByCount({ ops: [op], check: () => {}, count: 400, collect: () => collectedAt.push(calls), clock });
   assert.equal(calls, 400, 'the collection adds no operations');
   assert.deepEqual(collectedAt, [25]);
+  assert.equal(collectionPoint(400), 25);
+  assert.equal(collectionPoint(4096), 256);
   assert.equal(sizing.count, 400);
 });
 

@@ -71,7 +71,7 @@ function measureAll({ benches, drivers, opts, settings, results, stage, processe
 
 /** How the driver processes' code is compiled: a replayed row runs V8 deterministically (same-program.js). */
 const describeCompiling = (settings) => (settings.replay?.warmupOps
-  ? `V8 deterministic, warm-ups of ${settings.replay.warmupOps.toLocaleString('en-US')} operations, windows in operations sized side by side and again from the rounds, address layout ${settings.replay.addressLayout}, glibc malloc thresholds fixed`
+  ? `V8 deterministic, warm-ups of ${settings.replay.warmupOps.toLocaleString('en-US')} operations${settings.replay.warmupCollectionAfterOps ? ` (a full collection after ${settings.replay.warmupCollectionAfterOps.toLocaleString('en-US')})` : ''}, windows in operations sized side by side and again from the rounds, address layout ${settings.replay.addressLayout}, glibc malloc thresholds fixed`
   : `jit ${settings.jit}`);
 
 /**

@@ -4,7 +4,7 @@ import { DEFAULT_BENCHES } from '../../benchs/index.js';
 import { driverProcessFlags } from './driver-handle.js';
 import { FIXED_MALLOC_TUNABLES, fixedLayoutLauncher } from './same-program.js';
 import { REPLAY_MIN_BUDGET_S, REPLAY_RUN_TARGET_S } from './pace.js';
-import { REPLAY_WARMUP_OPS, SMOKE_REPLAY_WARMUP_OPS } from './warm-up.js';
+import { REPLAY_WARMUP_OPS, SMOKE_REPLAY_WARMUP_OPS, collectionPoint } from './warm-up.js';
 import { BUILTIN_DRIVERS } from '../drivers/index.js';
 import { resolveNetwork } from '../server/proxy/index.js';
 import { usageError } from '../common/errors.js';
@@ -119,10 +119,12 @@ export function resolveSettings(opts, benches) {
   if (opts.count && !opts.replay) throw usageError(`--count ${opts.count} counts the replayed client cost: it needs --replay`, `add --replay`);
   if (opts.replay) {
     if (network.rttMs > 0) throw usageError('--replay measures the driver with no network: it cannot take --rtt or --network', 'drop --rtt/--network, or --replay');
+    const warmupOps = opts.smoke ? SMOKE_REPLAY_WARMUP_OPS : REPLAY_WARMUP_OPS;
     settings.replay = opts.count ? { figure: 'instructions' } : {
       figure: 'client cost',
       // Timed, a row's processes run the same program on the same operations (same-program.js, warm-up.js).
-      warmupOps: opts.smoke ? SMOKE_REPLAY_WARMUP_OPS : REPLAY_WARMUP_OPS,
+      warmupOps,
+      warmupCollectionAfterOps: collectionPoint(warmupOps),
       addressLayout: fixedLayoutLauncher() ? 'fixed' : 'randomized (setarch -R could not run)',
       mallocTunables: FIXED_MALLOC_TUNABLES,
     };

@@ -139,6 +139,9 @@ const TIMED_SLICES = 8;
 // 2026-11-26, "a parser compiled twice").
 const COLLECT_AFTER_SHARE = 1 / 16;
 
+/** The operations a replayed warm-up of `count` runs before its full collection. */
+export const collectionPoint = (count) => Math.floor(count * COLLECT_AFTER_SHARE);
+
 /**
  * Warm-up of `count` operations back to back, every result checked; with `collect` (a full
  * collection), collecting once after the first sixteenth of them. Returns the sizing of warmUp, its
@@ -152,7 +155,7 @@ export async function warmUpByCount({ ops, check, count, collect = null, callTim
     for (let i = 0; i < n; i++) await guard(runCall(ops, 1, check, null, 1), callTimeoutMs, signal);
   };
   const untimed = Math.max(0, count - slice * TIMED_SLICES);
-  const before = collect ? Math.min(untimed, Math.floor(count * COLLECT_AFTER_SHARE)) : untimed;
+  const before = collect ? Math.min(untimed, collectionPoint(count)) : untimed;
   await run(before);
   if (collect) {
     collect();
