@@ -45,6 +45,12 @@ test('the A/A summary gives the median and largest |Δ| and the benches wrongly 
   assert.equal(aaVariant().exitCode(aaResults([['do', -1, false]]), EXIT.OK), EXIT.OK);
 });
 
+test('the A/A summary names the largest |Δ| when every |Δ| is under 1 % (a good sitting keeps its summary line)', () => {
+  const results = aaResults([['do', 0.8, false], ['insert', -0.06, false], ['batch', 0.14, false]]);
+  assert.deepEqual(summarizeAA(results).largest, { bench: 'do', deltaPct: 0.8 });
+  assert.match(renderAA(results), /A\/A \|Δ\|: median 0\.1 %, largest 0\.8 % \(do\); none called significant/);
+});
+
 test('the A/A report states the resolution, and a bench the driver cannot run is n/a with what to do', () => {
   const results = aaResults([['do', -1, false]]);
   const na = { ok: false, status: 'n/a', protocol: 'n/a', error: 'not supported by driver: no prepared statements in this driver' };

@@ -76,7 +76,7 @@ export function significantNote(benchName, a, b) {
 export function summarizeAA(results) {
   const measured = aaPairs(results).filter((p) => p.a?.ok && p.b?.ok && Number.isFinite(p.b.deltaPct));
   const abs = measured.map((p) => Math.abs(p.b.deltaPct));
-  const largest = measured.reduce((m, p) => (Math.abs(p.b.deltaPct) > Math.abs(m?.b.deltaPct ?? -1) ? p : m), null);
+  const largest = measured.reduce((m, p) => (m === null || Math.abs(p.b.deltaPct) > Math.abs(m.b.deltaPct) ? p : m), null);
   return {
     benches: measured.length,
     resolution: results.resolution,
