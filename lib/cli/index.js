@@ -62,6 +62,6 @@ export async function main(argv, io = {}) {
       return EXIT.USAGE;
     }
     stderr.write(`${formatError(err, debug)}\n`);
-    return err instanceof UserError ? err.exitCode : 70;
+    return err instanceof UserError ? err.exitCode : EXIT.UNEXPECTED;
   }
 }

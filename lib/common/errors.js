@@ -3,8 +3,10 @@ export const EXIT = Object.freeze({
   OK: 0,
   ROWS_FAILED: 1, // the run completed but at least one bench x driver row failed its check or errored
   USAGE: 2, // bad flags, unknown bench or driver, unusable input file
-  SETUP: 3, // could not reach, log into or prepare the server (nothing was measured)
-  ABORTED: 4, // the run stopped part-way (server lost); partial results were saved
+  SETUP: 3, // could not start, reach, log into or prepare the server (nothing was measured)
+  ABORTED: 4, // the run stopped part-way (server lost), or `merge` was given an incomplete set of shards; partial results were saved
+  INSTALL: 5, // something the run needs could not be installed: npm dependencies, mariadbd, Valgrind, a driver release or a checkout's dependencies
+  UNEXPECTED: 70, // a bug: an error the harness did not foresee (EX_SOFTWARE); --debug prints its stack
   INTERRUPTED: 130, // SIGINT (Ctrl-C); 143 for SIGTERM, 129 for SIGHUP
 });
 
@@ -23,6 +25,10 @@ export function usageError(message, hint) {
 
 export function setupError(message, hint, cause) {
   return new UserError(message, { exitCode: EXIT.SETUP, hint, cause });
+}
+
+export function installError(message, hint, cause) {
+  return new UserError(message, { exitCode: EXIT.INSTALL, hint, cause });
 }
 
 /** Turn a driver or system error met while connecting into a UserError naming cause and fix. */
