@@ -22,7 +22,7 @@ import { Interrupted, trapSignals } from './server/session.js';
 
 /** The drivers the run measures (a command may add its own rows) and the baseline the Δ column compares against. */
 async function chooseDrivers(opts, variant) {
-  const loaded = await loadDrivers(opts.drivers, { overrideFairness: opts.overrideFairness });
+  const loaded = await loadDrivers(opts.drivers, { overrideFairness: opts.overrideFairness, reinstall: opts.reinstall });
   // The replay transport patches node:net inside the harness's own kind of process, and instruction
   // counts run that process under Valgrind: neither is built for another runtime's rows (yet).
   const elsewhere = (opts.replay || opts.count) && loaded.find((d) => d.runtime && !d.runtime.harness);

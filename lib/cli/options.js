@@ -33,7 +33,7 @@ function parseCount(value) {
 
 export function addRunOptions(cmd) {
   cmd
-    .option('-d, --drivers <list>', `comma-separated drivers (${BUILTIN_DRIVERS.join(', ')}); a release (mysql2@3.9.0), a local checkout (mysql2@file:../node-mysql2), an adapter module (./adapter.js); driver:option=value for a variant with connection options of its own (mysql2:disableEval=true); driver~runtime for its processes on another runtime from the npm registry (mysql2~node@24, mysql2~bun); bun-sql, Bun's own client, on Bun; name#tag for another process of the same driver (mysql2#2)`, splitList, BUILTIN_DRIVERS)
+    .option('-d, --drivers <list>', `comma-separated drivers (${BUILTIN_DRIVERS.join(', ')}); a release (mysql2@3.9.0), a local checkout (mysql2@file:../node-mysql2), a commit of a git repository (mysql2@git:../node-mysql2#v3.9.0, any ref: a branch, a tag, a SHA, HEAD~3), an adapter module (./adapter.js); label=spec to name a row yourself (head=mysql2@git:.#HEAD); driver:option=value for a variant with connection options of its own (mysql2:disableEval=true); driver~runtime for its processes on another runtime from the npm registry (mysql2~node@24, mysql2~bun); bun-sql, Bun's own client, on Bun; name#tag for another process of the same driver (mysql2#2)`, splitList, BUILTIN_DRIVERS)
     .option('--override-fairness', 'let a variant change an option the fairness rules fix for every driver (charset/collation, trace, compression); its row is marked')
     .option('-b, --baseline <driver>', 'driver the Δ column compares against (default: mysql when it is run, else the first driver listed)')
     .option('-c, --concurrency <n>', 'connections per driver, each with one call in flight (pool benches: callers sharing a pool of that size); a list such as 1,4,16 runs every bench at each level and prints a scaling table', parseConcurrency, 1);
@@ -69,6 +69,7 @@ export function addMeasureOptions(cmd) {
     .option('--replay', "client cost: each driver answered in its own process by the server's recorded replies (no socket, no server in the figure); replay sets are captured from the server first where missing, and kept in <out>/replay")
     .option('--count <what>', "with --replay: 'instructions' counts each row's instructions per operation under Valgrind (the same count on every run and host) instead of timing it", parseCount)
     .option('--recapture', 'with --replay: capture every replay set again from the server, even where one is stored')
+    .option('--reinstall', "install the run's driver releases, and extract and install its git commits, again, even where the cache has them")
     .option('--latency', 'wide table: p50, p90, p99 and max latency, the window-to-window spread, and the cost per operation (client CPU, GC, server CPU)')
     .option('--json [file]', "also write the results JSON to a file ('-' or no value: stdout, which then carries only the JSON)")
     .option('-o, --out <dir>', 'directory for the results JSON', 'results')

@@ -3,8 +3,11 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { usageError } from '../common/errors.js';
-import { assertVersionedSpec, isVersionedSpec, loadVersionedDriver } from './versions.js';
+import { assertVersionedSpec, defaultCacheDir, isVersionedSpec, loadVersionedDriver } from './versions.js';
 import { inspectCheckout, isLocalSpec, loadLocalDriver } from './local.js';
+import { assertGitSpec, prepareGitCheckout } from './git.js';
+import { pruneGitCache } from './git-cache.js';
+import { isGitSpec, splitLabel, splitRepeat } from './spec.js';
 import { assertAllowedOptions, fairnessOverrides, splitVariant, unknownOptions, variantLabel } from './variants.js';
 import { harnessRuntime, parseRuntime, resolveRuntime, splitRuntime } from './runtimes.js';
 
@@ -20,37 +23,39 @@ const BUILTIN = {
 /** The drivers compared by default. */
 export const BUILTIN_DRIVERS = ['mysql', 'mysql2', 'mariadb'];
 
-const isPath = (spec) => !isLocalSpec(spec) && /^(\.{1,2}\/|\/)|\.(m?js)$/.test(spec);
-const isRelease = (spec) => !isPath(spec) && !isLocalSpec(spec) && isVersionedSpec(spec);
+const isPath = (spec) => !isLocalSpec(spec) && !isGitSpec(spec) && /^(\.{1,2}\/|\/)|\.(m?js)$/.test(spec);
+const isRelease = (spec) => !isPath(spec) && !isLocalSpec(spec) && !isGitSpec(spec) && isVersionedSpec(spec);
 
-/**
- * `mysql2#2`: a second process of the same driver, as a row of its own (an A/A comparison).
- * Returns { base, tag } (tag null for a plain spec).
- */
-export function splitRepeat(spec) {
-  const m = /^(.+?)#([\w.-]{1,20})$/.exec(spec);
-  return m ? { base: m[1], tag: m[2] } : { base: spec, tag: null };
+export { splitRepeat };
+
+/** A spec's parts: { label, base (the driver itself), options, written, runtime, tag }. */
+function splitSpec(spec) {
+  const { label, spec: unlabelled } = splitLabel(spec);
+  const { base: withRuntime, tag } = splitRepeat(unlabelled);
+  const { base: withOptions, runtime } = splitRuntime(withRuntime);
+  return { label, tag, runtime, withOptions, ...splitVariant(withOptions) };
 }
 
 /** Check the names before anything starts: built-in drivers, releases, checkouts, or adapter files that exist. */
 export function assertDriverNames(specs, { overrideFairness = false } = {}) {
   if (specs.length === 0) throw usageError('no driver selected', `choose from: ${BUILTIN_DRIVERS.join(', ')}`);
   const variants = specs.map((s) => {
-    const { base, runtime } = splitRuntime(splitRepeat(s).base);
-    if (runtime) parseRuntime(runtime);
-    return { spec: s, runtime, ...splitVariant(base) };
+    const v = splitSpec(s);
+    if (v.runtime) parseRuntime(v.runtime);
+    return { spec: s, ...v };
   });
   const bases = variants.map((v) => v.base);
-  const unknown = bases.filter((s) => !BUILTIN[s] && !isPath(s) && !isRelease(s) && !isLocalSpec(s));
+  const unknown = bases.filter((s) => !BUILTIN[s] && !isPath(s) && !isRelease(s) && !isLocalSpec(s) && !isGitSpec(s));
   if (unknown.length) {
     throw usageError(`unknown driver${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`,
-      `valid drivers: ${BUILTIN_DRIVERS.join(', ')}, floor (the reference client), bun-sql (Bun's client, on Bun), a release of one (mysql2@3.9.0, mariadb@latest), a local checkout (mysql2@file:../node-mysql2), a path to an adapter module (./my-adapter.js); any of these with :option=value for a variant (mysql2:disableEval=true), ~runtime for its processes on another runtime (mysql2~node@24, mysql2~bun), or with #tag for a second process of it (mysql2#2)`);
+      `valid drivers: ${BUILTIN_DRIVERS.join(', ')}, floor (the reference client), bun-sql (Bun's client, on Bun), a release of one (mysql2@3.9.0, mariadb@latest), a local checkout (mysql2@file:../node-mysql2), a commit of a git repository (mysql2@git:../node-mysql2#v3.9.0), a path to an adapter module (./my-adapter.js); any of these with :option=value for a variant (mysql2:disableEval=true), ~runtime for its processes on another runtime (mysql2~node@24, mysql2~bun), or with #tag for a second process of it (mysql2#2); label=spec names a row (head=mysql2@git:.#HEAD)`);
   }
   const offRuntime = variants.find((v) => v.base === 'bun-sql' && v.runtime && parseRuntime(v.runtime).kind !== 'bun');
   if (offRuntime) throw usageError(`${offRuntime.spec}: bun-sql is Bun's own client and runs only on Bun`, 'write bun-sql (or bun-sql~bun@<version>)');
   for (const v of variants) if (v.written.length) assertAllowedOptions(v.spec, v.options, { overrideFairness });
   bases.filter(isRelease).forEach(assertVersionedSpec);
   bases.filter(isLocalSpec).forEach(inspectCheckout);
+  bases.filter(isGitSpec).forEach(assertGitSpec);
   const missing = bases.filter((s) => isPath(s) && !existsSync(resolve(s)));
   if (missing.length) throw usageError(`adapter module not found: ${missing.join(', ')}`, 'check the path given to --drivers');
   const dup = specs.find((n, i) => specs.indexOf(n) !== i);
@@ -83,11 +88,11 @@ export function validateAdapter(adapter, from) {
  * Load one driver. `loadSpec` is what a driver process loads to get the same adapter: a built-in
  * name, an exact release (installed by now), or an absolute path; with `#tag` for a repeat.
  */
-async function loadOne(spec, { checked }) {
-  const { base: withRuntime, tag } = splitRepeat(spec);
-  const { base: withOptions, runtime: runtimeSpec } = splitRuntime(withRuntime);
-  const { base, options, written } = splitVariant(withOptions);
-  let adapter = await loadBase(base);
+async function loadOne(spec, { checked, reinstall }) {
+  const { label, tag, runtime: runtimeSpec, withOptions, base, options, written } = splitSpec(spec);
+  let adapter = await loadBase(base, { checked, reinstall });
+  // A label the user gave replaces the driver's own; a variant, runtime or tag is still added to it.
+  if (label) adapter = { ...adapter, name: label };
   let loadSpec = adapter.loadSpec ?? (isRelease(base) ? adapter.name : isPath(base) ? resolve(base) : base);
   if (written.length) {
     adapter = await applyVariant(adapter, withOptions, options, written, { checked });
@@ -117,7 +122,8 @@ async function applyVariant(adapter, spec, options, written, { checked }) {
     }
   }
   const label = variantLabel(adapter.name, written);
-  return { ...adapter.withOptions(options, label), source: adapter.source, local: adapter.local, variant: options, overrides: fairnessOverrides(options) };
+  const { source, local, git, cacheEntries } = adapter;
+  return { ...adapter.withOptions(options, label), source, local, git, cacheEntries, variant: options, overrides: fairnessOverrides(options) };
 }
 
 /** The runtime a row's processes run on: the one its spec names, the one its driver needs, or the harness's Node. */
@@ -126,11 +132,12 @@ async function rowRuntime(adapter, runtimeSpec) {
   return spec ? resolveRuntime(spec) : harnessRuntime();
 }
 
-async function loadBase(spec) {
+async function loadBase(spec, { checked, reinstall }) {
   if (BUILTIN[spec]) return (await BUILTIN[spec]()).default;
-  if (isLocalSpec(spec)) return loadLocalDriver(spec);
+  if (isLocalSpec(spec)) return loadLocalDriver(spec, { describe: !checked });
+  if (isGitSpec(spec)) return loadGitDriver(spec, { reinstall });
   // A release from the npm registry, installed into the cache (resolved and checked before anything runs).
-  if (isRelease(spec)) return loadVersionedDriver(spec);
+  if (isRelease(spec)) return loadVersionedDriver(spec, { reinstall });
   const file = resolve(spec);
   let mod;
   try {
@@ -142,20 +149,40 @@ async function loadBase(spec) {
 }
 
 /**
+ * A commit of a git repository: its files and dependencies prepared in the cache (git.js), then
+ * loaded as a checkout of them, labelled with the commit. Its driver processes load the checkout.
+ */
+async function loadGitDriver(spec, { reinstall }) {
+  const commit = await prepareGitCheckout(spec, { reinstall });
+  const adapter = await loadLocalDriver(`${commit.package}@file:${commit.dir}`, { describe: false });
+  return {
+    ...adapter,
+    name: commit.label,
+    source: `${commit.package}@git:${commit.repository}#${commit.ref}`,
+    // A commit does not change in place: its replay sets and its results are its own.
+    local: false,
+    git: { repository: commit.repository, ref: commit.ref, commit: commit.commit },
+    cacheEntries: commit.cacheEntries,
+  };
+}
+
+/**
  * Load the drivers of a run. `overrideFairness` allows variants that change an option the fairness
  * rules fix; `checked` (a driver process loading what its parent already checked) skips the checks.
  */
-export async function loadDrivers(specs, { overrideFairness = false, checked = false } = {}) {
+export async function loadDrivers(specs, { overrideFairness = false, checked = false, reinstall = false } = {}) {
   if (!checked) assertDriverNames(specs, { overrideFairness });
   // One at a time: releases are installed by npm, which should not run twice at once on one cache.
   const drivers = [];
-  for (const spec of specs) drivers.push(await loadOne(spec, { checked }));
+  for (const spec of specs) drivers.push(await loadOne(spec, { checked, reinstall }));
+  const inUse = drivers.flatMap((d) => d.cacheEntries ?? []);
+  if (inUse.length) pruneGitCache(defaultCacheDir(), { keep: inUse });
   const names = drivers.map((d) => d.name);
   const dup = names.find((n, i) => names.indexOf(n) !== i);
   if (dup) {
     const from = specs.filter((s, i) => names[i] === dup);
     throw usageError(`two drivers are named '${dup}' (from ${from.join(' and ')})`,
-      'give each adapter module its own name, and name each release once');
+      'give each adapter module its own name, name each release and commit once, or label a row yourself (label=spec)');
   }
   return drivers;
 }

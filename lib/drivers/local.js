@@ -2,13 +2,14 @@
 // or a path to a directory whose package.json names one of them): a driver author's working copy,
 // measured with that driver's adapter, its dependencies taken from the checkout's own node_modules.
 // Nothing is ever installed into the checkout or into this project.
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync, realpathSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { usageError } from '../common/errors.js';
 import { installedVersion } from './common.js';
 import { describeMissing, installCommand, missingModules } from './checkout-modules.js';
+import { git } from './git.js';
 
 // What the adapter loads from a checkout of each driver (relative to its root).
 const ENTRIES = { mysql: '.', mysql2: './promise.js', mariadb: './promise.js' };
@@ -90,23 +91,43 @@ async function importCheckout(url) {
   }
 }
 
-/** The label of a checkout's row: its version and where it comes from. */
-export const localLabel = (pkg, version) => `${pkg}@${version}+local`;
+/**
+ * What git says of a checkout that is the root of a work tree: { commit, dirty } (dirty: tracked
+ * changes or untracked files that are not ignored); null for a directory that is not one. Read-only.
+ */
+export function describeCheckout(dir) {
+  try {
+    const top = git(['-C', dir, 'rev-parse', '--show-toplevel']);
+    if (top.code !== 0 || realpathSync(top.stdout.toString().trim()) !== realpathSync(dir)) return null;
+    const head = git(['-C', dir, 'rev-parse', '--verify', '--quiet', 'HEAD^{commit}']);
+    if (head.code !== 0) return null; // a repository with no commit yet
+    const status = git(['-C', dir, 'status', '--porcelain']);
+    return { commit: head.stdout.toString().trim(), dirty: status.code !== 0 || status.stdout.length > 0 };
+  } catch {
+    return null; // no git on this machine: the checkout is described as local
+  }
+}
+
+/** The label of a checkout's row: its version and its commit (`+abc1234`, `+abc1234-dirty`), or `+local` outside git. */
+export const localLabel = (pkg, version, described = null) => `${pkg}@${version}+${described ? `${described.commit.slice(0, 7)}${described.dirty ? '-dirty' : ''}` : 'local'}`;
 
 /**
  * Load a checkout as an adapter, built by the driver's own adapter factory. `loadSpec` is what a
- * driver process loads to get the same adapter (the file: form with an absolute path).
+ * driver process loads to get the same adapter (the file: form with an absolute path). `describe`:
+ * ask git for the commit the label names (a driver process, which its parent labels, does not).
  */
-export async function loadLocalDriver(spec) {
+export async function loadLocalDriver(spec, { describe = true } = {}) {
   const { package: pkg, dir, version } = inspectCheckout(spec);
   const require = createRequire(join(dir, 'package.json'));
   const entry = require.resolve(join(dir, ENTRIES[pkg]));
   const { createAdapter } = await import(`./${pkg}.js`);
-  const name = localLabel(pkg, version);
+  const described = describe ? describeCheckout(dir) : null;
+  const name = localLabel(pkg, version, described);
   const common = { version, name, dir };
   const adapter = pkg === 'mysql'
     // promise-mysql (the project's) wraps the checkout's mysql instead of its own.
     ? createAdapter({ ...common, load: () => import('promise-mysql'), mysqlModule: () => require(entry), via: `promise-mysql@${installedVersion('promise-mysql')}` })
     : createAdapter({ ...common, load: () => importCheckout(pathToFileURL(entry).href) });
-  return { ...adapter, source: `${pkg}@file:${dir}`, local: true, loadSpec: `${pkg}@file:${dir}` };
+  const commit = described ? { git: { repository: dir, commit: described.commit, dirty: described.dirty } } : {};
+  return { ...adapter, source: `${pkg}@file:${dir}`, local: true, loadSpec: `${pkg}@file:${dir}`, ...commit };
 }

@@ -9,6 +9,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, w
 import { join } from 'node:path';
 import { usageError } from '../common/errors.js';
 import { defaultCacheDir, npmReason, runNpm } from './versions.js';
+import { splitRepeat } from './spec.js';
 
 export const RUNTIME_KINDS = ['node', 'bun'];
 const RUNTIME_SPEC = /^(node|bun)(?:@([\w.^~<>=*-]+))?$/;
@@ -188,8 +189,8 @@ export function expandRuntimes(specs, runtimes, { only = () => false } = {}) {
   if (!runtimes?.length) return specs;
   runtimes.forEach(parseRuntime);
   return specs.flatMap((spec) => {
-    const m = /^(.+?)(#[\w.-]{1,20})?$/.exec(spec);
-    const [base, tag = ''] = [m[1], m[2]];
+    const { base, tag: repeat } = splitRepeat(spec);
+    const tag = repeat ? `#${repeat}` : '';
     if (splitRuntime(base).runtime || only(base)) return [spec];
     return runtimes.map((r) => (r.trim() === 'node' ? spec : `${base}~${r.trim()}${tag}`));
   });

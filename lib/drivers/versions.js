@@ -72,7 +72,7 @@ export function runNpm(args, { cwd } = {}) {
 /** The last meaningful line npm printed, for one-line errors. */
 export function npmReason(r) {
   const lines = `${r.stderr}`.split('\n').map((l) => l.replace(/^npm (error|ERR!)\s*/, '').trim())
-    .filter((l) => l && !/^npm warn/i.test(l) && !/complete log of this run/i.test(l) && !/^code /.test(l));
+    .filter((l) => l && !/^npm warn/i.test(l) && !/complete log of this run/i.test(l) && !/^(code|syscall|path|errno) /.test(l));
   return lines[0] || `npm exited with code ${r.code}`;
 }
 
@@ -159,8 +159,9 @@ function companionVersion(pkg) {
  * Installs into a temporary sibling directory and renames it into place, so an interrupted
  * install never leaves a half-filled cache entry. Returns { dir, installed: bool, ms }.
  */
-export async function ensureInstalled(pkg, version, { npm = runNpm, cacheDir = defaultCacheDir(), log = () => {} } = {}) {
+export async function ensureInstalled(pkg, version, { npm = runNpm, cacheDir = defaultCacheDir(), log = () => {}, reinstall = false } = {}) {
   const dir = releaseDir(cacheDir, pkg, version);
+  if (reinstall) rmSync(dir, { recursive: true, force: true });
   if (isInstalled(cacheDir, pkg, version)) return { dir, installed: false, ms: 0 };
   const started = Date.now();
   mkdirSync(cacheDir, { recursive: true });
@@ -214,10 +215,10 @@ export function releaseModule(dir, pkg) {
  * `mysql2@3.9.0` -> an adapter labelled `mysql2@3.9.0`, built with the driver's own factory over
  * the cached release. `latest` and ranges are resolved first, so the label names the exact version.
  */
-export async function loadVersionedDriver(spec, { npm = runNpm, cacheDir = defaultCacheDir(), log = defaultLog, factories } = {}) {
+export async function loadVersionedDriver(spec, { npm = runNpm, cacheDir = defaultCacheDir(), log = defaultLog, factories, reinstall = false } = {}) {
   const { package: pkg, version: wanted } = assertVersionedSpec(spec);
   const version = await resolveVersion(pkg, wanted, { npm, cacheDir });
-  const { dir } = await ensureInstalled(pkg, version, { npm, cacheDir, log });
+  const { dir } = await ensureInstalled(pkg, version, { npm, cacheDir, log, reinstall });
   const { load, via } = releaseModule(dir, pkg);
   const createAdapter = factories?.[pkg] ?? (await import(`./${pkg}.js`)).createAdapter;
   const pkgDir = join(dir, 'node_modules', pkg);

@@ -3,7 +3,7 @@
 // (as far as the drivers scale alike), where the change of the row's own ops/s does not.
 
 /** Everything a results file records of a driver that says which code and options ran. */
-const identity = (d) => JSON.stringify([d.package, d.version, d.via, d.source, d.options, d.variant,
+const identity = (d) => JSON.stringify([d.package, d.version, d.via, d.source, d.git?.commit, d.options, d.variant,
   d.runtime && !d.runtime.harness ? `${d.runtime.kind} ${d.runtime.version}` : null].map((x) => x ?? null));
 /** Code that can change under the same label and version: a local checkout, an adapter module. */
 const mayChangeInPlace = (d) => Boolean(d.local) || /^(\.{0,2}\/)|\.m?js$|@file:/.test(d.source ?? '');

@@ -182,6 +182,7 @@ function describeDriver(d) {
     options: extra ? { ...d.options, ...extra } : d.options,
     ...(extra ? { variant: extra } : {}),
     ...(d.local ? { local: true } : {}),
+    ...(d.git ? { git: d.git } : {}),
     ...(d.overrides?.length ? { overridesFairness: d.overrides } : {}),
     ...(d.runtime ? { runtime: describeRuntime(d.runtime) } : {}),
   };

@@ -8,9 +8,10 @@ import { splitList } from '../../common/config.js';
 export function registerList(program, { stdout }) {
   program.command('list')
     .description('list the benches: name, what it measures, SQL, and the protocol path each driver uses; those marked (when named) are not in the default run')
-    .option('-d, --drivers <list>', 'drivers to show', splitList, BUILTIN_DRIVERS)
+    .option('-d, --drivers <list>', 'drivers to show (as run takes them: releases, checkouts, git commits, adapters)', splitList, BUILTIN_DRIVERS)
+    .option('--reinstall', 'install driver releases, and extract and install git commits, again')
     .action(async (opts) => {
-      const drivers = await loadDrivers(opts.drivers);
+      const drivers = await loadDrivers(opts.drivers, { reinstall: opts.reinstall });
       // Protocol paths as on a MariaDB server with every feature (bulk, BLACKHOLE, TLS).
       const context = { schema: 'mysql_driver_bench', server: { kind: 'mariadb', bulk: true, blackhole: true }, tls: { available: true, ca: null } };
       stdout.write(renderBenchList(BENCHES, drivers, context));

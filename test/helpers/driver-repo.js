@@ -1,0 +1,81 @@
+// A small git repository of a driver for the git rows' tests: the installed mysql2's files, with a
+// package-lock.json taken from this project's own lockfile (the same tarballs, which npm ci put in
+// npm's cache), committed and tagged. Commits on top change its code or its package.json.
+import { spawnSync } from 'node:child_process';
+import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { packageDir } from '../../lib/drivers/common.js';
+
+const PROJECT_LOCK = fileURLToPath(new URL('../../package-lock.json', import.meta.url));
+
+/** Run git in `dir`; returns its trimmed stdout, or throws with its stderr. */
+export function gitIn(dir, ...args) {
+  const r = spawnSync('git', ['-C', dir, ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, GIT_AUTHOR_NAME: 'test', GIT_AUTHOR_EMAIL: 'test@localhost', GIT_COMMITTER_NAME: 'test', GIT_COMMITTER_EMAIL: 'test@localhost' },
+  });
+  if (r.status !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr}`);
+  return r.stdout.trim();
+}
+
+/** A lockfile for `pkg` as the root package, from the entries this project's lockfile has for its production tree. */
+function lockFor(pkg, manifest) {
+  const { packages } = JSON.parse(readFileSync(PROJECT_LOCK, 'utf8'));
+  const entries = {};
+  const queue = [`node_modules/${pkg}`];
+  while (queue.length) {
+    const at = queue.shift();
+    for (const dep of Object.keys(packages[at].dependencies ?? {})) {
+      // Node's lookup: the nearest node_modules/<dep> going up from `at`.
+      let found = null;
+      for (let base = at; !found; base = base.slice(0, Math.max(0, base.lastIndexOf('/node_modules/')))) {
+        const candidate = base ? `${base}/node_modules/${dep}` : `node_modules/${dep}`;
+        if (packages[candidate]) found = candidate;
+        if (!base) break;
+      }
+      if (!found) throw new Error(`${dep} (needed by ${at}) is not in this project's lockfile`);
+      const path = found.replace(`node_modules/${pkg}/`, '');
+      if (!entries[path]) {
+        entries[path] = packages[found];
+        queue.push(found);
+      }
+    }
+  }
+  const root = { name: manifest.name, version: manifest.version, license: manifest.license, dependencies: manifest.dependencies };
+  return { name: manifest.name, version: manifest.version, lockfileVersion: 3, requires: true, packages: { '': root, ...entries } };
+}
+
+/**
+ * A repository in `dir` holding the installed mysql2 (or `name` in its package.json), one commit
+ * tagged `v1`. Returns { dir, commit(message, files) -> sha, head() }.
+ */
+export function makeDriverRepo(dir, { name } = {}) {
+  cpSync(packageDir('mysql2'), dir, { recursive: true });
+  const manifestFile = join(dir, 'package.json');
+  // The published manifest lists development tools its lockfile here does not have: npm ci would refuse the pair.
+  const { devDependencies, peerDependencies, ...manifest } = JSON.parse(readFileSync(manifestFile, 'utf8'));
+  if (name) manifest.name = name;
+  writeFileSync(manifestFile, `${JSON.stringify(manifest, null, 2)}\n`);
+  writeFileSync(join(dir, 'package-lock.json'), `${JSON.stringify(lockFor('mysql2', manifest), null, 2)}\n`);
+  writeFileSync(join(dir, '.gitignore'), 'node_modules\n');
+  gitIn(dir, 'init', '-q', '-b', 'main');
+  gitIn(dir, 'add', '-A');
+  gitIn(dir, 'commit', '-q', '-m', 'v1');
+  gitIn(dir, 'tag', 'v1');
+  return {
+    dir,
+    /** Write `files` ({ path: text, (old text) -> new text, or null to remove it }) and commit them. */
+    commit(message, files) {
+      for (const [path, change] of Object.entries(files)) {
+        const file = join(dir, path);
+        if (change === null) rmSync(file);
+        else writeFileSync(file, typeof change === 'function' ? change(readFileSync(file, 'utf8')) : change);
+      }
+      gitIn(dir, 'add', '-A');
+      gitIn(dir, 'commit', '-q', '-m', message);
+      return gitIn(dir, 'rev-parse', 'HEAD');
+    },
+    head: () => gitIn(dir, 'rev-parse', 'HEAD'),
+  };
+}
