@@ -11,6 +11,7 @@ import { registerList } from './commands/list.js';
 import { registerCompare } from './commands/compare.js';
 import { registerReport } from './commands/report.js';
 import { registerMerge } from './commands/merge.js';
+import { registerCiDriver } from './commands/ci-driver.js';
 
 const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
 
@@ -27,6 +28,8 @@ export function buildProgram({ stdout = process.stdout, stderr = process.stderr,
     .enablePositionalOptions();
 
   const io = { stdout, stderr, env, signal, setExitCode: (code) => { exitCode = code; } };
+  // A command that runs another (ci-driver runs run) does it through the same entry as the command line.
+  io.run = (argv) => main(argv, { stdout, stderr, env, signal });
   registerRun(program, io);
   registerAa(program, io);
   registerCalibrate(program, io);
@@ -34,6 +37,7 @@ export function buildProgram({ stdout = process.stdout, stderr = process.stderr,
   registerCompare(program, io);
   registerReport(program, io);
   registerMerge(program, io);
+  registerCiDriver(program, io);
   return { program, exitCode: () => exitCode };
 }
 

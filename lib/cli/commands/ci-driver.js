@@ -1,0 +1,103 @@
+// `mysql-driver-bench ci-driver`: a driver repository's pull-request gate in one command, what the
+// project's action (action.yml) runs. The head and the base commit are two git rows of one
+// instruction-count run (--replay --count instructions); a bench where the head needs more than
+// --threshold % more instructions per operation fails it. The verdict and the Markdown report go to
+// stdout and to the job summary ($GITHUB_STEP_SUMMARY).
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { selectBenches } from '../../../benchs/index.js';
+import { EXIT, usageError } from '../../common/errors.js';
+import { splitList } from '../../common/config.js';
+import { defaultCacheDir } from '../../drivers/versions.js';
+import { GIT_PACKAGES, openRepository, resolveCommit } from '../../drivers/git.js';
+import { regressionsAgainstBaseline } from '../../results/regressions.js';
+import { renderResultsMarkdown } from '../../reporting/markdown.js';
+import { nonNegativeNumber } from '../options.js';
+
+// The design card's seven benches: what a driver's gate counts unless told otherwise.
+export const CI_DRIVER_BENCHES = ['do', 'insert', 'batch', 'pipelining', 'select_100_cols', 'select_1000_rows', 'execute'];
+export const CI_DRIVER_THRESHOLD = 1;
+
+const short = (sha) => sha.slice(0, 7);
+
+/**
+ * Pure: the verdict on a ci-driver run's results, as Markdown lines: which benches the head needs
+ * more instructions for beyond the threshold, or that none does; a row that failed is named too.
+ * Returns { regressed: bool, failed: [..], lines: [..] }.
+ */
+export function driverVerdict(results, { threshold, base, head }) {
+  const found = regressionsAgainstBaseline(results, threshold);
+  const failed = results.benches.flatMap((b) => b.results.filter((r) => r.status === 'failed').map((r) => `${b.name} · ${r.driver}: ${r.error ?? 'failed'}`));
+  // Δ is the base's count over the head's − 1 (+ is less work); said here as how much more the head does.
+  const more = (deltaPct) => ((1 / (1 + deltaPct / 100) - 1) * 100).toFixed(2);
+  const lines = [`**${head.label}** (head, ${short(head.commit)}) against **${base.label}** (base, ${short(base.commit)}), instructions per operation, threshold ${threshold} %:`];
+  if (found.length) {
+    lines.push('', ...found.map((r) => `- ❌ REGRESSION: ${r.bench}: the head needs ${more(r.deltaPct)} % more instructions per operation than the base (Δ ${r.deltaPct} %), beyond ${threshold} %`));
+  } else if (!failed.length) {
+    lines.push('', `- ✅ no bench needs more than ${threshold} % more instructions per operation (beyond the count's noise floor)`);
+  }
+  if (failed.length) lines.push('', ...failed.map((f) => `- ❌ FAILED: ${f}`));
+  return { regressed: found.length > 0, failed, lines };
+}
+
+/** The run command's arguments for a head and a base commit of `repo`. */
+export function runArguments({ repo, pkg, base, head, benches, threshold, out, json }) {
+  const row = (ref) => `${pkg ? `${pkg}@` : ''}git:${repo}#${ref}`;
+  return [...benches, '--drivers', `${row(base)},${row(head)}`, '--baseline', row(base),
+    '--replay', '--count', 'instructions', '--threshold', String(threshold), '--out', out, '--json', json];
+}
+
+export function registerCiDriver(program, { stdout, stderr, env, run, setExitCode }) {
+  program.command('ci-driver')
+    .description("a driver repository's pull-request gate: its head and base commits as two rows of one instruction-count run; exit 1 when a bench needs more than --threshold % more instructions per operation")
+    .argument('[bench...]', `benches to count (default: ${CI_DRIVER_BENCHES.join(' ')})`)
+    .option('--repo <dir>', "the driver's git repository (read only: never written to)", '.')
+    .requiredOption('--base <ref>', "the base commit: a branch, tag or SHA (a pull request's base; in GitHub Actions: github.event.pull_request.base.sha)")
+    .option('--head <ref>', 'the commit to judge', 'HEAD')
+    .option('--package <name>', `the driver the repository holds (${GIT_PACKAGES.join(', ')}; default: the name in the head commit's package.json)`)
+    .option('--threshold <pct>', 'fail when a bench needs more than this many per cent more instructions per operation (beyond the noise floor)', nonNegativeNumber('--threshold'), CI_DRIVER_THRESHOLD)
+    .option('--summary <file>', 'append the verdict and the Markdown report to this file (default: $GITHUB_STEP_SUMMARY when set)')
+    .option('-o, --out <dir>', 'where the results JSON and the replay sets go (default: ci-driver/ in the cache directory, outside the repository)')
+    .option('--smoke', 'an eighth of the operations counted: that the gate runs, not figures to keep')
+    .option('-q, --quiet', 'no progress lines on stderr')
+    .option('--debug', 'print stack traces on errors')
+    .addHelpText('after', `
+Example (in a clone of node-mysql2, a pull request's branch checked out):
+  $ mysql-driver-bench ci-driver --base origin/master
+
+It runs, with both commits extracted and installed in the cache (the repository is only read):
+  mysql-driver-bench ${CI_DRIVER_BENCHES.join(' ')} --replay --count instructions \\
+    --drivers <pkg>@git:<repo>#<base>,<pkg>@git:<repo>#<head> --baseline <pkg>@git:<repo>#<base> --threshold 1
+
+Exit codes: 0 no bench beyond the threshold · 1 a bench beyond it (a REGRESSION: line each) or a row
+that failed its check · 2 bad usage (a ref that does not exist, a directory that is not a git
+repository, base and head the same commit) · 3 the embedded server could not be started · 5 what the
+run needs could not be installed (a commit's dependencies, mariadbd, Valgrind) · 70 unexpected
+error · 130/143/129 interrupted`)
+    .action(async (benchNames, opts) => {
+      const benches = selectBenches(benchNames.length ? benchNames : CI_DRIVER_BENCHES).map((b) => b.name);
+      const spec = `--repo ${opts.repo}`;
+      const repo = openRepository(spec, opts.repo);
+      const base = resolveCommit(`--base ${opts.base}`, repo, opts.base);
+      const head = resolveCommit(`--head ${opts.head}`, repo, opts.head);
+      if (base === head) throw usageError(`--base ${opts.base} and --head ${opts.head} are the same commit (${short(head)}): nothing to compare`, 'give the pull request\'s base commit as --base');
+      const out = resolve(opts.out ?? join(defaultCacheDir(env), 'ci-driver'));
+      const json = join(out, `ci-driver-${short(base)}-${short(head)}-${Date.now()}.json`);
+      const argv = runArguments({ repo: repo.dir, pkg: opts.package, base, head, benches, threshold: opts.threshold, out, json });
+      if (opts.smoke) argv.push('--smoke');
+      if (opts.quiet) argv.push('--quiet');
+      if (opts.debug) argv.push('--debug');
+      const code = await run(argv);
+      if (!existsSync(json)) return setExitCode(code); // refused or stopped before any row: its one line is said
+      const results = JSON.parse(readFileSync(json, 'utf8'));
+      const rowOf = (sha) => results.drivers.find((d) => d.git?.commit === sha);
+      const verdict = driverVerdict(results, { threshold: opts.threshold, base: { label: rowOf(base).name, commit: base }, head: { label: rowOf(head).name, commit: head } });
+      stdout.write(`\n${verdict.lines.join('\n').replace(/\*\*/g, '')}\n`);
+      const summary = opts.summary ?? env.GITHUB_STEP_SUMMARY;
+      if (summary) {
+        appendFileSync(summary, `${['### mysql-driver-bench: instructions per operation, head against base', '', ...verdict.lines, '', renderResultsMarkdown(results)].join('\n')}\n`);
+        if (!opts.quiet) stderr.write(`the verdict and the report were added to ${resolve(summary)}\n`);
+      }
+      setExitCode(code === EXIT.OK && (verdict.regressed || verdict.failed.length) ? EXIT.ROWS_FAILED : code);
+    });
+}

@@ -1,0 +1,74 @@
+// A driver repository's gate (`ci-driver`, what action.yml runs), on a small repository the test
+// makes: a head with about 1 % more instructions per operation in its query path fails it with a
+// REGRESSION: line naming the bench and a job summary; a head with the base's code passes; the
+// repository is only read. Counted under Valgrind (--smoke: an eighth of the operations).
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { driverVerdict, runArguments } from '../lib/cli/commands/ci-driver.js';
+import { gitIn, makeDriverRepo } from './helpers/driver-repo.js';
+import { isolatedDirs, leftovers, noStackTrace, removeIsolatedDirs, runCli } from './helpers/cli.js';
+
+const base = mkdtempSync(join(tmpdir(), 'mdb-ci-driver-test-'));
+after(() => {
+  rmSync(base, { recursive: true, force: true });
+  removeIsolatedDirs();
+});
+
+test('the verdict: a bench beyond the threshold is a regression, said as how much more the head does; a failed row is named', () => {
+  const rows = (delta, ok = true) => [{ driver: 'b', ok: true, deltaPct: null }, { driver: 'h', ok, status: ok ? 'ok' : 'failed', error: ok ? undefined : 'wrong rows', deltaPct: delta, deltaSignificant: delta !== null }];
+  const results = (delta, ok) => ({ benches: [{ name: 'do', results: rows(delta, ok) }] });
+  const who = { threshold: 1, base: { label: 'b', commit: 'a'.repeat(40) }, head: { label: 'h', commit: 'c'.repeat(40) } };
+  const slower = driverVerdict(results(-3.237), who);
+  assert.equal(slower.regressed, true);
+  assert.match(slower.lines.join('\n'), /REGRESSION: do: the head needs 3\.35 % more instructions per operation than the base \(Δ -3\.237 %\), beyond 1 %/);
+  const within = driverVerdict(results(-0.5), who);
+  assert.equal(within.regressed, false);
+  assert.match(within.lines.join('\n'), /✅ no bench needs more than 1 %/);
+  const failed = driverVerdict(results(null, false), who);
+  assert.deepEqual(failed.failed, ['do · h: wrong rows']);
+  assert.doesNotMatch(failed.lines.join('\n'), /✅/);
+  assert.deepEqual(runArguments({ repo: '/r', pkg: null, base: 'B', head: 'H', benches: ['do'], threshold: 1, out: '/o', json: '/o/x.json' }),
+    ['do', '--drivers', 'git:/r#B,git:/r#H', '--baseline', 'git:/r#B', '--replay', '--count', 'instructions', '--threshold', '1', '--out', '/o', '--json', '/o/x.json']);
+});
+
+test('a head with about 1 % more instructions per operation fails the gate; a head with the base\'s code passes; the repository is only read', async () => {
+  const repo = makeDriverRepo(join(base, 'mysql2'));
+  repo.commit('docs only', { 'README.md': (text) => `${text}\nMore words.\n` });
+  // Counted here (--smoke): 90 iterations added about 360 instructions to mysql2's 25,600 for `do`, 1.4 %
+  // (V8 compiles the loop to fewer instructions an iteration the shorter it is: 60 added 0.4 %).
+  repo.commit('a loop in the query path', {
+    'lib/base/connection.js': (text) => text.replace('  query(sql, values, cb) {\n', '  query(sql, values, cb) {\n    let spin = this._spin | 0;\n    for (let i = 0; i < 90; i++) spin = (spin * 31 + i) | 0;\n    this._spin = spin;\n'),
+  });
+  const status = () => [gitIn(repo.dir, '--no-optional-locks', 'status', '--porcelain'), gitIn(repo.dir, 'rev-parse', 'HEAD')];
+  const before = status();
+  const gate = (args) => {
+    const dirs = isolatedDirs();
+    const summary = join(dirs.base, 'summary.md');
+    return runCli(['ci-driver', 'do', '--repo', repo.dir, '--smoke', '--out', dirs.out, ...args],
+      { tmp: dirs.tmp, env: { MYSQL_DRIVER_BENCH_CACHE: join(base, 'cache'), GITHUB_STEP_SUMMARY: summary }, timeoutMs: 400000 })
+      .then((r) => ({ ...r, summary: existsSync(summary) ? readFileSync(summary, 'utf8') : null, dirs }));
+  };
+
+  const slower = await gate(['--base', 'v1']);
+  assert.equal(slower.code, 1, slower.stderr);
+  assert.match(slower.stderr, /^REGRESSION: do · mysql2@[\d.]+\+[0-9a-f]{7}: -\d\.\d+ % instructions\/op against mysql2@[\d.]+\+[0-9a-f]{7}, beyond --threshold 1 %$/m);
+  assert.match(slower.stdout, /REGRESSION: do: the head needs \d\.\d+ % more instructions per operation/);
+  assert.match(slower.summary, /^### mysql-driver-bench: instructions per operation, head against base[\s\S]*REGRESSION: do[\s\S]*\| do \| mysql2@/);
+
+  const same = await gate(['--base', 'v1', '--head', 'HEAD~1']);
+  assert.equal(same.code, 0, same.stderr);
+  assert.match(same.stdout, /✅ no bench needs more than 1 % more instructions per operation/);
+  assert.doesNotMatch(same.stderr, /REGRESSION/);
+
+  const itself = await gate(['--base', 'HEAD', '--head', 'main']);
+  assert.equal(itself.code, 2);
+  assert.match(itself.stderr, /^mysql-driver-bench: error: --base HEAD and --head main are the same commit \([0-9a-f]{7}\): nothing to compare — /);
+  assert.ok(noStackTrace(itself.stderr));
+  assert.equal(itself.summary, null);
+
+  for (const r of [slower, same, itself]) assert.deepEqual(leftovers(r.dirs.tmp), { files: [], processes: [] });
+  assert.deepEqual(status(), before);
+});
