@@ -70,8 +70,9 @@ function ensureServer() {
   const policy = '/usr/sbin/policy-rc.d';
   const addedPolicy = !existsSync(policy);
   if (addedPolicy) writeFileSync(policy, '#!/bin/sh\nexit 101\n', { mode: 0o755 });
+  let ok;
   try {
-    const ok = runLoggedStep({
+    ok = runLoggedStep({
       doing: 'installing mariadb-server and openssl',
       how: 'apt-get, about a minute; mariadbd was not found',
       done: 'mariadb-server and openssl installed',
@@ -83,12 +84,13 @@ function ensureServer() {
       ],
       spawnOptions: { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } },
     }, { say });
-    if (!ok) {
-      say(`apt-get could not install mariadb-server — ${howTo}`);
-      process.exit(EXIT.INSTALL);
-    }
   } finally {
     if (addedPolicy) rmSync(policy, { force: true });
+  }
+  // After the finally: process.exit() inside the try would skip it and leave the policy in place.
+  if (!ok) {
+    say(`apt-get could not install mariadb-server — ${howTo}`);
+    process.exit(EXIT.INSTALL);
   }
 }
 
