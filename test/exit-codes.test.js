@@ -46,18 +46,22 @@ function returnedCodes() {
   return { where, unknown };
 }
 
-/** Pure: the codes in the first cell of each row of the table whose header row is `heading`. */
-function tableCodes(md, heading) {
+/** Pure: the cells of each row of the table whose header row is `heading` (a line of `md`). */
+function tableRows(md, heading) {
   const lines = md.split('\n');
   const start = lines.findIndex((l) => l.trim() === heading);
   assert.ok(start >= 0, `no line '${heading}'`);
   const rows = [];
   for (const line of lines.slice(start + 1)) {
-    if (line.startsWith('|')) rows.push(line);
+    if (line.startsWith('|')) rows.push(line.split('|').slice(1, -1).map((cell) => cell.trim()));
     else if (rows.length) break;
   }
-  return rows.slice(1).flatMap((row) => (row.split('|')[1].match(/\d+/g) ?? []).map(Number));
+  return rows.slice(1); // after the --- row
 }
+
+/** Pure: the codes a row's first cell names (`130 / 143 / 129`). */
+const codesOfCell = (cell) => (cell.match(/\d+/g) ?? []).map(Number);
+const tableCodes = (md, heading) => tableRows(md, heading).flatMap(([first]) => codesOfCell(first));
 
 /** What `mysql-driver-bench <command> --help` prints, run in-process. */
 async function helpOf(command) {
@@ -111,15 +115,25 @@ for (const [file, heading] of [['README.md', '| exit code | meaning |'], ['docs/
   });
 }
 
+const { program } = buildProgram({ stdout: { write: () => true }, stderr: { write: () => true } });
+const COMMANDS = ['run', ...program.commands.map((c) => c.name())];
+
 test("every command's --help lists the codes it returns, and only codes something returns", async () => {
-  const { program } = buildProgram({ stdout: { write: () => true }, stderr: { write: () => true } });
-  const commands = ['run', ...program.commands.map((c) => c.name())];
-  assert.deepEqual(commands.filter((c) => !BY_COMMAND[c]), [], 'a command this test does not know: say which codes it returns');
-  for (const command of commands) {
+  assert.deepEqual(COMMANDS.filter((c) => !BY_COMMAND[c]), [], 'a command this test does not know: say which codes it returns');
+  for (const command of COMMANDS) {
     const listed = helpCodes(await helpOf(command));
     assert.ok(listed.length, `${command} --help has no 'Exit codes:' section`);
     assert.deepEqual(sorted(listed), sorted(BY_COMMAND[command]), `${command} --help`);
     assert.deepEqual(listed.filter((c) => !RETURNED.includes(c)), [], `${command} --help lists a code returned nowhere`);
+  }
+});
+
+test("docs/usage.md's 'returned by' column names, per code, the commands whose --help lists it", async () => {
+  const rows = tableRows(readFileSync(join(root, 'docs/usage.md'), 'utf8'), '| code | meaning | returned by |');
+  for (const command of COMMANDS) {
+    const documented = rows.filter(([, , by]) => by === 'every command' || by.split(', ').includes(`\`${command}\``))
+      .flatMap(([first]) => codesOfCell(first));
+    assert.deepEqual(sorted(documented), sorted(helpCodes(await helpOf(command))), `usage.md against ${command} --help`);
   }
 });
 
