@@ -37,7 +37,9 @@ function codesIn(text) {
 function returnedCodes() {
   const where = new Map(Object.entries(EXIT).map(([name, code]) => [code, [`lib/common/errors.js (EXIT.${name})`]]));
   const unknown = [];
-  for (const file of [...jsFiles('lib'), ...jsFiles('bin'), 'scripts/setup.js']) {
+  // lib/cli/exit-codes.js writes the --help lists this test checks: what they name is not a return.
+  const sources = [...jsFiles('lib'), ...jsFiles('bin'), 'scripts/setup.js'].filter((f) => f !== join('lib', 'cli', 'exit-codes.js'));
+  for (const file of sources) {
     for (const { code, name, line } of codesIn(readFileSync(join(root, file), 'utf8'))) {
       if (code === undefined) unknown.push(`${file}:${line}: EXIT.${name}`);
       else where.set(code, [...(where.get(code) ?? []), `${file}:${line}`]);
