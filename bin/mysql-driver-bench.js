@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('..', import.meta.url));
 if (!existsSync(new URL('../node_modules/commander/package.json', import.meta.url))) {
   process.stderr.write(`mysql-driver-bench: error: dependencies are not installed — run \`npm ci\` in ${root} (or \`npm run benchmark\`, which does it)\n`);
-  process.exit(3);
+  process.exit(5); // EXIT.INSTALL (lib/common/errors.js): something the run needs is not installed
 }
 // A reader that stops early (`mysql-driver-bench --help | head`) is not an error: drop the rest of
 // the output; a run goes on to its clean-up and its results file.

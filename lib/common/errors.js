@@ -7,7 +7,9 @@ export const EXIT = Object.freeze({
   ABORTED: 4, // the run stopped part-way (server lost), or `merge` was given an incomplete set of shards; partial results were saved
   INSTALL: 5, // something the run needs could not be installed: npm dependencies, mariadbd, Valgrind, a driver release or a checkout's dependencies
   UNEXPECTED: 70, // a bug: an error the harness did not foresee (EX_SOFTWARE); --debug prints its stack
-  INTERRUPTED: 130, // SIGINT (Ctrl-C); 143 for SIGTERM, 129 for SIGHUP
+  INTERRUPTED: 130, // SIGINT (Ctrl-C), as a shell reports it (128 + the signal's number)
+  TERMINATED: 143, // SIGTERM
+  HUNG_UP: 129, // SIGHUP: the terminal closed (an SSH session dropped)
 });
 
 export class UserError extends Error {

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { usageError } from '../common/errors.js';
+import { installError, usageError } from '../common/errors.js';
 import { defaultCacheDir, npmReason, runNpm } from './versions.js';
 import { splitRepeat } from './spec.js';
 
@@ -100,7 +100,7 @@ async function registryVersion(kind, range, { npm, spec }) {
     if (/\bE404\b|No match found/.test(`${r.stdout}${r.stderr}`)) {
       throw usageError(`runtime ${spec}: the npm registry has no ${pkg}@${range ?? 'latest'}`, `see the versions with \`npm view ${pkg} versions\``);
     }
-    throw usageError(`runtime ${spec} could not be fetched: the npm registry did not answer (${npmReason(r)})`,
+    throw installError(`runtime ${spec} could not be fetched: the npm registry did not answer (${npmReason(r)})`,
       'run once with access to the registry (npm config get registry), or name a runtime already in the cache');
   }
   let found;
@@ -122,14 +122,14 @@ async function fetchRuntime(kind, version, { cacheDir, npm, log }) {
   const ticker = setInterval(() => log(`runtime: fetching ${kind} ${version}… ${Math.round((Date.now() - started) / 1000)} s`), 5000);
   try {
     const r = await npm(['pack', `${pkg}@${version}`, '--pack-destination', tmp, '--json']);
-    if (r.code !== 0) throw usageError(`runtime ${kind}@${version} could not be fetched: ${npmReason(r)}`, 'check the access to the npm registry (npm config get registry)');
+    if (r.code !== 0) throw installError(`runtime ${kind}@${version} could not be fetched: ${npmReason(r)}`, 'check the access to the npm registry (npm config get registry)');
     const tarball = readdirSync(tmp).find((f) => f.endsWith('.tgz'));
     const untar = spawnSync('tar', ['-xzf', join(tmp, tarball), '-C', tmp], { encoding: 'utf8' });
-    if (untar.status !== 0) throw usageError(`runtime ${kind}@${version}: its package could not be unpacked (${untar.stderr.trim() || `tar exit ${untar.status}`})`, `remove ${tmp} and try again`);
+    if (untar.status !== 0) throw installError(`runtime ${kind}@${version}: its package could not be unpacked (${untar.stderr.trim() || `tar exit ${untar.status}`})`, `remove ${tmp} and try again`);
     rmSync(join(tmp, tarball));
     const exec = binaryOf(tmp, kind);
     const said = existsSync(exec) ? reportedVersion(exec) : null;
-    if (said !== version) throw usageError(`runtime ${kind}@${version} from ${pkg} does not run here (--version: ${said ?? 'failed'})`, `the package is for ${process.platform}-${process.arch}; check it runs: ${exec} --version`);
+    if (said !== version) throw installError(`runtime ${kind}@${version} from ${pkg} does not run here (--version: ${said ?? 'failed'})`, `the package is for ${process.platform}-${process.arch}; check it runs: ${exec} --version`);
     writeFileSync(join(tmp, 'runtime.json'), `${JSON.stringify({ kind, version, package: pkg, sha256: sha256(exec), fetchedAt: new Date().toISOString() }, null, 2)}\n`);
     rmSync(dir, { recursive: true, force: true });
     renameSync(tmp, dir);

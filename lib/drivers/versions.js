@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { usageError } from '../common/errors.js';
+import { installError, usageError } from '../common/errors.js';
 import { installedVersion } from './common.js';
 
 /** The packages a release can be asked for, and what the adapter imports from each. */
@@ -91,7 +91,7 @@ export async function resolveVersion(pkg, version, { npm = runNpm, cacheDir = de
       throw usageError(`driver release ${spec} does not exist on the npm registry`,
         `see the published versions with \`npm view ${pkg} versions\`, or use ${pkg}@latest`);
     }
-    throw usageError(`cannot look up ${spec} on the npm registry: ${npmReason(r)}`,
+    throw installError(`cannot look up ${spec} on the npm registry: ${npmReason(r)}`,
       'check the network access to the registry (npm config get registry), or name a version already installed in the cache');
   }
   let found;
@@ -180,11 +180,11 @@ export async function ensureInstalled(pkg, version, { npm = runNpm, cacheDir = d
   try {
     const r = await npm(['install', '--prefix', tmp, '--no-save', '--no-audit', '--no-fund', '--omit=dev', '--ignore-scripts', '--loglevel=error'], { cwd: tmp });
     if (r.code !== 0) {
-      throw usageError(`cannot install ${pkg}@${version} from the npm registry: ${npmReason(r)}`,
+      throw installError(`cannot install ${pkg}@${version} from the npm registry: ${npmReason(r)}`,
         'check the network access to the registry (npm config get registry)');
     }
     const problem = installedCheck(tmp, pkg, version);
-    if (problem) throw usageError(`installing ${pkg}@${version} went wrong: ${problem}`, `remove ${dir} and try again`);
+    if (problem) throw installError(`installing ${pkg}@${version} went wrong: ${problem}`, `remove ${dir} and try again`);
     writeFileSync(join(tmp, '.installed.json'), JSON.stringify({ package: pkg, version, dependencies, installedAt: new Date().toISOString() }, null, 2) + '\n');
     try {
       rmSync(dir, { recursive: true, force: true }); // a stale, incomplete entry

@@ -2,7 +2,7 @@
 // Valgrind arguments of the counted process, the noise floor of a count, and Valgrind being there.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { setupError } from '../common/errors.js';
+import { installError } from '../common/errors.js';
 import { DRIVER_PROCESS_FLAGS } from './driver-handle.js';
 import { JIT_HOOK_FLAG } from './jit.js';
 import { DETERMINISTIC_V8_FLAGS } from './same-program.js';
@@ -33,7 +33,7 @@ export function valgrindVersion() {
 const SETUP_SCRIPT = fileURLToPath(new URL('../../scripts/setup.js', import.meta.url));
 
 /**
- * Valgrind there, or one line saying how to get it (exit 3). Under the README's `npm run benchmark`
+ * Valgrind there, or one line saying how to get it (exit 5). Under the README's `npm run benchmark`
  * a missing one is installed by the project's setup script first (root with apt-get), as the server is.
  */
 export function assertValgrind(env = process.env) {
@@ -43,6 +43,6 @@ export function assertValgrind(env = process.env) {
     version = valgrindVersion();
   }
   if (version) return version;
-  throw setupError('valgrind was not found: --count instructions runs each row under it',
+  throw installError('valgrind was not found: --count instructions runs each row under it',
     'install the Debian/Ubuntu package valgrind (as root: npm run setup -- --valgrind, or apt-get install valgrind)');
 }

@@ -7,7 +7,7 @@ import { createServer } from 'node:net';
 import { userInfo } from 'node:os';
 import { delimiter, join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { setupError } from '../common/errors.js';
+import { installError, setupError } from '../common/errors.js';
 import { addSecret } from '../common/redact.js';
 import { sleep, within } from '../common/timers.js';
 import { OPENSSL_MISSING, makeServerCertificate } from './tls-cert.js';
@@ -61,7 +61,7 @@ export function installServerIfAllowed(env = process.env) {
 }
 
 export function missingServerError() {
-  return setupError('mariadbd was not found, and no server is configured',
+  return installError('mariadbd was not found, and no server is configured',
     'install the Debian/Ubuntu package mariadb-server (as root: npm run setup, or apt-get install mariadb-server), '
     + 'or point the harness at a server with --host/--socket or DB_HOST/DB_SOCKET');
 }

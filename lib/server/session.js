@@ -12,7 +12,7 @@ import { readFileSync } from 'node:fs';
 
 // 128 + the signal's number, as a shell reports a process the signal ended. SIGHUP: the terminal
 // closed (an SSH session dropped) while a run was going.
-const SIGNAL_EXIT_CODES = { SIGINT: EXIT.INTERRUPTED, SIGTERM: 143, SIGHUP: 129 };
+const SIGNAL_EXIT_CODES = { SIGINT: EXIT.INTERRUPTED, SIGTERM: EXIT.TERMINATED, SIGHUP: EXIT.HUNG_UP };
 
 /** The server went away during a run (the embedded server exited, or a cell lost its connection). */
 export class ServerLost extends Error {

@@ -12,6 +12,7 @@ import { describeRun } from '../../reporting/table.js';
 import { assertDriverNames } from '../../drivers/index.js';
 import { runBenchmark } from '../../run.js';
 import { addMeasureOptions } from '../options.js';
+import { exitCodesHelp } from '../exit-codes.js';
 
 // The design card's seven benches: the yardstick for every measuring change.
 export const DESIGN_BENCHES = ['do', 'insert', 'batch', 'pipelining', 'select_100_cols', 'select_1000_rows', 'execute'];
@@ -151,6 +152,7 @@ export function registerAa(program, { stdout, stderr, env, signal, setExitCode }
     .description('A/A: measure the baseline driver against a second row of itself (processes of its own) with the normal machinery, and print the resolution this machine gives (differences below it cannot be told from noise)')
     .argument('[bench...]', `benches (default: the seven design benches, ${DESIGN_BENCHES.join(', ')})`)
     .option('-b, --baseline <driver>', 'the driver measured against itself (mysql2 by default: of the built-in drivers, mysql has no prepared statements for execute)', 'mysql2')
+    .addHelpText('after', exitCodesHelp('aa'))
     .action(async (benchNames, opts) => {
       const run = aaRun(benchNames, { ...opts, concurrency: 1, smoke: false });
       assertDriverNames(run.opts.drivers);

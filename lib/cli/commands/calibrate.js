@@ -15,6 +15,7 @@ import { BUILTIN_DRIVERS, assertDriverNames } from '../../drivers/index.js';
 import { runBenchmark } from '../../run.js';
 import { splitList } from '../../common/config.js';
 import { addMeasureOptions } from '../options.js';
+import { exitCodesHelp } from '../exit-codes.js';
 
 export const MIN_RATIO = 0.98;
 export const CALIBRATION_BENCHES = ['do', 'select_100_cols'];
@@ -81,6 +82,7 @@ export function registerCalibrate(program, { stdout, stderr, env, signal, setExi
   addMeasureOptions(program.command('calibrate'))
     .description(`check that the harness reports what a bare await loop of the same driver and statement measures, in interleaved windows (harness/bare >= ${MIN_RATIO} per driver on ${CALIBRATION_BENCHES.join(' and ')})`)
     .option('-d, --drivers <list>', 'drivers to calibrate', splitList, BUILTIN_DRIVERS)
+    .addHelpText('after', exitCodesHelp('calibrate'))
     .action(async (opts) => {
       assertDriverNames(opts.drivers);
       setExitCode(await runBenchmark({

@@ -4,6 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { EXIT, usageError } from '../../common/errors.js';
 import { nonNegativeNumber } from '../options.js';
+import { exitCodesHelp } from '../exit-codes.js';
 import { readResults } from '../../results/file.js';
 import { compareCounts, countIncomparability } from '../../results/compare-counts.js';
 import { compareResults } from '../../results/compare.js';
@@ -66,9 +67,7 @@ the host's speed as far as the drivers scale alike. Its ± combines both runs' i
 Δ (rounds and processes) and 0.12 × the anchor's own change (ratios follow the host a little), the
 intervals of all judged rows holding together at 95 %; ~ means the interval includes 0. The ops/s Δ column is each row's own change: shown, never judged.
 To compare two releases of a driver, measure them as rows of one run (--drivers mysql2@A,mysql2@B).
-Exit codes: 0 no significant regression beyond --threshold (or no threshold), 1 a significant
-regression beyond it (or a row that now fails its check), 2 unusable input, or --threshold where no
-driver ran the same code in both runs.`)
+${exitCodesHelp('compare')}`)
     .action((baseFile, newFile, opts) => {
       const base = readResults(baseFile);
       const next = readResults(newFile);

@@ -7,6 +7,7 @@ import { EXIT, usageError } from '../../common/errors.js';
 import { assertWritableDir, readResults, resultsFileName, serialize } from '../../results/file.js';
 import { describeShards, mergeShards } from '../../results/merge.js';
 import { renderRun } from '../../reporting/sections.js';
+import { exitCodesHelp } from '../exit-codes.js';
 
 function writeWhole(file, text) {
   const tmp = join(dirname(file), `.${resultsFileName({ startedAt: new Date().toISOString() })}.${process.pid}.tmp`);
@@ -32,7 +33,8 @@ export function registerMerge(program, { stdout, stderr, setExitCode = () => {} 
 Each cell (bench × driver) comes from the shard that measured it, with its Δ as that shard paired it
 against its own reference row; reference rows, probes and health come from shard 1; the run's
 resolution is the coarsest shard's. Shards of different code, drivers, settings or server, a
-missing shard, or one given twice are refused in one line (exit 2), and nothing is written.`)
+missing shard, or one given twice are refused in one line (exit 2), and nothing is written.
+${exitCodesHelp('merge')}`)
     .action((files, opts) => {
       const merged = mergeShards(files.map((file) => ({ file, results: readResults(file) })));
       let file;

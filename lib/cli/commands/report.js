@@ -7,6 +7,7 @@ import { renderResultsHtml } from '../../reporting/html.js';
 import { forestSvgFile } from '../../reporting/forest.js';
 import { EXIT, usageError } from '../../common/errors.js';
 import { emitOutputs } from './compare.js';
+import { exitCodesHelp } from '../exit-codes.js';
 
 function forestFile(results, file) {
   const svg = forestSvgFile(results);
@@ -24,6 +25,7 @@ export function registerReport(program, { stdout = process.stdout, stderr = proc
     .option('--latency', 'the wide table, as a run with --latency prints it')
     .option('-q, --quiet', 'no table on stderr when stdout carries Markdown, HTML or SVG')
     .option('--debug', 'print stack traces on errors')
+    .addHelpText('after', exitCodesHelp('report'))
     .action((file, opts) => {
       const results = readResults(file);
       emitOutputs({

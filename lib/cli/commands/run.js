@@ -7,6 +7,7 @@ import { addRunOptions, nonNegativeNumber } from '../options.js';
 import { expandRuntimes } from '../../drivers/runtimes.js';
 import { splitList } from '../../common/config.js';
 import { parseShard, parseStartAt } from '../../measuring/shards.js';
+import { exitCodesHelp } from '../exit-codes.js';
 
 export const EXAMPLES = `
 Examples:
@@ -24,12 +25,7 @@ Examples:
   $ mysql-driver-bench list                         what each bench runs, per driver
 
 With no --host/--socket (nor DB_HOST/DB_SOCKET, nor conf.js), a throwaway MariaDB
-(mariadbd from the mariadb-server package) is started on 127.0.0.1 and removed after.
-
-Exit codes: 0 all rows measured and checked · 1 some row failed its check or errored,
-or is slower than the baseline beyond --threshold · 2 bad usage · 3 server unreachable or
-unusable · 4 run stopped part-way (partial results saved) · 130 interrupted (Ctrl-C; partial
-results saved)`;
+(mariadbd from the mariadb-server package) is started on 127.0.0.1 and removed after.`;
 
 /** The root command: `mysql-driver-bench [run] [options] [bench...]`. */
 export function registerRun(program, { stdout, stderr, env, signal, setExitCode }) {
@@ -49,5 +45,5 @@ export function registerRun(program, { stdout, stderr, env, signal, setExitCode 
       assertDriverNames(opts.drivers, { overrideFairness: opts.overrideFairness });
       setExitCode(await runBenchmark({ benches, opts, env, stdout, stderr, signal }));
     });
-  program.addHelpText('after', EXAMPLES);
+  program.addHelpText('after', `${EXAMPLES}\n${exitCodesHelp('run')}`);
 }
