@@ -95,6 +95,7 @@ const BY_COMMAND = {
   report: EVERY_COMMAND,
   merge: [...EVERY_COMMAND, EXIT.ABORTED],
   list: EVERY_COMMAND,
+  'ci-driver': RETURNED,
 };
 
 const undocumented = (listed) => RETURNED.filter((c) => !listed.includes(c))

@@ -7,8 +7,8 @@ const MEANING = {
   [EXIT.USAGE]: 'bad usage: unknown bench or driver, invalid number, unwritable --out, unusable input',
   [EXIT.SETUP]: 'the server could not be started, reached, logged into or prepared (nothing was measured)',
   [EXIT.ABORTED]: 'the run stopped part-way (the server was lost); the rows measured so far are saved',
-  [EXIT.INSTALL]: 'something the run needs could not be installed: npm dependencies, mariadbd, Valgrind, '
-    + 'a driver release or runtime from the npm registry (nothing was measured)',
+  [EXIT.INSTALL]: 'something the run needs could not be installed: npm dependencies, mariadbd, Valgrind, git, '
+    + "a driver release or runtime from the npm registry, a git commit's dependencies (nothing was measured)",
   [EXIT.UNEXPECTED]: 'a bug: an error the harness did not foresee (--debug prints its stack; please report it)',
   [EXIT.INTERRUPTED]: 'interrupted by Ctrl-C: everything cleaned up, the rows measured so far saved',
   [EXIT.TERMINATED]: 'the same, by SIGTERM',
@@ -42,8 +42,12 @@ export const COMMAND_EXIT_CODES = {
       + 'or server, an unwritable output: nothing is written'],
     [EXIT.ABORTED, "a shard's run had stopped part-way: the merged file is saved, marked incomplete"],
     [EXIT.INSTALL, DEPENDENCIES], EXIT.UNEXPECTED],
+  'ci-driver': [[EXIT.OK, 'no bench needs more instructions per operation at the head than at the base beyond --threshold'],
+    [EXIT.ROWS_FAILED, 'a bench needs more beyond --threshold (a REGRESSION: line each), or a row failed its check'],
+    [EXIT.USAGE, 'bad usage: a ref that does not exist, a directory that is not a git repository, base and head the same commit'],
+    EXIT.SETUP, EXIT.ABORTED, EXIT.INSTALL, EXIT.UNEXPECTED, EXIT.INTERRUPTED, EXIT.TERMINATED, EXIT.HUNG_UP],
   list: [[EXIT.OK, 'listed'], [EXIT.USAGE, 'an unknown driver, or a release or runtime the npm registry lacks'],
-    [EXIT.INSTALL, 'the npm dependencies, or a driver release or runtime named in --drivers, could not be installed'],
+    [EXIT.INSTALL, 'the npm dependencies, or a driver release, runtime or git commit named in --drivers, could not be installed'],
     EXIT.UNEXPECTED],
 };
 

@@ -13,6 +13,7 @@ import { GIT_PACKAGES, openRepository, resolveCommit } from '../../drivers/git.j
 import { regressionsAgainstBaseline } from '../../results/regressions.js';
 import { renderResultsMarkdown } from '../../reporting/markdown.js';
 import { nonNegativeNumber } from '../options.js';
+import { exitCodesHelp } from '../exit-codes.js';
 
 // The design card's seven benches: what a driver's gate counts unless told otherwise.
 export const CI_DRIVER_BENCHES = ['do', 'insert', 'batch', 'pipelining', 'select_100_cols', 'select_1000_rows', 'execute'];
@@ -67,13 +68,8 @@ Example (in a clone of node-mysql2, a pull request's branch checked out):
 
 It runs, with both commits extracted and installed in the cache (the repository is only read):
   mysql-driver-bench ${CI_DRIVER_BENCHES.join(' ')} --replay --count instructions \\
-    --drivers <pkg>@git:<repo>#<base>,<pkg>@git:<repo>#<head> --baseline <pkg>@git:<repo>#<base> --threshold 1
-
-Exit codes: 0 no bench beyond the threshold · 1 a bench beyond it (a REGRESSION: line each) or a row
-that failed its check · 2 bad usage (a ref that does not exist, a directory that is not a git
-repository, base and head the same commit) · 3 the embedded server could not be started · 5 what the
-run needs could not be installed (a commit's dependencies, mariadbd, Valgrind) · 70 unexpected
-error · 130/143/129 interrupted`)
+    --drivers <pkg>@git:<repo>#<base>,<pkg>@git:<repo>#<head> --baseline <pkg>@git:<repo>#<base> --threshold 1`)
+    .addHelpText('after', exitCodesHelp('ci-driver'))
     .action(async (benchNames, opts) => {
       const benches = selectBenches(benchNames.length ? benchNames : CI_DRIVER_BENCHES).map((b) => b.name);
       const spec = `--repo ${opts.repo}`;
