@@ -30,6 +30,9 @@ export const BENCHES = [
 /** The benches a run with no bench named measures. */
 export const DEFAULT_BENCHES = BENCHES.filter((b) => b.inDefaultRun !== false);
 
+/** The design card's seven benches: a --ci run's and a driver's gate's (ci-driver) when none is named. */
+export const DESIGN_BENCHES = [doBench, insert, batch, pipelining, select100Cols, select1000Rows, execute];
+
 /** Benches by name, in the order given; none named: the default run's. */
 export function selectBenches(names) {
   if (!names || names.length === 0) return DEFAULT_BENCHES;

@@ -27,6 +27,9 @@ import { assertRateBenches, rateSettings } from './rates.js';
 export const PRESETS = {
   default: { time: 2.3, lead: 0.005, warmup: 0.2, rounds: 120, budget: 3.2, processes: 4 },
   smoke: { time: 0.1, lead: 0.01, warmup: 0.05, rounds: 2, processes: 1 },
+  // --ci: a gate that can fail: enough rounds and processes for every row's paired interval, short
+  // enough for a shared 2-core runner (sized from measurement: docs/ci.md, "The CI preset").
+  ci: { time: 0.96, lead: 0.005, warmup: 0.2, rounds: 48, budget: 1.4, processes: 2 },
   // --rate: windows of a quarter second, so that an open schedule's queue (and a backlog past the
   // maximum) builds in each; the lead-in runs the schedule unrecorded first.
   rate: { time: 6, lead: 0.05, warmup: 0.2, rounds: 24, processes: 4 },
@@ -65,20 +68,23 @@ export function roundsScale(cells, { fullRun = FULL_RUN_CELLS } = {}) {
 
 /** Settings recorded in the results (never connection secrets). */
 export function runSettings(opts, benches) {
-  const preset = opts.smoke ? PRESETS.smoke : opts.rate ? PRESETS.rate : PRESETS.default;
+  if (opts.smoke && opts.ci) throw usageError('--smoke and --ci are two presets: choose one', '--ci for a gate that can fail (every row with an interval), --smoke for a pass that only checks');
+  const preset = opts.smoke ? PRESETS.smoke : opts.ci ? PRESETS.ci : opts.rate ? PRESETS.rate : PRESETS.default;
   // A timed --replay run's windows: a shorter lead-in and budget (REPLAY_LEAD_S).
   const replayTimed = opts.replay && !opts.smoke;
   // Only the default lengths are scaled: rounds or a time asked for are run as asked; `aa` keeps the
   // full run's (scaleSmallRuns: false), so that the resolution it reports is a full run's.
   const defaultLengths = !opts.smoke && opts.rounds === undefined && opts.time === undefined && !opts.precision;
+  // A preset's own lengths are run as they are: --ci's are sized for its seven benches, not scaled.
+  const scalable = defaultLengths && !opts.ci;
   const cells = benches.length * runRows(opts) * runLevels(opts);
   const fullRun = opts.replay ? REPLAY_FULL_RUN_CELLS : FULL_RUN_CELLS;
-  const scale = defaultLengths && !opts.rate && opts.scaleSmallRuns !== false ? roundsScale(cells, { fullRun }) : 1;
+  const scale = scalable && !opts.rate && opts.scaleSmallRuns !== false ? roundsScale(cells, { fullRun }) : 1;
   const scaled = (x) => Math.round(x * scale * 1000) / 1000; // 2.3 × 3 is 6.9, not 6.8999999999999995
   const rounds = opts.rounds ?? preset.rounds * scale;
   const time = opts.time ?? scaled(preset.time);
   return {
-    mode: opts.smoke ? 'smoke' : 'default',
+    mode: opts.smoke ? 'smoke' : opts.ci ? 'ci' : 'default',
     drivers: opts.drivers,
     baseline: opts.baseline,
     benches: benches.map((b) => b.name),
@@ -88,9 +94,9 @@ export function runSettings(opts, benches) {
     time,
     roundsScale: scale,
     // Only the default lengths have a budget: rounds or a time asked for are run in full.
-    budget: defaultLengths && preset.budget ? scaled(replayTimed ? REPLAY_BUDGET_S : preset.budget) : null,
+    budget: defaultLengths && preset.budget ? scaled(replayTimed && !opts.ci ? REPLAY_BUDGET_S : preset.budget) : null,
     // A timed replay run of default lengths keeps to a time target (pace.js): its rounds give way.
-    ...(replayTimed && defaultLengths && preset.budget ? { pace: { targetS: REPLAY_RUN_TARGET_S, minBudgetS: REPLAY_MIN_BUDGET_S } } : {}),
+    ...(replayTimed && scalable && preset.budget ? { pace: { targetS: REPLAY_RUN_TARGET_S, minBudgetS: REPLAY_MIN_BUDGET_S } } : {}),
     lead: windowLead(opts.lead ?? (replayTimed ? REPLAY_LEAD_S : preset.lead), time / rounds),
     driverProcessFlags: driverProcessFlags({ replay: opts.replay }),
     warmup: opts.warmup ?? preset.warmup,

@@ -5,7 +5,7 @@
 // stdout and to the job summary ($GITHUB_STEP_SUMMARY).
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { selectBenches } from '../../../benchs/index.js';
+import { DESIGN_BENCHES, selectBenches } from '../../../benchs/index.js';
 import { EXIT, usageError } from '../../common/errors.js';
 import { splitList } from '../../common/config.js';
 import { defaultCacheDir } from '../../drivers/versions.js';
@@ -16,7 +16,7 @@ import { nonNegativeNumber } from '../options.js';
 import { exitCodesHelp } from '../exit-codes.js';
 
 // The design card's seven benches: what a driver's gate counts unless told otherwise.
-export const CI_DRIVER_BENCHES = ['do', 'insert', 'batch', 'pipelining', 'select_100_cols', 'select_1000_rows', 'execute'];
+export const CI_DRIVER_BENCHES = DESIGN_BENCHES.map((b) => b.name);
 export const CI_DRIVER_THRESHOLD = 1;
 
 const short = (sha) => sha.slice(0, 7);

@@ -1,6 +1,6 @@
 // The root command (`run` is accepted as an explicit synonym): the chosen benches on the chosen
 // drivers, one run (lib/run.js).
-import { BENCHES, DEFAULT_BENCHES, selectBenches } from '../../../benchs/index.js';
+import { BENCHES, DEFAULT_BENCHES, DESIGN_BENCHES, selectBenches } from '../../../benchs/index.js';
 import { assertDriverNames } from '../../drivers/index.js';
 import { runBenchmark } from '../../run.js';
 import { addRunOptions, nonNegativeNumber } from '../options.js';
@@ -38,8 +38,9 @@ export function registerRun(program, { stdout, stderr, env, signal, setExitCode 
     .argument('[bench...]', `benches to run (${BENCHES.map((b) => b.name).join(', ')}); when none are named, all but `
       + `${BENCHES.filter((b) => !DEFAULT_BENCHES.includes(b)).map((b) => b.name).join(', ')}, which run only when named`)
     .action(async (benchNames, opts) => {
-      // --rate with no bench named: the default run's benches that take an open schedule.
-      const benches = opts.rate && !benchNames?.length ? DEFAULT_BENCHES.filter((b) => b.openSchedule) : selectBenches(benchNames);
+      // --rate with no bench named: the default run's benches that take an open schedule; --ci: the design card's seven.
+      const benches = benchNames?.length ? selectBenches(benchNames)
+        : opts.rate ? DEFAULT_BENCHES.filter((b) => b.openSchedule) : opts.ci ? DESIGN_BENCHES : selectBenches(benchNames);
       if (opts.floor && !opts.drivers.includes('floor')) opts.drivers = [...opts.drivers, 'floor'];
       opts.drivers = expandRuntimes(opts.drivers, opts.runtimes, { only: (base) => base === 'bun-sql' || base === 'floor' });
       assertDriverNames(opts.drivers, { overrideFairness: opts.overrideFairness });

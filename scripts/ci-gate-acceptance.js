@@ -1,0 +1,67 @@
+#!/usr/bin/env node
+// Whether the project's CI gate can fail and can pass (docs/ci.md, "The CI preset"), on this machine:
+//   node scripts/ci-gate-acceptance.js [--sittings 3] [--out dir] [--preset-args '--ci']
+// Each sitting runs the workflow's benchmark command three times, one after another: the base, an
+// identical rerun, and a run whose mysql2 row does 30 % more work per operation (test/fixtures/
+// slow-adapter.js, SLOW_ADAPTER_REPEAT_SHARE=0.3, labelled mysql2). Then it runs the workflow's own
+// compare step, its flags read from .github/workflows/ci.yml, on base → rerun (should exit 0) and
+// base → slower (should exit 1), and prints each run's duration and each compare's exit code.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const bin = join(root, 'bin', 'mysql-driver-bench.js');
+const { values } = parseArgs({ options: { sittings: { type: 'string', default: '3' }, out: { type: 'string', default: join(root, 'results', 'ci-gate') }, 'preset-args': { type: 'string' } } });
+mkdirSync(values.out, { recursive: true });
+
+/** The workflow's benchmark flags and compare flags, as .github/workflows/ci.yml writes them. */
+function workflowFlags() {
+  const text = readFileSync(join(root, '.github', 'workflows', 'ci.yml'), 'utf8');
+  const bench = /npm run benchmark -- (--ci[^\n]*?) --json results\/timed\.json/.exec(text);
+  const compare = /compare results\/timed-base\.json results\/timed\.json ([^>\n]*?) --markdown/.exec(text);
+  if (!bench || !compare) throw new Error('the workflow\'s benchmark or compare step was not found in .github/workflows/ci.yml');
+  return { bench: bench[1].split(/\s+/), compare: compare[1].split(/\s+/) };
+}
+
+const flags = workflowFlags();
+const presetArgs = values['preset-args'] ? values['preset-args'].split(/\s+/) : flags.bench;
+const slow = { drivers: `mysql,${join(root, 'test', 'fixtures', 'slow-adapter.js')},mariadb`, env: { SLOW_ADAPTER_REPEAT_SHARE: '0.3', SLOW_ADAPTER_NAME: 'mysql2' } };
+
+function benchmark(file, { drivers, env = {} } = {}) {
+  const started = Date.now();
+  const r = spawnSync(process.execPath, [bin, ...presetArgs, ...(drivers ? ['--drivers', drivers] : []), '--json', file, '--quiet'],
+    { encoding: 'utf8', env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const seconds = (Date.now() - started) / 1000;
+  if (r.status !== 0) throw new Error(`benchmark ${file} exited ${r.status}: ${r.stderr.trim().split('\n').pop()}`);
+  const results = JSON.parse(readFileSync(file, 'utf8'));
+  return { seconds, resolution: results.resolution?.pct ?? null };
+}
+
+function compare(base, next) {
+  const r = spawnSync(process.execPath, [bin, 'compare', base, next, ...flags.compare], { encoding: 'utf8' });
+  const judged = (r.stdout.match(/^.*mysql2.*$/gm) ?? []).length;
+  return { code: r.status, regressions: (r.stdout + r.stderr).match(/slower|REGRESSION/g)?.length ?? 0, judged, text: r.stdout };
+}
+
+console.log(`benchmark: ${presetArgs.join(' ')}; compare: ${flags.compare.join(' ')}`);
+const tally = { same: 0, slower: 0 };
+for (let i = 1; i <= Number(values.sittings); i++) {
+  const file = (name) => join(values.out, `${i}-${name}.json`);
+  const base = benchmark(file('base'));
+  const same = benchmark(file('same'));
+  const slower = benchmark(file('slower'), slow);
+  const c1 = compare(file('base'), file('same'));
+  const c2 = compare(file('base'), file('slower'));
+  tally.same += c1.code === 0;
+  tally.slower += c2.code === 1;
+  console.log(`sitting ${i}: runs ${base.seconds.toFixed(0)} s / ${same.seconds.toFixed(0)} s / ${slower.seconds.toFixed(0)} s, `
+    + `resolution ${base.resolution} / ${same.resolution} / ${slower.resolution} %; compare base → rerun exit ${c1.code}, base → slower exit ${c2.code}`);
+  const mysql2Rows = (text) => text.split('\n').filter((l) => /mysql2/.test(l) && /[+-]\d/.test(l)).map((l) => l.replace(/\s+/g, ' ').trim());
+  console.log(`  rerun:  ${mysql2Rows(c1.text).join(' | ')}`);
+  console.log(`  slower: ${mysql2Rows(c2.text).join(' | ')}`);
+}
+console.log(`identical reruns passed ${tally.same} of ${values.sittings}; 30 % slower mysql2 failed ${tally.slower} of ${values.sittings}`);
+process.exitCode = tally.same === Number(values.sittings) && tally.slower === Number(values.sittings) ? 0 : 1;
