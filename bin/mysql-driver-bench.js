@@ -1,10 +1,12 @@
 #!/usr/bin/env node
 // Entry point: checks that dependencies are installed, then hands over to lib/cli/index.js.
-import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-if (!existsSync(new URL('../node_modules/commander/package.json', import.meta.url))) {
+// Found as Node finds it: in a clone's node_modules, or hoisted into the project that installed this one.
+const installed = (name) => { try { return Boolean(createRequire(import.meta.url).resolve(name)); } catch { return false; } };
+if (!installed('commander')) {
   process.stderr.write(`mysql-driver-bench: error: dependencies are not installed — run \`npm ci\` in ${root} (or \`npm run benchmark\`, which does it)\n`);
   process.exit(5); // EXIT.INSTALL (lib/common/errors.js): something the run needs is not installed
 }

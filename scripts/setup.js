@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Set-up for the README's commands, with no dependency of its own:
-//   - installs the npm dependencies (npm ci) when node_modules is missing or older than the lockfile;
+//   - in a clone, installs the npm dependencies (npm ci) when node_modules is missing or older than the
+//     lockfile (an installed copy, `npx mysql-driver-bench-setup`, leaves them to npm);
 //   - with --server: makes sure mariadbd is there for the embedded server, installing the Debian/Ubuntu
 //     package mariadb-server when this machine can (root with apt-get), else one line saying how;
 //   - with --valgrind: the same for valgrind (--count instructions).
@@ -30,6 +31,9 @@ function dependenciesMissing() {
 }
 
 function ensureDependencies() {
+  // An installed copy has no lockfile: npm installed its dependencies (hoisted into the installing
+  // project's node_modules), and nothing may be written inside it.
+  if (!existsSync(join(root, 'package-lock.json'))) return;
   const why = dependenciesMissing();
   if (!why) return;
   const ok = runLoggedStep({

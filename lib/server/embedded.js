@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { accessSync, constants, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { userInfo } from 'node:os';
-import { delimiter, join, dirname } from 'node:path';
+import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { installError, setupError } from '../common/errors.js';
 import { addSecret } from '../common/redact.js';
@@ -15,7 +15,7 @@ import { serverStorage } from './storage.js';
 
 export const TEMP_PREFIX = 'mysql-driver-bench-';
 const SBIN_DIRS = ['/usr/sbin', '/usr/local/sbin', '/usr/libexec', '/usr/local/mysql/bin'];
-const WATCHDOG = join(dirname(fileURLToPath(import.meta.url)), 'watchdog.js');
+const WATCHDOG = fileURLToPath(new URL('./watchdog.js', import.meta.url));
 
 function findExecutable(names) {
   const dirs = [...(process.env.PATH || '').split(delimiter), ...SBIN_DIRS].filter(Boolean);
@@ -46,7 +46,7 @@ export function embeddedServerVersion() {
   return /\bVer\s+(\S+)/.exec(r.stdout ?? '')?.[1] ?? null;
 }
 
-const SETUP_SCRIPT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'scripts', 'setup.js');
+const SETUP_SCRIPT = fileURLToPath(new URL('../../scripts/setup.js', import.meta.url));
 
 /**
  * Under the README's `npm run benchmark`, a missing mariadbd is installed by the project's setup
