@@ -4,10 +4,11 @@
 // commit that has it, and the row is labelled with the commit (`mysql2@3.21.1+abc1234`).
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, readlinkSync, realpathSync, renameSync, rmSync, statSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readlinkSync, realpathSync, rmSync, statSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { installError, usageError } from '../common/errors.js';
 import { describeMissing, missingModules } from './checkout-modules.js';
+import { fillIntoPlace } from './cache-entry.js';
 import { defaultCacheDir, npmReason, runNpm } from './versions.js';
 
 /** The packages a commit may hold: the built-in drivers, each measured with its own adapter. */
@@ -157,25 +158,6 @@ function run(command, args, options) {
   });
 }
 
-/** Fill `tmp`, then move it to `dir` (an interrupted fill never leaves a half-made entry); another run's finished entry wins. */
-async function intoPlace(dir, fill) {
-  mkdirSync(resolve(dir, '..'), { recursive: true });
-  const tmp = `${dir}.tmp-${process.pid}-${Date.now()}`;
-  rmSync(tmp, { recursive: true, force: true });
-  mkdirSync(tmp, { recursive: true });
-  try {
-    await fill(tmp);
-    rmSync(dir, { recursive: true, force: true });
-    try {
-      renameSync(tmp, dir);
-    } catch (err) {
-      if (!existsSync(dir)) throw err;
-    }
-  } finally {
-    rmSync(tmp, { recursive: true, force: true });
-  }
-}
-
 /**
  * The commit's files, extracted once into the cache (`git archive`, which reads the repository and
  * writes nothing to it; work-tree attributes such as export-ignore apply as they do to a release
@@ -187,7 +169,7 @@ async function ensureCommitFiles(repo, sha, { cacheDir, reinstall, log }) {
   if (reinstall) rmSync(dir, { recursive: true, force: true });
   if (existsSync(done)) return dir;
   log(`extracting commit ${sha.slice(0, SHORT)} of ${repo.dir} into ${dir} (first use)`);
-  await intoPlace(dir, async (tmp) => {
+  await fillIntoPlace(dir, async (tmp) => {
     const r = await run('sh', ['-c', 'git -C "$1" archive --format=tar "$2" | tar -x -C "$3"', 'sh', repo.dir, sha, tmp],
       { env: { ...process.env, GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0' } });
     if (r.code !== 0) throw installError(`cannot extract commit ${sha.slice(0, SHORT)} of ${repo.dir}: ${r.stderr.trim().split('\n').pop() || `exit ${r.code}`}`, 'check that git archive works on that repository');
@@ -208,7 +190,7 @@ async function ensureDependencies(label, sha, { manifest, lockText, lockName }, 
   if (existsSync(join(dir, '.installed.json'))) return dir;
   log(`installing the production dependencies of ${label} into ${dir} (npm ${lockText ? 'ci' : 'install'}; first use of this dependency tree)`);
   const started = Date.now();
-  await intoPlace(dir, async (tmp) => {
+  await fillIntoPlace(dir, async (tmp) => {
     // The commit's own manifest and lockfile, without its scripts (npm runs none: --ignore-scripts).
     const { scripts, ...rest } = manifest;
     writeFileSync(join(tmp, 'package.json'), JSON.stringify(rest, null, 2) + '\n');

@@ -3,13 +3,14 @@
 // (~/.cache/mysql-driver-bench/<package>@<version>/), reused on the next run, and never into the
 // project's own node_modules.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { installError, usageError } from '../common/errors.js';
 import { installedVersion } from './common.js';
+import { fillIntoPlace } from './cache-entry.js';
 
 /** The packages a release can be asked for, and what the adapter imports from each. */
 export const VERSIONED_PACKAGES = {
@@ -165,9 +166,6 @@ export async function ensureInstalled(pkg, version, { npm = runNpm, cacheDir = d
   if (isInstalled(cacheDir, pkg, version)) return { dir, installed: false, ms: 0 };
   const started = Date.now();
   mkdirSync(cacheDir, { recursive: true });
-  const tmp = `${dir}.tmp-${process.pid}-${Date.now()}`;
-  rmSync(tmp, { recursive: true, force: true });
-  mkdirSync(tmp, { recursive: true });
   const companion = VERSIONED_PACKAGES[pkg].companion;
   const dependencies = { [pkg]: version };
   if (companion) dependencies[companion] = companionVersion(pkg);
@@ -175,9 +173,9 @@ export async function ensureInstalled(pkg, version, { npm = runNpm, cacheDir = d
   // the release promise-mysql asks for (^2.18.1) under it.
   const manifest = { name: 'mysql-driver-bench-release-cache', private: true, description: `${pkg}@${version} for mysql-driver-bench`, dependencies };
   if (companion) manifest.overrides = { [pkg]: `$${pkg}` };
-  writeFileSync(join(tmp, 'package.json'), JSON.stringify(manifest, null, 2) + '\n');
   log(`installing ${pkg}@${version}${companion ? ` with ${companion}@${dependencies[companion]}` : ''} into ${dir} (first use)`);
-  try {
+  await fillIntoPlace(dir, async (tmp) => {
+    writeFileSync(join(tmp, 'package.json'), JSON.stringify(manifest, null, 2) + '\n');
     const r = await npm(['install', '--prefix', tmp, '--no-save', '--no-audit', '--no-fund', '--omit=dev', '--ignore-scripts', '--loglevel=error'], { cwd: tmp });
     if (r.code !== 0) {
       throw installError(`cannot install ${pkg}@${version} from the npm registry: ${npmReason(r)}`,
@@ -186,16 +184,7 @@ export async function ensureInstalled(pkg, version, { npm = runNpm, cacheDir = d
     const problem = installedCheck(tmp, pkg, version);
     if (problem) throw installError(`installing ${pkg}@${version} went wrong: ${problem}`, `remove ${dir} and try again`);
     writeFileSync(join(tmp, '.installed.json'), JSON.stringify({ package: pkg, version, dependencies, installedAt: new Date().toISOString() }, null, 2) + '\n');
-    try {
-      rmSync(dir, { recursive: true, force: true }); // a stale, incomplete entry
-      renameSync(tmp, dir);
-    } catch (err) {
-      // Another run installed it meanwhile: use theirs.
-      if (!isInstalled(cacheDir, pkg, version)) throw err;
-    }
-  } finally {
-    rmSync(tmp, { recursive: true, force: true });
-  }
+  }, { finished: () => isInstalled(cacheDir, pkg, version) }); // another run installed it meanwhile: use theirs
   const ms = Date.now() - started;
   log(`installed ${pkg}@${version} in ${(ms / 1000).toFixed(1)} s`);
   return { dir, installed: true, ms };
