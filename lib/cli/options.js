@@ -50,7 +50,7 @@ export function addRunOptions(cmd) {
     .option('--rtt-via <where>', "where --rtt holds the bytes: 'process' (in each driver process, no extra hop; not TLS) or 'proxy' (a latency proxy process between drivers and server) (default: process, or proxy for a run with a TLS bench)")
     .option('--floor', 'add the wire-floor reference client (driver `floor`) to the drivers')
     .option('--smoke', 'one short pass that checks: every bench of the run (the default set, or those named) on every driver, checks on, tiny sampling, no interval (a gate cannot fail on it: use --ci)')
-    .option('--ci', `the preset for a CI gate: the design card's seven benches (or those named), ${PRESETS.ci.rounds} rounds in ${PRESETS.ci.processes} processes a row, so that every row has a paired interval and the run its resolution; about two minutes on a 2-core machine`);
+    .option('--ci', `the preset for a CI gate: the design card's seven benches (or those named), ${PRESETS.ci.rounds} rounds in ${PRESETS.ci.processes} processes a row, so that every row has a paired interval and the run its resolution; about 80 s on a 2-core machine (docs/ci.md)`);
   return addMeasureOptions(cmd);
 }
 

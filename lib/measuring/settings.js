@@ -29,7 +29,7 @@ export const PRESETS = {
   smoke: { time: 0.1, lead: 0.01, warmup: 0.05, rounds: 2, processes: 1 },
   // --ci: a gate that can fail: enough rounds and processes for every row's paired interval, short
   // enough for a shared 2-core runner (sized from measurement: docs/ci.md, "The CI preset").
-  ci: { time: 0.96, lead: 0.005, warmup: 0.2, rounds: 48, budget: 1.4, processes: 2 },
+  ci: { time: 1.92, lead: 0.005, warmup: 0.2, rounds: 96, budget: 2.6, processes: 4 },
   // --rate: windows of a quarter second, so that an open schedule's queue (and a backlog past the
   // maximum) builds in each; the lead-in runs the schedule unrecorded first.
   rate: { time: 6, lead: 0.05, warmup: 0.2, rounds: 24, processes: 4 },
