@@ -1,11 +1,12 @@
 #!/usr/bin/env node
 // Whether the project's CI gate can fail and can pass (docs/ci.md, "The CI preset"), on this machine:
-//   node scripts/ci-gate-acceptance.js [--sittings 3] [--out dir] [--preset-args '--ci']
+//   node scripts/ci-gate-acceptance.js [--sittings 3] [--out dir] [--preset-args '--ci'] [--rejudge]
 // Each sitting runs the workflow's benchmark command three times, one after another: the base, an
 // identical rerun, and a run whose mysql2 row does 30 % more work per operation (test/fixtures/
 // slow-adapter.js, SLOW_ADAPTER_REPEAT_SHARE=0.3, labelled mysql2). Then it runs the workflow's own
 // compare step, its flags read from .github/workflows/ci.yml, on base → rerun (should exit 0) and
 // base → slower (should exit 1), and prints each run's duration and each compare's exit code.
+// --rejudge: no runs, the files a previous call left in --out judged again.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,7 +15,7 @@ import { parseArgs } from 'node:util';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = join(root, 'bin', 'mysql-driver-bench.js');
-const { values } = parseArgs({ options: { sittings: { type: 'string', default: '3' }, out: { type: 'string', default: join(root, 'results', 'ci-gate') }, 'preset-args': { type: 'string' } } });
+const { values } = parseArgs({ options: { sittings: { type: 'string', default: '3' }, out: { type: 'string', default: join(root, 'results', 'ci-gate') }, 'preset-args': { type: 'string' }, rejudge: { type: 'boolean', default: false } } });
 mkdirSync(values.out, { recursive: true });
 
 /** The workflow's benchmark flags and compare flags, as .github/workflows/ci.yml writes them. */
@@ -31,6 +32,7 @@ const presetArgs = values['preset-args'] ? values['preset-args'].split(/\s+/) : 
 const slow = { drivers: `mysql,${join(root, 'test', 'fixtures', 'slow-adapter.js')},mariadb`, env: { SLOW_ADAPTER_REPEAT_SHARE: '0.3', SLOW_ADAPTER_NAME: 'mysql2' } };
 
 function benchmark(file, { drivers, env = {} } = {}) {
+  if (values.rejudge) return { seconds: NaN, resolution: JSON.parse(readFileSync(file, 'utf8')).resolution?.pct ?? null };
   const started = Date.now();
   const r = spawnSync(process.execPath, [bin, ...presetArgs, ...(drivers ? ['--drivers', drivers] : []), '--json', file, '--quiet'],
     { encoding: 'utf8', env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -40,10 +42,21 @@ function benchmark(file, { drivers, env = {} } = {}) {
   return { seconds, resolution: results.resolution?.pct ?? null };
 }
 
+/** The workflow's compare step: its exit code; then the same comparison as JSON, for the rows' changes. */
 function compare(base, next) {
-  const r = spawnSync(process.execPath, [bin, 'compare', base, next, ...flags.compare], { encoding: 'utf8' });
-  const judged = (r.stdout.match(/^.*mysql2.*$/gm) ?? []).length;
-  return { code: r.status, regressions: (r.stdout + r.stderr).match(/slower|REGRESSION/g)?.length ?? 0, judged, text: r.stdout };
+  const step = spawnSync(process.execPath, [bin, 'compare', base, next, ...flags.compare], { encoding: 'utf8' });
+  const json = spawnSync(process.execPath, [bin, 'compare', base, next, ...flags.compare, '--json', '-', '--quiet'], { encoding: 'utf8' });
+  const rows = JSON.parse(json.stdout).rows.filter((r) => r.judged === 'relative' && r.ci);
+  const pct = (x) => `${x > 0 ? '+' : ''}${x.toFixed(1)} %`;
+  const range = (xs) => (xs.length ? `${pct(Math.min(...xs))} to ${pct(Math.max(...xs))}` : '-');
+  const halves = rows.map((r) => (r.ci[1] - r.ci[0]) / 2).sort((a, b) => a - b);
+  const called = rows.filter((r) => r.regression).map((r) => `${r.bench} · ${r.driver}`);
+  return {
+    code: step.status,
+    text: `exit ${step.status}: mysql2 ${range(rows.filter((r) => r.driver === 'mysql2').map((r) => r.deltaPct))}, `
+      + `the others ${range(rows.filter((r) => r.driver !== 'mysql2').map((r) => r.deltaPct))}, ± median ${halves[halves.length >> 1]?.toFixed(1)} %; `
+      + `called: ${called.length ? called.join(', ') : 'none'}`,
+  };
 }
 
 console.log(`benchmark: ${presetArgs.join(' ')}; compare: ${flags.compare.join(' ')}`);
@@ -57,11 +70,11 @@ for (let i = 1; i <= Number(values.sittings); i++) {
   const c2 = compare(file('base'), file('slower'));
   tally.same += c1.code === 0;
   tally.slower += c2.code === 1;
-  console.log(`sitting ${i}: runs ${base.seconds.toFixed(0)} s / ${same.seconds.toFixed(0)} s / ${slower.seconds.toFixed(0)} s, `
-    + `resolution ${base.resolution} / ${same.resolution} / ${slower.resolution} %; compare base → rerun exit ${c1.code}, base → slower exit ${c2.code}`);
-  const mysql2Rows = (text) => text.split('\n').filter((l) => /mysql2/.test(l) && /[+-]\d/.test(l)).map((l) => l.replace(/\s+/g, ' ').trim());
-  console.log(`  rerun:  ${mysql2Rows(c1.text).join(' | ')}`);
-  console.log(`  slower: ${mysql2Rows(c2.text).join(' | ')}`);
+  const took = (r) => (Number.isNaN(r.seconds) ? '-' : `${r.seconds.toFixed(0)} s`);
+  console.log(`sitting ${i}: runs ${took(base)} / ${took(same)} / ${took(slower)}, `
+    + `resolution ${base.resolution} / ${same.resolution} / ${slower.resolution} %`);
+  console.log(`  base → rerun:  ${c1.text}`);
+  console.log(`  base → slower: ${c2.text}`);
 }
 console.log(`identical reruns passed ${tally.same} of ${values.sittings}; 30 % slower mysql2 failed ${tally.slower} of ${values.sittings}`);
 process.exitCode = tally.same === Number(values.sittings) && tally.slower === Number(values.sittings) ? 0 : 1;
