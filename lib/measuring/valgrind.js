@@ -1,11 +1,12 @@
-// How an instruction count is taken (--count instructions, replay/count.js runs it): the V8 flags and
-// Valgrind arguments of the counted process, the noise floor of a count, and Valgrind being there.
+// How an instruction count is taken (--count instructions, replay/count.js runs it): the V8 flags,
+// malloc settings and Valgrind arguments of the counted process, the noise floor of a count, and
+// Valgrind being there.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { installError } from '../common/errors.js';
 import { DRIVER_PROCESS_FLAGS } from './driver-handle.js';
 import { JIT_HOOK_FLAG } from './jit.js';
-import { DETERMINISTIC_V8_FLAGS } from './same-program.js';
+import { DETERMINISTIC_V8_FLAGS, FIXED_MALLOC_TUNABLES } from './same-program.js';
 
 // The counted process runs V8 deterministically (same-program.js), with the heap settings every
 // driver process has, and may call gc() (count-process.js).
@@ -17,6 +18,14 @@ export const COUNT_V8_FLAGS = Object.freeze([
 // which os.getPriority() calls and nothing else in a driver process does.
 export const MARKER = 'uv_os_getpriority';
 export const VALGRIND_ARGS = Object.freeze(['--tool=callgrind', '--instr-atstart=no', `--dump-before=${MARKER}`]);
+
+// glibc's malloc in a counted process: the timed replay's fixed thresholds (same-program.js), and a
+// thread cache deep enough to hold what an operation frees. With glibc's default of 7 chunks a size,
+// what an operation freed spilled into the bins, whose state depended on the process's history: the
+// same set of mysql2's `pipelining` counted in one of three steady states, 1,026,545, 1,031,75x or
+// 1,042,0xx instructions/op (6 processes, 2026-11-27), all of the difference in _int_malloc,
+// _int_free and unlink_chunk; with tcache_count=2000, six processes read 1,026,198 to 1,026,293.
+export const COUNT_MALLOC_TUNABLES = `${FIXED_MALLOC_TUNABLES}:glibc.malloc.tcache_count=2000`;
 
 // Run-to-run spread of instructions per operation measured on this VM (docs/measuring-history.md,
 // "Instruction counts"): a Δ or a change between runs within it is not called. mariadb's

@@ -14,7 +14,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DRIVER_PROCESS_TZ } from '../measuring/driver-handle.js';
 import { notApplicableReason, planFor } from '../measuring/plan.js';
-import { COUNT_V8_FLAGS, MARKER, VALGRIND_ARGS } from '../measuring/valgrind.js';
+import { COUNT_MALLOC_TUNABLES, COUNT_V8_FLAGS, MARKER, VALGRIND_ARGS } from '../measuring/valgrind.js';
 import { decodeConversation, readSet } from '../conversations/sets.js';
 
 const CHILD = fileURLToPath(new URL('./count-process.js', import.meta.url));
@@ -71,7 +71,7 @@ export async function countOnce(job, { live = new Set(), signal } = {}) {
       const child = spawn('valgrind', [...VALGRIND_ARGS, `--callgrind-out-file=${path.join(dir, 'cg.out')}`,
         process.execPath, ...COUNT_V8_FLAGS, CHILD, JSON.stringify({ ...job, go })], {
         stdio: ['ignore', 'pipe', 'pipe'],
-        env: { ...process.env, TZ: DRIVER_PROCESS_TZ },
+        env: { ...process.env, TZ: DRIVER_PROCESS_TZ, GLIBC_TUNABLES: process.env.GLIBC_TUNABLES ? `${process.env.GLIBC_TUNABLES}:${COUNT_MALLOC_TUNABLES}` : COUNT_MALLOC_TUNABLES },
       });
       live.add(child);
       let stdout = '';

@@ -9,6 +9,7 @@ const SAME = [
   ['V8 flags', (r) => r.settings?.count?.v8Flags?.toSorted().join(' ')], // a set: in any order the same flags
   ['Valgrind', (r) => r.settings?.count?.valgrind],
   ['Valgrind options', (r) => r.settings?.count?.valgrindArgs?.join(' ')],
+  ['malloc settings', (r) => r.settings?.count?.mallocTunables],
 ];
 
 const optionsOf = (r) => new Map((r.drivers ?? []).map((d) => [d.name, JSON.stringify(d.variant ?? d.options ?? {})]));
