@@ -1,7 +1,7 @@
 // The wire format as --replay reads it (lib/conversations/wire.js, conversation.js): pure, no server.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { COM, PacketReader, ReplyTracker, commandShape } from '../lib/conversations/wire.js';
+import { COM, PacketReader, ReplyTracker, canonicalGreeting, commandShape, readGreeting } from '../lib/conversations/wire.js';
 import { CommandMismatch, ConversationPlayer, ConversationRecorder } from '../lib/conversations/conversation.js';
 
 const packet = (seq, payload) => {
@@ -109,4 +109,26 @@ test('a recording whose reply the protocol cannot end is refused', () => {
     rec.serverBytes(packet(1, Buffer.from([1]))); // a result set that never ends
   }
   assert.throws(() => rec.finish(), /did not end where the protocol says/);
+});
+
+// Two greetings of MariaDB 10.11 captured a run apart: the same but for the scramble.
+const GREETINGS = [
+  '640000000a352e352e352d31302e31312e31392d4d6172696144422d302b6465623132753100170000006d314c684667524600fef7080200ff81150000000000001d000000497947377a264a22696d6945006d7973716c5f6e61746976655f70617373776f726400',
+  '640000000a352e352e352d31302e31312e31392d4d6172696144422d302b6465623132753100170000006b6f6e5a582b6b5b00fef7080200ff81150000000000001d00000064644a277e6a77384f642d4e006d7973716c5f6e61746976655f70617373776f726400',
+].map((hex) => Buffer.from(hex, 'hex'));
+
+test('a greeting is recorded with its connection id and scramble made the same: two captures, one set of bytes', () => {
+  const [a, b] = GREETINGS.map(canonicalGreeting);
+  assert.ok(a.equals(b));
+  assert.equal(a.length, GREETINGS[0].length);
+  assert.deepEqual(readGreeting(a.subarray(4)), readGreeting(GREETINGS[0].subarray(4)), 'version and capabilities kept');
+  const payload = a.subarray(4);
+  const idAt = payload.indexOf(0, 1) + 1;
+  assert.equal(payload.readUInt32LE(idAt), 1);
+  assert.equal(payload.subarray(idAt + 4, idAt + 12).toString(), 'AAAAAAAA');
+  assert.match(payload.toString('latin1'), /AAAAAAAAAAAA\0mysql_native_password\0$/);
+  assert.ok(canonicalGreeting(packet(0, Buffer.from([0xff, 0x10, 0x04]))).equals(packet(0, Buffer.from([0xff, 0x10, 0x04]))), 'an error packet is kept');
+  const recorder = new ConversationRecorder();
+  recorder.serverBytes(GREETINGS[1]);
+  assert.ok(recorder.flights[0][0].equals(a));
 });

@@ -2,7 +2,7 @@
 // handshake's server flights (the greeting, then what the server said after each handshake packet of
 // the client), then one step per command the client sent: its shape (command byte, statement id) and
 // the server's whole reply to it. Pure: fed bytes, never a socket.
-import { PacketReader, ReplyTracker, agreed, answered, commandName, commandShape, readGreeting, readHandshakeResponse, COM } from './wire.js';
+import { PacketReader, ReplyTracker, agreed, answered, canonicalGreeting, commandName, commandShape, readGreeting, readHandshakeResponse, COM } from './wire.js';
 
 /** Follows both directions of a live connection and cuts the server's bytes into replies. */
 export class ConversationRecorder {
@@ -41,8 +41,11 @@ export class ConversationRecorder {
   serverBytes(chunk) {
     for (const { payload, bytes } of this.server.push(Buffer.from(chunk))) {
       if (this.inHandshake) {
+        // The greeting is kept with its per-connection bytes made the same (wire.js canonicalGreeting),
+        // so that two captures of one bench and driver are the same bytes.
+        const first = this.greeting === null;
         this.greeting ??= readGreeting(payload);
-        this.flights[this.flights.length - 1].push(Buffer.from(bytes));
+        this.flights[this.flights.length - 1].push(first ? canonicalGreeting(bytes) : Buffer.from(bytes));
         continue;
       }
       const step = this.awaiting[0];

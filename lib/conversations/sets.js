@@ -9,7 +9,7 @@ import { EXIT, UserError } from '../common/errors.js';
 import { splitRepeat } from '../drivers/index.js';
 
 export const SET_FORMAT = 'mysql-driver-bench/replay-set';
-export const SET_VERSION = 2; // 2: each step also says how many bytes the client sent
+export const SET_VERSION = 3; // 2: each step also says how many bytes the client sent; 3: the greeting's per-connection bytes made the same
 
 const sha256 = (text) => createHash('sha256').update(text).digest('hex');
 
