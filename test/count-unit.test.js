@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseDumpTotal, sizeCount } from '../lib/replay/count.js';
-import { COUNT_V8_FLAGS } from '../lib/measuring/valgrind.js';
+import { COUNT_V8_FLAGS, unsteadyWindows } from '../lib/measuring/valgrind.js';
 import { DETERMINISTIC_V8_FLAGS, FIXED_MALLOC_TUNABLES, fixedLayoutLauncher, fixedMallocTunables } from '../lib/measuring/same-program.js';
 import { processRuntime } from '../lib/measuring/driver-handle.js';
 import { compareCounts, countIncomparability } from '../lib/results/compare-counts.js';
@@ -123,4 +123,30 @@ test('two counts taken with the same V8 flags in another order are comparable', 
   const withFlags = (v8Flags) => ({ env: { node: 'v20' }, settings: { count: { ...count, v8Flags } }, drivers: [] });
   assert.equal(countIncomparability(withFlags(['--a', '--b']), withFlags(['--b', '--a'])), null);
   assert.match(countIncomparability(withFlags(['--a']), withFlags(['--a', '--b'])), /V8 flags differ/);
+});
+
+test('a bench with a floor of its own (execute) and an unsteady row: neither called, by the run or by compare', () => {
+  const withFloors = { settings: { count: { ...count, benchFloorsPct: { execute: 2 } } } };
+  const onExecute = (perOp, instructions = {}) => {
+    const r = run(perOp, withFloors);
+    r.benches[0].name = 'execute';
+    const last = r.benches[0].results.at(-1);
+    last.instructions = { ...last.instructions, ...instructions };
+    return r;
+  };
+  // 1.6 % more on execute: within its floor; on do, beyond the run's.
+  assert.deepEqual(regressionsAgainstBaseline(applyDeltas(onExecute({ mysql2: 25000, mariadb: 25400 })), 1), []);
+  assert.equal(regressionsAgainstBaseline(applyDeltas(run({ mysql2: 25000, mariadb: 25400 }, withFloors)), 1).length, 1);
+  assert.equal(regressionsAgainstBaseline(applyDeltas(onExecute({ mysql2: 25000, mariadb: 26000 })), 1).length, 1, '4 % is beyond execute\'s floor');
+  assert.deepEqual(regressionsAgainstBaseline(applyDeltas(onExecute({ mysql2: 25000, mariadb: 26000 }, { unsteady: true })), 1), []);
+  const c = compareCounts(onExecute({ mariadb: 25000 }), onExecute({ mariadb: 25400 }), { threshold: 1 });
+  assert.deepEqual([c.rows[0].floorPct, c.rows[0].beyondFloor, c.regressions.length], [2, false, 0]);
+  const unsteady = compareCounts(onExecute({ mariadb: 25000 }), onExecute({ mariadb: 30000 }, { unsteady: true }), { threshold: 1 });
+  assert.deepEqual([unsteady.rows[0].unsteady, unsteady.regressions.length], [true, 0]);
+});
+
+test('a window over 1.5 × its row\'s median window is a one-off event', () => {
+  assert.equal(unsteadyWindows([16907970309, 2380177035, 2422757007]), true);
+  assert.equal(unsteadyWindows([2430501633, 2400384022, 2402850854]), false);
+  assert.equal(unsteadyWindows([315715296, 294956196, 301441827]), false, 'select_1000_rows: a collection in one window, 7 % apart');
 });

@@ -12,7 +12,7 @@ import { defaultWake, describeWake } from './wake.js';
 import { DEFAULT_JIT } from './jit.js';
 import { windowLead } from './windows.js';
 import { eachIntervalLevel } from './paired-delta.js';
-import { COUNT_MALLOC_TUNABLES, COUNT_NOISE_FLOOR_PCT, COUNT_V8_FLAGS, VALGRIND_ARGS, assertValgrind } from './valgrind.js';
+import { COUNT_BENCH_FLOORS_PCT, COUNT_MALLOC_TUNABLES, COUNT_NOISE_FLOOR_PCT, COUNT_V8_FLAGS, VALGRIND_ARGS, assertValgrind } from './valgrind.js';
 import { assertRateBenches, rateSettings } from './rates.js';
 
 // time: measured seconds per bench and driver, split into `rounds` windows; lead: the unmeasured
@@ -143,7 +143,7 @@ export function resolveSettings(opts, benches) {
   }
   if (opts.count) {
     // What makes two counts comparable (compare refuses runs that differ in any of it).
-    settings.count = { what: opts.count, valgrind: assertValgrind(), valgrindArgs: [...VALGRIND_ARGS], v8Flags: [...COUNT_V8_FLAGS], mallocTunables: COUNT_MALLOC_TUNABLES, noiseFloorPct: COUNT_NOISE_FLOOR_PCT };
+    settings.count = { what: opts.count, valgrind: assertValgrind(), valgrindArgs: [...VALGRIND_ARGS], v8Flags: [...COUNT_V8_FLAGS], mallocTunables: COUNT_MALLOC_TUNABLES, noiseFloorPct: COUNT_NOISE_FLOOR_PCT, benchFloorsPct: { ...COUNT_BENCH_FLOORS_PCT } };
   }
   return { settings, network };
 }

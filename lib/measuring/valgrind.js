@@ -33,6 +33,28 @@ export const COUNT_MALLOC_TUNABLES = `${FIXED_MALLOC_TUNABLES}:glibc.malloc.tcac
 // (0.08 %, 2026-11-26); most rows repeat within 0.01 %.
 export const COUNT_NOISE_FLOOR_PCT = 0.1;
 
+// Benches whose count moves more than that between two processes of the same code and replay set,
+// measured here (docs/replay.md, "Two installs of the same code"): mysql2's `execute` read 4,634,537
+// to 4,710,397 instructions/op in ten processes whose windows were steady (1.6 %), as V8 tiered its
+// generated row parser up at different operations. A Δ or a change on that bench within this is not called.
+export const COUNT_BENCH_FLOORS_PCT = Object.freeze({ execute: 2 });
+
+/** The noise floor of a bench's count in a run's settings.count (the bench's own where it has one). */
+export const countFloorPct = (count, bench) => count?.benchFloorsPct?.[bench] ?? count?.noiseFloorPct ?? 0;
+
+// A window that counts this many times the row's median window holds a one-off event, not the
+// row's steady cost: mysql2's `execute` had windows of 16.9 billion instructions against 2.4 billion,
+// 70 % of it in TurboFan recompiling the generated row parser, in 2 to 3 processes of 6. Such a row is
+// counted again in a new process, and marked unsteady (not judged) when that one has one too.
+export const UNSTEADY_WINDOW_RATIO = 1.5;
+
+/** Pure: does a row's windows' largest exceed UNSTEADY_WINDOW_RATIO × their median? */
+export function unsteadyWindows(windows) {
+  const sorted = [...windows].sort((a, b) => a - b);
+  const median = sorted[Math.floor(sorted.length / 2)];
+  return sorted[sorted.length - 1] > UNSTEADY_WINDOW_RATIO * median;
+}
+
 /** Valgrind's version ('valgrind-3.19.0'), or null when it is not installed. */
 export function valgrindVersion() {
   const r = spawnSync('valgrind', ['--version'], { encoding: 'utf8' });

@@ -14,7 +14,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DRIVER_PROCESS_TZ } from '../measuring/driver-handle.js';
 import { notApplicableReason, planFor } from '../measuring/plan.js';
-import { COUNT_MALLOC_TUNABLES, COUNT_V8_FLAGS, MARKER, VALGRIND_ARGS } from '../measuring/valgrind.js';
+import { COUNT_MALLOC_TUNABLES, COUNT_V8_FLAGS, MARKER, VALGRIND_ARGS, unsteadyWindows } from '../measuring/valgrind.js';
 import { decodeConversation, readSet } from '../conversations/sets.js';
 
 const CHILD = fileURLToPath(new URL('./count-process.js', import.meta.url));
@@ -131,7 +131,10 @@ async function countRow({ bench, driver, context, file, target, live, signal, sm
   // --smoke: an eighth of the operations: that the count runs, not a figure to keep.
   const { warmup, ops } = smoke ? { warmup: Math.max(64, sized.warmup / 8), ops: Math.max(16, sized.ops / 8) } : sized;
   const job = { spec: driver.loadSpec ?? driver.name, bench: bench.name, set: file, context, target, warmup, ops, chunks: CHUNKS };
-  const { windows, result } = await countOnce(job, { live, signal });
+  // A window that held a one-off event (valgrind.js UNSTEADY_WINDOW_RATIO): counted again, in a new process.
+  const first = await countOnce(job, { live, signal });
+  const again = unsteadyWindows(first.windows) ? await countOnce(job, { live, signal }) : null;
+  const { windows, result } = again ?? first;
   const sum = windows.reduce((a, b) => a + b, 0);
   return {
     driver: driver.name,
@@ -140,7 +143,14 @@ async function countRow({ bench, driver, context, file, target, live, signal, sm
     status: 'ok',
     error: null,
     instructionsPerOp: Math.round(sum / (CHUNKS * ops)),
-    instructions: { ops: CHUNKS * ops, warmup, windows, spreadPct: Math.round(((Math.max(...windows) - Math.min(...windows)) / (sum / CHUNKS)) * 1e5) / 1e3 },
+    instructions: {
+      ops: CHUNKS * ops,
+      warmup,
+      windows,
+      spreadPct: Math.round(((Math.max(...windows) - Math.min(...windows)) / (sum / CHUNKS)) * 1e5) / 1e3,
+      ...(again ? { recountedFrom: first.windows } : {}),
+      ...(unsteadyWindows(windows) ? { unsteady: true } : {}),
+    },
   };
 }
 

@@ -9,7 +9,8 @@ export const COUNT_HEAD = ['instructions/op', 'ops counted', 'window spread'];
 export function countCells(row, bench, baseline) {
   if (!row.ok) return [row.status === 'n/a' ? 'n/a' : 'FAILED', '', '', fmtDelta(row, bench, baseline, { digits: 2 })];
   const spread = row.instructions?.spreadPct;
-  return [fmtOps(row.instructionsPerOp), fmtOps(row.instructions.ops), Number.isFinite(spread) ? `${spread.toFixed(2)} %` : '',
+  const mark = row.instructions?.unsteady ? ' unsteady' : row.instructions?.recountedFrom ? ' recounted' : '';
+  return [fmtOps(row.instructionsPerOp), fmtOps(row.instructions.ops), Number.isFinite(spread) ? `${spread.toFixed(2)} %${mark}` : '',
     fmtDelta(row, bench, baseline, { digits: 2 })];
 }
 
@@ -17,5 +18,7 @@ export function countCells(row, bench, baseline) {
 export function describeCount(count) {
   return `instructions/op: under ${count.valgrind}'s callgrind, after an uninstrumented warm-up, three windows of N operations each; `
     + 'window spread: how far the windows differ (the GC work each happens to hold); '
-    + `Δ: the reference's instructions/op ÷ the row's − 1 (+ is less work); ~ within the count's noise floor (±${count.noiseFloorPct} %, its run-to-run spread here)`;
+    + `Δ: the reference's instructions/op ÷ the row's − 1 (+ is less work); ~ within the count's noise floor (±${count.noiseFloorPct} %`
+    + `${Object.entries(count.benchFloorsPct ?? {}).map(([bench, pct]) => `; ${bench} ±${pct} %`).join('')}, its run-to-run spread here)`
+    + '; recounted: a window held a one-off event over 1.5 × the others, and the row was counted again; unsteady: the recount had one too, and its Δ is not called';
 }

@@ -2,6 +2,7 @@
 // a row's change is judged directly (no anchor): beyond the count's noise floor and --threshold, a
 // row doing more instructions per operation is a regression. Runs whose counts were taken differently
 // (Node, V8 flags, Valgrind, a driver's options) are refused, naming what differs.
+import { countFloorPct } from '../measuring/valgrind.js';
 
 /** What must be the same in two runs for their counts to be compared: [what, get]. */
 const SAME = [
@@ -28,11 +29,13 @@ export function countIncomparability(base, next) {
 }
 
 /**
- * Pure: { kind: 'instructions', floorPct, threshold, rows, regressions }. A row's changePct is the base's
+ * Pure: { kind: 'instructions', floorPct (the floor of a bench without its own), threshold, rows
+ * (each with its bench's floorPct, and unsteady when a side's windows held a one-off event), regressions }. A row's changePct is the base's
  * instructions/op ÷ the new one's − 1 (in %, + is less work: the sign of an ops/s change).
  */
 export function compareCounts(base, next, { threshold = null, baseFile = null, newFile = null } = {}) {
-  const floorPct = Math.max(base.settings?.count?.noiseFloorPct ?? 0, next.settings?.count?.noiseFloorPct ?? 0);
+  const floorOf = (bench) => Math.max(countFloorPct(base.settings?.count, bench), countFloorPct(next.settings?.count, bench));
+  const floorPct = floorOf(null);
   const baseRows = new Map();
   for (const b of base.benches ?? []) for (const r of b.results ?? []) baseRows.set(`${b.name}\0${r.driver}`, r);
   const rows = [];
@@ -42,13 +45,17 @@ export function compareCounts(base, next, { threshold = null, baseFile = null, n
       if (!was) continue;
       const both = was.instructionsPerOp > 0 && r.instructionsPerOp > 0;
       const changePct = both ? Math.round((was.instructionsPerOp / r.instructionsPerOp - 1) * 1e5) / 1e3 : null;
-      const beyondFloor = both && Math.abs(changePct) > floorPct;
+      const floor = floorOf(b.name);
+      const unsteady = Boolean(was.instructions?.unsteady || r.instructions?.unsteady);
+      const beyondFloor = both && !unsteady && Math.abs(changePct) > floor;
       const nowFails = was.ok && !r.ok && r.status === 'failed';
       rows.push({
         bench: b.name, driver: r.driver,
         base: was.instructionsPerOp ?? null, next: r.instructionsPerOp ?? null,
         changePct, beyondFloor,
-        regression: threshold !== null && (nowFails || (beyondFloor && changePct < -Math.max(threshold, floorPct))),
+        floorPct: floor,
+        unsteady,
+        regression: threshold !== null && (nowFails || (beyondFloor && changePct < -Math.max(threshold, floor))),
         status: r.ok ? 'ok' : r.status,
       });
     }
