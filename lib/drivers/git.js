@@ -9,10 +9,10 @@ import { join, resolve } from 'node:path';
 import { installError, usageError } from '../common/errors.js';
 import { describeMissing, missingModules } from './checkout-modules.js';
 import { fillIntoPlace } from './cache-entry.js';
-import { defaultCacheDir, npmReason, runNpm } from './versions.js';
+import { VERSIONED_PACKAGES, defaultCacheDir, npmReason, runNpm } from './versions.js';
 
 /** The packages a commit may hold: the built-in drivers, each measured with its own adapter. */
-export const GIT_PACKAGES = ['mysql', 'mysql2', 'mariadb'];
+export const GIT_PACKAGES = Object.keys(VERSIONED_PACKAGES);
 
 const SHORT = 7;
 
@@ -37,10 +37,7 @@ export function assertGitSpec(spec) {
   return parsed;
 }
 
-/**
- * Run git read-only: no optional locks (no index refresh), no prompts. Returns { code, stdout, stderr }.
- * `input`: bytes for its stdin.
- */
+/** Run git read-only: no optional locks (no index refresh), no prompts. Returns { code, stdout (bytes), stderr }. */
 export function git(args, { cwd } = {}) {
   const r = spawnSync('git', args, {
     cwd,
