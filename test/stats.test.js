@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mean, variance, median, percentileOfSorted, relativeMarginOfError, latencySummary, deltaPct, tCritical95, medianConfidenceInterval, normalQuantile } from '../lib/common/stats.js';
+import { mean, variance, median, percentileOfSorted, relativeMarginOfError, latencySummary, deltaPct, logRatioPct, tCritical95, medianConfidenceInterval, normalQuantile } from '../lib/common/stats.js';
+import { rowKey, splitRowKey } from '../lib/common/row-key.js';
 import { eachIntervalLevel, pairedDelta, betweenProcessVariance, pairedDrift } from '../lib/measuring/paired-delta.js';
 
 test('mean, variance and median', () => {
@@ -170,4 +171,12 @@ test('a paired ratio that steps up halfway through the rounds is told apart from
   // The halves are by round number, whatever order the rounds come in.
   assert.deepEqual(pairedDrift([...warming].reverse(), ref), w);
   assert.equal(pairedDrift(warming.slice(0, 20), ref), null, 'too few rounds to halve');
+});
+
+test('a log ratio as a percentage, and a row key that splits back into its bench and driver', () => {
+  assert.equal(logRatioPct(0), 0);
+  assert.ok(Math.abs(logRatioPct(Math.log(1.1)) - 10) < 1e-9);
+  assert.ok(Math.abs(logRatioPct(Math.log(0.8)) + 20) < 1e-9);
+  assert.deepEqual(splitRowKey(rowKey('do', 'mysql2@3.9.0')), ['do', 'mysql2@3.9.0']);
+  assert.notEqual(rowKey('a', 'bc'), rowKey('ab', 'c'));
 });

@@ -87,6 +87,9 @@ export function deltaPct(value, base) {
   return ((value - base) / base) * 100;
 }
 
+/** A change held as a log ratio (the mean or median of log(new / old)), as a percentage: + is larger. */
+export const logRatioPct = (log) => (Math.exp(log) - 1) * 100;
+
 /** Standard normal CDF (Abramowitz-Stegun 7.1.26 via erf), accurate to ~1e-7. */
 export function normalCdf(z) {
   const t = 1 / (1 + 0.3275911 * Math.abs(z) / Math.SQRT2);

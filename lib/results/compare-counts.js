@@ -3,6 +3,7 @@
 // row doing more instructions per operation is a regression. Runs whose counts were taken differently
 // (Node, V8 flags, Valgrind, a driver's options) are refused, naming what differs.
 import { countFloorPct } from '../measuring/valgrind.js';
+import { rowKey } from '../common/row-key.js';
 
 /** What must be the same in two runs for their counts to be compared: [what, get]. */
 const SAME = [
@@ -37,11 +38,11 @@ export function compareCounts(base, next, { threshold = null, baseFile = null, n
   const floorOf = (bench) => Math.max(countFloorPct(base.settings?.count, bench), countFloorPct(next.settings?.count, bench));
   const floorPct = floorOf(null);
   const baseRows = new Map();
-  for (const b of base.benches ?? []) for (const r of b.results ?? []) baseRows.set(`${b.name}\0${r.driver}`, r);
+  for (const b of base.benches ?? []) for (const r of b.results ?? []) baseRows.set(rowKey(b.name, r.driver), r);
   const rows = [];
   for (const b of next.benches ?? []) {
     for (const r of b.results ?? []) {
-      const was = baseRows.get(`${b.name}\0${r.driver}`);
+      const was = baseRows.get(rowKey(b.name, r.driver));
       if (!was) continue;
       const both = was.instructionsPerOp > 0 && r.instructionsPerOp > 0;
       const changePct = both ? Math.round((was.instructionsPerOp / r.instructionsPerOp - 1) * 1e5) / 1e3 : null;

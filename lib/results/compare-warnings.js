@@ -1,7 +1,7 @@
 // What a comparison warns of: the conditions that make two runs incomparable, the host's own shift of
 // speed (from the unchanged drivers, and from the server's CPU per operation), and what the anchor, or
 // the lack of one, means. Pure: results objects in, lines out (compare.js gathers them).
-import { median } from '../common/stats.js';
+import { logRatioPct, median } from '../common/stats.js';
 import { fmtSignedPct } from '../common/format-numbers.js';
 import { unchangedDrivers } from './compare-anchor.js';
 
@@ -108,7 +108,7 @@ export function hostShift(geomean, unchanged, anchored) {
 export function serverCpuShift(rows, anchored) {
   const logs = rows.filter((r) => !r.protocolChanged && r.base.serverCpuUsPerOp > 0 && r.new.serverCpuUsPerOp > 0)
     .map((r) => Math.log(r.new.serverCpuUsPerOp / r.base.serverCpuUsPerOp));
-  const serverCpuShiftPct = logs.length > 0 ? (Math.exp(median(logs)) - 1) * 100 : null;
+  const serverCpuShiftPct = logs.length > 0 ? logRatioPct(median(logs)) : null;
   const warning = serverCpuShiftPct !== null && Math.abs(serverCpuShiftPct) >= HOST_SHIFT_WARN_PCT
     ? `the server needed ${fmtSignedPct(serverCpuShiftPct)} CPU per operation for the same statements (median of ${logs.length} rows): `
       + `the host ran ${serverCpuShiftPct > 0 ? 'slower' : 'faster'} in the new run, and ops/s changes of about that size (in the other direction) may be the host; ${shiftConsequence(anchored)}`

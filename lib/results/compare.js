@@ -1,6 +1,7 @@
 // Pure: two results objects -> a comparison object (its renderings: reporting/compare-text.js,
 // markdown.js, html.js). Nothing here reads files, measures or prints.
 import { deltaPct } from '../common/stats.js';
+import { rowKey, splitRowKey } from '../common/row-key.js';
 import { HOST_FOLLOW, JOINT_LEVEL, eachIntervalLevel, pairedChangeBetweenRuns, pairedDelta } from '../measuring/paired-delta.js';
 import { anchorCandidates, unchangedDrivers } from './compare-anchor.js';
 import { anchorWarnings, hostShift, incomparabilities, serverCpuShift } from './compare-warnings.js';
@@ -29,11 +30,11 @@ export function geometricMean(xs) {
   return Math.exp(ok.reduce((s, x) => s + Math.log(x), 0) / ok.length);
 }
 
-/** Both runs' rows by `bench\0driver`, in the new run's bench order, then the base's; drivers in --drivers order. */
+/** Both runs' rows by their rowKey, in the new run's bench order, then the base's; drivers in --drivers order. */
 function pairRows(base, next) {
   const index = (r) => {
     const m = new Map();
-    for (const bench of r.benches ?? []) for (const row of bench.results ?? []) m.set(`${bench.name}\0${row.driver}`, { bench, row });
+    for (const bench of r.benches ?? []) for (const row of bench.results ?? []) m.set(rowKey(bench.name, row.driver), { bench, row });
     return m;
   };
   const baseRows = index(base);
@@ -45,12 +46,12 @@ function pairRows(base, next) {
   const driverOrder = [...new Set([...(next.drivers ?? []), ...(base.drivers ?? [])].map((d) => d.name))];
   const rank = (list, x) => (list.indexOf(x) < 0 ? list.length : list.indexOf(x));
   const keys = [...new Set([...newRows.keys(), ...baseRows.keys()])].sort((x, y) => {
-    const [bx, dx] = x.split('\0');
-    const [by, dy] = y.split('\0');
+    const [bx, dx] = splitRowKey(x);
+    const [by, dy] = splitRowKey(y);
     return rank(benchOrder, bx) - rank(benchOrder, by) || rank(driverOrder, dx) - rank(driverOrder, dy);
   });
   return keys.map((key) => {
-    const [bench, driver] = key.split('\0');
+    const [bench, driver] = splitRowKey(key);
     return { bench, driver, a: baseRows.get(key)?.row, b: newRows.get(key)?.row };
   });
 }
