@@ -17,6 +17,7 @@ import { renderRun } from './reporting/sections.js';
 import { closeStage, openStage } from './server/stage.js';
 import { openReplayStage } from './replay/stage.js';
 import { countRun } from './replay/count.js';
+import { countSettings, counterNamed, counterOf } from './replay/counters/index.js';
 import { shardBenches, waitUntil } from './measuring/shards.js';
 import { Interrupted, trapSignals } from './server/session.js';
 
@@ -34,11 +35,12 @@ async function chooseDrivers(opts, variant) {
   return { baseline, drivers: variant.prepareDrivers ? variant.prepareDrivers(loaded) : loaded };
 }
 
-/** --count instructions: every row counted under Valgrind (replay/count.js); an interruption keeps the rows counted so far. */
+/** --count: every row counted under Valgrind by the run's counter (replay/count.js); an interruption keeps the rows counted so far. */
 async function countAll({ benches, drivers, results, stage, signals, progress, log }) {
-  log(`counting instructions: each bench × driver in one process under ${results.settings.count.valgrind} (callgrind), warmed up uninstrumented, then three windows counted`);
+  const counter = counterOf(results.settings.count);
+  log(`counting ${counter.noun}: ${counter.counting(results.settings.count)}`);
   try {
-    await countRun({ benches, drivers, results, context: stage.session.context, target: stage.target, signal: signals.signal, progress, smoke: results.settings.mode === 'smoke' });
+    await countRun({ counter, benches, drivers, results, context: stage.session.context, target: stage.target, signal: signals.signal, progress, smoke: results.settings.mode === 'smoke' });
     return EXIT.OK;
   } catch (err) {
     const reason = signals.signal.aborted ? signals.signal.reason : err;
@@ -57,7 +59,7 @@ function exitCodeOf(results, exitCode, { variant, threshold, stderr }) {
   let code = exitCode === EXIT.OK && failed ? EXIT.ROWS_FAILED : exitCode;
   if (threshold !== undefined) {
     const found = regressionsAgainstBaseline(results, threshold);
-    const figure = results.settings.count ? 'instructions/op' : results.settings.rate ? 'ops/s, or at a rate p50 latency' : 'ops/s';
+    const figure = results.settings.count ? counterOf(results.settings.count).unit : results.settings.rate ? 'ops/s, or at a rate p50 latency' : 'ops/s';
     for (const line of describeRegressions(found, { baseline: results.settings.baseline, thresholdPct: threshold, figure })) stderr.write(`${line}\n`);
     if (found.length && code === EXIT.OK) code = EXIT.ROWS_FAILED;
   }
@@ -73,6 +75,8 @@ export async function runBenchmark({ benches, opts, env, stdout, stderr, signal,
   const progress = createProgress(stderr, 0, { quiet: opts.quiet });
   const log = (line) => progress.log(line);
   const { settings, network } = resolveSettings(opts, benches);
+  // What makes two counts comparable (compare refuses runs that differ in any of it).
+  if (opts.count) settings.count = countSettings(counterNamed(opts.count));
   assertWritableDir(opts.out);
   const signals = trapSignals(stderr, signal);
   const stage = {};

@@ -1,8 +1,9 @@
 // --count instructions, the pure parts: sizing, reading Valgrind's total, Δ and comparing two counts.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseDumpTotal, sizeCount } from '../lib/replay/count.js';
-import { COUNT_V8_FLAGS, unsteadyWindows } from '../lib/measuring/valgrind.js';
+import { parseDumpTotal, sizeCount } from '../lib/replay/counters/instructions.js';
+import { unsteadyWindows } from '../lib/replay/count.js';
+import { COUNT_V8_FLAGS } from '../lib/replay/valgrind.js';
 import { DETERMINISTIC_V8_FLAGS, FIXED_MALLOC_TUNABLES, fixedLayoutLauncher, fixedMallocTunables } from '../lib/measuring/same-program.js';
 import { processRuntime } from '../lib/measuring/driver-handle.js';
 import { compareCounts, countIncomparability } from '../lib/results/compare-counts.js';
@@ -149,4 +150,17 @@ test('a window over 1.5 × its row\'s median window is a one-off event', () => {
   assert.equal(unsteadyWindows([16907970309, 2380177035, 2422757007]), true);
   assert.equal(unsteadyWindows([2430501633, 2400384022, 2402850854]), false);
   assert.equal(unsteadyWindows([315715296, 294956196, 301441827]), false, 'select_1000_rows: a collection in one window, 7 % apart');
+});
+
+test('--count with an unknown counter: one line listing the counters, the usage exit code, nothing run', async () => {
+  const { main } = await import('../lib/cli/index.js');
+  const { EXIT } = await import('../lib/common/errors.js');
+  let out = '';
+  let err = '';
+  const stdout = { write: (s) => { out += s; return true; }, isTTY: false };
+  const stderr = { write: (s) => { err += s; return true; }, isTTY: false };
+  assert.equal(await main(['do', '--replay', '--count', 'cycles'], { stdout, stderr }), EXIT.USAGE);
+  assert.equal(err.trim().split('\n').length, 1, err);
+  assert.match(err, /--count cycles: no such counter; the counters are instructions$/m);
+  assert.equal(out, '');
 });

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EXIT, UserError } from '../lib/common/errors.js';
 import { buildProgram, main } from '../lib/cli/index.js';
-import { assertValgrind } from '../lib/measuring/valgrind.js';
+import { assertValgrind } from '../lib/replay/valgrind.js';
 import { isolatedDirs, leftovers, noStackTrace, removeIsolatedDirs, runCli } from './helpers/cli.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));

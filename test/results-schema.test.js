@@ -23,7 +23,7 @@ import { startHealthMonitor } from '../lib/measuring/health.js';
 import { hostLoadBetween, readCpuCounters } from '../lib/measuring/host-load.js';
 import { planPlacement } from '../lib/common/placement.js';
 import { loadDrivers } from '../lib/drivers/index.js';
-import { COUNT_NOISE_FLOOR_PCT, COUNT_V8_FLAGS, VALGRIND_ARGS } from '../lib/measuring/valgrind.js';
+import instructions from '../lib/replay/counters/instructions.js';
 import { selectBenches } from '../benchs/index.js';
 import { EXIT, UserError } from '../lib/common/errors.js';
 import { main } from '../lib/cli/index.js';
@@ -140,8 +140,8 @@ test('a run that has only started, and an interrupted one, pass the schema', asy
 test("a --count instructions run's results pass the schema, its rows carrying instructionsPerOp instead of ops/s", async () => {
   const benches = selectBenches(['do']);
   const { settings } = resolveSettings({ drivers: ['mysql2', 'mariadb'], concurrency: 1, wake: parseWake('none'), replay: true }, benches);
-  // What resolveSettings records with --count instructions (it would first look for valgrind).
-  settings.count = { what: 'instructions', valgrind: 'valgrind-3.19.0', valgrindArgs: [...VALGRIND_ARGS], v8Flags: [...COUNT_V8_FLAGS], noiseFloorPct: COUNT_NOISE_FLOOR_PCT };
+  // What a run records with --count instructions (it would first look for valgrind).
+  settings.count = { what: 'instructions', valgrind: 'valgrind-3.19.0', valgrindArgs: [...instructions.toolArgs], v8Flags: [...instructions.v8Flags], noiseFloorPct: instructions.noiseFloorPct };
   Object.assign(settings.replay, { figure: 'instructions', sets: 2, captured: 0, reused: 2, captureOps: 24, dir: 'results/replay', server: '10.11.19-MariaDB' });
   settings.baseline = 'mysql2';
   settings.placement = planPlacement('none');

@@ -1,7 +1,7 @@
 // The options the measuring commands share: what a run measures (the root command: drivers,
 // baseline, concurrency, the options the benches declare, network), how windows are measured, where
 // processes run and results go, and where the server is.
-import { InvalidArgumentError, Option } from 'commander';
+import { Option } from 'commander';
 import { usageError } from '../common/errors.js';
 import { positiveInteger, positiveNumber, splitList } from '../common/config.js';
 import { BUILTIN_DRIVERS } from '../drivers/index.js';
@@ -13,6 +13,7 @@ import { parseLatencyLimit, parseRates, parseSchedule } from '../measuring/rates
 import { benchOptionSpecs } from '../measuring/catalogue.js';
 import { parseWake } from '../measuring/wake.js';
 import { DEFAULT_JIT, parseJit } from '../measuring/jit.js';
+import { counterNamed, counterNames } from '../replay/counters/index.js';
 
 /** A commander parser for a percentage of 0 or more (`--threshold`). */
 export function nonNegativeNumber(flag) {
@@ -25,11 +26,8 @@ export function nonNegativeNumber(flag) {
   };
 }
 
-/** --count: what to count instead of time (instructions only). */
-function parseCount(value) {
-  if (value !== 'instructions') throw new InvalidArgumentError("the one count is 'instructions'");
-  return value;
-}
+/** --count: what to count instead of time, a counter's name (replay/counters/). */
+const parseCount = (value) => counterNamed(value).name;
 
 export function addRunOptions(cmd) {
   cmd
@@ -68,7 +66,7 @@ export function addMeasureOptions(cmd) {
     .option('--wake <mode>', "CPU wake-up control while sampling: 'spin' (lowest-priority busy loops keep idle CPUs awake; 'spin:N' for N loops) or 'none' (default: none; spin with --rate)", parseWake)
     .option('--jit <mode>', "V8's background compiles: 'background' (they run while the driver process runs, as in any process; a long one may outlast the run) or 'wait' (each driver process waits for them after its warm-up and after each window, outside the measured parts: figures of the optimized code, at the cost of the waits)", parseJit, DEFAULT_JIT)
     .option('--replay', "client cost: each driver answered in its own process by the server's recorded replies (no socket, no server in the figure); replay sets are captured from the server first where missing, and kept in <out>/replay")
-    .option('--count <what>', "with --replay: 'instructions' counts each row's instructions per operation under Valgrind (the same count on every run and host) instead of timing it", parseCount)
+    .option('--count <what>', `with --replay: ${counterNames().map((name) => `'${name}' ${counterNamed(name).help}`).join('; ')} instead of timing it`, parseCount)
     .option('--recapture', 'with --replay: capture every replay set again from the server, even where one is stored')
     .option('--reinstall', "install the run's driver releases, and extract and install its git commits, again, even where the cache has them")
     .option('--latency', 'wide table: p50, p90, p99 and max latency, the window-to-window spread, and the cost per operation (client CPU, GC, server CPU)')

@@ -12,7 +12,6 @@ import { defaultWake, describeWake } from './wake.js';
 import { DEFAULT_JIT } from './jit.js';
 import { windowLead } from './windows.js';
 import { eachIntervalLevel } from './paired-delta.js';
-import { COUNT_BENCH_FLOORS_PCT, COUNT_MALLOC_TUNABLES, COUNT_NOISE_FLOOR_PCT, COUNT_V8_FLAGS, VALGRIND_ARGS, assertValgrind } from './valgrind.js';
 import { assertRateBenches, rateSettings } from './rates.js';
 
 // time: measured seconds per bench and driver, split into `rounds` windows; lead: the unmeasured
@@ -126,7 +125,7 @@ export function resolveSettings(opts, benches) {
   if (opts.replay) {
     if (network.rttMs > 0) throw usageError('--replay measures the driver with no network: it cannot take --rtt or --network', 'drop --rtt/--network, or --replay');
     const warmupOps = opts.smoke ? SMOKE_REPLAY_WARMUP_OPS : REPLAY_WARMUP_OPS;
-    settings.replay = opts.count ? { figure: 'instructions' } : {
+    settings.replay = opts.count ? { figure: opts.count } : {
       figure: 'client cost',
       // Timed, a row's processes run the same program on the same operations (same-program.js, warm-up.js).
       warmupOps,
@@ -140,10 +139,6 @@ export function resolveSettings(opts, benches) {
     if (opts.replay) throw usageError('--rate loads a server on a schedule: it cannot take --replay', 'drop --rate or --replay');
     assertRateBenches(benches);
     settings.rate = rateSettings(opts);
-  }
-  if (opts.count) {
-    // What makes two counts comparable (compare refuses runs that differ in any of it).
-    settings.count = { what: opts.count, valgrind: assertValgrind(), valgrindArgs: [...VALGRIND_ARGS], v8Flags: [...COUNT_V8_FLAGS], mallocTunables: COUNT_MALLOC_TUNABLES, noiseFloorPct: COUNT_NOISE_FLOOR_PCT, benchFloorsPct: { ...COUNT_BENCH_FLOORS_PCT } };
   }
   return { settings, network };
 }

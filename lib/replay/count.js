@@ -1,8 +1,8 @@
-// --replay --count instructions: each row's client cost counted by Valgrind instead of timed. Per
-// bench and driver one process (count-process.js) replays the row's set with V8's determinism flags
-// under callgrind: instrumentation off for start-up and warm-up (Valgrind's uninstrumented speed,
-// about 8 × faster), then on for three windows of N operations, each delimited by a dump of
-// callgrind's counters. Instructions per operation are the windows' total over their operations;
+// --replay --count <counter> (counters/: instructions): each row's client cost counted by Valgrind
+// instead of timed. Per bench and driver one process (count-process.js) replays the row's set with
+// V8's determinism flags under the counter's tool (callgrind): instrumentation off for start-up and
+// warm-up (Valgrind's uninstrumented speed, about 8 × faster), then on for three windows of N
+// operations, each delimited by a dump of the tool's counters. The figure per operation is the windows' total over their operations;
 // start-up and warm-up never enter, and the windows' spread says whether the row was steady.
 // Why windows in one process, not the difference of two processes' totals (the first design): two
 // processes' start-ups differed by up to 250,000 instructions between runs, 0.1 % of a cheap row's
@@ -14,64 +14,42 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DRIVER_PROCESS_TZ } from '../measuring/driver-handle.js';
 import { notApplicableReason, planFor } from '../measuring/plan.js';
-import { COUNT_MALLOC_TUNABLES, COUNT_V8_FLAGS, MARKER, VALGRIND_ARGS, unsteadyWindows } from '../measuring/valgrind.js';
 import { decodeConversation, readSet } from '../conversations/sets.js';
 
 const CHILD = fileURLToPath(new URL('./count-process.js', import.meta.url));
 
 const VALGRIND_TIMEOUT_MS = 600000;
 
-/**
- * How many operations each window runs (N) and the warm-up before them (W), from what a replayed
- * operation moves (from the set): its commands, the bytes the driver sends and those it receives
- * (about 30,000, 30 and 100 instructions each, fitted to the seven design benches' counts) estimate
- * its instructions, and N holds about 600 million; W is 8N, at least 2,048 operations (uninstrumented,
- * so cheap). The same W and N on every run of a set: a count depends on where its windows lie (sized
- * from a timing, W and N flipped between runs and counts moved by up to 15 %).
- */
-export function sizeCount(recording) {
-  const loop = recording.steps.slice(recording.cycleFrom);
-  const ops = Math.max(1, recording.cycleOps ?? recording.ops - 1);
-  const per = (bytes) => loop.reduce((n, s) => n + bytes(s), 0) / ops;
-  const estimate = 30000 * (loop.length / ops) + 30 * per((s) => s.sent ?? 0) + 100 * per((s) => s.reply.length);
-  const n = Math.max(64, Math.min(16384, 2 ** Math.round(Math.log2(600e6 / estimate))));
-  return { warmup: Math.max(2048, 8 * n), ops: n };
-}
+// A window that counts this many times the row's median window holds a one-off event, not the
+// row's steady cost: mysql2's `execute` had windows of 16.9 billion instructions against 2.4 billion,
+// 70 % of it in TurboFan recompiling the generated row parser, in 2 to 3 processes of 6. Such a row is
+// counted again in a new process, and marked unsteady (not judged) when that one has one too.
+export const UNSTEADY_WINDOW_RATIO = 1.5;
 
-/** The instructions a callgrind dump holds (its "summary:" line), or null. */
-export function parseDumpTotal(text) {
-  const m = /^summary:\s*(\d+)/m.exec(text);
-  return m ? Number(m[1]) : null;
-}
-
-/** The instruction totals of the last `chunks` dumps of a finished count process in `dir`: its windows. */
-function readWindows(dir, chunks) {
-  const dumps = fs.readdirSync(dir).map((f) => /^cg\.out\.(\d+)$/.exec(f)?.[1]).filter(Boolean).map(Number).sort((a, b) => a - b);
-  if (dumps.length < chunks + 1) throw new Error(`callgrind dumped ${dumps.length} times, not ${chunks + 1} or more: the count's marker (${MARKER}) was not reached`);
-  return dumps.slice(-chunks).map((k) => {
-    const total = parseDumpTotal(fs.readFileSync(path.join(dir, `cg.out.${k}`), 'utf8'));
-    if (total === null) throw new Error('a callgrind dump had no summary line');
-    return total;
-  });
+/** Pure: does a row's windows' largest exceed UNSTEADY_WINDOW_RATIO × their median? */
+export function unsteadyWindows(windows) {
+  const sorted = [...windows].sort((a, b) => a - b);
+  const median = sorted[Math.floor(sorted.length / 2)];
+  return sorted[sorted.length - 1] > UNSTEADY_WINDOW_RATIO * median;
 }
 
 /** The last line Valgrind or the process wrote on stderr, without Valgrind's "==pid==" prefix. */
 const lastLine = (stderr) => stderr.split('\n').map((l) => l.replace(/^==\d+==\s?/, '').trim()).filter(Boolean).slice(-1)[0] ?? '';
 
 /**
- * One count process under callgrind; resolves to { windows: [instructions of each window], result }
- * or rejects with the reason. Instrumentation is switched on through vgdb when the process passes
- * its warm-up.
+ * One count process under the counter's Valgrind tool; resolves to { windows: [the counter's figure
+ * of each window], result } or rejects with the reason. Instrumentation is switched on through vgdb
+ * when the process passes its warm-up.
  */
-export async function countOnce(job, { live = new Set(), signal } = {}) {
+export async function countOnce(job, { counter, live = new Set(), signal } = {}) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mdb-count-'));
   const go = path.join(dir, 'go');
   try {
     return await new Promise((resolve, reject) => {
-      const child = spawn('valgrind', [...VALGRIND_ARGS, `--callgrind-out-file=${path.join(dir, 'cg.out')}`,
-        process.execPath, ...COUNT_V8_FLAGS, CHILD, JSON.stringify({ ...job, go })], {
+      const child = spawn('valgrind', [...counter.toolArgs, ...counter.outputArgs(dir),
+        process.execPath, ...counter.v8Flags, CHILD, JSON.stringify({ ...job, go })], {
         stdio: ['ignore', 'pipe', 'pipe'],
-        env: { ...process.env, TZ: DRIVER_PROCESS_TZ, GLIBC_TUNABLES: process.env.GLIBC_TUNABLES ? `${process.env.GLIBC_TUNABLES}:${COUNT_MALLOC_TUNABLES}` : COUNT_MALLOC_TUNABLES },
+        env: { ...process.env, TZ: DRIVER_PROCESS_TZ, GLIBC_TUNABLES: process.env.GLIBC_TUNABLES ? `${process.env.GLIBC_TUNABLES}:${counter.mallocTunables}` : counter.mallocTunables },
       });
       live.add(child);
       let stdout = '';
@@ -111,7 +89,7 @@ export async function countOnce(job, { live = new Set(), signal } = {}) {
           const last = lastLine(stderr);
           return reject(new Error(`the count process under valgrind ${sig ? `was killed (${sig})` : `exited with code ${code}`}${last ? `: ${last}` : ''}`));
         }
-        try { resolve({ windows: readWindows(dir, job.chunks), result }); } catch (err) { reject(err); }
+        try { resolve({ windows: counter.readWindows(dir, job.chunks), result }); } catch (err) { reject(err); }
       });
     });
   } finally {
@@ -126,14 +104,14 @@ const CHUNKS = 3;
  * Count one bench on one driver. Returns a row: { instructionsPerOp, instructions: { ops, warmup,
  * windows, spreadPct } } or a failed one.
  */
-async function countRow({ bench, driver, context, file, target, live, signal, smoke }) {
-  const sized = sizeCount(decodeConversation(readSet(file)));
+async function countRow({ counter, bench, driver, context, file, target, live, signal, smoke }) {
+  const sized = counter.size(decodeConversation(readSet(file)));
   // --smoke: an eighth of the operations: that the count runs, not a figure to keep.
   const { warmup, ops } = smoke ? { warmup: Math.max(64, sized.warmup / 8), ops: Math.max(16, sized.ops / 8) } : sized;
   const job = { spec: driver.loadSpec ?? driver.name, bench: bench.name, set: file, context, target, warmup, ops, chunks: CHUNKS };
-  // A window that held a one-off event (valgrind.js UNSTEADY_WINDOW_RATIO): counted again, in a new process.
-  const first = await countOnce(job, { live, signal });
-  const again = unsteadyWindows(first.windows) ? await countOnce(job, { live, signal }) : null;
+  // A window that held a one-off event (UNSTEADY_WINDOW_RATIO): counted again, in a new process.
+  const first = await countOnce(job, { counter, live, signal });
+  const again = unsteadyWindows(first.windows) ? await countOnce(job, { counter, live, signal }) : null;
   const { windows, result } = again ?? first;
   const sum = windows.reduce((a, b) => a + b, 0);
   return {
@@ -155,14 +133,14 @@ async function countRow({ bench, driver, context, file, target, live, signal, sm
 }
 
 /** One cell of a count run: the row it fills (n/a, failed, or counted). */
-async function countCell({ bench, driver, context, target, live, signal, smoke }) {
+async function countCell({ counter, bench, driver, context, target, live, signal, smoke }) {
   const plan = planFor(bench, driver, context);
   const na = notApplicableReason(plan);
   const file = bench.replaySets?.[driver.name];
   if (na || !file) return { driver: driver.name, protocol: 'n/a', ok: false, status: 'n/a', error: na ?? 'no replay set' };
   if (file.failed) return { driver: driver.name, protocol: plan.protocol, ok: false, status: 'failed', error: file.failed };
   try {
-    return await countRow({ bench, driver, context, file, target, live, signal, smoke });
+    return await countRow({ counter, bench, driver, context, file, target, live, signal, smoke });
   } catch (err) {
     if (signal?.aborted) throw signal.reason;
     return { driver: driver.name, protocol: plan.protocol, ok: false, status: 'failed', error: err.message };
@@ -174,7 +152,7 @@ async function countCell({ bench, driver, context, target, live, signal, smoke }
  * made them: each with its rows' sets), one process per CPU at a time; a bench's entry is reported
  * when its rows are done. Rows fail alone; nothing is left running, also on abort.
  */
-export async function countRun({ benches, drivers, results, context, target, signal, progress, smoke = false }) {
+export async function countRun({ counter, benches, drivers, results, context, target, signal, progress, smoke = false }) {
   const live = new Set();
   const killAll = () => { for (const child of live) { try { child.kill('SIGKILL'); } catch { /* gone */ } } };
   process.on('exit', killAll);
@@ -198,7 +176,7 @@ export async function countRun({ benches, drivers, results, context, target, sig
       while (next < cells.length) {
         signal?.throwIfAborted();
         const { e, driver, i } = cells[next++];
-        e.entry.results[i] = await countCell({ bench: e.bench, driver, context, target, live, signal, smoke });
+        e.entry.results[i] = await countCell({ counter, bench: e.bench, driver, context, target, live, signal, smoke });
         e.left--;
         report();
       }

@@ -2,7 +2,7 @@
 // a row's change is judged directly (no anchor): beyond the count's noise floor and --threshold, a
 // row doing more instructions per operation is a regression. Runs whose counts were taken differently
 // (Node, V8 flags, Valgrind, a driver's options) are refused, naming what differs.
-import { countFloorPct } from '../measuring/valgrind.js';
+import { countDeltaPct, countFloorPct } from './counts.js';
 import { rowKey } from '../common/row-key.js';
 
 /** What must be the same in two runs for their counts to be compared: [what, get]. */
@@ -44,8 +44,8 @@ export function compareCounts(base, next, { threshold = null, baseFile = null, n
     for (const r of b.results ?? []) {
       const was = baseRows.get(rowKey(b.name, r.driver));
       if (!was) continue;
-      const both = was.instructionsPerOp > 0 && r.instructionsPerOp > 0;
-      const changePct = both ? Math.round((was.instructionsPerOp / r.instructionsPerOp - 1) * 1e5) / 1e3 : null;
+      const changePct = countDeltaPct(was.instructionsPerOp, r.instructionsPerOp);
+      const both = changePct !== null;
       const floor = floorOf(b.name);
       const unsteady = Boolean(was.instructions?.unsteady || r.instructions?.unsteady);
       const beyondFloor = both && !unsteady && Math.abs(changePct) > floor;

@@ -2,7 +2,7 @@
 // bench), the run's resolution, and each Δ's significance under the one rule (measuring/paired-delta.js).
 import { round1 } from '../common/stats.js';
 import { eachIntervalLevel, pairedDelta, pairedDrift, pairedResolution, pairedSignificant } from '../measuring/paired-delta.js';
-import { countFloorPct } from '../measuring/valgrind.js';
+import { countDeltaPct, countFloorPct } from './counts.js';
 
 /**
  * The reference of a bench's Δ column: the baseline's row when it was measured there, else the
@@ -80,14 +80,15 @@ function roundsOf(row, bench) {
 
 /**
  * Instruction counts: Δ = reference instructions/op ÷ the row's − 1 (in %, + is fewer instructions,
- * the sign of ops/s), called when beyond the bench's noise floor (valgrind.js countFloorPct) and
+ * the sign of ops/s), called when beyond the bench's noise floor (counts.js countFloorPct) and
  * neither row is unsteady (a window held a one-off event in both its counts).
  */
 function applyInstructionDeltas(compared, results) {
   for (const [row, ref, bench] of compared) {
-    if (!(row.instructionsPerOp > 0 && ref.instructionsPerOp > 0)) continue;
+    const deltaPct = countDeltaPct(ref.instructionsPerOp, row.instructionsPerOp);
+    if (deltaPct === null) continue;
     const floor = countFloorPct(results.settings.count, bench.name);
-    row.deltaPct = Math.round((ref.instructionsPerOp / row.instructionsPerOp - 1) * 1e5) / 1e3;
+    row.deltaPct = deltaPct;
     row.deltaCI = [row.deltaPct - floor, row.deltaPct + floor];
     row.deltaSignificant = Math.abs(row.deltaPct) > floor && !row.instructions?.unsteady && !ref.instructions?.unsteady;
   }

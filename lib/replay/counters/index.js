@@ -1,0 +1,54 @@
+// What --count can count: a registry of counters, `instructions` (instructions.js) the first. A
+// counter is one entry; the count (replay/count.js), the run's settings, the rows, the reports and
+// `compare` take what they need from it, so a second counter is a file and a line below.
+//
+// An entry:
+//   name        what --count takes, and rows' count.what ('instructions')
+//   unit        the figure's label in tables and charts ('instructions/op'); shortUnit, compare's columns ('instr/op')
+//   noun        the counted thing in prose ('instructions': "fewer instructions"); perOp, per operation in prose
+//   title       the comparison's footer ('Instructions per operation under Valgrind'); heading, the run's line in the table
+//   help        what --count <name> does, for --help
+//   tool, toolArgs, outputArgs(dir)   the Valgrind tool, its arguments (recorded), and where it writes into dir
+//   v8Flags, mallocTunables           the counted process's V8 flags and GLIBC_TUNABLES
+//   noiseFloorPct, benchFloorsPct     the run-to-run spread a Δ must exceed, and benches' own (wider) ones, in %
+//   size(recording)          { warmup, ops }: the operations before the windows and in each, from a replay set
+//   readWindows(dir, n)      the last n windows' figures, from what the tool wrote into dir
+//   record()                 the tool's part of settings.count (its version, arguments, flags): what makes counts comparable
+//   counting(count), countedWith(count), method(count)   the run's log line, the table's settings line, how a figure was taken
+import { usageError } from '../../common/errors.js';
+import instructions from './instructions.js';
+
+const FIELDS = ['name', 'unit', 'shortUnit', 'noun', 'perOp', 'title', 'heading', 'help', 'tool', 'toolArgs', 'outputArgs', 'v8Flags',
+  'mallocTunables', 'noiseFloorPct', 'benchFloorsPct', 'size', 'readWindows', 'record', 'counting', 'countedWith', 'method'];
+
+const counters = new Map([[instructions.name, instructions]]);
+
+/** The counters' names, in registration order. */
+export const counterNames = () => [...counters.keys()];
+
+/** The counter named `name`, or a usage error (exit 2) in one line that lists the known ones. */
+export function counterNamed(name) {
+  const counter = counters.get(name);
+  if (!counter) throw usageError(`--count ${name}: no such counter; the counters are ${counterNames().join(', ')}`);
+  return counter;
+}
+
+/** The counter a run's settings.count names (counterNamed). */
+export const counterOf = (count) => counterNamed(count?.what);
+
+/**
+ * Add a counter (a test's, or a new one's first trial); an entry lacking a field is refused. Returns
+ * a function that removes it again.
+ */
+export function registerCounter(entry) {
+  const missing = FIELDS.filter((f) => entry[f] === undefined);
+  if (missing.length) throw new Error(`counter ${entry.name ?? '(no name)'} lacks ${missing.join(', ')}`);
+  if (counters.has(entry.name)) throw new Error(`a counter named ${entry.name} is registered already`);
+  counters.set(entry.name, entry);
+  return () => counters.delete(entry.name);
+}
+
+/** A count run's settings.count: what is counted, how (the tool's record) and its noise floors. */
+export const countSettings = (counter) => ({
+  what: counter.name, ...counter.record(), noiseFloorPct: counter.noiseFloorPct, benchFloorsPct: { ...counter.benchFloorsPct },
+});

@@ -1,0 +1,79 @@
+// --count instructions: machine instructions per operation, counted by Valgrind's callgrind (the
+// same count on every run and host). The counter registry's first entry (index.js says what an
+// entry holds).
+import fs from 'node:fs';
+import path from 'node:path';
+import { COUNT_MALLOC_TUNABLES, COUNT_V8_FLAGS, MARKER, assertValgrind } from '../valgrind.js';
+
+// callgrind, instrumentation off until the count process passes its warm-up, a dump at each window's marker.
+const CALLGRIND_ARGS = Object.freeze(['--tool=callgrind', '--instr-atstart=no', `--dump-before=${MARKER}`]);
+
+// Run-to-run spread of instructions per operation measured on this VM (docs/measuring-history.md,
+// "Instruction counts"): a Δ or a change between runs within it is not called. mariadb's
+// select_100_cols, whose first window holds a collection, read 494,942 to 495,347 in three runs
+// (0.08 %, 2026-11-26); most rows repeat within 0.01 %.
+const NOISE_FLOOR_PCT = 0.1;
+
+// Benches whose count moves more than that between two processes of the same code and replay set,
+// measured here (docs/replay.md, "Two installs of the same code"): mysql2's `execute` read 4,619,547
+// to 4,758,766 instructions/op in 17 processes whose windows were steady (3.0 %), as V8 tiered its
+// generated row parser up at different operations. A Δ or a change on that bench within this is not called.
+const BENCH_FLOORS_PCT = Object.freeze({ execute: 3.5 });
+
+/**
+ * How many operations each window runs (N) and the warm-up before them (W), from what a replayed
+ * operation moves (from the set): its commands, the bytes the driver sends and those it receives
+ * (about 30,000, 30 and 100 instructions each, fitted to the seven design benches' counts) estimate
+ * its instructions, and N holds about 600 million; W is 8N, at least 2,048 operations (uninstrumented,
+ * so cheap). The same W and N on every run of a set: a count depends on where its windows lie (sized
+ * from a timing, W and N flipped between runs and counts moved by up to 15 %).
+ */
+export function sizeCount(recording) {
+  const loop = recording.steps.slice(recording.cycleFrom);
+  const ops = Math.max(1, recording.cycleOps ?? recording.ops - 1);
+  const per = (bytes) => loop.reduce((n, s) => n + bytes(s), 0) / ops;
+  const estimate = 30000 * (loop.length / ops) + 30 * per((s) => s.sent ?? 0) + 100 * per((s) => s.reply.length);
+  const n = Math.max(64, Math.min(16384, 2 ** Math.round(Math.log2(600e6 / estimate))));
+  return { warmup: Math.max(2048, 8 * n), ops: n };
+}
+
+/** The instructions a callgrind dump holds (its "summary:" line), or null. */
+export function parseDumpTotal(text) {
+  const m = /^summary:\s*(\d+)/m.exec(text);
+  return m ? Number(m[1]) : null;
+}
+
+/** The instruction totals of the last `chunks` dumps of a finished count process in `dir`: its windows. */
+function readWindows(dir, chunks) {
+  const dumps = fs.readdirSync(dir).map((f) => /^cg\.out\.(\d+)$/.exec(f)?.[1]).filter(Boolean).map(Number).sort((a, b) => a - b);
+  if (dumps.length < chunks + 1) throw new Error(`callgrind dumped ${dumps.length} times, not ${chunks + 1} or more: the count's marker (${MARKER}) was not reached`);
+  return dumps.slice(-chunks).map((k) => {
+    const total = parseDumpTotal(fs.readFileSync(path.join(dir, `cg.out.${k}`), 'utf8'));
+    if (total === null) throw new Error('a callgrind dump had no summary line');
+    return total;
+  });
+}
+
+export default Object.freeze({
+  name: 'instructions',
+  unit: 'instructions/op',
+  shortUnit: 'instr/op',
+  noun: 'instructions',
+  perOp: 'instructions per operation',
+  title: 'Instructions per operation under Valgrind',
+  heading: 'INSTRUCTIONS (replay under Valgrind)',
+  help: "counts each row's instructions per operation under Valgrind (the same count on every run and host)",
+  tool: 'callgrind',
+  toolArgs: CALLGRIND_ARGS,
+  outputArgs: (dir) => [`--callgrind-out-file=${path.join(dir, 'cg.out')}`],
+  v8Flags: COUNT_V8_FLAGS,
+  mallocTunables: COUNT_MALLOC_TUNABLES,
+  noiseFloorPct: NOISE_FLOOR_PCT,
+  benchFloorsPct: BENCH_FLOORS_PCT,
+  size: sizeCount,
+  readWindows,
+  record: () => ({ valgrind: assertValgrind(process.env, 'instructions'), valgrindArgs: [...CALLGRIND_ARGS], v8Flags: [...COUNT_V8_FLAGS], mallocTunables: COUNT_MALLOC_TUNABLES }),
+  counting: (count) => `each bench × driver in one process under ${count.valgrind} (callgrind), warmed up uninstrumented, then three windows counted`,
+  countedWith: (count) => `counted under ${count.valgrind} with V8's determinism flags (${count.v8Flags.join(' ')}), one process per row`,
+  method: (count) => `under ${count.valgrind}'s callgrind, after an uninstrumented warm-up, three windows of N operations each`,
+});

@@ -1,0 +1,50 @@
+// What every count under Valgrind shares (--count, replay/count.js runs it): the counted process's
+// V8 flags and malloc settings, the marker that bounds its windows, and Valgrind being there. What
+// one counter adds (its tool's arguments, how its windows are read, its noise floor) is its entry in
+// counters/.
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { installError } from '../common/errors.js';
+import { driverProcessFlags } from '../measuring/driver-handle.js';
+import { JIT_HOOK_FLAG } from '../measuring/jit.js';
+import { FIXED_MALLOC_TUNABLES } from '../measuring/same-program.js';
+
+// The counted process runs V8 as a replayed driver process does (its heap settings, V8's determinism
+// flags, gc() for count-process.js), without the hook that waits for compiles.
+export const COUNT_V8_FLAGS = Object.freeze(driverProcessFlags({ replay: true }).filter((f) => f !== JIT_HOOK_FLAG));
+
+// The windows' marker: the tool dumps (and zeroes) its counters on entering this libuv function,
+// which os.getPriority() calls and nothing else in a driver process does.
+export const MARKER = 'uv_os_getpriority';
+
+// glibc's malloc in a counted process: the timed replay's fixed thresholds (same-program.js), and a
+// thread cache deep enough to hold what an operation frees. With glibc's default of 7 chunks a size,
+// what an operation freed spilled into the bins, whose state depended on the process's history: the
+// same set of mysql2's `pipelining` counted in one of three steady states, 1,026,545, 1,031,75x or
+// 1,042,0xx instructions/op (6 processes, 2026-11-27), all of the difference in _int_malloc,
+// _int_free and unlink_chunk; with tcache_count=2000, six processes read 1,026,198 to 1,026,293.
+export const COUNT_MALLOC_TUNABLES = `${FIXED_MALLOC_TUNABLES}:glibc.malloc.tcache_count=2000`;
+
+/** Valgrind's version ('valgrind-3.19.0'), or null when it is not installed. */
+export function valgrindVersion() {
+  const r = spawnSync('valgrind', ['--version'], { encoding: 'utf8' });
+  return r.status === 0 ? r.stdout.trim() : null;
+}
+
+const SETUP_SCRIPT = fileURLToPath(new URL('../../scripts/setup.js', import.meta.url));
+
+/**
+ * Valgrind there, or one line saying how to get it (exit 5); `what` is the counter that needs it.
+ * Under the README's `npm run benchmark` a missing one is installed by the project's setup script
+ * first (root with apt-get), as the server is.
+ */
+export function assertValgrind(env = process.env, what = 'instructions') {
+  let version = valgrindVersion();
+  if (!version && env.npm_lifecycle_event === 'benchmark') {
+    spawnSync(process.execPath, [SETUP_SCRIPT, '--valgrind'], { stdio: ['ignore', 2, 2] });
+    version = valgrindVersion();
+  }
+  if (version) return version;
+  throw installError(`valgrind was not found: --count ${what} runs each row under it`,
+    'install the Debian/Ubuntu package valgrind (as root: npm run setup -- --valgrind, or apt-get install valgrind)');
+}

@@ -1,0 +1,11 @@
+// A counted figure's Δ and the noise floor it is judged against (--count runs), for the run's own Δ
+// column (deltas.js) and for two runs compared (compare-counts.js). Pure.
+
+/** The noise floor of a bench's count in a run's settings.count (the bench's own where it has one), in %. */
+export const countFloorPct = (count, bench) => count?.benchFloorsPct?.[bench] ?? count?.noiseFloorPct ?? 0;
+
+/**
+ * Δ between two counts per operation: `ref` ÷ `row` − 1, in % to three decimals (+ is less work, the
+ * sign of an ops/s change); null unless both are counted.
+ */
+export const countDeltaPct = (ref, row) => (ref > 0 && row > 0 ? Math.round((ref / row - 1) * 1e5) / 1e3 : null);
