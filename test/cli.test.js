@@ -7,6 +7,7 @@ import { isolatedDirs, runCli, startCli, leftovers, processesMentioning, removeI
 import { useEmbeddedServer } from './helpers/server.js';
 import { DEFAULT_BENCHES } from '../benchs/index.js';
 import { PRESETS } from '../lib/measuring/settings.js';
+import { SCHEMA_VERSION } from '../lib/results/file.js';
 
 const remote = useEmbeddedServer({ database: 'cli_test_schema' });
 after(removeIsolatedDirs);
@@ -25,7 +26,7 @@ test('--smoke --json - : only JSON on stdout, every bench x driver, nothing left
   const r = await runCli(['--smoke', '--json', '-', '--out', out], { tmp, timeoutMs: 600000 });
   assert.equal(r.code, 0, r.stderr);
   const json = JSON.parse(r.stdout);
-  assert.equal(json.schema, 2);
+  assert.equal(json.schema, SCHEMA_VERSION);
   assert.equal(json.complete, true);
   assert.equal(json.server.embedded, true);
   assert.deepEqual(json.benches.map((b) => b.name), DEFAULT_BENCHES.map((b) => b.name));

@@ -38,7 +38,7 @@ const run = (perOp, extra = {}) => ({
   drivers: [{ name: 'mysql2', options: {} }, { name: 'mariadb', options: {} }],
   benches: [{
     name: 'do',
-    results: Object.entries(perOp).map(([driver, n]) => ({ driver, ok: true, status: 'ok', protocol: 'text', instructionsPerOp: n, instructions: { ops: 3072, warmup: 8192, windows: [1, 2, 3], spreadPct: 0 } })),
+    results: Object.entries(perOp).map(([driver, n]) => ({ driver, ok: true, status: 'ok', protocol: 'text', count: { what: 'instructions', perOp: n, ops: 3072, warmup: 8192, windows: [1, 2, 3], spreadPct: 0 } })),
   }],
   complete: true,
 });
@@ -128,11 +128,11 @@ test('two counts taken with the same V8 flags in another order are comparable', 
 
 test('a bench with a floor of its own (execute) and an unsteady row: neither called, by the run or by compare', () => {
   const withFloors = { settings: { count: { ...count, benchFloorsPct: { execute: 3.5 } } } };
-  const onExecute = (perOp, instructions = {}) => {
+  const onExecute = (perOp, count = {}) => {
     const r = run(perOp, withFloors);
     r.benches[0].name = 'execute';
     const last = r.benches[0].results.at(-1);
-    last.instructions = { ...last.instructions, ...instructions };
+    last.count = { ...last.count, ...count };
     return r;
   };
   // 1.6 % more on execute: within its floor; on do, beyond the run's.
@@ -163,4 +163,18 @@ test('--count with an unknown counter: one line listing the counters, the usage 
   assert.equal(err.trim().split('\n').length, 1, err);
   assert.match(err, /--count cycles: no such counter; the counters are instructions$/m);
   assert.equal(out, '');
+});
+
+test("a results file of schema 2 is read with its counted rows' figures in count, as a run writes them now", async () => {
+  const { readResults } = await import('../lib/results/file.js');
+  const data = readResults(new URL('./fixtures/results/count-instructions.json', import.meta.url).pathname);
+  assert.equal(data.schema, 2);
+  const rows = data.benches.flatMap((b) => b.results).filter((r) => r.ok);
+  assert.ok(rows.length > 0);
+  for (const row of rows) {
+    assert.equal(row.count.what, 'instructions');
+    assert.ok(row.count.perOp > 0 && row.count.ops > 0 && row.count.windows.length === 3, JSON.stringify(row.count));
+    assert.equal(row.instructionsPerOp, undefined);
+    assert.equal(row.instructions, undefined);
+  }
 });

@@ -137,7 +137,7 @@ test('a run that has only started, and an interrupted one, pass the schema', asy
   assert.deepEqual(errorsOf(roundTrip(applyDeltas(started))), []);
 });
 
-test("a --count instructions run's results pass the schema, its rows carrying instructionsPerOp instead of ops/s", async () => {
+test("a --count instructions run's results pass the schema, its rows carrying count instead of ops/s", async () => {
   const benches = selectBenches(['do']);
   const { settings } = resolveSettings({ drivers: ['mysql2', 'mariadb'], concurrency: 1, wake: parseWake('none'), replay: true }, benches);
   // What a run records with --count instructions (it would first look for valgrind).
@@ -146,7 +146,7 @@ test("a --count instructions run's results pass the schema, its rows carrying in
   settings.baseline = 'mysql2';
   settings.placement = planPlacement('none');
   const results = startResults({ server: { version: '10.11.19-MariaDB', kind: 'mariadb', replayed: true }, drivers: await loadDrivers(['mysql2', 'mariadb']), settings });
-  const counted = (driver, perOp) => ({ driver, protocol: 'text', ok: true, status: 'ok', error: null, instructionsPerOp: perOp, instructions: { ops: 3 * 16384, warmup: 131072, windows: [perOp * 16384, perOp * 16384 + 900, perOp * 16384 - 400], spreadPct: 0.003 } });
+  const counted = (driver, perOp) => ({ driver, protocol: 'text', ok: true, status: 'ok', error: null, count: { what: 'instructions', perOp, ops: 3 * 16384, warmup: 131072, windows: [perOp * 16384, perOp * 16384 + 900, perOp * 16384 - 400], spreadPct: 0.003 } });
   results.benches.push({ name: 'do', title: benches[0].title, sql: benches[0].sql, order: [], results: [counted('mysql2', 25590), counted('mariadb', 24100)] });
   results.complete = true;
   const file = saveResults(results, { out: dir });
@@ -204,7 +204,7 @@ test('a broken results file is refused in one line naming the first offending fi
   const list = join(dir, 'list.json');
   writeFileSync(list, '[]');
   assertRefused(list, /is not a mysql-driver-bench results file: \(the top level\) must be object$/);
-  assertRefused(broken('future.json', (d) => { d.schema = 3; delete d.env; }), /future\.json' has results schema 3; this version reads schemas 1 and 2$/);
+  assertRefused(broken('future.json', (d) => { d.schema = 4; delete d.env; }), /future\.json' has results schema 4; this version reads schemas 1, 2 and 3$/);
 
   // Through the commands that read results: one line on stderr, exit 2, nothing on stdout.
   for (const args of [['report', stringFigure], ['compare', stringFigure, join(FIXTURES, 'aa-end-to-end.json')]]) {

@@ -101,8 +101,8 @@ export async function countOnce(job, { counter, live = new Set(), signal } = {})
 const CHUNKS = 3;
 
 /**
- * Count one bench on one driver. Returns a row: { instructionsPerOp, instructions: { ops, warmup,
- * windows, spreadPct } } or a failed one.
+ * Count one bench on one driver. Returns a row: { count: { what, perOp, ops, warmup, windows,
+ * spreadPct, recountedFrom?, unsteady? } } or a failed one.
  */
 async function countRow({ counter, bench, driver, context, file, target, live, signal, smoke }) {
   const sized = counter.size(decodeConversation(readSet(file)));
@@ -120,8 +120,9 @@ async function countRow({ counter, bench, driver, context, file, target, live, s
     ok: true,
     status: 'ok',
     error: null,
-    instructionsPerOp: Math.round(sum / (CHUNKS * ops)),
-    instructions: {
+    count: {
+      what: counter.name,
+      perOp: Math.round(sum / (CHUNKS * ops)),
       ops: CHUNKS * ops,
       warmup,
       windows,

@@ -2,6 +2,7 @@
 // and HTML renderings share with it.
 import Table from 'cli-table3';
 import { fmtOps, fmtPct, fmtSignedPct } from '../common/format-numbers.js';
+import { counterNamed } from '../replay/counters/index.js';
 
 /** The interval's larger half around a change, the ± shown beside it. */
 const margin = (r) => Math.max(Math.abs(r.ci[1] - r.deltaPct), Math.abs(r.deltaPct - r.ci[0]));
@@ -94,10 +95,11 @@ export function renderComparisonText(c, { color = false } = {}) {
   return lines.join('\n') + '\n';
 }
 
-/** Pure: two instruction runs compared (results/compare-counts.js), as text. */
+/** Pure: two count runs compared (results/compare-counts.js), as text; c.kind names their counter. */
 export function renderCountComparisonText(c) {
+  const counter = counterNamed(c.kind);
   const table = new Table({
-    head: ['bench', 'driver', 'base instr/op', 'new instr/op', 'change', ''],
+    head: ['bench', 'driver', `base ${counter.shortUnit}`, `new ${counter.shortUnit}`, 'change', ''],
     colAligns: ['left', 'left', 'right', 'right', 'right', 'left'],
     style: { head: [], border: [], compact: true },
   });
@@ -105,16 +107,17 @@ export function renderCountComparisonText(c) {
     const verdict = r.regression ? 'REGRESSION' : r.status !== 'ok' ? r.status.toUpperCase() : r.beyondFloor ? '' : '~';
     table.push([r.bench, r.driver, fmtOps(r.base), fmtOps(r.next), r.changePct === null ? '-' : fmtSignedPct(r.changePct, 2), verdict]);
   }
-  const rule = `change: base instructions/op ÷ new − 1 (+ is less work); ~ within the count's noise floor (±${c.floorPct} %)`
+  const rule = `change: base ${counter.unit} ÷ new − 1 (+ is less work); ~ within the count's noise floor (±${c.floorPct} %)`
     + (c.threshold === null ? '' : `; REGRESSION: more work by over ${Math.max(c.threshold, c.floorPct)} %`);
   return `${table.toString()}\n  ${rule}\n`;
 }
 
 /** Pure: the same as a Markdown table. */
 export function renderCountComparisonMarkdown(c) {
-  const lines = ['| bench | driver | base instr/op | new instr/op | change | |', '| --- | --- | ---: | ---: | ---: | --- |'];
+  const counter = counterNamed(c.kind);
+  const lines = [`| bench | driver | base ${counter.shortUnit} | new ${counter.shortUnit} | change | |`, '| --- | --- | ---: | ---: | ---: | --- |'];
   for (const r of c.rows) {
     lines.push(`| ${r.bench} | ${r.driver} | ${fmtOps(r.base)} | ${fmtOps(r.next)} | ${r.changePct === null ? '-' : fmtSignedPct(r.changePct, 2)} | ${r.regression ? '**REGRESSION**' : r.beyondFloor ? '' : '~'} |`);
   }
-  return `${lines.join('\n')}\n\nInstructions per operation under Valgrind; ~ within the count's noise floor (±${c.floorPct} %).\n`;
+  return `${lines.join('\n')}\n\n${counter.title}; ~ within the count's noise floor (±${c.floorPct} %).\n`;
 }

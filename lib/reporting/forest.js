@@ -5,6 +5,7 @@
 // of text for Markdown (GitHub does not inline SVG).
 import { fmtDelta } from './format.js';
 import { fmtOps } from '../common/format-numbers.js';
+import { counterOf } from '../replay/counters/index.js';
 import { driverColours, esc, niceStep } from './svg.js';
 
 /** Intervals beyond ±CLAMP_PCT are cut at the axis' edge (an arrow) rather than squashing every other line. */
@@ -46,8 +47,8 @@ export function forestData(results) {
     band,
     bandName: count ? 'the count\'s noise floor' : 'the run\'s resolution',
     baseline,
-    faster: count ? 'fewer instructions' : 'faster',
-    slower: count ? 'more instructions' : 'slower',
+    faster: count ? `fewer ${counterOf(count).noun}` : 'faster',
+    slower: count ? `more ${counterOf(count).noun}` : 'slower',
   };
 }
 

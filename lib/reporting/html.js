@@ -5,7 +5,8 @@ import { deltaNotes, describeBudgetStop, describeSignificanceRule, fmtDelta } fr
 import { fmtOps, fmtPct, fmtSignedPct, fmtUs } from '../common/format-numbers.js';
 import { listRegressions, fmtGeomeanChanges, fmtJudged, fmtVsAnchor, judgedHeader, rowNote } from './compare-text.js';
 import { COST_HEAD, costTexts, environmentFacts, orderedRows, statusText } from './markdown.js';
-import { COUNT_HEAD, countCells, describeCount } from './count-rows.js';
+import { countCells, countHead, describeCount } from './count-rows.js';
+import { counterOf } from '../replay/counters/index.js';
 import { barChart, driverColours, esc } from './svg.js';
 import { forestSvg } from './forest.js';
 import { describeRate, notSustained, rateData, rateFigures, rateHead } from './rates.js';
@@ -65,9 +66,10 @@ export function renderResultsHtml(results) {
   const body = [];
   body.push(`<h1>mysql-driver-bench results${results.complete === false ? ' (INCOMPLETE)' : ''}</h1>`);
   const tested = results.benches.some((b) => b.results.some((r) => typeof r.deltaSignificant === 'boolean'));
-  const counted = Boolean(results.settings?.count);
+  const count = results.settings?.count;
+  const counted = Boolean(count);
   body.push(counted
-    ? `<p class="sub">instructions per operation per driver, lower is less work; baseline: <b>${esc(baseline)}</b> (outlined bar, dashed line); ${esc(describeCount(results.settings.count))}.</p>`
+    ? `<p class="sub">${esc(counterOf(count).perOp)} per driver, lower is less work; baseline: <b>${esc(baseline)}</b> (outlined bar, dashed line); ${esc(describeCount(results.settings.count))}.</p>`
     : `<p class="sub">ops/s per driver, higher is better; whiskers: ± relative margin of error (95 %); baseline: <b>${esc(baseline)}</b> (outlined bar, dashed line)${tested ? `; ${esc(describeSignificanceRule(results.resolution))}` : ''}.</p>`);
   if (results.complete === false) body.push(`<p class="bad">Incomplete run: ${esc(results.stoppedBy ?? 'it did not finish')} — only the rows measured are shown.</p>`);
   const forest = forestSvg(results, { colour });
@@ -91,7 +93,7 @@ export function renderResultsHtml(results) {
       }
       if (counted) {
         const d = fmtDelta(row, bench, baseline, { digits: 2 });
-        return { label, sublabel, bars: [{ value: row.instructionsPerOp, err: 0, colour: colour(row.driver), bold: isBase, text: `${fmtOps(row.instructionsPerOp)}${d && d !== '-' ? ` · ${d}` : ''}` }] };
+        return { label, sublabel, bars: [{ value: row.count.perOp, err: 0, colour: colour(row.driver), bold: isBase, text: `${fmtOps(row.count.perOp)}${d && d !== '-' ? ` · ${d}` : ''}` }] };
       }
       const err = Number.isFinite(row.rme) ? (row.opsPerSec * row.rme) / 100 : 0;
       const d = fmtDelta(row, bench, baseline);
@@ -105,9 +107,9 @@ export function renderResultsHtml(results) {
     body.push(`<h2>${esc(bench.name)}</h2>`);
     body.push(`<p class="sub">${esc(bench.title ?? '')}</p>`);
     if (bench.sql) body.push(`<p class="sql"><code>${esc(bench.sql)}</code></p>`);
-    const figure = counted ? 'instructionsPerOp' : 'opsPerSec';
-    body.push(barChart({ title: `${bench.name}: ${counted ? 'instructions/op' : 'ops/s'} per driver`, groups, marker: base ? { value: base[figure], label: reference } : null }));
-    body.push(counted ? countTable(rows, bench, baseline) : resultsTable(rows, bench, baseline));
+    const figure = (row) => (counted ? row.count.perOp : row.opsPerSec);
+    body.push(barChart({ title: `${bench.name}: ${counted ? counterOf(count).unit : 'ops/s'} per driver`, groups, marker: base ? { value: figure(base), label: reference } : null }));
+    body.push(counted ? countTable(rows, bench, baseline, count) : resultsTable(rows, bench, baseline));
     if (bench.deltaNote) body.push(`<p class="sub">${esc(bench.deltaNote)}</p>`);
     const rowNotes = rows.flatMap((row) => deltaNotes(bench, row));
     if (rowNotes.length) body.push(`<ul class="notes">${rowNotes.map((n) => `<li>${esc(n)}</li>`).join('')}</ul>`);
@@ -170,8 +172,8 @@ function resultsTable(rows, bench, baseline) {
   return `<table><thead><tr>${th}</tr></thead><tbody>${tr}</tbody></table>`;
 }
 
-function countTable(rows, bench, baseline) {
-  const head = ['driver', 'protocol', ...COUNT_HEAD, `Δ vs ${baseline}`];
+function countTable(rows, bench, baseline, count) {
+  const head = ['driver', 'protocol', ...countHead(count), `Δ vs ${baseline}`];
   const th = head.map((h, i) => `<th${i > 1 ? ' class="num"' : ''}>${esc(h)}</th>`).join('');
   const tr = rows.map((row) => {
     const cells = [row.driver, row.protocol ?? '', ...countCells(row, bench, baseline)];

@@ -1,7 +1,8 @@
 // Pure: results or comparison -> Markdown (a pull-request comment, $GITHUB_STEP_SUMMARY).
 import { describeBudgetStop, describeDriver, runtimeNotes, shardNotes, describeNetwork, describeResolution, describeSignificanceRule, deltaNotes, fmtDelta } from './format.js';
 import { fmtOps, fmtPct, fmtSignedPct, fmtUs } from '../common/format-numbers.js';
-import { COUNT_HEAD, countCells, describeCount } from './count-rows.js';
+import { countCells, countHead, describeCount } from './count-rows.js';
+import { counterOf } from '../replay/counters/index.js';
 import { describePlacement } from '../common/placement.js';
 import { describeSetting } from '../results/compare-warnings.js';
 import { listRegressions, fmtGeomeanChanges, fmtJudged, fmtVsAnchor, judgedHeader, rowNote } from './compare-text.js';
@@ -82,7 +83,7 @@ function environmentList(r) {
   return environmentFacts(r).map(([k, v]) => `- **${k}**: ${mdCell(v)}`).join('\n');
 }
 
-/** A --count instructions run as Markdown: instructions per operation per row, with its Δ. */
+/** A --count run as Markdown: the counter's figure per operation per row, with its Δ. */
 function renderCountMarkdown(results) {
   const baseline = results.settings.baseline;
   const rows = [];
@@ -95,10 +96,10 @@ function renderCountMarkdown(results) {
     if (bench.deltaNote) notes.push(`${bench.name}: ${bench.deltaNote}`);
   }
   const out = [
-    `### mysql-driver-bench instruction counts${results.complete === false ? ' (INCOMPLETE)' : ''}`,
+    `### mysql-driver-bench ${counterOf(results.settings.count).counts}${results.complete === false ? ' (INCOMPLETE)' : ''}`,
     '',
     ...forestMarkdown(results),
-    mdTable(['bench', 'driver', 'protocol', ...COUNT_HEAD, `Δ vs ${baseline}`], rows, ['left', 'left', 'left', 'right', 'right', 'right', 'right']),
+    mdTable(['bench', 'driver', 'protocol', ...countHead(results.settings.count), `Δ vs ${baseline}`], rows, ['left', 'left', 'left', 'right', 'right', 'right', 'right']),
     '',
   ];
   if (notes.length) out.push(notes.map((n) => `- ${mdCell(n)}`).join('\n'), '');

@@ -2,7 +2,8 @@
 import Table from 'cli-table3';
 import { describeBudgetStops, describeDriver, runtimeNotes, shardNotes, describeNetwork, describeResolution, describeSignificanceRule, deltaNotes, fmtDelta } from './format.js';
 import { fmtOps, fmtPct, fmtSignedPct, fmtUs } from '../common/format-numbers.js';
-import { COUNT_HEAD, countCells, describeCount } from './count-rows.js';
+import { countCells, countHead, describeCount } from './count-rows.js';
+import { counterOf } from '../replay/counters/index.js';
 import { describePlacement } from '../common/placement.js';
 import { planFor } from '../measuring/plan.js';
 import { describeWindowLength } from '../measuring/windows.js';
@@ -13,13 +14,13 @@ function describeServer(server) {
   return `${server.kind === 'mysql' ? 'MySQL' : 'MariaDB'} ${server.version} (${where})`;
 }
 
-/** What a replay run measured, in place of the server it did not reach. */
-const describeReplay = (server, replay) => `${replay.figure === 'instructions' ? 'INSTRUCTIONS (replay under Valgrind)' : 'CLIENT COST (replay)'}: each driver answered in its own process by replies recorded from ${describeServer(server)}; no socket, no server in the figures`
+/** What a replay run measured (timed, or counted by the run's counter), in place of the server it did not reach. */
+const describeReplay = (server, replay, count) => `${count ? counterOf(count).heading : 'CLIENT COST (replay)'}: each driver answered in its own process by replies recorded from ${describeServer(server)}; no socket, no server in the figures`
   + ` · ${replay.reused ?? 0} replay set(s) reused, ${replay.captured ?? 0} captured`;
 
 export function describeRun(results) {
   const { server, env, settings, drivers } = results;
-  const serverText = settings.replay && server ? describeReplay(server, settings.replay) : server ? describeServer(server) : 'no server';
+  const serverText = settings.replay && server ? describeReplay(server, settings.replay, settings.count) : server ? describeServer(server) : 'no server';
   const driverText = drivers.map(describeDriver).join(', ');
   const levels = [].concat(settings.concurrency);
   const conns = levels.length > 1 ? `${levels.join(', ')} connections (one level after another)`
@@ -29,7 +30,7 @@ export function describeRun(results) {
       + (settings.processes > 1 ? ` · ${settings.processes} processes per driver, taking the rounds in turn` : '')
       + (settings.workers > 1 ? ` · each window in ${settings.workers} worker processes at once` : '')
     : `${settings.rounds > 1 ? `${settings.rounds} rounds × ` : ''}${settings.time} s sampling per cell`;
-  const counted = settings.count ? `instructions counted under ${settings.count.valgrind} with V8's determinism flags (${settings.count.v8Flags.join(' ')}), one process per row` : null;
+  const counted = settings.count ? `${counterOf(settings.count).noun} ${counterOf(settings.count).countedWith(settings.count)}` : null;
   const wake = settings.wake && !counted ? ` · wake ${settings.wake}` : '';
   const jit = settings.jit === 'wait' ? ' · jit wait' : '';
   const placement = settings.placement ? ` · ${describePlacement(settings.placement)}` : '';
@@ -64,11 +65,11 @@ function opsCell(row) {
   return row.status === 'n/a' ? 'n/a' : 'FAILED';
 }
 
-/** --count instructions: instructions per operation per row, with its Δ (+: fewer instructions than the reference). */
+/** --count: the counter's figure per operation per row, with its Δ (+: less work than the reference). */
 function renderCountTable(results, { color }) {
   const { baseline, count } = results.settings;
   const table = new Table({
-    head: ['bench', 'driver', 'protocol', ...COUNT_HEAD, `Δ vs ${baseline}`],
+    head: ['bench', 'driver', 'protocol', ...countHead(count), `Δ vs ${baseline}`],
     colAligns: ['left', 'left', 'left', 'right', 'right', 'right', 'right'],
     style: { head: color ? ['cyan'] : [], border: color ? ['grey'] : [], compact: true },
   });

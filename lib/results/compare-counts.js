@@ -1,6 +1,6 @@
-// Two --count instructions runs compared row by row (pure). A count does not move with the host, so
+// Two --count runs compared row by row (pure). A count does not move with the host, so
 // a row's change is judged directly (no anchor): beyond the count's noise floor and --threshold, a
-// row doing more instructions per operation is a regression. Runs whose counts were taken differently
+// row doing more work per operation is a regression. Runs whose counts were taken differently
 // (Node, V8 flags, Valgrind, a driver's options) are refused, naming what differs.
 import { countDeltaPct, countFloorPct } from './counts.js';
 import { rowKey } from '../common/row-key.js';
@@ -16,7 +16,7 @@ const SAME = [
 
 const optionsOf = (r) => new Map((r.drivers ?? []).map((d) => [d.name, JSON.stringify(d.variant ?? d.options ?? {})]));
 
-/** One line saying why two instruction runs cannot be compared, or null. */
+/** One line saying why two count runs cannot be compared, or null. */
 export function countIncomparability(base, next) {
   for (const [what, get] of SAME) {
     if (get(base) !== get(next)) return `${what} differ${what.endsWith('s') ? '' : 's'}: ${get(base) ?? 'none'} (base) vs ${get(next) ?? 'none'} (new)`;
@@ -30,9 +30,9 @@ export function countIncomparability(base, next) {
 }
 
 /**
- * Pure: { kind: 'instructions', floorPct (the floor of a bench without its own), threshold, rows
+ * Pure: { kind (what was counted: 'instructions'), floorPct (the floor of a bench without its own), threshold, rows
  * (each with its bench's floorPct, and unsteady when a side's windows held a one-off event), regressions }. A row's changePct is the base's
- * instructions/op ÷ the new one's − 1 (in %, + is less work: the sign of an ops/s change).
+ * count per operation ÷ the new one's − 1 (in %, + is less work: the sign of an ops/s change).
  */
 export function compareCounts(base, next, { threshold = null, baseFile = null, newFile = null } = {}) {
   const floorOf = (bench) => Math.max(countFloorPct(base.settings?.count, bench), countFloorPct(next.settings?.count, bench));
@@ -44,15 +44,15 @@ export function compareCounts(base, next, { threshold = null, baseFile = null, n
     for (const r of b.results ?? []) {
       const was = baseRows.get(rowKey(b.name, r.driver));
       if (!was) continue;
-      const changePct = countDeltaPct(was.instructionsPerOp, r.instructionsPerOp);
+      const changePct = countDeltaPct(was.count?.perOp, r.count?.perOp);
       const both = changePct !== null;
       const floor = floorOf(b.name);
-      const unsteady = Boolean(was.instructions?.unsteady || r.instructions?.unsteady);
+      const unsteady = Boolean(was.count?.unsteady || r.count?.unsteady);
       const beyondFloor = both && !unsteady && Math.abs(changePct) > floor;
       const nowFails = was.ok && !r.ok && r.status === 'failed';
       rows.push({
         bench: b.name, driver: r.driver,
-        base: was.instructionsPerOp ?? null, next: r.instructionsPerOp ?? null,
+        base: was.count?.perOp ?? null, next: r.count?.perOp ?? null,
         changePct, beyondFloor,
         floorPct: floor,
         unsteady,
@@ -61,5 +61,5 @@ export function compareCounts(base, next, { threshold = null, baseFile = null, n
       });
     }
   }
-  return { kind: 'instructions', baseFile, newFile, floorPct, threshold, rows, regressions: rows.filter((x) => x.regression) };
+  return { kind: next.settings?.count?.what ?? null, baseFile, newFile, floorPct, threshold, rows, regressions: rows.filter((x) => x.regression) };
 }

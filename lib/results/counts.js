@@ -9,3 +9,20 @@ export const countFloorPct = (count, bench) => count?.benchFloorsPct?.[bench] ??
  * sign of an ops/s change); null unless both are counted.
  */
 export const countDeltaPct = (ref, row) => (ref > 0 && row > 0 ? Math.round((ref / row - 1) * 1e5) / 1e3 : null);
+
+/**
+ * A results file of schema 1 or 2 carries a counted row's figures as instructionsPerOp and
+ * instructions: { ops, warmup, windows, spreadPct, … }; they are read as today's
+ * count: { what: 'instructions', perOp, ops, … }. Changes and returns `results`.
+ */
+export function readCountRows(results) {
+  for (const bench of results.benches ?? []) {
+    for (const row of bench.results ?? []) {
+      if (row.count || (row.instructionsPerOp === undefined && row.instructions === undefined)) continue;
+      row.count = { what: 'instructions', perOp: row.instructionsPerOp, ...row.instructions };
+      delete row.instructionsPerOp;
+      delete row.instructions;
+    }
+  }
+  return results;
+}

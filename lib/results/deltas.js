@@ -46,7 +46,7 @@ export function applyDeltas(results) {
       if (row.ok && ref && row !== ref) compared.push([row, ref, bench]);
     }
   }
-  if (results.settings.count) return applyInstructionDeltas(compared, results);
+  if (results.settings.count) return applyCountDeltas(compared, results);
   const level = eachIntervalLevel(compared.length);
   const paired = [];
   for (const [row, ref, bench] of compared) {
@@ -79,18 +79,18 @@ function roundsOf(row, bench) {
 }
 
 /**
- * Instruction counts: Δ = reference instructions/op ÷ the row's − 1 (in %, + is fewer instructions,
+ * Counts (--count): Δ = the reference's count per operation ÷ the row's − 1 (in %, + is less work,
  * the sign of ops/s), called when beyond the bench's noise floor (counts.js countFloorPct) and
  * neither row is unsteady (a window held a one-off event in both its counts).
  */
-function applyInstructionDeltas(compared, results) {
+function applyCountDeltas(compared, results) {
   for (const [row, ref, bench] of compared) {
-    const deltaPct = countDeltaPct(ref.instructionsPerOp, row.instructionsPerOp);
+    const deltaPct = countDeltaPct(ref.count?.perOp, row.count?.perOp);
     if (deltaPct === null) continue;
     const floor = countFloorPct(results.settings.count, bench.name);
     row.deltaPct = deltaPct;
     row.deltaCI = [row.deltaPct - floor, row.deltaPct + floor];
-    row.deltaSignificant = Math.abs(row.deltaPct) > floor && !row.instructions?.unsteady && !ref.instructions?.unsteady;
+    row.deltaSignificant = Math.abs(row.deltaPct) > floor && !row.count?.unsteady && !ref.count?.unsteady;
   }
   results.resolution = null;
   return results;

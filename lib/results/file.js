@@ -8,13 +8,15 @@ import { dirname, join, resolve } from 'node:path';
 import { usageError } from '../common/errors.js';
 import { redact } from '../common/redact.js';
 import { applyDeltas } from './deltas.js';
+import { readCountRows } from './counts.js';
 import { describeRuntime } from '../drivers/runtimes.js';
 
+// 3: a counted row's figures in `count` (counts.js readCountRows reads 2's instructionsPerOp as it).
 // 2: one process per driver, interleaved windows, paired Δ with its interval (deltaCI), cost per
 // operation, placement. `compare` still reads 1. The format is published as docs/results.schema.json
 // (its `schema` enum is READABLE_SCHEMAS; test/results-schema.test.js holds the two together).
-export const SCHEMA_VERSION = 2;
-export const READABLE_SCHEMAS = [1, 2];
+export const SCHEMA_VERSION = 3;
+export const READABLE_SCHEMAS = [1, 2, 3];
 
 /** The harness's own code: its version, and the git commit of its checkout (null outside one). */
 function harnessCode() {
@@ -156,12 +158,15 @@ export function resultsProblem(data, file = 'results') {
   if (notOurs) return `'${file}' is not a mysql-driver-bench results file: ${describeError(notOurs)}`;
   if (errors.some(at('schema')) && data.schema !== undefined) {
     const readable = check.schema.properties.schema.enum;
-    return `'${file}' has results schema ${JSON.stringify(data.schema)}; this version reads schemas ${readable.join(' and ')}`;
+    return `'${file}' has results schema ${JSON.stringify(data.schema)}; this version reads schemas ${readable.slice(0, -1).join(', ')} and ${readable.at(-1)}`;
   }
   return `'${file}' is not a valid results file (docs/results.schema.json): ${describeError(errors[0])}`;
 }
 
-/** A results file, parsed and validated against docs/results.schema.json; anything else is a usage error (exit 2) in one line. */
+/**
+ * A results file, parsed and validated against docs/results.schema.json, older counted rows read as
+ * today's (readCountRows); anything else is a usage error (exit 2) in one line.
+ */
 export function readResults(file) {
   let data;
   try {
@@ -171,7 +176,7 @@ export function readResults(file) {
   }
   const problem = resultsProblem(data, file);
   if (problem) throw usageError(problem);
-  return data;
+  return readCountRows(data);
 }
 
 /** A driver as the results record it: a variant's options and any fairness rule it overrides included. */

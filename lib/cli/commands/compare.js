@@ -7,6 +7,7 @@ import { nonNegativeNumber } from '../options.js';
 import { exitCodesHelp } from '../exit-codes.js';
 import { readResults } from '../../results/file.js';
 import { compareCounts, countIncomparability } from '../../results/compare-counts.js';
+import { counterOf } from '../../replay/counters/index.js';
 import { compareResults } from '../../results/compare.js';
 import { unchangedDrivers } from '../../results/compare-anchor.js';
 import { renderComparisonText, renderCountComparisonMarkdown, renderCountComparisonText } from '../../reporting/compare-text.js';
@@ -72,7 +73,7 @@ ${exitCodesHelp('compare')}`)
       const base = readResults(baseFile);
       const next = readResults(newFile);
       assertSameFigure(base, next, baseFile, newFile);
-      if (figureOf(base) === 'instructions') return compareInstructionRuns(base, next, { baseFile, newFile, opts, stdout, stderr, setExitCode });
+      if (base.settings?.count) return compareCountRuns(base, next, { baseFile, newFile, opts, stdout, stderr, setExitCode });
       assertAnchor(opts.anchor, base, next, baseFile, newFile);
       const c = compareResults(base, next, { threshold: opts.threshold ?? null, baseFile, newFile, anchor: opts.anchor ?? null });
       if (c.rows.length === 0) {
@@ -96,7 +97,7 @@ ${exitCodesHelp('compare')}`)
     });
 }
 
-/** The figure a run measured: 'client cost' for --replay, else 'end to end'. */
+/** The figure a run measured: 'client cost' for --replay, its counter's name with --count, else 'end to end'. */
 export const figureOf = (results) => results.settings?.replay?.figure ?? 'end to end';
 
 /** A replay run's client cost and an end-to-end figure measure different things: never compared. */
@@ -112,11 +113,12 @@ function assertSameFigure(base, next, baseFile, newFile) {
     'compare a --replay run with a --replay run, and an end-to-end run with an end-to-end run');
 }
 
-/** Two --count instructions runs: refused when counted differently, else judged row by row (no anchor: counts do not follow the host). */
-function compareInstructionRuns(base, next, { baseFile, newFile, opts, stdout, stderr, setExitCode }) {
+/** Two --count runs (of one counter: assertSameFigure): refused when counted differently, else judged row by row (no anchor: counts do not follow the host). */
+function compareCountRuns(base, next, { baseFile, newFile, opts, stdout, stderr, setExitCode }) {
+  const counter = counterOf(base.settings.count);
   const why = countIncomparability(base, next);
-  if (why) throw usageError(`'${baseFile}' and '${newFile}' counted instructions differently: ${why}`, 'count both runs with the same Node, flags, Valgrind and driver options');
-  if (opts.anchor) throw usageError('--anchor is for timed runs: instruction counts are judged directly');
+  if (why) throw usageError(`'${baseFile}' and '${newFile}' counted ${counter.noun} differently: ${why}`, 'count both runs with the same Node, flags, Valgrind and driver options');
+  if (opts.anchor) throw usageError(`--anchor is for timed runs: ${counter.counts} are judged directly`);
   if (opts.html) throw usageError('--html is for timed runs', 'use the text, --markdown or --json output');
   const c = compareCounts(base, next, { threshold: opts.threshold ?? null, baseFile, newFile });
   if (c.rows.length === 0) throw usageError(`'${baseFile}' and '${newFile}' have no bench × driver row counted in both`);

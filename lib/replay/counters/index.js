@@ -5,7 +5,8 @@
 // An entry:
 //   name        what --count takes, and rows' count.what ('instructions')
 //   unit        the figure's label in tables and charts ('instructions/op'); shortUnit, compare's columns ('instr/op')
-//   noun        the counted thing in prose ('instructions': "fewer instructions"); perOp, per operation in prose
+//   noun        the counted thing in prose ('instructions': "fewer instructions"); counts, the figures ('instruction counts');
+//               perOp, per operation in prose ('instructions per operation')
 //   title       the comparison's footer ('Instructions per operation under Valgrind'); heading, the run's line in the table
 //   help        what --count <name> does, for --help
 //   tool, toolArgs, outputArgs(dir)   the Valgrind tool, its arguments (recorded), and where it writes into dir
@@ -18,7 +19,7 @@
 import { usageError } from '../../common/errors.js';
 import instructions from './instructions.js';
 
-const FIELDS = ['name', 'unit', 'shortUnit', 'noun', 'perOp', 'title', 'heading', 'help', 'tool', 'toolArgs', 'outputArgs', 'v8Flags',
+const FIELDS = ['name', 'unit', 'shortUnit', 'noun', 'counts', 'perOp', 'title', 'heading', 'help', 'tool', 'toolArgs', 'outputArgs', 'v8Flags',
   'mallocTunables', 'noiseFloorPct', 'benchFloorsPct', 'size', 'readWindows', 'record', 'counting', 'countedWith', 'method'];
 
 const counters = new Map([[instructions.name, instructions]]);

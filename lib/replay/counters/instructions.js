@@ -59,6 +59,7 @@ export default Object.freeze({
   unit: 'instructions/op',
   shortUnit: 'instr/op',
   noun: 'instructions',
+  counts: 'instruction counts',
   perOp: 'instructions per operation',
   title: 'Instructions per operation under Valgrind',
   heading: 'INSTRUCTIONS (replay under Valgrind)',
