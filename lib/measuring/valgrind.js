@@ -27,7 +27,7 @@ export const VALGRIND_ARGS = Object.freeze(['--tool=callgrind', '--instr-atstart
 // _int_free and unlink_chunk; with tcache_count=2000, six processes read 1,026,198 to 1,026,293.
 export const COUNT_MALLOC_TUNABLES = `${FIXED_MALLOC_TUNABLES}:glibc.malloc.tcache_count=2000`;
 
-// Run-to-run spread of instructions per operation measured on this VM (docs/measuring-history.md,
+// Run-to-run spread of instructions per operation measured on this VM (docs/history/2026-11-25-replay-and-counts.md,
 // "Instruction counts"): a Δ or a change between runs within it is not called. mariadb's
 // select_100_cols, whose first window holds a collection, read 494,942 to 495,347 in three runs
 // (0.08 %, 2026-11-26); most rows repeat within 0.01 %.
