@@ -2,8 +2,8 @@
 // program as it is today (every flag and bench name accepted), and those in blocks marked
 // `<!-- docs-test: runnable -->` run with --smoke against an embedded server. A renamed flag fails
 // here, not in a reader's terminal. The dated notebook, docs/history/, quotes its commands inline, as
-// they were run then: those are parsed too, and one whose spelling has changed since carries the
-// current spelling with a note.
+// they were run then: those are parsed too, and one whose spelling changes is given the current
+// spelling with a note.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
