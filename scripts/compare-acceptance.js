@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// How `compare` fares on runs of this machine (docs/measuring-history.md, "compare against an anchor"):
+// How `compare` fares on runs of this machine (docs/history/2026-11-25-compare-anchor.md):
 //   node scripts/compare-acceptance.js r1.json r2.json r3.json ...   (identical runs, in the order taken)
 // prints, for consecutive pairs, whether `compare --threshold 5` would exit 1 and each judged row's
 // change; over all ordered pairs, the regressions called and the spread of the judged changes; and,

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// How close --rtt comes to the round trip it names (docs/measuring-history.md, the --rtt entries):
+// How close --rtt comes to the round trip it names (docs/history/2026-11-25-rtt.md):
 //   node bin/mysql-driver-bench.js do --time 2 --json lo.json
 //   for R in 0.2 0.5 1 2; do node bin/mysql-driver-bench.js do --time 2 --rtt $R --json r$R.json; done
 //   node scripts/rtt-acceptance.js lo.json r0.2.json r0.5.json r1.json r2.json

@@ -8,7 +8,7 @@ import { isolatedDirs, leftovers, removeIsolatedDirs, runCli } from './helpers/c
 after(removeIsolatedDirs);
 const DRIVERS = ['mariadb', 'mysql', 'mysql2'];
 
-// How long --smoke takes is a benchmark figure (docs/measuring-history.md, closing notes), not asserted here: a busy host
+// How long --smoke takes is a benchmark figure (docs/history/), not asserted here: a busy host
 // may take several times as long. The time limit below only catches a hang.
 test('--smoke runs every bench on all three drivers, every check passing or n/a', async () => {
   const { tmp, out } = isolatedDirs();

@@ -1,8 +1,9 @@
 // The docs run: every command the README and docs/ show in their shell blocks is parsed by the
 // program as it is today (every flag and bench name accepted), and those in blocks marked
 // `<!-- docs-test: runnable -->` run with --smoke against an embedded server. A renamed flag fails
-// here, not in a reader's terminal. docs/measuring-history.md is a dated notebook: its commands are
-// as they were run then, and are not checked.
+// here, not in a reader's terminal. The dated notebook, docs/history/, quotes its commands inline, as
+// they were run then: those are parsed too, and one whose spelling changes is given the current
+// spelling with a note.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -10,13 +11,17 @@ import { fileURLToPath } from 'node:url';
 import { CommanderError } from 'commander';
 import { buildProgram } from '../lib/cli/index.js';
 import { selectBenches } from '../benchs/index.js';
-import { documentedCommands, programArgv, shellWords } from './helpers/doc-commands.js';
+import { documentedCommands, inlineCommands, programArgv, shellWords } from './helpers/doc-commands.js';
 import { useEmbeddedServer } from './helpers/server.js';
 import { isolatedDirs, removeIsolatedDirs, runCli } from './helpers/cli.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const DOCS = ['README.md', ...readdirSync(`${root}docs`).filter((f) => f.endsWith('.md') && f !== 'measuring-history.md').map((f) => `docs/${f}`)];
-const documented = DOCS.flatMap((file) => documentedCommands(readFileSync(`${root}${file}`, 'utf8')).map((c) => ({ ...c, file })));
+const DOCS = ['README.md', ...readdirSync(`${root}docs`).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+const HISTORY = readdirSync(`${root}docs/history`).filter((f) => f.endsWith('.md')).map((f) => `docs/history/${f}`);
+const documented = [
+  ...[...DOCS, ...HISTORY].flatMap((file) => documentedCommands(readFileSync(`${root}${file}`, 'utf8')).map((c) => ({ ...c, file }))),
+  ...HISTORY.flatMap((file) => inlineCommands(readFileSync(`${root}${file}`, 'utf8')).map((c) => ({ ...c, file }))),
+];
 
 /** What the program says of argv when it only parses it (no command runs), or null when it accepts it. */
 async function parseOnly(argv) {
@@ -42,6 +47,8 @@ test('the docs\' commands are found: a line, a continuation, a pipe, npm and nod
   assert.equal(programArgv(shellWords('npm test')), null);
   const md = '<!-- docs-test: runnable -->\n```sh\nmysql-driver-bench do \\\n  --drivers mysql2\nnpm ci\n```\n';
   assert.deepEqual(documentedCommands(md), [{ line: 3, text: 'mysql-driver-bench do  --drivers mysql2', argv: ['do', '--drivers', 'mysql2'], runnable: true }]);
+  assert.deepEqual(inlineCommands('run `mysql-driver-bench do --time 2` and `npm test`\n```\n`mysql-driver-bench x`\n```\n'), [{ line: 1, text: 'mysql-driver-bench do --time 2', argv: ['do', '--time', '2'], runnable: false }]);
+  assert.ok(HISTORY.length >= 10 && documented.some((c) => c.file.startsWith('docs/history/')), 'the history\'s commands are checked');
   assert.ok(documented.length >= 30, `only ${documented.length} commands found in ${DOCS.join(', ')}`);
 });
 

@@ -1,4 +1,4 @@
-// Every relative link in the README and docs/ leads somewhere: the file exists, and an anchor names a
+// Every relative link in the README, docs/ and docs/history/ leads somewhere: the file exists, and an anchor names a
 // heading of it (as GitHub makes them). Pure: reads the Markdown files only.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -7,7 +7,7 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const pages = ['README.md', ...readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => join('docs', f))];
+const pages = ['README.md', ...['docs', 'docs/history'].flatMap((dir) => readdirSync(join(root, dir)).filter((f) => f.endsWith('.md')).map((f) => join(dir, f)))];
 
 /** GitHub's anchor for a heading: lower case, punctuation dropped, spaces to hyphens, repeats numbered. */
 function headingAnchors(markdown) {

@@ -153,16 +153,21 @@ test('as a file of its own (report --svg): the same marks, with the namespace an
   assert.equal(forestSvgFile(none), '');
 });
 
-test('the README opens its example with the forest plot of that run, as report --svg draws it from its results', () => {
+test('the README and the published example run open with the forest plot of that run, as report --svg draws it from its results', () => {
   // readme-example.json: the example run's results file, its per-round arrays and bench orders cut.
   const results = fixture('readme-example');
   const picture = readFileSync(fileURLToPath(new URL('../docs/images/example-run.svg', import.meta.url)), 'utf8');
   assert.equal(picture, forestSvgFile(results), 'docs/images/example-run.svg is stale: node bin/mysql-driver-bench.js report <the run> --svg docs/images/example-run.svg');
   assert.equal(count(picture, /<circle class="forest-point /g), deltaRows(results).length);
   const readme = readFileSync(fileURLToPath(new URL('../README.md', import.meta.url)), 'utf8');
-  const example = readme.slice(readme.indexOf('## What a run prints'));
-  assert.ok(example.indexOf('](docs/images/example-run.svg)') > 0);
-  assert.ok(example.indexOf('](docs/images/example-run.svg)') < example.indexOf('```'), 'the picture comes before the tables');
+  const prints = readme.slice(readme.indexOf('## What a run prints'));
+  assert.ok(prints.indexOf('](docs/images/example-run.svg)') > 0);
+  assert.ok(prints.indexOf('](docs/images/example-run.svg)') < prints.indexOf('](docs/published-runs.md)'), 'the picture, then the link to its run');
+  const page = readFileSync(fileURLToPath(new URL('../docs/published-runs.md', import.meta.url)), 'utf8');
+  const example = page.slice(page.indexOf('## The example default run'));
+  assert.ok(example.includes('](../test/fixtures/results/readme-example.json)'), 'the page links the run\'s results file');
+  assert.ok(example.indexOf('](images/example-run.svg)') > 0);
+  assert.ok(example.indexOf('](images/example-run.svg)') < example.indexOf('```'), 'the picture comes before the tables');
   // The tables shown are the same run's.
   const doRow = results.benches.find((b) => b.name === 'do').results.find((r) => r.driver === 'mysql2');
   assert.ok(example.includes(`│ ${Math.round(doRow.opsPerSec).toLocaleString('en-US')} │`));

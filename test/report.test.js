@@ -5,7 +5,7 @@ import { describeNetwork, describeSignificanceRule } from '../lib/reporting/form
 import { createResults, readResults, serialize } from '../lib/results/file.js';
 import { applyDeltas } from '../lib/results/deltas.js';
 import { addSecret } from '../lib/common/redact.js';
-import { writeFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { readFileSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -136,9 +136,12 @@ test('a run states its resolution: the median half-width of its paired Δ interv
   assert.ok(r.resolution.pct > 1, JSON.stringify(r.resolution));
   assert.equal(r.benches[0].results[2].deltaSignificant, false);
   assert.match(renderTable(r), /│\s+│ mariadb\s+│ text\s+│.*│\s+~ \+1\.0 % ±0\.0 │/);
-  assert.match(renderTable(r), /~ : not a significant difference: the interval of the paired Δ \(.*; 95 % together over the run's 2 Δs: each at 97\.5 %\) includes 0, or \|Δ\| is within the run's resolution \(\d+\.\d %\)/);
-  assert.equal(describeSignificanceRule(null), '~ : not a significant difference: too few rounds for an interval of the paired Δ '
-    + '(the median, over rounds, of the row\'s ops/s divided by the reference\'s in the same round)');
+  assert.match(renderTable(r), /^ {2}~ : not significant: the paired Δ's interval includes 0, or \|Δ\| ≤ the resolution \(\d+\.\d %\); method: docs\/measuring\.md#how-to-read-the-numbers$/m);
+  assert.equal(describeSignificanceRule(null), '~ : not significant: too few rounds for an interval of the paired Δ; method: docs/measuring.md#how-to-read-the-numbers');
+  // The method the note names is a heading of that page, and the line stays short.
+  const method = readFileSync(new URL('../docs/measuring.md', import.meta.url), 'utf8');
+  assert.match(method, /^## How to read the numbers$/m);
+  assert.ok(describeSignificanceRule(r.resolution).length <= 140, describeSignificanceRule(r.resolution));
 });
 
 test('the header names the RTT asked for, what a client saw added and what the proxy held', () => {

@@ -17,7 +17,7 @@ export function deadline(promise, ms, error) {
 
 /**
  * Busy-wait `ms` on a clock that allocates nothing (process.hrtime.bigint()): a loop of
- * performance.now() calls made hundreds of scavenges a second (docs/measuring-history.md, 2026-11-26).
+ * performance.now() calls made hundreds of scavenges a second (docs/history/2026-11-25-rtt.md).
  */
 export function spinFor(ms) {
   const until = process.hrtime.bigint() + BigInt(Math.ceil(ms * 1e6));

@@ -194,7 +194,7 @@ const SIZING_WINDOWS = 2;
 /**
  * --replay: the rows' windows sized side by side. A replayed row runs windows of a fixed number of
  * operations, about `time` each, and a window costs a little besides its operations (a row with
- * half its twin's windows read 1-3 % slower; docs/measuring-history.md, 2026-11-26), so rows of one
+ * half its twin's windows read 1-3 % slower; docs/history/2026-11-26-replay-timed.md, "windows sized side by side"), so rows of one
  * bench compare fairly only with windows of the same length in time. Sized from each row's first
  * warm-up, taken minutes apart on a host whose speed drifts, an A/A row once got windows 1.8 times
  * its twin's and read 2.6 % faster. So after the warm-ups every process of every row runs

@@ -3,7 +3,7 @@
 // processes, the warm-ups, a fixed number of operations, and the sizing windows) grows with the
 // host's slowness, and nothing else in the run gives way: at 13:15 on 2026-11-26 the seven design
 // benches on three drivers took 102-111 s with the rounds' budget alone, against 85-89 s two hours
-// earlier (docs/measuring-history.md, "A run's pace").
+// earlier (docs/history/2026-11-26-replay-pace.md#2026-11-26-afternoon-a-runs-pace-issue-33).
 import { mean } from '../common/stats.js';
 
 // The seconds a timed --replay run of default lengths aims to take, counted from the harness's own

@@ -15,7 +15,7 @@ import { spawnSync } from 'node:child_process';
 // collection, which ES modules' asynchronous loading varies; with it, mysql's `batch` settled in one
 // of three steady states 0.27 % apart (four runs, 2026-11-25), without it four runs read 322,003 to
 // 322,020. Timed, without them, a replayed row's processes settled at speeds up to 15 % apart
-// (docs/measuring-history.md, 2026-11-26, "Replayed time").
+// (docs/history/2026-11-26-replay-timed.md#2026-11-26-morning-replayed-time-one-program-issue-33).
 export const DETERMINISTIC_V8_FLAGS = Object.freeze([
   '--predictable', '--predictable-gc-schedule', '--single-threaded', '--hash-seed=1', '--random-seed=1',
   '--no-incremental-marking', '--no-incremental-marking-task', '--no-minor-gc-task', '--no-memory-reducer',
@@ -25,7 +25,7 @@ export const DETERMINISTIC_V8_FLAGS = Object.freeze([
 
 // The same instructions ran 2-23 % apart in processes whose libraries, stack and heap the kernel had
 // placed at random addresses, 0.2-1.8 % apart with the placement fixed (setarch -R: the process runs
-// without address-space randomization; docs/measuring-history.md, 2026-11-26, "Replayed time").
+// without address-space randomization; docs/history/2026-11-26-replay-timed.md#2026-11-26-morning-replayed-time-one-program-issue-33).
 const SETARCH = 'setarch';
 let launcher;
 
@@ -46,7 +46,7 @@ export function fixedLayoutLauncher() {
 // from depends on what it happened to free first. Replayed, mariadb's `batch` processes ran at
 // 0.71-1.13 of their row's median speed, the slow ones taking five times the page faults per
 // operation and a microsecond of system time; with both thresholds fixed, eight processes ran
-// within 1 % of each other, twice (docs/measuring-history.md, "malloc's moving thresholds").
+// within 1 % of each other, twice (docs/history/2026-11-26-replay-pace.md#2026-11-26-early-afternoon-mallocs-moving-thresholds-issue-33).
 // 32 MiB is the largest mmap threshold glibc takes; nothing is trimmed below 256 MiB.
 export const FIXED_MALLOC_TUNABLES = 'glibc.malloc.mmap_threshold=33554432:glibc.malloc.trim_threshold=268435456';
 

@@ -149,7 +149,7 @@ function windowBenchmark({ name, time, leadSeconds, leadOps = 0, ops, check, siz
         // A replayed row's lead-in (a number of operations) runs in the sample's cycle, and the
         // measured span starts on its last operation's heels: run before benchmark.js started its
         // cycle, it left benchmark.js's own set-up between the two, and `calibrate --replay` read
-        // harness/bare 0.980-0.987 against 0.991-0.995 so (docs/measuring-history.md, 2026-11-26).
+        // harness/bare 0.980-0.987 against 0.991-0.995 so (docs/history/2026-11-26-replay-timed.md).
         leadInByCount({ ops, check, count: leadOps, opsPerCheck: sizing.opsPerCheck, callTimeoutMs, signal }).then((led) => {
           state.led = led;
           state.opsRun += led.ops;

@@ -37,8 +37,8 @@ export const PRESETS = {
 // A replayed window's lead-in: no server or socket to wake, only the process's caches to refill after
 // the other rows' windows. 2 ms, not 5, and a budget of 2.7 s a driver and bench, not 3.2, keep a
 // full --replay run within 90 s, capture included (issue 33): its 120 rounds take about 2.7 s a
-// driver and bench on a quiet host, and a slow one gets fewer (docs/measuring-history.md,
-// 2026-11-26, "Warm-ups two at a time").
+// driver and bench on a quiet host, and a slow one gets fewer (docs/history/2026-11-26-replay-timed.md,
+// "Warm-ups two at a time").
 export const REPLAY_LEAD_S = 0.002;
 export const REPLAY_BUDGET_S = 2.7;
 

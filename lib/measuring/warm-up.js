@@ -114,7 +114,7 @@ export async function leadIn({ ops, check, seconds, callTimeoutMs = 30000, signa
 // the same operations, so they warm up for a number of operations, not a time, and their windows are
 // sized in operations too (sampler.js's fixedWindowSizing). Warmed up for a time, with windows sized
 // from the previous window, a row's processes settled at speeds up to 15 % apart, each at its own
-// point of V8's tiering and collections (docs/measuring-history.md, 2026-11-26, "Replayed time").
+// point of V8's tiering and collections (docs/history/2026-11-26-replay-timed.md#2026-11-26-morning-replayed-time-one-program-issue-33).
 // 4,096 operations: traced with --trace-opt (2026-11-26, "Warm-ups two at a time"), the windows after
 // warm-ups of 16,384 saw as many compiles as after 4,096 (the window's own path compiles in the
 // windows either way); after 1,024, mysql's row parsing on select_1000_rows and mysql2's on
@@ -135,7 +135,7 @@ const TIMED_SLICES = 8;
 // stalled at 260 ops/s, the windows before it ran at 0.4 of the row's speed, and the stalls used up
 // half the bench's rounds. Collected after the warm-up's first sixteenth, before that parser is
 // first optimized, the set-up's objects die there and the parser is compiled once; collected after
-// three quarters, it was compiled twice, 6-8 s of warm-up a process (docs/measuring-history.md,
+// three quarters, it was compiled twice, 6-8 s of warm-up a process (docs/history/2026-11-26-replay-pace.md,
 // 2026-11-26, "a parser compiled twice").
 const COLLECT_AFTER_SHARE = 1 / 16;
 

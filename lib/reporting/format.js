@@ -21,12 +21,13 @@ export function describeResolution(res) {
     + `${describeIntervalLevel(res)}; ${res.rows} row${res.rows === 1 ? '' : 's'}; widest ±${fmtPct(res.largestPct)})`;
 }
 
-/** The one significance rule, in words, for the notes under a table. */
+/** Where the method behind `~` is explained (the docs ship with the package). */
+export const SIGNIFICANCE_METHOD = 'docs/measuring.md#how-to-read-the-numbers';
+
+/** The one significance rule, in one short line, for the notes under a table (the interval's level is on the resolution line). */
 export function describeSignificanceRule(res) {
-  const paired = 'the paired Δ (the median, over rounds, of the row\'s ops/s divided by the reference\'s in the same round';
-  if (res?.pct === undefined) return `~ : not a significant difference: too few rounds for an interval of ${paired})`;
-  return `~ : not a significant difference: the interval of ${paired}; from its rounds and the spread between the rows' processes; ${describeIntervalLevel(res)}) includes 0, `
-    + `or |Δ| is within the run's resolution (${fmtPct(res.pct)})`;
+  if (res?.pct === undefined) return `~ : not significant: too few rounds for an interval of the paired Δ; method: ${SIGNIFICANCE_METHOD}`;
+  return `~ : not significant: the paired Δ's interval includes 0, or |Δ| ≤ the resolution (${fmtPct(res.pct)}); method: ${SIGNIFICANCE_METHOD}`;
 }
 
 /** The larger distance from Δ to its interval's bounds (the ± shown beside a Δ). */

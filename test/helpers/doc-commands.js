@@ -1,6 +1,7 @@
 // The commands the docs show, for the docs test: every `mysql-driver-bench …`, `node
 // bin/mysql-driver-bench.js …` and `npm run benchmark -- …` in a Markdown file's ```sh blocks, as
-// the argv the program would get. A block preceded by `<!-- docs-test: runnable -->` is run too.
+// the argv the program would get. A block preceded by `<!-- docs-test: runnable -->` is run too. The
+// dated history (docs/history/) quotes its commands inline, in `code spans`: those are found too.
 
 const RUNNABLE = '<!-- docs-test: runnable -->';
 const OPERATORS = new Set(['|', '||', '&&', ';', '>', '>>', '<', '2>', '2>&1', '&']);
@@ -69,6 +70,17 @@ export function documentedCommands(markdown) {
       const argv = programArgv(shellWords(joined.text));
       if (argv) commands.push({ line: joined.n, text: joined.text.trim(), argv, runnable: block.runnable });
     }
+  }
+  return commands;
+}
+
+/** Every command quoted in a `code span` outside code blocks: [{ line, text, argv, runnable: false }]. */
+export function inlineCommands(markdown) {
+  const text = markdown.replace(/```[\s\S]*?```/g, (block) => block.replace(/[^\n]/g, ' '));
+  const commands = [];
+  for (const m of text.matchAll(/`([^`]+)`/g)) {
+    const argv = programArgv(shellWords(m[1].replace(/\s+/g, ' ')));
+    if (argv?.length) commands.push({ line: text.slice(0, m.index).split('\n').length, text: m[1].replace(/\s+/g, ' ').trim(), argv, runnable: false });
   }
   return commands;
 }

@@ -8,7 +8,7 @@ import { COUNT_MALLOC_TUNABLES, COUNT_V8_FLAGS, MARKER, assertValgrind } from '.
 // callgrind, instrumentation off until the count process passes its warm-up, a dump at each window's marker.
 const CALLGRIND_ARGS = Object.freeze(['--tool=callgrind', '--instr-atstart=no', `--dump-before=${MARKER}`]);
 
-// Run-to-run spread of instructions per operation measured on this VM (docs/measuring-history.md,
+// Run-to-run spread of instructions per operation measured on this VM (docs/history/2026-11-25-replay-and-counts.md,
 // "Instruction counts"): a Δ or a change between runs within it is not called. mariadb's
 // select_100_cols, whose first window holds a collection, read 494,942 to 495,347 in three runs
 // (0.08 %, 2026-11-26); most rows repeat within 0.01 %.
