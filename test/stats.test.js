@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mean, variance, median, percentileOfSorted, relativeMarginOfError, latencySummary, deltaPct, tCritical95, medianConfidenceInterval, normalQuantile } from '../lib/common/stats.js';
-import { eachIntervalLevel, pairedDelta, betweenProcessVariance, pairedDrift } from '../lib/measuring/paired-delta.js';
+import { eachIntervalLevel, pairedDelta, betweenProcessVariance, pairedDrift } from '../lib/measuring/figures/paired-delta.js';
 
 test('mean, variance and median', () => {
   assert.equal(mean([1, 2, 3, 4]), 2.5);
@@ -65,7 +65,7 @@ test('Mann-Whitney U: textbook values and clear cases', async () => {
 });
 
 test('latency recorder: every latency counted in a histogram, percentiles to 0.1 %, the max exact, memory bounded', async () => {
-  const { LatencyRecorder } = await import('../lib/measuring/latency.js');
+  const { LatencyRecorder } = await import('../lib/measuring/driver/latency.js');
   const r = new LatencyRecorder();
   for (let i = 1; i <= 100000; i++) r.push(i / 10); // 0.1 µs to 10 ms
   assert.equal(r.length, 100000);

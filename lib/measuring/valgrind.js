@@ -4,9 +4,8 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { installError } from '../common/errors.js';
-import { DRIVER_PROCESS_FLAGS } from './driver-handle.js';
-import { JIT_HOOK_FLAG } from './jit.js';
-import { DETERMINISTIC_V8_FLAGS, FIXED_MALLOC_TUNABLES } from './same-program.js';
+import { DRIVER_PROCESS_FLAGS, JIT_HOOK_FLAG } from './processes/driver-handle.js';
+import { DETERMINISTIC_V8_FLAGS, FIXED_MALLOC_TUNABLES } from './processes/same-program.js';
 
 // The counted process runs V8 deterministically (same-program.js), with the heap settings every
 // driver process has, and may call gc() (count-process.js).

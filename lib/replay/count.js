@@ -12,8 +12,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DRIVER_PROCESS_TZ } from '../measuring/driver-handle.js';
-import { notApplicableReason, planFor } from '../measuring/plan.js';
+import { DRIVER_PROCESS_TZ } from '../measuring/processes/driver-handle.js';
+import { notApplicableReason, planFor } from '../measuring/bench/plan.js';
 import { COUNT_MALLOC_TUNABLES, COUNT_V8_FLAGS, MARKER, VALGRIND_ARGS, unsteadyWindows } from '../measuring/valgrind.js';
 import { decodeConversation, readSet } from '../conversations/sets.js';
 

@@ -4,8 +4,8 @@ import { describeBudgetStops, describeDriver, runtimeNotes, shardNotes, describe
 import { fmtOps, fmtPct, fmtSignedPct, fmtUs } from '../common/format-numbers.js';
 import { COUNT_HEAD, countCells, describeCount } from './count-rows.js';
 import { describePlacement } from '../common/placement.js';
-import { planFor } from '../measuring/plan.js';
-import { describeWindowLength } from '../measuring/windows.js';
+import { planFor } from '../measuring/bench/plan.js';
+import { describeWindowLength } from '../measuring/figures/windows.js';
 
 function describeServer(server) {
   const where = !server.embedded ? 'remote'

@@ -1,7 +1,7 @@
 // Pure: two results objects -> a comparison object (its renderings: reporting/compare-text.js,
 // markdown.js, html.js). Nothing here reads files, measures or prints.
 import { deltaPct } from '../common/stats.js';
-import { HOST_FOLLOW, JOINT_LEVEL, eachIntervalLevel, pairedChangeBetweenRuns, pairedDelta } from '../measuring/paired-delta.js';
+import { HOST_FOLLOW, JOINT_LEVEL, eachIntervalLevel, pairedChangeBetweenRuns, pairedDelta } from '../measuring/figures/paired-delta.js';
 import { anchorCandidates, unchangedDrivers } from './compare-anchor.js';
 import { anchorWarnings, hostShift, incomparabilities, serverCpuShift } from './compare-warnings.js';
 

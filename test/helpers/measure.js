@@ -1,7 +1,7 @@
 // Runs benches through the real machinery (one process per driver, interleaved windows) against a
 // test's embedded server, and ends the driver processes afterwards.
-import { DriverProcesses } from '../../lib/measuring/driver-handle.js';
-import { runMatrix } from '../../lib/measuring/runner.js';
+import { DriverProcesses } from '../../lib/measuring/processes/driver-handle.js';
+import { runMatrix } from '../../lib/measuring/planning/runner.js';
 import { createResults } from '../../lib/results/file.js';
 import { applyDeltas } from '../../lib/results/deltas.js';
 

@@ -1,7 +1,7 @@
 // `--concurrency 1,4,16`: the chosen benches are run once per level (the scaling table that shows
 // each driver's ops/s and p99 latency per level is reporting/scaling.js). A single level is the plain
 // run it always was.
-import { usageError } from '../common/errors.js';
+import { usageError } from '../../common/errors.js';
 
 const MAX_LEVEL = 1024;
 

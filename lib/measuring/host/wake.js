@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { cpus } from 'node:os';
-import { usageError } from '../common/errors.js';
+import { usageError } from '../../common/errors.js';
 
 const SPINNER = fileURLToPath(new URL('./spinner.js', import.meta.url));
 

@@ -10,19 +10,9 @@ import { performance } from 'node:perf_hooks';
 import { GaplessBenchmark } from './gapless-benchmark.js';
 import { LatencyRecorder } from './latency.js';
 import { runCall, stallWatch } from './operation-calls.js';
-import { leadIn, leadInByCount, opsPerCheckFor, warmUp } from './warm-up.js';
-import { windowLead } from './windows.js';
+import { leadIn, leadInByCount, warmUp } from './warm-up.js';
+import { windowLead, windowOps, windowOpsPerTiming } from '../figures/window-sizing.js';
 
-// Latencies are taken on a sample of the operations, about one per TIME_EVERY_MS of operations
-// (every operation when one takes longer), at most one in MAX_OPS_PER_TIMING. A clock reading
-// between operations costs far more than in a tight loop (50 ns there): in windows taking turns in
-// one process, a loop that read the clock a third of a time to twice per operation (keeping no
-// latency) ran 0.2-1.4 % slower than the same loop without the readings, one that kept a value as
-// often without reading the clock 0.1-0.7 % (2026-11-24, 600-700 rounds each): 0.2-1 µs a reading.
-// One timed operation per 0.25 ms cost the drivers about 1 % against a bare loop; one per ms costs a
-// quarter of that.
-const TIME_EVERY_MS = 1;
-const MAX_OPS_PER_TIMING = 64;
 // One benchmark.js sample per window: between two samples benchmark.js spends about 2.5 ms cloning
 // the benchmark and compiling a new test function while the connection idles, and the operations
 // after such a gap run cold. Eight samples per window cost the drivers 10-17 % against a bare loop
@@ -32,43 +22,6 @@ const MAX_OPS_PER_TIMING = 64;
 export function ownCpuUs() {
   const u = process.cpuUsage();
   return u.user + u.system;
-}
-
-const plannedMsPerOp = (sizing, led) => sizing.lastMsPerOp ?? led?.msPerOp ?? sizing.msPerOp;
-
-/**
- * How many operations (per connection) make a window of about `time` seconds (plannedMsPerOp), or
- * the fixed number of a replayed row (fixedWindowSizing).
- */
-export function windowOps(sizing, led, time) {
-  if (sizing.fixed) return sizing.fixed.ops;
-  return Math.max(1, Math.round((time * 1000) / plannedMsPerOp(sizing, led)));
-}
-
-/**
- * Pure: a replayed row's window in operations, from a time per operation (its first process's at
- * the end of its warm-up, warm-up.js's warmUpByCount; then the row's sizing windows, then its
- * rounds, coordinator.js),
- * as windowOps and windowOpsPerTiming would size it then, and kept for every window of every
- * process of the row: { ops, leadOps, opsPerCheck, opsPerTiming }.
- */
-export function fixedWindowSizing(msPerOp, { time, lead }) {
-  const count = (ms) => Math.max(1, Math.round(ms / msPerOp));
-  return {
-    ops: count(time * 1000),
-    leadOps: lead > 0 ? count(windowLead(lead, time) * 1000) : 0,
-    opsPerCheck: opsPerCheckFor(msPerOp),
-    opsPerTiming: Math.min(MAX_OPS_PER_TIMING, count(TIME_EVERY_MS)),
-  };
-}
-
-/**
- * One operation in how many is timed in a window (plannedMsPerOp): about one per TIME_EVERY_MS. Not
- * the warm-up's time per operation: on `select_100_cols` it was twice the windows'.
- */
-export function windowOpsPerTiming(sizing, led) {
-  if (sizing.fixed) return sizing.fixed.opsPerTiming;
-  return Math.max(1, Math.min(MAX_OPS_PER_TIMING, Math.round(TIME_EVERY_MS / plannedMsPerOp(sizing, led))));
 }
 
 // A sample that finishes under minTime is re-run, sized anew from it: a few times at most.

@@ -6,17 +6,17 @@
 // The parent only coordinates: it prepares and checks the bench's tables through its admin
 // connection between windows, and reads the embedded server's CPU time.
 import { performance } from 'node:perf_hooks';
-import { notApplicableReason, planFor } from './plan.js';
-import { redact } from '../common/redact.js';
-import { DriverProcessError } from './driver-handle.js';
-import { ServerLost } from '../server/session.js';
-import { processCpuUs } from './proc-cpu.js';
-import { summarizeWindows } from './windows.js';
-import { median, round3 } from '../common/stats.js';
-import { fixedWindowSizing } from './sampler.js';
-import { pairedDelta } from './paired-delta.js';
-import { summarizeRate } from './open-loop.js';
-import { combineClosed, combineWindows } from './combine.js';
+import { notApplicableReason, planFor } from '../bench/plan.js';
+import { redact } from '../../common/redact.js';
+import { DriverProcessError } from '../processes/driver-handle.js';
+import { ServerLost } from '../../server/session.js';
+import { processCpuUs } from '../processes/proc-cpu.js';
+import { summarizeWindows } from '../figures/windows.js';
+import { median, round3 } from '../../common/stats.js';
+import { fixedWindowSizing } from '../figures/window-sizing.js';
+import { pairedDelta } from '../figures/paired-delta.js';
+import { summarizeRate } from '../figures/rate.js';
+import { combineClosed, combineWindows } from '../figures/combine.js';
 
 // With --precision, rounds are added in batches (and precision judged only between batches), so
 // that stopping follows the interval's width over many rounds, not one lucky round.

@@ -3,8 +3,8 @@
 // bench's reference row (the baseline, or the first driver that runs a bench the baseline cannot),
 // so every Δ is paired on the machine that measured it. The other rows of a bench are n/a in a shard
 // that does not measure them; a bench's extra probe runs in shard 1 only.
-import { usageError } from '../common/errors.js';
-import { planFor } from './plan.js';
+import { usageError } from '../../common/errors.js';
+import { planFor } from '../bench/plan.js';
 
 /** `2/3` → { index: 2, count: 3 } (1-based); anything else is one line, exit 2. */
 export function parseShard(text) {

@@ -4,27 +4,10 @@
 // generated parser for a row of 100 columns takes V8 about 3 s of compiling here, and in every
 // driver process of a default run it was still compiling at the end (docs/measuring.md, "V8's background
 // compiles: --jit").
-//   background  V8 compiles while the driver process runs, as in any process (the default)
-//   wait        a driver process waits for V8's queued compiles at the end of its warm-up and
-//               after each window, outside the measured parts: figures of the optimized code
 // The wait is V8's own test hook %FinalizeOptimization(), which needs --allow-natives-syntax (it
 // lets code call such hooks, and changes nothing else); where it is missing, nothing waits and
-// the results say so.
+// the results say so. The modes are planning/jit-mode.js's; the flag, processes/driver-handle.js's.
 import { performance } from 'node:perf_hooks';
-import { usageError } from '../common/errors.js';
-
-export const JIT_MODES = ['background', 'wait'];
-// Waiting costs a default run about 65 s here (mysql2's five wide-row parsers, about 3 s each in
-// each of a row's four processes), which would take it past 4 minutes.
-export const DEFAULT_JIT = 'background';
-
-export function parseJit(value) {
-  const v = String(value).trim();
-  if (!JIT_MODES.includes(v)) throw usageError(`--jit must be one of ${JIT_MODES.join(', ')}, not '${value}'`);
-  return v;
-}
-
-export const JIT_HOOK_FLAG = '--allow-natives-syntax';
 
 function loadHook() {
   try {

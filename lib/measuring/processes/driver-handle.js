@@ -5,20 +5,21 @@
 import { fork, spawn } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { redact } from '../common/redact.js';
-import { JIT_HOOK_FLAG } from './jit.js';
+import { redact } from '../../common/redact.js';
 import { DETERMINISTIC_V8_FLAGS, fixedLayoutLauncher, fixedMallocTunables } from './same-program.js';
 
-const CHILD = fileURLToPath(new URL('./driver-process.js', import.meta.url));
+const CHILD = fileURLToPath(new URL('../driver/driver-process.js', import.meta.url));
 const WATCHDOG = fileURLToPath(new URL('./orphan-watchdog.js', import.meta.url));
 const START_TIMEOUT_MS = 30000;
+
+// Lets a driver process wait for V8's background compiles (driver/jit.js, --jit wait).
+export const JIT_HOOK_FLAG = '--allow-natives-syntax';
 
 // The same V8 heap settings for every driver process. V8 sizes the young generation from what the
 // process did before (it grows under allocation and shrinks when idle), so a driver's figure on a
 // bench depended on the benches before it: on this VM the same driver's ratio moved by up to 17 %
 // between identical runs. Fixed at its usual ceiling, as a long-running busy process has it, three
 // runs of the design benches agreed within 6.4 % (docs/measuring.md, "How a bench is measured").
-// JIT_HOOK_FLAG lets the process wait for V8's background compiles (measuring/jit.js).
 export const DRIVER_PROCESS_FLAGS = Object.freeze(['--min-semi-space-size=16', '--max-semi-space-size=16', JIT_HOOK_FLAG]);
 
 // A --replay process runs V8 deterministically (same-program.js), so that a row's processes run the

@@ -2,24 +2,10 @@
 // (and V8's compiles are done) and sizes the sampled calls, and the unmeasured lead-in before a window.
 import { performance } from 'node:perf_hooks';
 import { guard, runCall } from './operation-calls.js';
-import { mean, median } from '../common/stats.js';
+import { mean, median } from '../../common/stats.js';
+import { collectionPoint } from '../figures/warm-up-lengths.js';
+import { opsPerCheckFor } from '../figures/window-sizing.js';
 
-// A check runs inside the measured part. Checking the 1 000 rows of select_1000_rows every 2 ms
-// (every other operation) made that bench's harness/bare-loop ratio (`calibrate`) 0.92-0.95.
-const TARGET_CHECK_MS = 10;
-const MAX_OPS_PER_CHECK = 512;
-
-/** One result in how many is checked, for operations of `msPerOp`: about one per TARGET_CHECK_MS. */
-export const opsPerCheckFor = (msPerOp) => Math.max(1, Math.min(MAX_OPS_PER_CHECK, Math.round(TARGET_CHECK_MS / msPerOp)));
-
-// A new driver process runs its first operations slowly for a while, as V8 moves its hot code up
-// through its compilers: with a warm-up of 75 ms per process, the first 16 of 120 rounds of `do`
-// ran at a third to a half of the later rounds' speed here, `insert` (the next bench) at two
-// thirds. A process's time per operation on `do` fell in steps, with plateaus of up to 100 ms,
-// from 185-365 µs to 22-32 µs over its first 300-400 ms. So a new process warms up for at least
-// NEW_PROCESS_WARMUP_S, and every warm-up runs on, in batches, until the time per operation stops
-// improving.
-export const NEW_PROCESS_WARMUP_S = 0.5;
 const WARMUP_BATCH_MS = 15;
 const SETTLE_BATCHES = 3; // batches in a row that must not beat the best before them
 const SETTLE_GAIN = 0.03; // by more than this share
@@ -110,37 +96,10 @@ export async function leadIn({ ops, check, seconds, callTimeoutMs = 30000, signa
 }
 
 
-// --replay: a replayed row's processes run the same program (same-program.js) only if they also run
-// the same operations, so they warm up for a number of operations, not a time, and their windows are
-// sized in operations too (sampler.js's fixedWindowSizing). Warmed up for a time, with windows sized
-// from the previous window, a row's processes settled at speeds up to 15 % apart, each at its own
-// point of V8's tiering and collections (docs/measuring-history.md, 2026-11-26, "Replayed time").
-// 4,096 operations: traced with --trace-opt (2026-11-26, "Warm-ups two at a time"), the windows after
-// warm-ups of 16,384 saw as many compiles as after 4,096 (the window's own path compiles in the
-// windows either way); after 1,024, mysql's row parsing on select_1000_rows and mysql2's on
-// select_100_cols still compiled in the rounds.
-export const REPLAY_WARMUP_OPS = 4096;
-export const SMOKE_REPLAY_WARMUP_OPS = 256;
-
 // The time per operation that sizes a replayed row's windows: the median of the warm-up's last
 // quarter cut in this many slices, so that a stall of the host in one slice does not size the row's
 // windows for good (one row of an A/A had windows half its twin's, and read 3.9 % slower).
 const TIMED_SLICES = 8;
-
-// A full collection, given `collect`, early in the warm-up. Optimized code holds weak references to
-// objects it was compiled against; the first full collection after those objects died (objects of
-// the process's set-up) threw away the optimized code of 24-26 functions of every mysql2 process at
-// once (V8 says "weak objects"), its generated row parser among them, which V8 then compiled again
-// on the process's own thread for 2.7-4.4 s (`select_100_cols`): one window in each process
-// stalled at 260 ops/s, the windows before it ran at 0.4 of the row's speed, and the stalls used up
-// half the bench's rounds. Collected after the warm-up's first sixteenth, before that parser is
-// first optimized, the set-up's objects die there and the parser is compiled once; collected after
-// three quarters, it was compiled twice, 6-8 s of warm-up a process (docs/measuring-history.md,
-// 2026-11-26, "a parser compiled twice").
-const COLLECT_AFTER_SHARE = 1 / 16;
-
-/** The operations a replayed warm-up of `count` runs before its full collection. */
-export const collectionPoint = (count) => Math.floor(count * COLLECT_AFTER_SHARE);
 
 /**
  * Warm-up of `count` operations back to back, every result checked; with `collect` (a full

@@ -1,8 +1,8 @@
 // `--rate 2000,4000` or `--rate 50%,120%`: the benches that take an open schedule (a bench's
 // `openSchedule`) run once per rate (open-loop.js), after the run's closed-loop pass when a rate is a
 // share of the closed-loop maximum. The latency-against-throughput table is reporting/rates.js.
-import { usageError } from '../common/errors.js';
-import { SCHEDULES } from './open-loop.js';
+import { usageError } from '../../common/errors.js';
+import { SCHEDULES } from '../figures/rate.js';
 
 const MAX_RATE = 10_000_000;
 

@@ -9,6 +9,7 @@
 // (pgbench's --latency-limit). Arrivals still waiting when the window's schedule ends are counted
 // behind; they still start, for up to another window's length, and what is left then is skipped.
 // Pure apart from the clock and the timer it is given.
+import { SCHEDULES } from '../figures/rate.js';
 
 /** A small seeded generator (mulberry32): the same seed, the same schedule. */
 export function seededRandom(seed) {
@@ -22,7 +23,6 @@ export function seededRandom(seed) {
   };
 }
 
-export const SCHEDULES = ['poisson', 'uniform'];
 
 /** The gaps between arrivals, in ms, of a schedule at `ratePerSec`: a function giving the next gap. */
 export function arrivalGaps(ratePerSec, schedule = 'poisson', random = Math.random) {
@@ -145,30 +145,3 @@ export function openLoopWindow({ ops, check, gaps, leadMs, measureMs, latencyLim
     pump();
   });
 }
-
-/** Pure: the figures of a rate row from its windows' counts: the rate achieved, and whether it was sustained. */
-export function summarizeRate(windows, askedPerSec) {
-  const sum = (k) => windows.reduce((s, w) => s + (w[k] ?? 0), 0);
-  const seconds = windows.reduce((s, w) => s + w.measureSeconds, 0);
-  const scheduled = sum('scheduled');
-  const completed = sum('completed');
-  const skipped = sum('skipped');
-  const behind = sum('behind');
-  return {
-    askedPerSec,
-    achievedPerSec: seconds > 0 ? completed / seconds : 0,
-    scheduled,
-    completed,
-    skipped,
-    late: sum('late'),
-    behind,
-    // Sustained: at most 1 % of the arrivals skipped or still waiting when their window's schedule
-    // ended: a moment's stall (a collection, the host), not a backlog that grows. On the project's VM
-    // a driver at two thirds of its maximum skipped 0.2-0.8 % past a 10 ms limit; one past its
-    // maximum, 9.5 % (2026-11-26).
-    sustained: scheduled > 0 && skipped + behind <= MAX_BEHIND_SHARE * scheduled,
-  };
-}
-
-/** The share of a row's arrivals that may be skipped or behind, for its rate to count as sustained. */
-export const MAX_BEHIND_SHARE = 0.01;

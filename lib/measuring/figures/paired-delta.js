@@ -1,6 +1,6 @@
 // A driver's paired Δ against the reference in the same rounds, its interval, the run's resolution
 // and the judgement of significance; the change of a paired ratio between two runs. Pure: no I/O, no clocks.
-import { deltaPct, mannWhitneyU, mean, median, medianConfidenceInterval, normalQuantile, round1, variance } from '../common/stats.js';
+import { deltaPct, mannWhitneyU, mean, median, medianConfidenceInterval, normalQuantile, round1, variance } from '../../common/stats.js';
 
 // The confidence a run's Δ intervals hold with, together: a run reports k Δs at once (benches ×
 // drivers besides the reference), and k intervals at 95 % each leave out their true Δ about k in 20

@@ -1,6 +1,6 @@
 // How a bench runs on a driver: the bench's own plan, or for the floor reference client the
 // plain text statement with a check of the raw reply (it builds no rows).
-import { withRowShape } from '../drivers/variants.js';
+import { withRowShape } from '../../drivers/variants.js';
 
 export const FLOOR_BENCH_NOTE = 'the floor reference client runs only benches with a raw-reply check (do, select_100_cols, select_1000_rows)';
 

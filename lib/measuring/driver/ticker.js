@@ -6,7 +6,7 @@
 // until shortly before an arrival, and turns the event loop for the rest.
 import { Worker } from 'node:worker_threads';
 import { performance } from 'node:perf_hooks';
-import { spinFor } from '../common/timers.js';
+import { spinFor } from '../../common/timers.js';
 
 // The worker: wait while nothing is asked (ctl[0] unchanged), else until `due` (hrtime ns); post the
 // sequence number it fired for, then wait for the next request.

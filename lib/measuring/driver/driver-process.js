@@ -17,24 +17,25 @@
 // With --replay, `open` takes `replay` (a replay set's path) and its connections are answered by the
 // set's recording, in this process, instead of the server (lib/conversations/transport.js).
 import { PerformanceObserver, performance } from 'node:perf_hooks';
-import { BENCHES } from '../../benchs/index.js';
-import { loadDrivers } from '../drivers/index.js';
-import { describeLoadFailure } from '../drivers/checkout-modules.js';
-import { connectorFor, planBench as planBenchFor, targetFor } from './plan.js';
-import { bareLoop, fixedWindowSizing, ownCpuUs, sampleWindow, windowOps } from './sampler.js';
-import { NEW_PROCESS_WARMUP_S, leadIn, leadInByCount, warmUp, warmUpByCount } from './warm-up.js';
-import { windowLead } from './windows.js';
+import { BENCHES } from '../../../benchs/index.js';
+import { loadDrivers } from '../../drivers/index.js';
+import { describeLoadFailure } from '../../drivers/checkout-modules.js';
+import { connectorFor, planBench as planBenchFor, targetFor } from '../bench/plan.js';
+import { bareLoop, ownCpuUs, sampleWindow } from './sampler.js';
+import { leadIn, leadInByCount, warmUp, warmUpByCount } from './warm-up.js';
+import { NEW_PROCESS_WARMUP_S } from '../figures/warm-up-lengths.js';
+import { fixedWindowSizing, windowLead, windowOps } from '../figures/window-sizing.js';
 import { LatencyRecorder } from './latency.js';
 import { rateWindow } from './rate-window.js';
 import { busyPoll } from './ticker.js';
-import { round1 } from '../common/stats.js';
-import { addSecret, redact } from '../common/redact.js';
-import { deadline, within } from '../common/timers.js';
+import { round1 } from '../../common/stats.js';
+import { addSecret, redact } from '../../common/redact.js';
+import { deadline, within } from '../../common/timers.js';
 import { awaitCompiles, canAwaitCompiles } from './jit.js';
-import { holdSockets, setHold, takeRoundTrips } from '../drivers/held-sockets.js';
+import { holdSockets, setHold, takeRoundTrips } from '../../drivers/held-sockets.js';
 import { measureHold, tuneHold } from './held-tuning.js';
-import { connectDirectly, installReplayTransport, recordConnections, replayConnections, takeMismatch } from '../conversations/transport.js';
-import { decodeConversation, readSet } from '../conversations/sets.js';
+import { connectDirectly, installReplayTransport, recordConnections, replayConnections, takeMismatch } from '../../conversations/transport.js';
+import { decodeConversation, readSet } from '../../conversations/sets.js';
 
 /** A full collection where V8's gc() is exposed (a replayed row's processes), else null. */
 const fullCollection = () => (typeof globalThis.gc === 'function' ? () => globalThis.gc() : null);

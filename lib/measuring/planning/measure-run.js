@@ -1,18 +1,18 @@
 // The measuring step of one run: the driver processes, the harness's own health over the run, and
 // the matrix once per --concurrency level, then the benches' probes (catalogue.js), with the wake
 // mode on. Nothing here prints: progress lines go through the `progress` it is given.
-import { EXIT } from '../common/errors.js';
-import { DriverProcesses } from './driver-handle.js';
-import { Interrupted, ServerLost } from '../server/session.js';
+import { EXIT } from '../../common/errors.js';
+import { DriverProcesses } from '../processes/driver-handle.js';
+import { Interrupted, ServerLost } from '../../server/session.js';
 import { runCatalogue } from './catalogue.js';
-import { startHealthMonitor } from './health.js';
-import { hostLoadBetween, readCpuCounters } from './host-load.js';
-import { describePlacement, pinMainThread, pinThreads } from '../common/placement.js';
+import { startHealthMonitor } from '../host/health.js';
+import { hostLoadBetween, readCpuCounters } from '../host/host-load.js';
+import { describePlacement, pinMainThread, pinThreads } from '../../common/placement.js';
 import { runMatrix } from './runner.js';
-import { sleep } from '../common/timers.js';
-import { defaultWake, withWake } from './wake.js';
+import { sleep } from '../../common/timers.js';
+import { defaultWake, withWake } from '../host/wake.js';
 import { PRECISION_BATCH } from './coordinator.js';
-import { describeWindowLength } from './windows.js';
+import { describeWindowLength } from '../figures/windows.js';
 
 /** The run's driver processes (a row may use several), each placed as the stage's placement says (the same for every driver). */
 export function startDriverProcesses({ target, session, placement }) {

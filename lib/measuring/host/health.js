@@ -1,6 +1,6 @@
 // The harness's own memory over a run: a bounded timeline of RSS and V8 heap, sampled on a timer
 // (unref'd, so it never keeps the process alive), labelled with the cell being measured.
-import { round1 } from '../common/stats.js';
+import { round1 } from '../../common/stats.js';
 
 const mb = (bytes) => round1(bytes / 2 ** 20);
 

@@ -4,7 +4,7 @@
 // host's slowness, and nothing else in the run gives way: at 13:15 on 2026-11-26 the seven design
 // benches on three drivers took 102-111 s with the rounds' budget alone, against 85-89 s two hours
 // earlier (docs/measuring-history.md, "A run's pace").
-import { mean } from '../common/stats.js';
+import { mean } from '../../common/stats.js';
 
 // The seconds a timed --replay run of default lengths aims to take, counted from the harness's own
 // start (so a capture counts too; the report after the last round takes under a second), and the

@@ -1,10 +1,10 @@
 // Runs the benches one after another, each measured on every driver in interleaved rounds
 // (measuring/coordinator.js), and puts plain result rows into the results object. No rendering here.
-import { redact } from '../common/redact.js';
+import { redact } from '../../common/redact.js';
 import { measureBench } from './coordinator.js';
-import { ServerLost } from '../server/session.js';
-import { setUpBench } from './plan.js';
-import { hostLoadBetween, readCpuCounters } from './host-load.js';
+import { ServerLost } from '../../server/session.js';
+import { setUpBench } from '../bench/plan.js';
+import { hostLoadBetween, readCpuCounters } from '../host/host-load.js';
 import { resolveRate } from './rates.js';
 import { startPace } from './pace.js';
 

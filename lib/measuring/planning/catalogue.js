@@ -3,7 +3,7 @@
 // in the results' settings when they ask), the matrix once per --concurrency level (scaling.js) and
 // --rate (rates.js), then
 // each bench's extra measurement (`probe`) once per run. No bench is named here.
-import { BENCHES } from '../../benchs/index.js';
+import { BENCHES } from '../../../benchs/index.js';
 import { forEachLevel } from './scaling.js';
 import { forEachRate } from './rates.js';
 

@@ -1,11 +1,5 @@
-// Pure: a window's lead-in, and a driver's measured windows of one bench -> the figures of its row.
-import { median, percentileOfSorted, relativeMarginOfError, round1, round3 } from '../common/stats.js';
-
-/**
- * A window's lead-in (seconds): `lead`, at most a third of the window's measured `time`. The
- * lead-in is benchmark.js's first cycle, which it discards for running under minTime (half a window).
- */
-export const windowLead = (lead, time) => Math.min(lead, time / 3);
+// Pure: a driver's measured windows of one bench -> the figures of its row, and a run's window in words.
+import { median, percentileOfSorted, relativeMarginOfError, round1, round3 } from '../../common/stats.js';
 
 /** A run's window, in words: "(0.005 s lead-in + 0.019 s measured)". */
 export const describeWindowLength = (settings) => `(${round3(settings.lead)} s lead-in + ${round3(settings.time / settings.rounds)} s measured)`;

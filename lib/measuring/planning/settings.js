@@ -1,18 +1,18 @@
 // A run's settings, from the command's options: how long and in how many windows each bench is
 // measured, where the results say it ran. Recorded in the results (never connection secrets).
-import { DEFAULT_BENCHES } from '../../benchs/index.js';
-import { driverProcessFlags } from './driver-handle.js';
-import { FIXED_MALLOC_TUNABLES, fixedLayoutLauncher } from './same-program.js';
+import { DEFAULT_BENCHES } from '../../../benchs/index.js';
+import { driverProcessFlags } from '../processes/driver-handle.js';
+import { FIXED_MALLOC_TUNABLES, fixedLayoutLauncher } from '../processes/same-program.js';
 import { REPLAY_MIN_BUDGET_S, REPLAY_RUN_TARGET_S } from './pace.js';
-import { REPLAY_WARMUP_OPS, SMOKE_REPLAY_WARMUP_OPS, collectionPoint } from './warm-up.js';
-import { BUILTIN_DRIVERS } from '../drivers/index.js';
-import { resolveNetwork } from '../server/proxy/index.js';
-import { usageError } from '../common/errors.js';
-import { defaultWake, describeWake } from './wake.js';
-import { DEFAULT_JIT } from './jit.js';
-import { windowLead } from './windows.js';
-import { eachIntervalLevel } from './paired-delta.js';
-import { COUNT_BENCH_FLOORS_PCT, COUNT_MALLOC_TUNABLES, COUNT_NOISE_FLOOR_PCT, COUNT_V8_FLAGS, VALGRIND_ARGS, assertValgrind } from './valgrind.js';
+import { REPLAY_WARMUP_OPS, SMOKE_REPLAY_WARMUP_OPS, collectionPoint } from '../figures/warm-up-lengths.js';
+import { BUILTIN_DRIVERS } from '../../drivers/index.js';
+import { resolveNetwork } from '../../server/proxy/index.js';
+import { usageError } from '../../common/errors.js';
+import { defaultWake, describeWake } from '../host/wake.js';
+import { DEFAULT_JIT } from './jit-mode.js';
+import { windowLead } from '../figures/window-sizing.js';
+import { eachIntervalLevel } from '../figures/paired-delta.js';
+import { COUNT_BENCH_FLOORS_PCT, COUNT_MALLOC_TUNABLES, COUNT_NOISE_FLOOR_PCT, COUNT_V8_FLAGS, VALGRIND_ARGS, assertValgrind } from '../valgrind.js';
 import { assertRateBenches, rateSettings } from './rates.js';
 
 // time: measured seconds per bench and driver, split into `rounds` windows; lead: the unmeasured

@@ -1,6 +1,6 @@
 // Pure: what several driver processes of one row reported, as one: the closings of a row's
 // processes (their histograms merged exactly), and the windows that --workers ran at once.
-import { encodeHistogram, histogramSummary, mergeHistograms } from './latency.js';
+import { encodeHistogram, histogramSummary, mergeHistograms } from './histograms.js';
 
 /** What several processes of one row reported on closing, as one process's report. */
 export function combineClosed(parts) {

@@ -5,8 +5,8 @@ import { arrivalGaps, openLoopWindow, seededRandom } from './open-loop.js';
 import { createWaker } from './ticker.js';
 import { LatencyRecorder } from './latency.js';
 import { ownCpuUs } from './sampler.js';
-import { windowLead } from './windows.js';
-import { round1 } from '../common/stats.js';
+import { windowLead } from '../figures/window-sizing.js';
+import { round1 } from '../../common/stats.js';
 
 const RATE_WARMUP_S = 0.3; // a cell's open loop run unrecorded before its first window
 
