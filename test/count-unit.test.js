@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { parseDumpTotal, sizeCount } from '../lib/replay/count.js';
 import { COUNT_V8_FLAGS, unsteadyWindows } from '../lib/measuring/valgrind.js';
 import { DETERMINISTIC_V8_FLAGS, FIXED_MALLOC_TUNABLES, fixedLayoutLauncher, fixedMallocTunables } from '../lib/measuring/processes/same-program.js';
-import { processRuntime } from '../lib/measuring/processes/driver-handle.js';
+import { processRuntime } from '../lib/measuring/processes/launch.js';
 import { compareCounts, countIncomparability } from '../lib/results/compare-counts.js';
 import { applyDeltas } from '../lib/results/deltas.js';
 import { renderTable } from '../lib/reporting/table.js';

@@ -3,8 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { JIT_HOOK_FLAG } from '../lib/measuring/processes/driver-handle.js';
-import { DRIVER_PROCESS_FLAGS } from '../lib/measuring/processes/driver-handle.js';
+import { DRIVER_PROCESS_FLAGS, JIT_HOOK_FLAG } from '../lib/measuring/processes/launch.js';
 
 const JIT = new URL('../lib/measuring/driver/jit.js', import.meta.url).href;
 

@@ -2,7 +2,8 @@
 // how their latencies and counts are put together.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { processesFor, processSchedule } from '../lib/measuring/planning/coordinator.js';
+import { processesFor } from '../lib/measuring/planning/rows.js';
+import { processSchedule } from '../lib/measuring/planning/schedule.js';
 import { combineClosed } from '../lib/measuring/figures/combine.js';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

@@ -2,7 +2,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { performance } from 'node:perf_hooks';
-import { bareLoop, measure, sampleWindow } from '../lib/measuring/driver/sampler.js';
+import { measure, sampleWindow } from '../lib/measuring/driver/sampler.js';
+import { bareLoop } from '../lib/measuring/driver/bare-window.js';
 import { fixedWindowSizing, windowOps, windowOpsPerTiming } from '../lib/measuring/figures/window-sizing.js';
 import { settled, warmUp, warmUpByCount } from '../lib/measuring/driver/warm-up.js';
 import { collectionPoint } from '../lib/measuring/figures/warm-up-lengths.js';

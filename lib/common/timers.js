@@ -23,3 +23,15 @@ export function spinFor(ms) {
   const until = process.hrtime.bigint() + BigInt(Math.ceil(ms * 1e6));
   while (process.hrtime.bigint() < until);
 }
+
+/** Reject as soon as `signal` aborts, whatever `promise` does (`promise` itself without a signal). */
+export function unlessAborted(promise, signal) {
+  if (!signal) return promise;
+  let onAbort;
+  const aborted = new Promise((_, reject) => {
+    onAbort = () => reject(signal.reason);
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+  });
+  return Promise.race([promise, aborted]).finally(() => signal.removeEventListener('abort', onAbort));
+}

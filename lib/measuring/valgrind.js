@@ -4,7 +4,7 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { installError } from '../common/errors.js';
-import { DRIVER_PROCESS_FLAGS, JIT_HOOK_FLAG } from './processes/driver-handle.js';
+import { DRIVER_PROCESS_FLAGS, JIT_HOOK_FLAG } from './processes/launch.js';
 import { DETERMINISTIC_V8_FLAGS, FIXED_MALLOC_TUNABLES } from './processes/same-program.js';
 
 // The counted process runs V8 deterministically (same-program.js), with the heap settings every

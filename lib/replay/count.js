@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DRIVER_PROCESS_TZ } from '../measuring/processes/driver-handle.js';
+import { DRIVER_PROCESS_TZ } from '../measuring/processes/launch.js';
 import { notApplicableReason, planFor } from '../measuring/bench/plan.js';
 import { COUNT_MALLOC_TUNABLES, COUNT_V8_FLAGS, MARKER, VALGRIND_ARGS, unsteadyWindows } from '../measuring/valgrind.js';
 import { decodeConversation, readSet } from '../conversations/sets.js';

@@ -1,6 +1,6 @@
 // Runs benches through the real machinery (one process per driver, interleaved windows) against a
 // test's embedded server, and ends the driver processes afterwards.
-import { DriverProcesses } from '../../lib/measuring/processes/driver-handle.js';
+import { DriverProcesses } from '../../lib/measuring/processes/driver-processes.js';
 import { runMatrix } from '../../lib/measuring/planning/runner.js';
 import { createResults } from '../../lib/results/file.js';
 import { applyDeltas } from '../../lib/results/deltas.js';

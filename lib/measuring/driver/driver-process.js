@@ -1,46 +1,38 @@
-// One row of a run in a process of its own: its own heap, module cache and JIT. Forked by
-// driver-handle.js; the parent only coordinates. Everything that touches the driver happens here:
-// connections and pools, warm-up, result checks, latency recording, lead-ins and measured windows,
-// and the cost of each window (this process's CPU time, all threads, and its GC pauses).
+// One row of a run in a process of its own (forked by processes/driver-handle.js): its own heap,
+// module cache and JIT. Everything that touches the driver happens here; this file answers the
+// parent's requests, each in a module of its own (warm-up, windows, capture).
 //
 // Requests arrive over IPC as { id, cmd, args }; each gets one reply { id, ok, result | error }.
-//   init   { spec, name, context, target }  load the adapter (by its load spec)
-//   open   { bench, concurrency, warmup, settle, awaitCompiles, callTimeoutMs, setupData }  plan, connect, warm up (every result checked)
-//   window { lead, time, awaitCompiles, bare, rate }  unmeasured lead-in, then about `time` seconds sampled by benchmark.js
-//          (awaitCompiles: then wait for V8's queued compiles, --jit wait; bare: a bare await loop
-//          instead, `calibrate`'s other side, in the same process and on the same connections;
-//          rate { perSec, schedule, seed, latencyLimitMs }: --rate's open schedule instead, open-loop.js;
-//          poll: the event loop turns without sleeping meanwhile, as an open schedule's does)
-//   close  {}  close the connections; the cell's latency percentiles and the bench's own figures
-//   capture { bench, setupData, ops }  --replay's capture: one connection to the server, recorded from
-//          its handshake through `ops` operations (each checked); returns the recording
+//   init    { spec, context, target }  load the adapter (by its load spec)
+//   open    { bench, concurrency, warmup, settle, awaitCompiles, callTimeoutMs, setupData, replay,
+//           warmupOps, fixed, time, lead, held }  plan, connect, warm up (bench-warm-up.js)
+//   window  { lead, time, awaitCompiles, bare, rate, poll, fixed }  unmeasured lead-in, then about
+//           `time` seconds sampled by benchmark.js (sampler.js); bare: calibrate's bare loop instead
+//           (bare-window.js); rate: --rate's open schedule instead (rate-window.js); poll: the event
+//           loop turns without sleeping meanwhile; fixed: a replayed row's window as the parent sized it
+//   close   {}  close the connections; the bench's latency histogram and its own figures
+//   capture { bench, setupData, ops, callTimeoutMs }  --replay's capture (capture.js)
 // With --replay, `open` takes `replay` (a replay set's path) and its connections are answered by the
 // set's recording, in this process, instead of the server (lib/conversations/transport.js).
-import { PerformanceObserver, performance } from 'node:perf_hooks';
 import { BENCHES } from '../../../benchs/index.js';
 import { loadDrivers } from '../../drivers/index.js';
 import { describeLoadFailure } from '../../drivers/checkout-modules.js';
 import { connectorFor, planBench as planBenchFor, targetFor } from '../bench/plan.js';
-import { bareLoop, ownCpuUs, sampleWindow } from './sampler.js';
-import { leadIn, leadInByCount, warmUp, warmUpByCount } from './warm-up.js';
-import { NEW_PROCESS_WARMUP_S } from '../figures/warm-up-lengths.js';
-import { fixedWindowSizing, windowLead, windowOps } from '../figures/window-sizing.js';
+import { sampleWindow } from './sampler.js';
+import { bareWindow } from './bare-window.js';
+import { warmUpBench } from './bench-warm-up.js';
+import { capture } from './capture.js';
+import { gcMsBetween } from './gc-pauses.js';
 import { LatencyRecorder } from './latency.js';
 import { rateWindow } from './rate-window.js';
 import { busyPoll } from './ticker.js';
 import { round1 } from '../../common/stats.js';
-import { addSecret, redact } from '../../common/redact.js';
-import { deadline, within } from '../../common/timers.js';
+import { addSecret, errorText as textOf } from '../../common/redact.js';
+import { within } from '../../common/timers.js';
 import { awaitCompiles, canAwaitCompiles } from './jit.js';
-import { holdSockets, setHold, takeRoundTrips } from '../../drivers/held-sockets.js';
-import { measureHold, tuneHold } from './held-tuning.js';
-import { connectDirectly, installReplayTransport, recordConnections, replayConnections, takeMismatch } from '../../conversations/transport.js';
+import { holdSockets } from '../../drivers/held-sockets.js';
+import { connectDirectly, installReplayTransport, replayConnections, takeMismatch } from '../../conversations/transport.js';
 import { decodeConversation, readSet } from '../../conversations/sets.js';
-
-/** A full collection where V8's gc() is exposed (a replayed row's processes), else null. */
-const fullCollection = () => (typeof globalThis.gc === 'function' ? () => globalThis.gc() : null);
-
-const HELD_SIZING_S = 0.05; // the held warm-up after an unheld one (--rtt): enough operations to size a window
 
 // Ctrl-C, and the hang-up of a closed terminal, reach the whole process group: they are the parent's
 // to handle, and the parent ends this process. If the parent goes away without doing so, this
@@ -50,40 +42,6 @@ process.on('SIGHUP', () => {});
 process.on('SIGTERM', () => process.exit(0));
 process.on('disconnect', () => process.exit(0));
 
-// GC pauses of this process, kept for a few seconds, to be summed over a window's measured part.
-// Bun's perf_hooks has no 'gc' entries: its rows' GC figures are null, never a silent 0.
-const GC_OBSERVED = PerformanceObserver.supportedEntryTypes?.includes('gc') ?? false;
-const gcPauses = [];
-if (GC_OBSERVED) {
-  new PerformanceObserver((list) => {
-    for (const e of list.getEntries()) gcPauses.push([e.startTime, e.duration]);
-  }).observe({ entryTypes: ['gc'] });
-}
-
-function gcMsBetween(t0, t1) {
-  let ms = 0;
-  for (const [start, duration] of gcPauses) if (start >= t0 && start < t1) ms += duration;
-  while (gcPauses.length && gcPauses[0][0] < t1 - 10000) gcPauses.shift();
-  return ms;
-}
-
-/**
- * `calibrate`'s other side: the same lead-in, then the operation awaited back to back, nothing else,
- * as many times as the harness's window would run it (sized the same way, from its own windows), so
- * both sides measure windows of the same length.
- */
-async function bareWindow(op, { ops, check, sizing, lead, time, callTimeoutMs }) {
-  const led = sizing.fixed
-    ? await leadInByCount({ ops, check, count: sizing.fixed.leadOps, opsPerCheck: sizing.opsPerCheck, callTimeoutMs })
-    : await leadIn({ ops, check, seconds: windowLead(lead, time), callTimeoutMs });
-  const cpu0 = ownCpuUs();
-  const from = performance.now();
-  const m = await bareLoop(op, windowOps(sizing, led, time));
-  const to = performance.now();
-  sizing.lastMsPerOp = (m.seconds * 1000) / m.ops;
-  return { opsPerSec: m.opsPerSec, samples: 1, ops: m.ops, opsRun: led.ops + m.ops, measuredFrom: from, measuredTo: to, cpuUs: ownCpuUs() - cpu0 };
-}
-
 // A local checkout may load a module it lacks at any call (mysql loads its parts on first use):
 // said in one line, with the command that installs it, instead of the loader's require stack.
 // A replayed connection that met a command its recording does not have: the row's error names the
@@ -92,7 +50,7 @@ const errorText = (err) => {
   const mismatch = takeMismatch();
   if (mismatch) return mismatch;
   const said = driver?.local ? describeLoadFailure(err, driver.dir) : err;
-  return redact(said?.sqlMessage || said?.message || String(said));
+  return textOf(said);
 };
 
 let driver = null;
@@ -181,36 +139,13 @@ const handlers = {
       : plan.connects ? Array.from({ length: concurrency }, () => plan.op(connectorFor(plan, driver, target)))
         : conns.map((c) => plan.op(c));
     // A process's first bench also warms up the driver's code that every bench runs.
-    const ownWarmup = settle && benchesOpened === 0 ? Math.max(warmup, NEW_PROCESS_WARMUP_S) : warmup;
+    const firstBench = benchesOpened === 0;
     benchesOpened++;
-    setHold(0);
-    let held;
-    if (runHoldMs > 0) {
-      // With --rtt the warm-up runs unheld: its "until up to speed" cannot see the driver's own time
-      // under a round trip, and through held round trips it would run a few hundred operations where
-      // a loopback warm-up runs tens of thousands (V8 optimizes by calls, not by time). Then a short
-      // held warm-up sizes the windows at the held speed.
-      const unheld = await warmUp({ ops: cell.ops, check, warmup: ownWarmup, settle, callTimeoutMs, awaitJit: jitWait ? awaitCompiles : undefined });
-      // The bench's hold (held-tuning.js): tuned here when none is given (the reference row's first
-      // process), else taken, and measured on this driver when asked (each other row's first process).
-      const timing = { ops: cell.ops, check, rttMs: tunedRttMs, msPerOp: unheld.msPerOp, hold: { set: setHold, roundTrips: takeRoundTrips }, callTimeoutMs };
-      if (!tunedRttMs) held = benchHold ? { holdMs: benchHold.holdMs } : undefined;
-      else if (!benchHold) held = await tuneHold({ ...timing, holdMs: runHoldMs });
-      else held = benchHold.measure ? await measureHold({ ...timing, holdMs: benchHold.holdMs }) : { holdMs: benchHold.holdMs };
-      setHold(held?.holdMs ?? runHoldMs);
-      cell.sizing = await warmUp({ ops: cell.ops, check, warmup: HELD_SIZING_S, settle: false, callTimeoutMs });
-      cell.sizing.seconds += unheld.seconds;
-      cell.sizing.compileWaitSeconds = unheld.compileWaitSeconds;
-    } else if (warmupOps > 0) {
-      // --replay: the same operations in every process of the row; its windows sized as the first's
-      // until the coordinator sizes the rows side by side (a window's `fixed`).
-      // A replayed row's processes have gc() (driver-handle.js): the warm-up collects once.
-      cell.sizing = await warmUpByCount({ ops: cell.ops, check, count: warmupOps, collect: fullCollection(), callTimeoutMs });
-      cell.sizing.fixed = fixed ?? fixedWindowSizing(cell.sizing.msPerOp, { time, lead });
-      cell.sizing.opsPerCheck = cell.sizing.fixed.opsPerCheck;
-    } else {
-      cell.sizing = await warmUp({ ops: cell.ops, check, warmup: ownWarmup, settle, callTimeoutMs, awaitJit: jitWait ? awaitCompiles : undefined });
-    }
+    const { sizing, held } = await warmUpBench({
+      ops: cell.ops, check, warmup, settle, jitWait, callTimeoutMs, firstBench,
+      hold: { runHoldMs, tunedRttMs, benchHold }, replay: { warmupOps, fixed, time, lead },
+    });
+    cell.sizing = sizing;
     return {
       protocol: plan.protocol, pool: Boolean(plan.pool), msPerOp: cell.sizing.msPerOp, warmupSeconds: cell.sizing.seconds,
       compileWaitSeconds: cell.sizing.compileWaitSeconds, fixed: cell.sizing.fixed, held, warmupOps: cell.sizing.count,
@@ -243,7 +178,7 @@ const handlers = {
       opsRun: m.opsRun,
       seconds: (m.measuredTo - m.measuredFrom) / 1000,
       cpuUs: m.cpuUs,
-      gcMs: GC_OBSERVED ? gcMsBetween(m.measuredFrom, m.measuredTo) : null,
+      gcMs: gcMsBetween(m.measuredFrom, m.measuredTo),
       reruns: m.reruns ?? null,
       compileWaitMs,
       workload: plan.windowStats?.(),
@@ -255,24 +190,7 @@ const handlers = {
     await closeCell({ force: true });
     const { plan, check, notApplicable } = planBench(benchName, setupData);
     if (notApplicable) return notApplicable;
-    const recorders = recordConnections();
-    let conn = null;
-    try {
-      conn = await driver.connect(targetFor(plan, target));
-      await plan.init?.(conn);
-      const op = plan.op(conn);
-      // Only operations whose result passed its check are kept: a failed check fails the capture.
-      for (let i = 0; i < ops; i++) {
-        recorders[0].markOp();
-        const result = await deadline(op(), callTimeoutMs, () => new Error(`no reply within ${callTimeoutMs / 1000} s while capturing`));
-        check(result);
-      }
-      if (recorders.length !== 1) throw new Error(`the bench opened ${recorders.length} connections; a replay set records one`);
-      return { protocol: plan.protocol, recording: recorders[0].finish() };
-    } finally {
-      connectDirectly();
-      if (conn) await closeAll([conn]);
-    }
+    return capture({ driver, target, plan, check, ops, callTimeoutMs, closeAll });
   },
 
   /** The cell's latencies (their histogram included, to be merged with the row's other processes'). */

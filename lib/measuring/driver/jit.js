@@ -6,7 +6,7 @@
 // compiles: --jit").
 // The wait is V8's own test hook %FinalizeOptimization(), which needs --allow-natives-syntax (it
 // lets code call such hooks, and changes nothing else); where it is missing, nothing waits and
-// the results say so. The modes are planning/jit-mode.js's; the flag, processes/driver-handle.js's.
+// the results say so. The modes are planning/jit-mode.js's; the flag, processes/launch.js's.
 import { performance } from 'node:perf_hooks';
 
 function loadHook() {

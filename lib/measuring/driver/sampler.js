@@ -101,8 +101,7 @@ function windowBenchmark({ name, time, leadSeconds, leadOps = 0, ops, check, siz
         }
         // A replayed row's lead-in (a number of operations) runs in the sample's cycle, and the
         // measured span starts on its last operation's heels: run before benchmark.js started its
-        // cycle, it left benchmark.js's own set-up between the two, and `calibrate --replay` read
-        // harness/bare 0.980-0.987 against 0.991-0.995 so (docs/measuring-history.md, 2026-11-26).
+        // cycle, it left benchmark.js's own set-up between the two (docs/measuring-history.md#2026-11-26-later-morning-windows-sized-side-by-side-warm-ups-by-reply-bytes-issue-33).
         leadInByCount({ ops, check, count: leadOps, opsPerCheck: sizing.opsPerCheck, callTimeoutMs, signal }).then((led) => {
           state.led = led;
           state.opsRun += led.ops;
@@ -207,15 +206,4 @@ export async function sampleWindow({
 export async function measure({ ops, check, time, warmup, callTimeoutMs = 30000, signal, name, latencies }) {
   const sizing = await warmUp({ ops, check, warmup, callTimeoutMs, signal });
   return sampleWindow({ ops, check, sizing, time, callTimeoutMs, signal, name, latencies });
-}
-
-/**
- * A bare loop, for `calibrate`: the operation awaited `count` times back to back, nothing else (no
- * benchmark.js, no check, no latency recording). Returns { opsPerSec, ops, seconds }.
- */
-export async function bareLoop(op, count) {
-  const start = performance.now();
-  for (let i = 0; i < count; i++) await op();
-  const seconds = (performance.now() - start) / 1000;
-  return { opsPerSec: count / seconds, ops: count, seconds };
 }

@@ -2,7 +2,7 @@
 // the matrix once per --concurrency level, then the benches' probes (catalogue.js), with the wake
 // mode on. Nothing here prints: progress lines go through the `progress` it is given.
 import { EXIT } from '../../common/errors.js';
-import { DriverProcesses } from '../processes/driver-handle.js';
+import { DriverProcesses } from '../processes/driver-processes.js';
 import { Interrupted, ServerLost } from '../../server/session.js';
 import { runCatalogue } from './catalogue.js';
 import { startHealthMonitor } from '../host/health.js';
@@ -11,7 +11,7 @@ import { describePlacement, pinMainThread, pinThreads } from '../../common/place
 import { runMatrix } from './runner.js';
 import { sleep } from '../../common/timers.js';
 import { defaultWake, withWake } from '../host/wake.js';
-import { PRECISION_BATCH } from './coordinator.js';
+import { PRECISION_BATCH } from './schedule.js';
 import { describeWindowLength } from '../figures/windows.js';
 
 /** The run's driver processes (a row may use several), each placed as the stage's placement says (the same for every driver). */

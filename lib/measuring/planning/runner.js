@@ -1,14 +1,12 @@
 // Runs the benches one after another, each measured on every driver in interleaved rounds
 // (measuring/coordinator.js), and puts plain result rows into the results object. No rendering here.
-import { redact } from '../../common/redact.js';
+import { errorText } from '../../common/redact.js';
 import { measureBench } from './coordinator.js';
 import { ServerLost } from '../../server/session.js';
 import { setUpBench } from '../bench/plan.js';
 import { hostLoadBetween, readCpuCounters } from '../host/host-load.js';
 import { resolveRate } from './rates.js';
 import { startPace } from './pace.js';
-
-const errorText = (err) => redact(err?.sqlMessage || err?.message || String(err));
 
 /**
  * @param {object} p

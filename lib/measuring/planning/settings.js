@@ -1,7 +1,7 @@
 // A run's settings, from the command's options: how long and in how many windows each bench is
 // measured, where the results say it ran. Recorded in the results (never connection secrets).
 import { DEFAULT_BENCHES } from '../../../benchs/index.js';
-import { driverProcessFlags } from '../processes/driver-handle.js';
+import { driverProcessFlags } from '../processes/launch.js';
 import { FIXED_MALLOC_TUNABLES, fixedLayoutLauncher } from '../processes/same-program.js';
 import { REPLAY_MIN_BUDGET_S, REPLAY_RUN_TARGET_S } from './pace.js';
 import { REPLAY_WARMUP_OPS, SMOKE_REPLAY_WARMUP_OPS, collectionPoint } from '../figures/warm-up-lengths.js';
@@ -17,11 +17,8 @@ import { assertRateBenches, rateSettings } from './rates.js';
 
 // time: measured seconds per bench and driver, split into `rounds` windows; lead: the unmeasured
 // lead-in of each window, at most a third of its measured part (docs/measuring.md, "How a bench is
-// measured"); budget: the most seconds a bench's rounds may take per driver, so that a contended
-// host (whose stolen time stretches what a window costs besides its measured part) does not
-// stretch the run: 120 windows took 3.5 s per driver at 3-6 % steal and 4.5-5 s at 20-30 %. The
-// warm-ups that run until a process is up to speed (warm-up.js) take about 26 s of a full run, so
-// 3.2 s: with 3.4 s a full run took 225 s at 0.5 % steal and 243 s at 9.6 %.
+// measured"); budget: the most seconds a bench's rounds may take per driver, so that a contended host
+// does not stretch the run (docs/measuring-history.md#from-readme-how-a-bench-is-measured--time-budget);
 // processes: how many processes of its own each driver's row is measured in, taking the rounds in
 // turn (two processes of one driver differ by a few per cent; docs/measuring.md, "How a bench is measured").
 export const PRESETS = {
@@ -35,11 +32,8 @@ export const PRESETS = {
   rate: { time: 6, lead: 0.05, warmup: 0.2, rounds: 24, processes: 4 },
 };
 
-// A replayed window's lead-in: no server or socket to wake, only the process's caches to refill after
-// the other rows' windows. 2 ms, not 5, and a budget of 2.7 s a driver and bench, not 3.2, keep a
-// full --replay run within 90 s, capture included (issue 33): its 120 rounds take about 2.7 s a
-// driver and bench on a quiet host, and a slow one gets fewer (docs/measuring-history.md,
-// 2026-11-26, "Warm-ups two at a time").
+// A replayed window's lead-in (no server or socket to wake) and budget keep a full --replay run within
+// 90 s (docs/measuring-history.md#2026-11-26-late-morning-warm-ups-two-at-a-time-a-run-within-90-s-issue-33).
 export const REPLAY_LEAD_S = 0.002;
 export const REPLAY_BUDGET_S = 2.7;
 

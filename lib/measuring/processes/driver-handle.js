@@ -2,63 +2,15 @@
 // (SIGSTOP) while other drivers are measured and continue it (SIGCONT) for its own turn, and end it.
 // A process that crashes or stops answering fails the request with a clear reason; it never hangs
 // or fails the run.
-import { fork, spawn } from 'node:child_process';
+import { fork } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { redact } from '../../common/redact.js';
-import { DETERMINISTIC_V8_FLAGS, fixedLayoutLauncher, fixedMallocTunables } from './same-program.js';
+import { DRIVER_PROCESS_TZ, processRuntime } from './launch.js';
+import { live, unwatch, watch } from './reaping.js';
 
 const CHILD = fileURLToPath(new URL('../driver/driver-process.js', import.meta.url));
-const WATCHDOG = fileURLToPath(new URL('./orphan-watchdog.js', import.meta.url));
 const START_TIMEOUT_MS = 30000;
-
-// Lets a driver process wait for V8's background compiles (driver/jit.js, --jit wait).
-export const JIT_HOOK_FLAG = '--allow-natives-syntax';
-
-// The same V8 heap settings for every driver process. V8 sizes the young generation from what the
-// process did before (it grows under allocation and shrinks when idle), so a driver's figure on a
-// bench depended on the benches before it: on this VM the same driver's ratio moved by up to 17 %
-// between identical runs. Fixed at its usual ceiling, as a long-running busy process has it, three
-// runs of the design benches agreed within 6.4 % (docs/measuring.md, "How a bench is measured").
-export const DRIVER_PROCESS_FLAGS = Object.freeze(['--min-semi-space-size=16', '--max-semi-space-size=16', JIT_HOOK_FLAG]);
-
-// A --replay process runs V8 deterministically (same-program.js), so that a row's processes run the
-// same program and differ by what the host does, not by when V8 decided something (docs/replay.md),
-// and has gc(), for one full collection in its warm-up (warm-up.js).
-export const REPLAY_PROCESS_FLAGS = Object.freeze([...DETERMINISTIC_V8_FLAGS, '--expose-gc']);
-
-/** The V8 flags of a driver process whose connections go to `target`. */
-export const driverProcessFlags = (target) => (target?.replay ? [...DRIVER_PROCESS_FLAGS, ...REPLAY_PROCESS_FLAGS] : [...DRIVER_PROCESS_FLAGS]);
-
-// Every driver process runs in UTC, whatever the machine's zone: `mariadb` builds Date values in the
-// process's local time zone, `mysql` and `mysql2` in their `timezone` option's, so only with both in
-// UTC do the three return the same instant for the same DATETIME (the data-type bench checks it).
-export const DRIVER_PROCESS_TZ = 'UTC';
-
-/**
- * How a driver process is started on its row's runtime. On the harness's Node: its V8 flags, and
- * messages in V8's serialization. On another Node: the same flags, messages in JSON (V8's format
- * changes between majors). On Bun: no V8 flags (JavaScriptCore has none of them; the results say
- * what the row lacks), messages in JSON, which Bun's IPC with Node speaks. A replayed row's process
- * also gets `env`: glibc's malloc thresholds fixed (added to the harness's environment).
- */
-export function processRuntime(runtime, target) {
-  const how = startedHow(runtime, target);
-  // A replayed row's processes also take their large buffers the same way (same-program.js).
-  if (target?.replay) how.env = { GLIBC_TUNABLES: fixedMallocTunables(process.env.GLIBC_TUNABLES) };
-  return how;
-}
-
-function startedHow(runtime, target) {
-  if (!runtime || runtime.harness) {
-    // A replayed row's processes also share one address layout (same-program.js), where setarch can.
-    const fixed = target?.replay ? fixedLayoutLauncher() : null;
-    if (fixed) return { serialization: 'advanced', execPath: fixed.command, execArgv: [...fixed.args, process.execPath, ...driverProcessFlags(target)] };
-    return { serialization: 'advanced', execArgv: driverProcessFlags(target) };
-  }
-  if (runtime.kind === 'bun') return { serialization: 'json', execPath: runtime.exec, execArgv: [] };
-  return { serialization: 'json', execPath: runtime.exec, execArgv: driverProcessFlags(target) };
-}
 
 export class DriverProcessError extends Error {
   constructor(message) {
@@ -66,29 +18,6 @@ export class DriverProcessError extends Error {
     this.name = 'DriverProcessError';
   }
 }
-
-/** Every driver process this harness started and has not ended (ended on exit, whatever happens). */
-const live = new Set();
-process.on('exit', () => {
-  for (const child of live) {
-    try { child.kill('SIGKILL'); } catch { /* gone */ }
-  }
-});
-
-// One watchdog per harness process, started with the first driver process (see orphan-watchdog.js).
-let watchdog = null;
-function watch(pid) {
-  if (!watchdog) {
-    watchdog = spawn(process.execPath, [WATCHDOG], { detached: true, stdio: ['pipe', 'ignore', 'ignore'] });
-    watchdog.on('error', () => {});
-    watchdog.stdin.on('error', () => {});
-    watchdog.unref();
-    watchdog.stdin.unref?.();
-  }
-  watchdog.stdin.write(`${pid}\n`);
-}
-// An ended process's pid may be reused: the watchdog forgets it.
-const unwatch = (pid) => watchdog?.stdin.write(`-${pid}\n`);
 
 export class DriverHandle {
   /**
@@ -254,65 +183,5 @@ export class DriverHandle {
     const timer = setTimeout(() => this.kill(), 2000);
     await gone;
     clearTimeout(timer);
-  }
-}
-
-/** The run's driver processes: per driver, as many as its rows use, started on first use, started again after a crash. */
-export class DriverProcesses {
-  /**
-   * @param {object} p
-   * @param {object} p.target @param {object} p.context
-   * @param {(pid: number) => void} [p.place]
-   * @param {{ away(pid), back(pid) }} [p.aside] moves a process's main thread to the harness's CPU and back (canWarmAside)
-   */
-  constructor({ target, context, place, aside = null }) {
-    this.options = { target, context, place, aside };
-    this.handles = new Map();
-    this.starting = new Set(); // starts in flight, which endAll() waits for
-    this.ending = false;
-  }
-
-  /** The driver's process number `copy` (a row may be measured in several processes). */
-  async get(driver, copy = 0) {
-    const key = `${driver.name}\u0000${copy}`;
-    const handle = this.handles.get(key);
-    if (handle?.alive) return handle;
-    if (this.ending) throw new Error('the run is ending: no driver process is started');
-    const starting = this.#start(driver, key);
-    this.starting.add(starting);
-    try {
-      return await starting;
-    } finally {
-      this.starting.delete(starting);
-    }
-  }
-
-  // A start that ends after endAll() began (a run interrupted while its processes were starting)
-  // ends its process at once: otherwise it would be left stopped, and keep the harness alive.
-  async #start(driver, key) {
-    const started = await DriverHandle.start({ driver, ...this.options });
-    if (this.ending) {
-      await started.end();
-      throw new Error('the run is ending: no driver process is started');
-    }
-    this.handles.set(key, started);
-    return started;
-  }
-
-  /** Can two processes warm up at once, one of them on the harness's CPU? */
-  canWarmAside() {
-    return Boolean(this.options.aside);
-  }
-
-  pids() {
-    return [...this.handles.values()].filter((h) => h.alive).map((h) => h.pid);
-  }
-
-  async endAll() {
-    this.ending = true;
-    await Promise.allSettled([...this.starting]);
-    const handles = [...this.handles.values()];
-    this.handles.clear();
-    await Promise.all(handles.map((h) => h.end()));
   }
 }

@@ -1,0 +1,82 @@
+// A bench's rows: how many processes and workers measure each, and the row each ends with, measured
+// (from its windows), n/a or failed.
+import { round3 } from '../../common/stats.js';
+import { planFor } from '../bench/plan.js';
+import { processSchedule } from './schedule.js';
+import { summarizeWindows } from '../figures/windows.js';
+import { summarizeRate } from '../figures/rate.js';
+
+/** How many processes measure a bench's row: one when its plan keeps figures of its own across windows. */
+export const processesFor = (plan, settings) => (plan.summarize ? 1 : Math.max(1, settings.processes ?? 1));
+
+/** How many worker processes share each window of a row (--workers): one when its plan keeps figures of its own. */
+export const workersFor = (plan, settings) => (plan.summarize ? 1 : Math.max(1, settings.workers ?? 1));
+
+// A bench may fix its own connections (pool_select_users); else the run's --concurrency.
+export const benchConcurrency = (bench, settings) => bench.concurrency ?? settings.concurrency;
+
+/** A row the driver's plan says n/a for. */
+export const naRow = (cell, reason) => ({ driver: cell.driver.name, protocol: 'n/a', ok: false, status: 'n/a', error: reason });
+
+/** A row that failed, with its error. */
+export function failedRow(cell, error) {
+  return { driver: cell.driver.name, protocol: cell.protocol ?? cell.plan.protocol ?? 'n/a', ok: false, status: 'failed', error };
+}
+
+/**
+ * A bench's rows, one per driver, before they are opened: the plan, how many processes (and
+ * workers) measure it and which gives each round's window.
+ */
+export function rowsOf(bench, drivers, context, settings) {
+  const cells = drivers.map((driver) => {
+    const plan = planFor(bench, driver, context);
+    const copies = processesFor(plan, settings);
+    return { driver, plan, copies, workers: workersFor(plan, settings), processFor: processSchedule(copies), handles: [], windows: [], row: null, compileWaitS: { warmup: 0, windows: 0 } };
+  });
+  // calibrate's bare-loop row of a driver (driver.bareLoopOf) runs in that driver's row's processes,
+  // on its connections, each round in the same process as the harness's window: the two sides
+  // differ by the harness alone, not also by two draws of processes (docs/measuring.md, "Calibrating the harness").
+  for (const cell of cells.filter((c) => c.driver.bareLoopOf)) {
+    const host = cells.find((c) => c.driver.name === cell.driver.bareLoopOf && !c.driver.bareLoopOf);
+    if (!host) throw new Error(`${cell.driver.name}: no row ${cell.driver.bareLoopOf} to share processes with`);
+    Object.assign(cell, { host, copies: host.copies, workers: host.workers, processFor: host.processFor });
+    host.guest = cell;
+  }
+  return cells;
+}
+
+/**
+ * Pure: a measured row from its windows and its processes' closing reports (`closed`, combined): its
+ * figures, cost and latencies, and what the run's settings add (`rate`: --rate's asked rate).
+ */
+export function rowFromWindows(cell, closed, { concurrency, jitWait, rate }) {
+  return {
+    driver: cell.driver.name,
+    protocol: cell.protocol,
+    ok: true,
+    status: 'ok',
+    error: null,
+    ...summarizeWindows(cell.windows),
+    connections: concurrency * cell.workers,
+    pool: cell.pool ? { size: concurrency, callers: concurrency } : undefined,
+    // --rtt held in the driver processes: the bench's hold each way, and what it added on this row's driver (held-tuning.js).
+    ...(cell.held ? { held: cell.held } : {}),
+    // --workers: each window ran in this many processes at once, each with its own connections (or pool).
+    ...(cell.workers > 1 ? { workers: cell.workers } : {}),
+    operations: closed.operations,
+    latency: closed.latency,
+    // --rate: the rate achieved, skipped and late arrivals, and the schedule lag (latency from intended starts).
+    ...(rate ? { rate: summarizeRate(cell.windows.map((w) => w.rate), rate.perSec), lag: closed.lag } : {}),
+    // A bench's own figures for the row (e.g. a payments workload's retries, deadlocks and p95).
+    workload: closed.workload,
+    processRssMB: closed.rssMB,
+    processes: cell.handles.length / cell.workers,
+    // Each process's warm-up (warm-up.js: until its time per operation stopped improving).
+    warmupSeconds: cell.warmupSeconds,
+    warmupOps: cell.warmupOps, // --replay: the operations each process warmed up for
+    // What the row's processes waited for V8 to finish compiling, in their warm-ups and after
+    // their windows (jit.js); null where they could not wait.
+    compileWaitSeconds: jitWait && cell.handles.every((h) => h.awaitsCompiles)
+      ? { warmup: round3(cell.compileWaitS.warmup), windows: round3(cell.compileWaitS.windows) } : null,
+  };
+}
