@@ -1,5 +1,12 @@
 // Pure statistics over plain numbers. No I/O, no clocks.
 
+/** The sum of `xs`, left to right (0 when empty). */
+export function sum(xs) {
+  let s = 0;
+  for (const x of xs) s += x;
+  return s;
+}
+
 export function mean(xs) {
   if (xs.length === 0) return NaN;
   let s = 0;

@@ -3,7 +3,7 @@
 import { performance } from 'node:perf_hooks';
 import { leadIn, leadInByCount } from './warm-up.js';
 import { ownCpuUs } from './sampler.js';
-import { windowLead, windowOps } from '../figures/window-sizing.js';
+import { windowLead } from '../figures/window-sizing.js';
 
 /**
  * A bare loop, for `calibrate`: the operation awaited `count` times back to back, nothing else (no
@@ -19,16 +19,16 @@ export async function bareLoop(op, count) {
 /**
  * `calibrate`'s other side: the same lead-in, then the operation awaited back to back, nothing else,
  * as many times as the harness's window would run it (sized the same way, from its own windows), so
- * both sides measure windows of the same length.
+ * both sides measure windows of the same length. `msPerOp` sizes its next window (sizer.after).
  */
-export async function bareWindow(op, { ops, check, sizing, lead, time, callTimeoutMs }) {
-  const led = sizing.fixed
-    ? await leadInByCount({ ops, check, count: sizing.fixed.leadOps, opsPerCheck: sizing.opsPerCheck, callTimeoutMs })
+export async function bareWindow(op, { ops, check, sizer, lead, time, callTimeoutMs }) {
+  const led = sizer.fixed
+    ? await leadInByCount({ ops, check, count: sizer.leadOps, opsPerCheck: sizer.opsPerCheck, callTimeoutMs })
     : await leadIn({ ops, check, seconds: windowLead(lead, time), callTimeoutMs });
   const cpu0 = ownCpuUs();
   const from = performance.now();
-  const m = await bareLoop(op, windowOps(sizing, led, time));
+  const m = await bareLoop(op, sizer.ops(led, time));
   const to = performance.now();
-  sizing.lastMsPerOp = (m.seconds * 1000) / m.ops;
-  return { opsPerSec: m.opsPerSec, samples: 1, ops: m.ops, opsRun: led.ops + m.ops, measuredFrom: from, measuredTo: to, cpuUs: ownCpuUs() - cpu0 };
+  const msPerOp = (m.seconds * 1000) / m.ops;
+  return { opsPerSec: m.opsPerSec, samples: 1, ops: m.ops, opsRun: led.ops + m.ops, measuredFrom: from, measuredTo: to, cpuUs: ownCpuUs() - cpu0, msPerOp };
 }

@@ -5,7 +5,7 @@ import { setHold, takeRoundTrips } from '../../drivers/held-sockets.js';
 import { measureHold, tuneHold } from './held-tuning.js';
 import { warmUp, warmUpByCount } from './warm-up.js';
 import { awaitCompiles } from './jit.js';
-import { fixedWindowSizing } from '../figures/window-sizing.js';
+import { fixedWindowSizing, windowSizer } from '../figures/window-sizing.js';
 import { NEW_PROCESS_WARMUP_S } from '../figures/warm-up-lengths.js';
 
 const HELD_SIZING_S = 0.05; // the held warm-up after an unheld one (--rtt): enough operations to size a window
@@ -16,7 +16,8 @@ const fullCollection = () => (typeof globalThis.gc === 'function' ? () => global
 /**
  * Warm up `ops` for a bench. `firstBench`: the process's first, which also warms up the code every
  * bench runs. `hold`: --rtt held here ({ runHoldMs, tunedRttMs, benchHold }). `replay`: { warmupOps,
- * fixed, time, lead }. Returns { sizing, held }.
+ * fixed, time, lead }. Returns { warmed, sizer, held }: the warm-up's figures, the sizer of the
+ * bench's first window (figures/window-sizing.js), and --rtt's hold.
  */
 export async function warmUpBench({ ops, check, warmup, settle, jitWait, callTimeoutMs, firstBench, hold, replay }) {
   const ownWarmup = settle && firstBench ? Math.max(warmup, NEW_PROCESS_WARMUP_S) : warmup;
@@ -38,18 +39,17 @@ export async function warmUpBench({ ops, check, warmup, settle, jitWait, callTim
     else held = benchHold.measure ? await measureHold({ ...timing, holdMs: benchHold.holdMs }) : { holdMs: benchHold.holdMs };
     setHold(held?.holdMs ?? runHoldMs);
     const sizing = await warmUp({ ops, check, warmup: HELD_SIZING_S, settle: false, callTimeoutMs });
-    sizing.seconds += unheld.seconds;
-    sizing.compileWaitSeconds = unheld.compileWaitSeconds;
-    return { sizing, held };
+    const warmed = { ...sizing, seconds: sizing.seconds + unheld.seconds, compileWaitSeconds: unheld.compileWaitSeconds };
+    return { warmed, sizer: windowSizer(warmed), held };
   }
   if (replay.warmupOps > 0) {
     // --replay: the same operations in every process of the row; its windows sized as the first's
     // until the coordinator sizes the rows side by side (a window's `fixed`).
     // A replayed row's processes have gc() (processes/launch.js): the warm-up collects once.
-    const sizing = await warmUpByCount({ ops, check, count: replay.warmupOps, collect: fullCollection(), callTimeoutMs });
-    sizing.fixed = replay.fixed ?? fixedWindowSizing(sizing.msPerOp, { time: replay.time, lead: replay.lead });
-    sizing.opsPerCheck = sizing.fixed.opsPerCheck;
-    return { sizing, held: undefined };
+    const warmed = await warmUpByCount({ ops, check, count: replay.warmupOps, collect: fullCollection(), callTimeoutMs });
+    const fixed = replay.fixed ?? fixedWindowSizing(warmed.msPerOp, { time: replay.time, lead: replay.lead });
+    return { warmed, sizer: windowSizer({ fixed }), held: undefined };
   }
-  return { sizing: await warmUp({ ops, check, warmup: ownWarmup, settle, callTimeoutMs, awaitJit }), held: undefined };
+  const warmed = await warmUp({ ops, check, warmup: ownWarmup, settle, callTimeoutMs, awaitJit });
+  return { warmed, sizer: windowSizer(warmed), held: undefined };
 }

@@ -23,6 +23,8 @@ import { bareWindow } from './bare-window.js';
 import { warmUpBench } from './bench-warm-up.js';
 import { capture } from './capture.js';
 import { gcMsBetween } from './gc-pauses.js';
+import { windowFigure } from '../figures/window.js';
+import { windowSizer } from '../figures/window-sizing.js';
 import { LatencyRecorder } from './latency.js';
 import { rateWindow } from './rate-window.js';
 import { busyPoll } from './ticker.js';
@@ -60,7 +62,7 @@ let benchesOpened = 0;
 let runHoldMs = 0; // --rtt held here: the run's hold each way (stage.js), where a bench's tuning starts
 let tunedRttMs = null; // and the RTT a bench's hold is tuned to (held-tuning.js), null when not tuned
 let replaying = null; // { file, recording } of the set the open cell replays
-let cell = null; // the bench being measured: { bench, plan, check, ops, conns, pool, sizing, latencies, callTimeoutMs }
+let cell = null; // the bench being measured: { bench, plan, check, ops, conns, pool, sizer, bareSizer, latencies, callTimeoutMs }
 
 async function openConnections(count, to = target) {
   const conns = [];
@@ -141,49 +143,49 @@ const handlers = {
     // A process's first bench also warms up the driver's code that every bench runs.
     const firstBench = benchesOpened === 0;
     benchesOpened++;
-    const { sizing, held } = await warmUpBench({
+    const { warmed, sizer, held } = await warmUpBench({
       ops: cell.ops, check, warmup, settle, jitWait, callTimeoutMs, firstBench,
       hold: { runHoldMs, tunedRttMs, benchHold }, replay: { warmupOps, fixed, time, lead },
     });
-    cell.sizing = sizing;
+    cell.sizer = sizer;
     return {
-      protocol: plan.protocol, pool: Boolean(plan.pool), msPerOp: cell.sizing.msPerOp, warmupSeconds: cell.sizing.seconds,
-      compileWaitSeconds: cell.sizing.compileWaitSeconds, fixed: cell.sizing.fixed, held, warmupOps: cell.sizing.count,
+      protocol: plan.protocol, pool: Boolean(plan.pool), msPerOp: warmed.msPerOp, warmupSeconds: warmed.seconds,
+      compileWaitSeconds: warmed.compileWaitSeconds, fixed: sizer.fixed ?? undefined, held, warmupOps: warmed.count,
     };
   },
 
   async window({ lead, time, awaitCompiles: jitWait = false, bare = false, rate = null, poll = false, fixed }) {
     if (!cell) throw new Error('window before open');
-    const { ops, check, sizing, latencies, callTimeoutMs, plan } = cell;
+    const { ops, check, latencies, callTimeoutMs, plan } = cell;
     // --replay: the row's windows as the coordinator sized them, side by side with the other rows'.
-    if (fixed && sizing.fixed) {
-      for (const s of [sizing, cell.bareSizing].filter(Boolean)) Object.assign(s, { fixed, opsPerCheck: fixed.opsPerCheck });
+    if (fixed && cell.sizer.fixed) {
+      cell.sizer = windowSizer({ fixed });
+      if (cell.bareSizer) cell.bareSizer = windowSizer({ fixed });
     }
     plan.windowStats?.(); // counts start again with this window
     // A rate run's closed-loop pass turns the event loop as its open schedule's waits do (ticker.js).
     const stopPolling = poll ? busyPoll() : null;
     // The bare loop's windows are sized from its own previous window, as the harness's are.
+    if (bare) cell.bareSizer ??= cell.sizer;
     const m = await (rate ? rateWindow(cell, { lead, time, rate })
-      : bare ? bareWindow(ops[0], { ops, check, sizing: (cell.bareSizing ??= { ...sizing }), lead, time, callTimeoutMs })
-        : sampleWindow({ ops, check, sizing, time, lead, callTimeoutMs, latencies, name: cell.bench.name })).finally(() => stopPolling?.());
+      : bare ? bareWindow(ops[0], { ops, check, sizer: cell.bareSizer, lead, time, callTimeoutMs })
+        : sampleWindow({ ops, check, sizer: cell.sizer, time, lead, callTimeoutMs, latencies, name: cell.bench.name })).finally(() => stopPolling?.());
+    if (bare) cell.bareSizer = cell.bareSizer.after(m.msPerOp);
+    else if (!rate) cell.sizer = cell.sizer.after(m.msPerOp);
     // A function that got hot during the window is compiled now, before this process is stopped,
     // and not through its next windows.
     const compileWaitMs = jitWait ? awaitCompiles() : 0;
     // GC entries are delivered after the turn they happened in.
     await new Promise((resolve) => setImmediate(resolve));
-    return {
-      opsPerSec: m.opsPerSec,
-      samples: m.samples,
-      ops: m.ops,
-      opsRun: m.opsRun,
+    // The window figure (figures/window.js): what the window measured, and what this process adds.
+    return windowFigure({
+      ...m,
       seconds: (m.measuredTo - m.measuredFrom) / 1000,
-      cpuUs: m.cpuUs,
       gcMs: gcMsBetween(m.measuredFrom, m.measuredTo),
       reruns: m.reruns ?? null,
       compileWaitMs,
       workload: plan.windowStats?.(),
-      rate: m.rate,
-    };
+    });
   },
 
   async capture({ bench: benchName, setupData, ops, callTimeoutMs = 30000 }) {

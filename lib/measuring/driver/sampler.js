@@ -10,8 +10,8 @@ import { performance } from 'node:perf_hooks';
 import { GaplessBenchmark } from './gapless-benchmark.js';
 import { LatencyRecorder } from './latency.js';
 import { runCall, stallWatch } from './operation-calls.js';
-import { leadIn, leadInByCount, warmUp } from './warm-up.js';
-import { windowLead, windowOps, windowOpsPerTiming } from '../figures/window-sizing.js';
+import { leadIn, leadInByCount } from './warm-up.js';
+import { windowLead } from '../figures/window-sizing.js';
 
 // One benchmark.js sample per window: between two samples benchmark.js spends about 2.5 ms cloning
 // the benchmark and compiling a new test function while the connection idles, and the operations
@@ -39,7 +39,7 @@ const MAX_NESTED_RESOLVES = 64;
  * lead-in, the measured span (its clock, and this process's CPU time at its start and end: benchmark.js's
  * own work after the cycle is not the driver's), the operations run, and the first failure.
  */
-function windowBenchmark({ name, time, leadSeconds, leadOps = 0, ops, check, sizing, latencies, watch, state, callTimeoutMs, signal }) {
+function windowBenchmark({ name, time, leadSeconds, leadOps = 0, ops, check, sized, latencies, watch, state, callTimeoutMs, signal }) {
   const fail = (deferred, err) => {
     state.failure = err;
     deferred.benchmark._original.abort();
@@ -59,7 +59,7 @@ function windowBenchmark({ name, time, leadSeconds, leadOps = 0, ops, check, siz
     delay: 0,
     initCount: 1,
     // A fixed window (a replayed row's) is kept however short: benchmark.js runs a cycle under minTime again.
-    minTime: sizing.fixed ? Number.MIN_VALUE : time / 2,
+    minTime: sized.sizer.fixed ? Number.MIN_VALUE : time / 2,
     maxTime: 0, // one sample
     minSamples: 1,
     fn(deferred) {
@@ -84,14 +84,15 @@ function windowBenchmark({ name, time, leadSeconds, leadOps = 0, ops, check, siz
         else queueMicrotask(() => resolve(deferred));
       } else {
         const sample = () => {
-          state.opsPerCall = windowOps(sizing, state.led, time);
+          state.opsPerCall = sized.sizer.ops(state.led, time);
           state.plannedOpsPerCall ??= state.opsPerCall;
           state.span = { t0: performance.now(), cpu0: ownCpuUs() };
-          runCall(ops, state.opsPerCall, check, latencies, sizing.opsPerCheck, windowOpsPerTiming(sizing, state.led)).then(() => {
+          runCall(ops, state.opsPerCall, check, latencies, sized.sizer.opsPerCheck, sized.sizer.opsPerTiming(state.led)).then(() => {
             state.span.t1 = performance.now();
             resolve(deferred); // first: the bookkeeping below would run inside the clock
             state.opsRun += state.opsPerCall * ops.length;
-            sizing.lastMsPerOp = (state.span.t1 - state.span.t0) / state.opsPerCall;
+            sized.msPerOp = (state.span.t1 - state.span.t0) / state.opsPerCall;
+            sized.sizer = sized.sizer.after(sized.msPerOp); // a short sample's re-run is sized from it
             watch.progress();
           }, (err) => fail(deferred, err));
         };
@@ -102,7 +103,7 @@ function windowBenchmark({ name, time, leadSeconds, leadOps = 0, ops, check, siz
         // A replayed row's lead-in (a number of operations) runs in the sample's cycle, and the
         // measured span starts on its last operation's heels: run before benchmark.js started its
         // cycle, it left benchmark.js's own set-up between the two (docs/measuring-history.md#2026-11-26-later-morning-windows-sized-side-by-side-warm-ups-by-reply-bytes-issue-33).
-        leadInByCount({ ops, check, count: leadOps, opsPerCheck: sizing.opsPerCheck, callTimeoutMs, signal }).then((led) => {
+        leadInByCount({ ops, check, count: leadOps, opsPerCheck: sized.sizer.opsPerCheck, callTimeoutMs, signal }).then((led) => {
           state.led = led;
           state.opsRun += led.ops;
           sample();
@@ -141,13 +142,12 @@ async function runWindow(bench, { watch, state }) {
 /**
  * One window: an unmeasured lead-in of `lead` seconds (at most a third of the window), then
  * benchmark.js times one sample of about `time` seconds, right after it.
- * The window's length in operations follows the time per operation of the previous window, kept
- * in `sizing.lastMsPerOp` (the lead-in's, in the first window: a cold warm-up overestimates it
- * several-fold).
- * @returns {Promise<{opsPerSec, rme, samples, cycles, reruns, samplingSeconds, opsPerCall, plannedOpsPerCall, ops, leadOps, opsRun, sampleOpsPerSec, measuredFrom, measuredTo, cpuUs}>}
+ * The window's length in operations is the sizer's (figures/window-sizing.js); `msPerOp`, the kept
+ * sample's time per operation, sizes the next window (sizer.after).
+ * @returns {Promise<{opsPerSec, rme, samples, cycles, reruns, samplingSeconds, opsPerCall, plannedOpsPerCall, ops, leadOps, opsRun, sampleOpsPerSec, measuredFrom, measuredTo, cpuUs, msPerOp}>}
  */
 export async function sampleWindow({
-  ops, check, sizing, time, lead = 0, callTimeoutMs = 30000, signal, name = 'bench', latencies = new LatencyRecorder(),
+  ops, check, sizer, time, lead = 0, callTimeoutMs = 30000, signal, name = 'bench', latencies = new LatencyRecorder(),
 }) {
   const samplingStart = performance.now();
   let state;
@@ -158,12 +158,13 @@ export async function sampleWindow({
   // Twice at most: when an operation of the lead-in stalls past minTime, benchmark.js keeps the
   // lead-in's cycle as its sample; the window then runs again, without a lead-in.
   // A replayed row's lead-in is a number of operations, run in the sample's own cycle.
-  const fullLead = sizing.fixed ? 0 : windowLead(lead, time);
-  const leadOps = sizing.fixed?.leadOps ?? 0;
+  const fullLead = sizer.fixed ? 0 : windowLead(lead, time);
+  const leadOps = sizer.leadOps;
+  const sized = { sizer, msPerOp: null }; // this window's sizer, and its kept sample's time per operation
   for (leadSeconds of fullLead > 0 ? [fullLead, 0] : [0]) {
     const watch = stallWatch(callTimeoutMs, signal);
     state = { failure: null, led: null, span: null, opsPerCall: 0, plannedOpsPerCall: null, opsRun: 0 };
-    bench = windowBenchmark({ name, time, leadSeconds, leadOps, ops, check, sizing, latencies, watch, state, callTimeoutMs, signal });
+    bench = windowBenchmark({ name, time, leadSeconds, leadOps, ops, check, sized, latencies, watch, state, callTimeoutMs, signal });
     last = await runWindow(bench, { watch, state });
     if (state.failure) throw state.failure;
     if (bench.error) throw bench.error;
@@ -174,7 +175,7 @@ export async function sampleWindow({
   const opsPerSample = opsPerCall * ops.length;
   // benchmark.js's clock of the kept cycle (its period is that time over the cycle's count of calls);
   // a replayed row's cycle also holds its lead-in, so its sample is clocked by the measured span.
-  const opsPerSec = sizing.fixed ? opsPerSample / ((span.t1 - span.t0) / 1000) : opsPerSample / last.clocked;
+  const opsPerSec = sizer.fixed ? opsPerSample / ((span.t1 - span.t0) / 1000) : opsPerSample / last.clocked;
   return {
     opsPerSec,
     sampleOpsPerSec: [opsPerSec],
@@ -199,11 +200,6 @@ export async function sampleWindow({
     // server's CPU time, read around the whole window, is counted over these.
     opsRun,
     cpuUs: span.cpu1 - span.cpu0,
+    msPerOp: sized.msPerOp,
   };
-}
-
-/** Warm-up then one measured window of `time` seconds (one cell measured in one piece). */
-export async function measure({ ops, check, time, warmup, callTimeoutMs = 30000, signal, name, latencies }) {
-  const sizing = await warmUp({ ops, check, warmup, callTimeoutMs, signal });
-  return sampleWindow({ ops, check, sizing, time, callTimeoutMs, signal, name, latencies });
 }

@@ -1,5 +1,7 @@
 // Pure: how many operations a window, its lead-in, its checks and its timed operations take, from
-// a time per operation: adaptive (from the previous window) or fixed (a replayed row's).
+// a time per operation: the window sizer (adaptive, or fixed for a replayed row), and --replay's
+// sizing policy with its formula.
+import { median } from '../../common/stats.js';
 
 // A check runs inside the measured part. Checking the 1 000 rows of select_1000_rows every 2 ms
 // (every other operation) made that bench's harness/bare-loop ratio (`calibrate`) 0.92-0.95.
@@ -25,23 +27,12 @@ export const windowLead = (lead, time) => Math.min(lead, time / 3);
 // quarter of that.
 const TIME_EVERY_MS = 1;
 const MAX_OPS_PER_TIMING = 64;
-const plannedMsPerOp = (sizing, led) => sizing.lastMsPerOp ?? led?.msPerOp ?? sizing.msPerOp;
-
-/**
- * How many operations (per connection) make a window of about `time` seconds (plannedMsPerOp), or
- * the fixed number of a replayed row (fixedWindowSizing).
- */
-export function windowOps(sizing, led, time) {
-  if (sizing.fixed) return sizing.fixed.ops;
-  return Math.max(1, Math.round((time * 1000) / plannedMsPerOp(sizing, led)));
-}
 
 /**
  * Pure: a replayed row's window in operations, from a time per operation (its first process's at
- * the end of its warm-up, warm-up.js's warmUpByCount; then the row's sizing windows, then its
- * rounds, coordinator.js),
- * as windowOps and windowOpsPerTiming would size it then, and kept for every window of every
- * process of the row: { ops, leadOps, opsPerCheck, opsPerTiming }.
+ * the end of its warm-up, then the row's sizing windows, then its rounds: REPLAY_SIZING), as an
+ * adaptive sizer would size it then, kept for every window of every process of the row:
+ * { ops, leadOps, opsPerCheck, opsPerTiming }.
  */
 export function fixedWindowSizing(msPerOp, { time, lead }) {
   const count = (ms) => Math.max(1, Math.round(ms / msPerOp));
@@ -54,10 +45,45 @@ export function fixedWindowSizing(msPerOp, { time, lead }) {
 }
 
 /**
- * One operation in how many is timed in a window (plannedMsPerOp): about one per TIME_EVERY_MS. Not
- * the warm-up's time per operation: on `select_100_cols` it was twice the windows'.
+ * A window sizer, handed to the sampler: how many operations (per connection) a window of about
+ * `time` seconds runs, one in how many is timed (about one per TIME_EVERY_MS) and one result in how
+ * many is checked.
+ * - adaptive: from the previous window's time per operation (`lastMsPerOp`), else the lead-in's
+ *   (`led`; a cold warm-up overestimates it several-fold), else the warm-up's (`msPerOp`). Not the
+ *   warm-up's for timing: on `select_100_cols` it was twice the windows'.
+ * - fixed: a replayed row's window (fixedWindowSizing), the same for every window.
+ * Immutable: `after(msPerOp)` is the next window's sizer, given this window's time per operation.
  */
-export function windowOpsPerTiming(sizing, led) {
-  if (sizing.fixed) return sizing.fixed.opsPerTiming;
-  return Math.max(1, Math.min(MAX_OPS_PER_TIMING, Math.round(TIME_EVERY_MS / plannedMsPerOp(sizing, led))));
+export function windowSizer({ msPerOp = null, opsPerCheck = null, lastMsPerOp = null, fixed = null }) {
+  if (fixed) {
+    const sizer = Object.freeze({
+      fixed, opsPerCheck: fixed.opsPerCheck, leadOps: fixed.leadOps,
+      ops: () => fixed.ops, opsPerTiming: () => fixed.opsPerTiming, after: () => sizer,
+    });
+    return sizer;
+  }
+  const planned = (led) => lastMsPerOp ?? led?.msPerOp ?? msPerOp;
+  return Object.freeze({
+    fixed: null, opsPerCheck, leadOps: 0,
+    ops: (led, time) => Math.max(1, Math.round((time * 1000) / planned(led))),
+    opsPerTiming: (led) => Math.max(1, Math.min(MAX_OPS_PER_TIMING, Math.round(TIME_EVERY_MS / planned(led)))),
+    after: (windowMsPerOp) => windowSizer({ msPerOp, opsPerCheck, lastMsPerOp: windowMsPerOp }),
+  });
 }
+
+// --replay's sizing policy. A process's first two windows run slow while V8 compiles the window's
+// own path: a process runs windows until it has run `settledAfterWindows` in all, then
+// `sizingWindows` more, which size its row (docs/measuring-history.md#2026-11-26-later-morning-windows-sized-side-by-side-warm-ups-by-reply-bytes-issue-33).
+// V8 still compiles the drivers' functions anew in a bench's first rounds: at round `resizeAtRound`
+// the rows are sized again from their rounds since `resizeFromRound`
+// (docs/measuring-history.md#2026-11-26-late-morning-warm-ups-two-at-a-time-a-run-within-90-s-issue-33).
+export const REPLAY_SIZING = Object.freeze({ settledAfterWindows: 2, sizingWindows: 2, resizeFromRound: 8, resizeAtRound: 24 });
+
+/** --replay: the unkept windows a process runs before its row is sized, having run `windowsRun` already. */
+export const sizingWindowsLeft = (windowsRun) => Math.max(0, REPLAY_SIZING.settledAfterWindows - windowsRun) + REPLAY_SIZING.sizingWindows;
+
+/** --replay: does a sizing window, after which `left` remain, size its row? (The last `sizingWindows` do.) */
+export const sizesRow = (left) => left < REPLAY_SIZING.sizingWindows;
+
+/** --replay: a row's window from the times per operation of its sizing windows or rounds (their median). */
+export const fixedFromMsPerOp = (msPerOps, { time, lead }) => fixedWindowSizing(median(msPerOps), { time, lead });

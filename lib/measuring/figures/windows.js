@@ -1,10 +1,9 @@
 // Pure: a driver's measured windows of one bench -> the figures of its row, and a run's window in words.
-import { median, percentileOfSorted, relativeMarginOfError, round1, round3 } from '../../common/stats.js';
+import { median, percentileOfSorted, relativeMarginOfError, round1, round3, sum } from '../../common/stats.js';
+import { roundOf } from './window.js';
 
 /** A run's window, in words: "(0.005 s lead-in + 0.019 s measured)". */
 export const describeWindowLength = (settings) => `(${round3(settings.lead)} s lead-in + ${round3(settings.time / settings.rounds)} s measured)`;
-
-const sum = (xs) => xs.reduce((s, x) => s + x, 0);
 
 /**
  * @param {Array<{round, opsPerSec, samples, ops, opsRun, cpuUs, gcMs, serverCpuUs}>} windows
@@ -30,17 +29,8 @@ export function summarizeWindows(windows) {
       // lead-in, and any sample run again, besides the kept one).
       serverCpuUsPerOp: serverKnown ? round1(sum(windows.map((w) => w.serverCpuUs)) / sum(windows.map((w) => w.opsRun))) : null,
     } : null,
-    rounds: windows.map((w) => ({
-      round: w.round,
-      process: w.process,
-      opsPerSec: round1(w.opsPerSec),
-      samples: w.samples,
-      ops: w.ops,
-      cpuUsPerOp: w.ops > 0 ? round1(w.cpuUs / w.ops) : null,
-      gcMs: Number.isFinite(w.gcMs) ? round3(w.gcMs) : null,
-      // --rate: the window's own latency percentiles (from intended starts), which its Δ pairs.
-      ...(w.rate ? { p50Us: w.rate.p50Us, p99Us: w.rate.p99Us } : {}),
-    })),
+    // Each window as the row's `rounds` keep it (window.js), which the paired Δ is computed from.
+    rounds: windows.map((w) => ({ round: w.round, process: w.process, ...roundOf(w) })),
     // The window figures, for `compare`'s test between two runs.
     sampleOpsPerSec: figures.map(round1),
     // How often a window ran again (sampler.js): without its lead-in, or a sample that came out short.

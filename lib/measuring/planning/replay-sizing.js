@@ -1,14 +1,9 @@
 // --replay: the rows' windows, fixed in operations, sized side by side after the warm-ups and again
-// from the rounds, so that the rows of a bench run windows of one length in time.
-import { median } from '../../common/stats.js';
+// from the rounds, so that the rows of a bench run windows of one length in time. The policy and its
+// formula are figures/window-sizing.js's (REPLAY_SIZING); this runs the windows it asks for.
 import { unlessAborted } from '../../common/timers.js';
-import { fixedWindowSizing } from '../figures/window-sizing.js';
+import { REPLAY_SIZING, fixedFromMsPerOp, sizesRow, sizingWindowsLeft } from '../figures/window-sizing.js';
 import { shuffle } from './schedule.js';
-
-// A process's first two windows run slow while V8 compiles the window's own path: two more after
-// them size a row (docs/measuring-history.md#2026-11-26-later-morning-windows-sized-side-by-side-warm-ups-by-reply-bytes-issue-33).
-const SETTLED_AFTER_WINDOWS = 2;
-const SIZING_WINDOWS = 2;
 
 /**
  * The rows' windows sized side by side: every process of every row runs windows of its warm-up's
@@ -23,7 +18,7 @@ export async function sizeWindowsSideBySide(cells, { settings, windowTimeoutMs, 
   const msPerOp = new Map(rows.map((c) => [c, []]));
   const left = new Map(rows.flatMap((c) => Array.from({ length: c.copies }, (_, copy) => {
     const handle = c.handles[copy * c.workers];
-    return [handle, Math.max(0, SETTLED_AFTER_WINDOWS - handle.windowsRun) + SIZING_WINDOWS];
+    return [handle, sizingWindowsLeft(handle.windowsRun)];
   })));
   while (rows.some((c) => !c.row && c.handles.some((h) => left.get(h) > 0))) {
     for (let copy = 0; copy < Math.max(...rows.map((c) => c.copies)); copy++) {
@@ -34,7 +29,7 @@ export async function sizeWindowsSideBySide(cells, { settings, windowTimeoutMs, 
         try {
           const w = await unlessAborted(handle.turn('window', { lead, time, fixed: cell.fixedWindow }, windowTimeoutMs), signal);
           left.set(handle, left.get(handle) - 1);
-          if (left.get(handle) < SIZING_WINDOWS && w.opsPerSec > 0) msPerOp.get(cell).push(1000 / w.opsPerSec);
+          if (sizesRow(left.get(handle)) && w.opsPerSec > 0) msPerOp.get(cell).push(1000 / w.opsPerSec);
         } catch (err) {
           left.set(handle, 0);
           await fail(cell, err);
@@ -43,21 +38,15 @@ export async function sizeWindowsSideBySide(cells, { settings, windowTimeoutMs, 
     }
   }
   for (const cell of rows) {
-    if (!cell.row && msPerOp.get(cell).length) cell.fixedWindow = fixedWindowSizing(median(msPerOp.get(cell)), { time, lead });
+    if (!cell.row && msPerOp.get(cell).length) cell.fixedWindow = fixedFromMsPerOp(msPerOp.get(cell), { time, lead });
   }
 }
 
-// V8 still compiles the drivers' functions anew in a bench's first rounds: the rows are sized again
-// from rounds past them (docs/measuring-history.md#2026-11-26-late-morning-warm-ups-two-at-a-time-a-run-within-90-s-issue-33).
-const RESIZE_FROM_ROUND = 8;
-const RESIZE_AT_ROUND = 24;
-
-/** At round RESIZE_AT_ROUND, sizes each fixed-window row's windows again from its rounds since RESIZE_FROM_ROUND (sets `fixedWindow`). */
+/** At round `resizeAtRound`, sizes each fixed-window row's windows again from its rounds since `resizeFromRound` (sets `fixedWindow`). */
 export function resizeIfDue(r, cells, { time, lead }) {
-  if (r !== RESIZE_AT_ROUND) return;
-  const settled = RESIZE_FROM_ROUND;
+  if (r !== REPLAY_SIZING.resizeAtRound) return;
   for (const cell of cells.filter((c) => !c.row && !c.host && c.fixedWindow)) {
-    const msPerOp = cell.windows.filter((w) => w.round >= settled && w.opsPerSec > 0).map((w) => 1000 / w.opsPerSec);
-    if (msPerOp.length) cell.fixedWindow = fixedWindowSizing(median(msPerOp), { time, lead });
+    const msPerOp = cell.windows.filter((w) => w.round >= REPLAY_SIZING.resizeFromRound && w.opsPerSec > 0).map((w) => 1000 / w.opsPerSec);
+    if (msPerOp.length) cell.fixedWindow = fixedFromMsPerOp(msPerOp, { time, lead });
   }
 }
