@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mean, variance, median, percentileOfSorted, relativeMarginOfError, latencySummary, deltaPct, tCritical95, medianConfidenceInterval, normalQuantile } from '../lib/common/stats.js';
+import { mean, sum, variance, median, percentileOfSorted, nearestRankOfSorted, relativeMarginOfError, latencySummary, deltaPct, tCritical95, medianConfidenceInterval, normalQuantile } from '../lib/common/stats.js';
 import { eachIntervalLevel, pairedDelta, betweenProcessVariance, pairedDrift } from '../lib/measuring/figures/paired-delta.js';
 
 test('mean, variance and median', () => {
@@ -17,6 +17,23 @@ test('percentiles interpolate between closest ranks', () => {
   assert.equal(percentileOfSorted(s, 50), 30);
   assert.equal(percentileOfSorted(s, 100), 50);
   assert.equal(percentileOfSorted(s, 90), 46);
+});
+
+test('a nearest-rank percentile is an observed value, where the interpolating one falls between ranks', () => {
+  const four = [1, 2, 3, 4];
+  assert.equal(nearestRankOfSorted(four, 50), 2);
+  assert.equal(percentileOfSorted(four, 50), 2.5, 'the two disagree between ranks');
+  const hundred = Array.from({ length: 100 }, (_, i) => i + 1);
+  assert.equal(nearestRankOfSorted(hundred, 99), 99);
+  assert.ok(Math.abs(percentileOfSorted(hundred, 99) - 99.01) < 1e-9);
+  assert.equal(nearestRankOfSorted([7], 99), 7);
+  assert.equal(nearestRankOfSorted([], 50), null);
+  assert.equal(nearestRankOfSorted([3, 9, 27], 50), 9);
+});
+
+test('sum adds left to right, 0 when empty', () => {
+  assert.equal(sum([]), 0);
+  assert.equal(sum([0.1, 0.2, 0.3]), [0.1, 0.2, 0.3].reduce((s, x) => s + x, 0));
 });
 
 test('relative margin of error uses Student t at 95 %', () => {

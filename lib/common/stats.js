@@ -34,7 +34,7 @@ export function trimmedMean(xs, trim = 0.01) {
   const s = [...xs].sort((a, b) => a - b);
   const cut = Math.floor(s.length * trim);
   const kept = s.slice(cut, s.length - cut);
-  return kept.reduce((a, b) => a + b, 0) / kept.length;
+  return sum(kept) / kept.length;
 }
 
 /** Percentile by linear interpolation between closest ranks; `sorted` ascending. */
@@ -46,6 +46,18 @@ export function percentileOfSorted(sorted, p) {
   const lo = Math.floor(rank);
   const hi = Math.ceil(rank);
   return sorted[lo] + (sorted[hi] - sorted[lo]) * (rank - lo);
+}
+
+/**
+ * Percentile by nearest rank: the smallest value with at least `p` % of the values at or below it
+ * (0 < p <= 100); `sorted` ascending, null when empty. Unlike percentileOfSorted, always a value that
+ * was observed, as a latency histogram's percentiles are (HdrHistogram's: the count's nearest rank):
+ * a --rate window's p50 and p99 (rate-window.js) stand beside the row's, read from its histogram,
+ * so they are taken the same way. The two disagree between ranks (test/stats.test.js).
+ */
+export function nearestRankOfSorted(sorted, p) {
+  if (sorted.length === 0) return null;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
 // Two-sided Student t critical values at 95 % confidence, by degrees of freedom.

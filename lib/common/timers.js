@@ -24,14 +24,27 @@ export function spinFor(ms) {
   while (process.hrtime.bigint() < until);
 }
 
+const NOTHING = () => {};
+
+/**
+ * Call `onAbort(signal.reason)` when `signal` aborts, at once when it has; returns what stops
+ * listening. Every race against an abort is built on it.
+ */
+export function whenAborted(signal, onAbort) {
+  if (!signal) return NOTHING; // no allocation: a driver process's warm-up calls this per operation
+  const listener = () => onAbort(signal.reason);
+  if (signal.aborted) {
+    listener();
+    return NOTHING;
+  }
+  signal.addEventListener('abort', listener, { once: true });
+  return () => signal.removeEventListener('abort', listener);
+}
+
 /** Reject as soon as `signal` aborts, whatever `promise` does (`promise` itself without a signal). */
 export function unlessAborted(promise, signal) {
   if (!signal) return promise;
-  let onAbort;
-  const aborted = new Promise((_, reject) => {
-    onAbort = () => reject(signal.reason);
-    if (signal.aborted) onAbort();
-    else signal.addEventListener('abort', onAbort, { once: true });
-  });
-  return Promise.race([promise, aborted]).finally(() => signal.removeEventListener('abort', onAbort));
+  let stopListening;
+  const aborted = new Promise((_, reject) => { stopListening = whenAborted(signal, reject); });
+  return Promise.race([promise, aborted]).finally(() => stopListening());
 }

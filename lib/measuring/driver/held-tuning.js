@@ -14,7 +14,7 @@
 // its held p50. A chunk is still never released before its hold.
 import { performance } from 'node:perf_hooks';
 import { runCall, stallWatch } from './operation-calls.js';
-import { median, round1, round3, trimmedMean } from '../../common/stats.js';
+import { mean, median, round1, round3, trimmedMean } from '../../common/stats.js';
 
 const BLOCK_MS = 40; // about this long per held block
 const PAIRS = 4; // unheld and held blocks per measurement, in alternating order
@@ -109,7 +109,7 @@ export async function tuneHold({ ops, check, rttMs, holdMs, msPerOp, hold, callT
   const timer = heldTimer({ ops, check, rttMs, msPerOp, hold, callTimeoutMs, signal, clock });
   const steps = [];
   const pathCosts = [];
-  const meanPathCost = () => pathCosts.reduce((a, b) => a + b, 0) / pathCosts.length;
+  const meanPathCost = () => mean(pathCosts);
   let ms = holdMs;
   try {
     await timer.warmIn(ms);

@@ -2,6 +2,7 @@
 // back on each connection, one result in so many checked, one in so many timed; and the timeout and
 // stall watch that stop a call when the driver or the server hangs (sampler.js, warm-up.js).
 import { performance } from 'node:perf_hooks';
+import { whenAborted } from '../../common/timers.js';
 
 export class SampleTimeout extends Error {
   constructor(seconds) {
@@ -38,18 +39,14 @@ export function runCall(ops, k, check, latencies, checkEvery, timeEvery) {
 /** Reject after `ms` or when `signal` aborts, whichever comes first. */
 export function guard(promise, ms, signal) {
   let timer;
-  let onAbort;
+  let stopListening;
   const stop = new Promise((_, reject) => {
     timer = setTimeout(() => reject(new SampleTimeout(ms / 1000)), ms);
-    if (signal) {
-      onAbort = () => reject(signal.reason);
-      if (signal.aborted) onAbort();
-      else signal.addEventListener('abort', onAbort, { once: true });
-    }
+    stopListening = whenAborted(signal, reject);
   });
   return Promise.race([promise, stop]).finally(() => {
     clearTimeout(timer);
-    signal?.removeEventListener('abort', onAbort);
+    stopListening();
   });
 }
 
@@ -68,15 +65,13 @@ export function stallWatch(ms, signal) {
     else timer = setTimeout(check, ms / 4);
   };
   timer = setTimeout(check, ms / 4);
-  const onAbort = () => fail(signal.reason);
-  if (signal?.aborted) onAbort();
-  else signal?.addEventListener('abort', onAbort, { once: true });
+  const stopListening = whenAborted(signal, fail);
   return {
     failed,
     progress() { last = performance.now(); },
     stop() {
       clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
+      stopListening();
     },
   };
 }

@@ -6,7 +6,7 @@ import { createWaker } from './ticker.js';
 import { LatencyRecorder } from './latency.js';
 import { ownCpuUs } from './sampler.js';
 import { windowLead } from '../figures/window-sizing.js';
-import { round1 } from '../../common/stats.js';
+import { nearestRankOfSorted, round1 } from '../../common/stats.js';
 
 const RATE_WARMUP_S = 0.3; // a cell's open loop run unrecorded before its first window
 
@@ -39,7 +39,8 @@ export async function rateWindow(cell, { lead, time, rate }) {
   });
   latencies.addOperations(w.completed);
   inWindow.sort((a, b) => a - b);
-  const at = (p) => (inWindow.length ? round1(inWindow[Math.min(inWindow.length - 1, Math.ceil((p / 100) * inWindow.length) - 1)]) : null);
+  // Nearest rank, as the row's histogram percentiles are (stats.js).
+  const at = (p) => (inWindow.length ? round1(nearestRankOfSorted(inWindow, p)) : null);
   // The rate done: operations completed over the span from the window's first arrival to its last
   // completion (past the schedule's end when a backlog drained).
   const spanS = (w.measuredTo - w.measuredFrom) / 1000;

@@ -7,6 +7,10 @@ import { deltaPct, mannWhitneyU, mean, median, medianConfidenceInterval, normalQ
 // times between them, so a run of identical drivers would call about one Δ in 20 significant.
 export const JOINT_LEVEL = 0.95;
 
+/** A change in %, from a log ratio (the scale the paired Δ is taken on), and back. */
+export const pctOfLog = (log) => (Math.exp(log) - 1) * 100;
+export const logOfPct = (pct) => Math.log1p(pct / 100);
+
 /** The level each of `comparisons` intervals is taken at, so that they all hold together at `joint` (Bonferroni). */
 export function eachIntervalLevel(comparisons, joint = JOINT_LEVEL) {
   return 1 - (1 - joint) / Math.max(1, comparisons);
@@ -77,10 +81,9 @@ export function pairedDelta(rounds, refRounds, level = 0.95, { sameProcesses = f
   const processVariance = spreadOf('process') + (sameProcesses ? 0 : spreadOf('refProcess'));
   const widen = normalQuantile(1 - (1 - level) / 2) * Math.sqrt(processVariance);
   const ci = roundsCi && [mid - Math.hypot(mid - roundsCi[0], widen), mid + Math.hypot(roundsCi[1] - mid, widen)];
-  const pct = (log) => (Math.exp(log) - 1) * 100;
   return {
-    deltaPct: pct(mid),
-    ci: ci && [pct(ci[0]), pct(ci[1])],
+    deltaPct: pctOfLog(mid),
+    ci: ci && [pctOfLog(ci[0]), pctOfLog(ci[1])],
     pairs: pairs.length,
     halfWidthPct: ci ? ((Math.exp(ci[1]) - Math.exp(ci[0])) / 2 / Math.exp(mid)) * 100 : null,
     processSdPct: Math.sqrt(processVariance) * 100,
@@ -103,19 +106,17 @@ export const HOST_FOLLOW = 0.12;
  * `hostTermPct` is that term. Null interval when either run has none.
  */
 export function pairedChangeBetweenRuns(basePaired, newPaired, { hostShift = 1 } = {}) {
-  const log = (pct) => Math.log1p(pct / 100);
-  const pct = (x) => Math.expm1(x) * 100;
-  const lb = log(basePaired.deltaPct);
-  const ln = log(newPaired.deltaPct);
+  const lb = logOfPct(basePaired.deltaPct);
+  const ln = logOfPct(newPaired.deltaPct);
   const mid = ln - lb;
   const host = hostShift > 0 && Number.isFinite(hostShift) ? HOST_FOLLOW * Math.abs(Math.log(hostShift)) : 0;
-  const hostTermPct = pct(host);
-  if (!basePaired.ci || !newPaired.ci) return { deltaPct: pct(mid), ci: null, hostTermPct };
-  const [bLo, bHi] = basePaired.ci.map(log);
-  const [nLo, nHi] = newPaired.ci.map(log);
+  const hostTermPct = pctOfLog(host);
+  if (!basePaired.ci || !newPaired.ci) return { deltaPct: pctOfLog(mid), ci: null, hostTermPct };
+  const [bLo, bHi] = basePaired.ci.map(logOfPct);
+  const [nLo, nHi] = newPaired.ci.map(logOfPct);
   return {
-    deltaPct: pct(mid),
-    ci: [pct(mid - Math.hypot(ln - nLo, bHi - lb, host)), pct(mid + Math.hypot(nHi - ln, lb - bLo, host))],
+    deltaPct: pctOfLog(mid),
+    ci: [pctOfLog(mid - Math.hypot(ln - nLo, bHi - lb, host)), pctOfLog(mid + Math.hypot(nHi - ln, lb - bLo, host))],
     hostTermPct,
   };
 }
@@ -134,11 +135,10 @@ export function pairedDrift(rounds, refRounds, { minPairs = 12 } = {}) {
   const half = Math.floor(pairs.length / 2);
   const first = pairs.slice(0, half).map((p) => p.log);
   const second = pairs.slice(half).map((p) => p.log);
-  const pct = (log) => (Math.exp(log) - 1) * 100;
   return {
-    firstPct: pct(median(first)),
-    secondPct: pct(median(second)),
-    movePct: pct(median(second) - median(first)),
+    firstPct: pctOfLog(median(first)),
+    secondPct: pctOfLog(median(second)),
+    movePct: pctOfLog(median(second) - median(first)),
     p: mannWhitneyU(first, second).p,
   };
 }

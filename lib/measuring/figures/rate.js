@@ -1,24 +1,25 @@
 // Pure: --rate's figures that both sides share: the open schedules' names, and a rate row's figures
 // from its windows' counts (the rate achieved, and whether it was sustained).
+import { sum } from '../../common/stats.js';
 
 /** The open schedules (driver/open-loop.js's arrivalGaps). */
 export const SCHEDULES = ['poisson', 'uniform'];
 
 /** Pure: the figures of a rate row from its windows' counts: the rate achieved, and whether it was sustained. */
 export function summarizeRate(windows, askedPerSec) {
-  const sum = (k) => windows.reduce((s, w) => s + (w[k] ?? 0), 0);
-  const seconds = windows.reduce((s, w) => s + w.measureSeconds, 0);
-  const scheduled = sum('scheduled');
-  const completed = sum('completed');
-  const skipped = sum('skipped');
-  const behind = sum('behind');
+  const total = (k) => sum(windows.map((w) => w[k] ?? 0));
+  const seconds = sum(windows.map((w) => w.measureSeconds));
+  const scheduled = total('scheduled');
+  const completed = total('completed');
+  const skipped = total('skipped');
+  const behind = total('behind');
   return {
     askedPerSec,
     achievedPerSec: seconds > 0 ? completed / seconds : 0,
     scheduled,
     completed,
     skipped,
-    late: sum('late'),
+    late: total('late'),
     behind,
     // Sustained: at most 1 % of the arrivals skipped or still waiting when their window's schedule
     // ended: a moment's stall (a collection, the host), not a backlog that grows. On the project's VM

@@ -7,7 +7,7 @@ const total = (values) => sum(values.map((v) => v ?? 0));
 const largest = (values) => Math.max(...values.map((v) => v ?? 0));
 // Objects of counts (a bench's window counts, a window's reruns) summed key by key; anything else, the first's.
 const sumFields = (objs) => (objs.every((o) => o && typeof o === 'object')
-  ? Object.fromEntries(Object.keys(objs[0]).map((k) => [k, typeof objs[0][k] === 'number' ? objs.reduce((a, o) => a + (o[k] ?? 0), 0) : objs[0][k]]))
+  ? Object.fromEntries(Object.keys(objs[0]).map((k) => [k, typeof objs[0][k] === 'number' ? sum(objs.map((o) => o[k] ?? 0)) : objs[0][k]]))
   : objs[0]);
 const meanOf = (xs) => { const known = xs.filter(Number.isFinite); return known.length ? sum(known) / known.length : null; };
 

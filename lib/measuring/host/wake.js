@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { cpus } from 'node:os';
 import { usageError } from '../../common/errors.js';
+import { killOnExit } from '../../common/children.js';
 
 const SPINNER = fileURLToPath(new URL('./spinner.js', import.meta.url));
 
@@ -18,6 +19,9 @@ export const DEFAULT_WAKE = 'none';
  * closed-loop pass and at each rate alike.
  */
 export const defaultWake = (opts) => parseWake(opts.rate ? 'spin' : DEFAULT_WAKE);
+
+/** A run's wake mode: the one it names, else its default (what its settings record and what runs). */
+export const runWake = (opts) => opts.wake ?? defaultWake(opts);
 
 /** Default number of spinners: all CPUs but one (at least one). */
 export const defaultSpinners = () => Math.max(1, cpus().length - 1);
@@ -45,16 +49,16 @@ export function startWake(wake) {
   for (let i = 0; i < (wake.mode === 'spin' ? wake.spinners : 0); i++) {
     const child = spawn(process.execPath, [SPINNER], { stdio: 'ignore' });
     child.on('error', () => {});
-    children.push(child);
+    children.push({ child, forget: killOnExit(child) });
   }
+  const pids = children.map((c) => c.child.pid);
   const stop = () => {
-    for (const c of children.splice(0)) {
-      try { c.kill('SIGKILL'); } catch { /* gone */ }
+    for (const { child, forget } of children.splice(0)) {
+      try { child.kill('SIGKILL'); } catch { /* gone */ }
+      forget();
     }
-    process.off('exit', stop);
   };
-  process.on('exit', stop);
-  return { stop, pids: children.map((c) => c.pid) };
+  return { stop, pids };
 }
 
 /** Run `fn` with the wake mode applied, always stopping the spinners. */

@@ -7,26 +7,26 @@ import { performance } from 'node:perf_hooks';
 import { notApplicableReason } from '../bench/plan.js';
 import { errorText } from '../../common/redact.js';
 import { unlessAborted } from '../../common/timers.js';
+import { sum } from '../../common/stats.js';
 import { DriverProcessError } from '../processes/driver-handle.js';
 import { ServerLost } from '../../server/session.js';
 import { processCpuUs } from '../processes/proc-cpu.js';
 import { combineClosed } from '../figures/combine.js';
 import { combineWindows } from '../figures/window.js';
 import { moreRounds, shuffle } from './schedule.js';
-import { benchConcurrency, failedRow, naRow, rowFromWindows, rowsOf } from './rows.js';
+import { benchConcurrency, failedRowOf, naRow, rowFromWindows, rowsOf } from './rows.js';
 import { openCells } from './open-rows.js';
 import { resizeIfDue, sizeWindowsSideBySide } from './replay-sizing.js';
+import { waitsForCompiles } from './jit-mode.js';
+import { windowRate } from './rates.js';
 
 /**
  * The rounds: each gives every driver still measured one window, in a fresh random order. Returns
  * the orders, whether the time budget ended them before `rounds` (not when no driver was left), and
  * the budget per driver they had (`pace`: a paced run's clock, pace.js).
  */
-async function runRounds(cells, { bench, admin, context, settings, serverPid, signal, progress, fail, pace }) {
+async function runRounds(cells, { bench, admin, context, settings, serverPid, signal, progress, fail, pace, jitWait, rate }) {
   const { rounds, time, lead, callTimeoutMs } = settings;
-  const awaitCompiles = settings.jit === 'wait';
-  // --rate: each window runs the open schedule at this rate (open-loop.js) instead of a closed loop.
-  const rate = settings.openRate ? { perSec: settings.openRate.askedPerSec, schedule: settings.openRate.schedule, seed: settings.openRate.seed, latencyLimitMs: settings.openRate.latencyLimitMs } : null;
   // A rate run's closed-loop pass waits for its replies as its open schedule does (busyPoll in ticker.js).
   const poll = Boolean(settings.rate) && !rate;
   const order = [];
@@ -60,7 +60,7 @@ async function runRounds(cells, { bench, admin, context, settings, serverPid, si
         // --workers: the window runs in the group's processes at once, each with its share of a rate.
         const group = cell.handles.slice(copy * cell.workers, (copy + 1) * cell.workers);
         const parts = await unlessAborted(Promise.all(group.map((handle, k) => handle.turn('window', {
-          lead, time, awaitCompiles, bare: Boolean(cell.host), poll, fixed: (cell.host ?? cell).fixedWindow, rate: rate && group.length > 1 ? { ...rate, perSec: rate.perSec / group.length, seed: rate.seed + 104729 * k } : rate,
+          lead, time, awaitCompiles: jitWait, bare: Boolean(cell.host), poll, fixed: (cell.host ?? cell).fixedWindow, rate: rate && group.length > 1 ? { ...rate, perSec: rate.perSec / group.length, seed: rate.seed + 104729 * k } : rate,
         }, windowTimeoutMs))), signal);
         const w = parts.length > 1 ? combineWindows(parts) : parts[0];
         const server1 = processCpuUs(serverPid);
@@ -92,7 +92,7 @@ async function closeCells(cells, { concurrency, jitWait, rate, signal, fail }) {
       await fail(cell, err);
       continue;
     }
-    const closed = cell.host ? { operations: cell.windows.reduce((n, w) => n + w.ops, 0), latency: null }
+    const closed = cell.host ? { operations: sum(cell.windows.map((w) => w.ops)), latency: null }
       : parts.length > 1 ? combineClosed(parts) : parts[0];
     cell.row = rowFromWindows(cell, closed, { concurrency, jitWait, rate });
   }
@@ -126,21 +126,24 @@ export async function measureBench({ bench, drivers, processes, admin, context, 
   // that share processes fail together: a failed window closes the process's connections.
   const fail = async (cell, err) => {
     if (signal?.aborted) throw signal.reason;
-    cell.row = failedRow(cell, errorText(err));
+    cell.row = failedRowOf(cell, errorText(err));
     const partner = cell.host ?? cell.guest;
-    if (partner && !partner.row) partner.row = failedRow(partner, `${errorText(err)} (in ${cell.driver.name}, whose processes it shares)`);
+    if (partner && !partner.row) partner.row = failedRowOf(partner, `${errorText(err)} (in ${cell.driver.name}, whose processes it shares)`);
     if (!(err instanceof DriverProcessError) && !(await serverAlive())) {
       throw new ServerLost(`lost the server during ${bench.name} on ${cell.driver.name}: ${errorText(err)}`);
     }
   };
 
-  for (const cell of cells) if (notApplicableReason(cell.plan)) cell.row = naRow(cell, notApplicableReason(cell.plan));
+  for (const cell of cells) if (notApplicableReason(cell.plan)) cell.row = naRow(cell.driver, notApplicableReason(cell.plan));
   // Start every process the bench needs at once (each takes about 0.4 s to start, mostly loading);
   // one that fails to start is started again, and fails its row, when it is opened.
   await unlessAborted(Promise.allSettled(cells.filter((c) => !c.row && !c.host)
     .flatMap((c) => Array.from({ length: c.copies * c.workers }, (_, copy) => processes.get(c.driver, copy)))), signal);
-  await openCells(cells.filter((c) => !c.row), { bench, processes, context, settings, signal, fail });
-  const { order, budgetStopped, budget } = await runRounds(cells, { bench, admin, context, settings, serverPid, signal, progress, fail, pace });
-  await closeCells(cells, { concurrency: benchConcurrency(bench, settings), jitWait: settings.jit === 'wait', rate: settings.openRate ? { perSec: settings.openRate.askedPerSec } : null, signal, fail });
+  const jitWait = waitsForCompiles(settings);
+  // --rate: each window runs the open schedule at this rate (open-loop.js) instead of a closed loop.
+  const rate = windowRate(settings.openRate);
+  await openCells(cells.filter((c) => !c.row), { bench, processes, context, settings, signal, fail, jitWait });
+  const { order, budgetStopped, budget } = await runRounds(cells, { bench, admin, context, settings, serverPid, signal, progress, fail, pace, jitWait, rate });
+  await closeCells(cells, { concurrency: benchConcurrency(bench, settings), jitWait, rate, signal, fail });
   return { rows: cells.map((c) => c.row), order, budgetStopped, budget };
 }

@@ -10,6 +10,9 @@ export const JIT_MODES = ['background', 'wait'];
 // each of a row's four processes), which would take it past 4 minutes.
 export const DEFAULT_JIT = 'background';
 
+/** Do a run's driver processes wait for V8's compiles after their warm-ups and windows? */
+export const waitsForCompiles = (settings) => settings.jit === 'wait';
+
 export function parseJit(value) {
   const v = String(value).trim();
   if (!JIT_MODES.includes(v)) throw usageError(`--jit must be one of ${JIT_MODES.join(', ')}, not '${value}'`);

@@ -10,7 +10,7 @@ import { hostLoadBetween, readCpuCounters } from '../host/host-load.js';
 import { describePlacement, pinMainThread, pinThreads } from '../../common/placement.js';
 import { runMatrix } from './runner.js';
 import { sleep } from '../../common/timers.js';
-import { defaultWake, withWake } from '../host/wake.js';
+import { runWake, withWake } from '../host/wake.js';
 import { PRECISION_BATCH } from './schedule.js';
 import { describeWindowLength } from '../figures/windows.js';
 
@@ -57,7 +57,7 @@ async function watchHealth(admin) {
 function measureAll({ benches, drivers, opts, settings, results, stage, processes, signals, progress, log }) {
   const { session, target } = stage;
   const { admin, context } = session;
-  return withWake(opts.wake ?? defaultWake(opts), () => runCatalogue({
+  return withWake(runWake(opts), () => runCatalogue({
     opts, settings, results, benches, drivers, admin, target, context, signal: signals.signal, log,
   }, (levelSettings) => runMatrix({
     benches, drivers, processes, admin, context, results,

@@ -6,7 +6,7 @@ import { notApplicableReason } from '../bench/plan.js';
 import { benchConcurrency, naRow } from './rows.js';
 
 /** Connections, pool and warm-up in each driver's own process, one driver at a time. */
-export async function openCells(cells, { bench, processes, context, settings, signal, fail }) {
+export async function openCells(cells, { bench, processes, context, settings, signal, fail, jitWait }) {
   const { warmup, callTimeoutMs, time, lead } = settings;
   // --replay: each process warms up for this many operations (warm-up.js), not a time.
   const warmupOps = settings.replay?.warmupOps;
@@ -31,7 +31,7 @@ export async function openCells(cells, { bench, processes, context, settings, si
       // --warmup is the row's, shared among its processes; each then warms up until it is up to
       // speed (warm-up.js), and in its lead-ins.
       const opened = await unlessAborted(handle.turn('open', {
-        bench: bench.name, concurrency, warmup: warmup / cell.copies, settle: settings.warmupSettles !== false, awaitCompiles: settings.jit === 'wait', callTimeoutMs, setupData: context.setupData,
+        bench: bench.name, concurrency, warmup: warmup / cell.copies, settle: settings.warmupSettles !== false, awaitCompiles: jitWait, callTimeoutMs, setupData: context.setupData,
         replay: bench.replaySets?.[cell.driver.name], // --replay: the set this row's connections replay
         warmupOps, // --replay: the operations each process warms up for (warm-up.js)
         fixed: cell.fixedWindow, time, lead, // its windows sized as the row's first opened process's (then side by side, then from its rounds)
@@ -44,7 +44,7 @@ export async function openCells(cells, { bench, processes, context, settings, si
     const keep = (copy, { handle, opened }) => {
       cell.handles.push(handle);
       if (notApplicableReason(opened)) { // the driver's own plan, with the bench's set-up data, says n/a
-        cell.row = naRow(cell, notApplicableReason(opened));
+        cell.row = naRow(cell.driver, notApplicableReason(opened));
         return false;
       }
       cell.protocol = opened.protocol;

@@ -72,6 +72,11 @@ export function resolveRate(rate, rateRun, { results, benchName, concurrency }) 
 }
 
 /** How many times each bench is measured at each level: once, or once per rate (and the closed-loop pass for shares). */
+/** What each window of a pass at `openRate` (resolveRate's) is asked to run: its rate, schedule, seed and limit; null for a closed loop. */
+export const windowRate = (openRate) => (openRate
+  ? { perSec: openRate.askedPerSec, schedule: openRate.schedule, seed: openRate.seed, latencyLimitMs: openRate.latencyLimitMs }
+  : null);
+
 export const ratePasses = (run) => (run ? run.rates.length + (run.rates.some((r) => r.pctOfMax !== undefined) ? 1 : 0) : 1);
 
 /**

@@ -15,13 +15,14 @@ export const workersFor = (plan, settings) => (plan.summarize ? 1 : Math.max(1, 
 // A bench may fix its own connections (pool_select_users); else the run's --concurrency.
 export const benchConcurrency = (bench, settings) => bench.concurrency ?? settings.concurrency;
 
-/** A row the driver's plan says n/a for. */
-export const naRow = (cell, reason) => ({ driver: cell.driver.name, protocol: 'n/a', ok: false, status: 'n/a', error: reason });
+/** A driver's row that is n/a (its plan, or the run, says why). */
+export const naRow = (driver, reason) => ({ driver: driver.name, protocol: 'n/a', ok: false, status: 'n/a', error: reason });
 
-/** A row that failed, with its error. */
-export function failedRow(cell, error) {
-  return { driver: cell.driver.name, protocol: cell.protocol ?? cell.plan.protocol ?? 'n/a', ok: false, status: 'failed', error };
-}
+/** A driver's row that failed, with its error (and the protocol it ran, when known). */
+export const failedRow = (driver, error, protocol = 'n/a') => ({ driver: driver.name, protocol, ok: false, status: 'failed', error });
+
+/** The failed row of a row state (its protocol as opened, else as planned). */
+export const failedRowOf = (cell, error) => failedRow(cell.driver, error, cell.protocol ?? cell.plan.protocol ?? 'n/a');
 
 /**
  * A bench's rows, one per driver, before they are opened: the plan, how many processes (and

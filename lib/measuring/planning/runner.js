@@ -2,6 +2,7 @@
 // (measuring/coordinator.js), and puts plain result rows into the results object. No rendering here.
 import { errorText } from '../../common/redact.js';
 import { measureBench } from './coordinator.js';
+import { failedRow, naRow } from './rows.js';
 import { ServerLost } from '../../server/session.js';
 import { setUpBench } from '../bench/plan.js';
 import { hostLoadBetween, readCpuCounters } from '../host/host-load.js';
@@ -36,7 +37,7 @@ export async function runMatrix({ benches, drivers, processes, admin, context, s
     };
     results.benches.push(entry);
     if (settings.openRate && !rate) {
-      entry.results = drivers.map((d) => ({ driver: d.name, protocol: 'n/a', ok: false, status: 'n/a', error: 'no closed-loop maximum to take a share of: no row was measured in the closed-loop pass' }));
+      entry.results = drivers.map((d) => naRow(d, 'no closed-loop maximum to take a share of: no row was measured in the closed-loop pass'));
       progress?.benchDone?.(bench, entry.results);
       continue;
     }
@@ -50,7 +51,7 @@ export async function runMatrix({ benches, drivers, processes, admin, context, s
       if (!(await serverAlive())) throw new ServerLost(`lost the server while setting up ${bench.name}`);
     }
     if (setupError) {
-      entry.results = drivers.map((d) => ({ driver: d.name, protocol: 'n/a', ok: false, status: 'failed', error: setupError }));
+      entry.results = drivers.map((d) => failedRow(d, setupError));
       progress?.benchDone?.(bench, entry.results);
       continue;
     }

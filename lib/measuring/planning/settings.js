@@ -8,7 +8,7 @@ import { REPLAY_WARMUP_OPS, SMOKE_REPLAY_WARMUP_OPS, collectionPoint } from '../
 import { BUILTIN_DRIVERS } from '../../drivers/index.js';
 import { resolveNetwork } from '../../server/proxy/index.js';
 import { usageError } from '../../common/errors.js';
-import { defaultWake, describeWake } from '../host/wake.js';
+import { describeWake, runWake } from '../host/wake.js';
 import { DEFAULT_JIT } from './jit-mode.js';
 import { windowLead } from '../figures/window-sizing.js';
 import { eachIntervalLevel } from '../figures/paired-delta.js';
@@ -99,7 +99,7 @@ export function runSettings(opts, benches) {
     warmupSettles: !opts.smoke && opts.warmup === undefined,
     processes: opts.processes ?? preset.processes,
     workers: opts.workers ?? 1,
-    wake: describeWake(opts.wake ?? defaultWake(opts)),
+    wake: describeWake(runWake(opts)),
     jit: opts.jit ?? DEFAULT_JIT,
     callTimeoutMs: 30000,
   };

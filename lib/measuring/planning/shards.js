@@ -4,6 +4,7 @@
 // so every Δ is paired on the machine that measured it. The other rows of a bench are n/a in a shard
 // that does not measure them; a bench's extra probe runs in shard 1 only.
 import { usageError } from '../../common/errors.js';
+import { whenAborted } from '../../common/timers.js';
 import { planFor } from '../bench/plan.js';
 
 /** `2/3` → { index: 2, count: 3 } (1-based); anything else is one line, exit 2. */
@@ -85,8 +86,8 @@ export function waitUntil(at, signal) {
   const ms = at - Date.now();
   if (ms <= 0) return Promise.resolve();
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => { signal?.removeEventListener('abort', onAbort); resolve(); }, ms);
-    const onAbort = () => { clearTimeout(timer); reject(signal.reason); };
-    signal?.addEventListener('abort', onAbort, { once: true });
+    let stopListening = () => {};
+    const timer = setTimeout(() => { stopListening(); resolve(); }, ms);
+    stopListening = whenAborted(signal, (reason) => { clearTimeout(timer); reject(reason); });
   });
 }

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { redact } from '../../common/redact.js';
 import { DRIVER_PROCESS_TZ, processRuntime } from './launch.js';
-import { live, unwatch, watch } from './reaping.js';
+import { reap } from './reaping.js';
 
 const CHILD = fileURLToPath(new URL('../driver/driver-process.js', import.meta.url));
 const START_TIMEOUT_MS = 30000;
@@ -38,8 +38,7 @@ export class DriverHandle {
       env: { ...process.env, TZ: DRIVER_PROCESS_TZ, ...how.env },
     });
     handle.child = child;
-    live.add(child);
-    watch(child.pid);
+    handle.forget = reap(child);
     child.stderr.on('data', (d) => { handle.stderr = (handle.stderr + d).slice(-4000); });
     child.on('message', (m) => handle.onMessage(m));
     child.on('error', (err) => handle.onExit(`cannot run the driver process: ${err.message}`));
@@ -72,6 +71,7 @@ export class DriverHandle {
     this.paused = false;
     this.readyWaiter = null;
     this.windowsRun = 0; // windows this process has run, every bench's
+    this.forget = null; // forgets it in the reaping (reaping.js) once it has ended
   }
 
   get pid() { return this.child?.pid; }
@@ -106,8 +106,7 @@ export class DriverHandle {
     if (this.exitReason !== null) return;
     const last = this.stderr.trim().split('\n').filter(Boolean).at(-1);
     this.exitReason = redact(last ? `${reason}: ${last}` : reason);
-    live.delete(this.child);
-    unwatch(this.child.pid);
+    this.forget?.();
     const err = new DriverProcessError(this.exitReason);
     this.readyWaiter?.reject(err);
     for (const p of this.pending.values()) p.settle({ ok: false, error: this.exitReason, crashed: true });

@@ -2,20 +2,13 @@
 // through a watchdog process (orphan-watchdog.js) when the harness is killed.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { killOnExit } from '../../common/children.js';
 
 const WATCHDOG = fileURLToPath(new URL('./orphan-watchdog.js', import.meta.url));
 
-/** Every driver process this harness started and has not ended (ended on exit, whatever happens). */
-export const live = new Set();
-process.on('exit', () => {
-  for (const child of live) {
-    try { child.kill('SIGKILL'); } catch { /* gone */ }
-  }
-});
-
 // One watchdog per harness process, started with the first driver process (see orphan-watchdog.js).
 let watchdog = null;
-export function watch(pid) {
+function watch(pid) {
   if (!watchdog) {
     watchdog = spawn(process.execPath, [WATCHDOG], { detached: true, stdio: ['pipe', 'ignore', 'ignore'] });
     watchdog.on('error', () => {});
@@ -26,4 +19,14 @@ export function watch(pid) {
   watchdog.stdin.write(`${pid}\n`);
 }
 // An ended process's pid may be reused: the watchdog forgets it.
-export const unwatch = (pid) => watchdog?.stdin.write(`-${pid}\n`);
+const unwatch = (pid) => watchdog?.stdin.write(`-${pid}\n`);
+
+/** Reap a driver process: killed when the harness exits, and by the watchdog when it is killed. Returns what forgets it once it has ended. */
+export function reap(child) {
+  const forget = killOnExit(child);
+  watch(child.pid);
+  return () => {
+    forget();
+    unwatch(child.pid);
+  };
+}
