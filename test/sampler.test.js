@@ -22,7 +22,7 @@ test('a window is one benchmark.js sample, kept, of about the requested time, af
   const ops = [tick];
   const check = (r) => checked.push(r);
   const sizing = await warmUp({ ops, check, warmup: 0.1 });
-  const m = await sampleWindow({ ops, check, sizer: windowSizer(sizing), time: 0.2, lead: 0.05 });
+  const m = await sampleWindow({ ops, check, sizer: windowSizer(sizing), windowS: 0.2, lead: 0.05 });
   // The lead-in's cycle, which benchmark.js discards, then the sample's (re-run if it finished early).
   // A host that stalls this process past minTime during the lead-in makes the window run again
   // without one (its own test below): then the kept window has no lead-in cycle.
@@ -54,12 +54,12 @@ test('no lead-in operation is in flight when the measured part starts; the next 
   };
   const sizing = await warmUp({ ops: [op], check: () => {}, warmup: 0.05 });
   const sizer = windowSizer(sizing);
-  const m = await sampleWindow({ ops: [op], check: () => {}, sizer, time: 0.1, lead: 0.03 });
+  const m = await sampleWindow({ ops: [op], check: () => {}, sizer, windowS: 0.1, lead: 0.03 });
   const before = spans.filter(([start]) => start < m.measuredFrom);
   assert.ok(before.length >= m.leadOps, 'the lead-in ran');
   assert.ok(before.every(([, end]) => end <= m.measuredFrom), 'an operation of the lead-in was timed in the window');
   assert.ok(Math.abs(m.msPerOp - (m.measuredTo - m.measuredFrom) / m.opsPerCall) < 1e-9);
-  const next = await sampleWindow({ ops: [op], check: () => {}, sizer: sizer.after(m.msPerOp), time: 0.1, lead: 0.03 });
+  const next = await sampleWindow({ ops: [op], check: () => {}, sizer: sizer.after(m.msPerOp), windowS: 0.1, lead: 0.03 });
   // Planned, that is: a stall of the host in this window can make the next one's sample short, and
   // its re-run is sized anew.
   assert.equal(next.plannedOpsPerCall, Math.max(1, Math.round(100 / ((m.measuredTo - m.measuredFrom) / m.opsPerCall))));
@@ -72,7 +72,7 @@ test('a lead-in that stalls past benchmark.js\'s minTime is not taken as the sam
   const op = () => (calls !== null && ++calls === 2 ? new Promise((resolve) => setTimeout(() => resolve('ok'), 150)) : tick());
   const sizing = await warmUp({ ops: [op], check: () => {}, warmup: 0.001 });
   calls = 0;
-  const m = await sampleWindow({ ops: [op], check: () => {}, sizer: windowSizer(sizing), time: 0.2, lead: 0.05 });
+  const m = await sampleWindow({ ops: [op], check: () => {}, sizer: windowSizer(sizing), windowS: 0.2, lead: 0.05 });
   assert.equal(m.samples, 1);
   assert.equal(m.leadOps, 0, 'the window that counted ran no lead-in');
   assert.equal(m.reruns.leadInStalled, 1, 'the results say the window ran again');
@@ -85,7 +85,7 @@ test('a sample that finishes under minTime is run again, sized from itself', asy
   // minTime (0.5 s), unless the host stalls this process for half a second.
   const sizer = windowSizer({ msPerOp: 200, opsPerCheck: 1, lastMsPerOp: 200 });
   const latencies = new LatencyRecorder();
-  const m = await sampleWindow({ ops: [tick], check: () => {}, sizer, time: 1, lead: 0.01, latencies });
+  const m = await sampleWindow({ ops: [tick], check: () => {}, sizer, windowS: 1, lead: 0.01, latencies });
   assert.ok(m.cycles >= 3, `${m.cycles} cycles: lead-in, short sample, re-run`);
   assert.ok(m.reruns.shortSamples >= 1 && m.reruns.leadInStalled === 0, JSON.stringify(m.reruns));
   assert.equal(m.ops, m.opsPerCall, 'the kept sample\'s operations, over which its CPU time is counted');
@@ -106,7 +106,7 @@ test('a latency is the operation\'s own time: a check between two operations is 
   const check = () => { checks++; busy(10); };
   const sizer = windowSizer({ msPerOp: 1, opsPerCheck: 2, lastMsPerOp: 1 });
   const latencies = new LatencyRecorder();
-  const m = await sampleWindow({ ops: [tick], check, sizer, time: 0.1, lead: 0, latencies });
+  const m = await sampleWindow({ ops: [tick], check, sizer, windowS: 0.1, lead: 0, latencies });
   const slow = countAbove(latencies, 8000);
   assert.equal(latencies.length, m.opsRun, 'operations of about 1 ms: one latency per operation');
   assert.ok(checks >= latencies.length / 2 - 1, `${checks} checks of ${latencies.length} operations`);
@@ -122,7 +122,7 @@ test('fast operations: about one per ms of operations is timed, the rest counted
   const check = () => { checks++; busy(2); };
   const sizer = windowSizer({ msPerOp: 0.004, opsPerCheck: 8, lastMsPerOp: 0.25 }); // planned: one in four timed
   const latencies = new LatencyRecorder();
-  const m = await sampleWindow({ ops: [op], check, sizer, time: 0.1, lead: 0, latencies });
+  const m = await sampleWindow({ ops: [op], check, sizer, windowS: 0.1, lead: 0, latencies });
   assert.equal(latencies.operations, m.opsRun, 'every operation of the window counted');
   const expected = latencies.operations / 4;
   assert.ok(Math.abs(latencies.length - expected) <= m.cycles, `${latencies.length} latencies of ${latencies.operations} operations`);
@@ -162,7 +162,7 @@ test('a failing check fails the measurement instead of producing a figure', asyn
   const check = () => { if (++calls > 15) throw new Error('row 1: expected 1, got 2'); };
   await assert.rejects((async () => {
     const sizing = await warmUp({ ops: [tick], check, warmup: 0.01 });
-    return sampleWindow({ ops: [tick], check, sizer: windowSizer(sizing), time: 0.3 });
+    return sampleWindow({ ops: [tick], check, sizer: windowSizer(sizing), windowS: 0.3 });
   })(), /expected 1, got 2/);
 });
 
@@ -283,11 +283,11 @@ test('a replayed warm-up given a collection collects once, after its first sixte
 });
 
 test("a replayed row's window is sized once, in operations, as a window of its time would be", () => {
-  const sizing = fixedWindowSizing(0.0238, { time: 0.019, lead: 0.005 });
+  const sizing = fixedWindowSizing(0.0238, { windowS: 0.019, lead: 0.005 });
   assert.deepEqual(sizing, { ops: 798, leadOps: 210, opsPerCheck: 420, opsPerTiming: 42 });
   assert.equal(sizing.ops, windowSizer({ msPerOp: 0.0238 }).ops(null, 0.019));
   // Slow operations: at least one of each; no lead-in when none is asked.
-  assert.deepEqual(fixedWindowSizing(50, { time: 0.019, lead: 0 }), { ops: 1, leadOps: 0, opsPerCheck: 1, opsPerTiming: 1 });
+  assert.deepEqual(fixedWindowSizing(50, { windowS: 0.019, lead: 0 }), { ops: 1, leadOps: 0, opsPerCheck: 1, opsPerTiming: 1 });
 });
 
 test("a replayed warm-up's time per operation is its last quarter's median slice: one stall does not size the windows", async () => {
@@ -311,7 +311,7 @@ test('a fixed window runs exactly its operations after its lead-in, whatever the
   assert.equal(sizer.opsPerTiming(null), 8);
   assert.equal(sizer.after(0.5), sizer, 'the same for every window');
   const latencies = new LatencyRecorder();
-  const m = await sampleWindow({ ops: [op], check: () => {}, sizer, time: 10, lead: 1, latencies });
+  const m = await sampleWindow({ ops: [op], check: () => {}, sizer, windowS: 10, lead: 1, latencies });
   assert.equal(m.ops, 256);
   assert.equal(m.cycles, 1, 'not run again for finishing under the window time');
   assert.equal(m.samples, 1);

@@ -69,7 +69,7 @@ test('a field added to the window figure reaches every row\'s rounds, in every m
         processes: standIns(),
         admin: null,
         context: {},
-        settings: { rounds: 30, time: 0.02, lead: 0.002, warmup: 0, processes: 2, callTimeoutMs: 1000, ...extra },
+        settings: { rounds: 30, windowS: 0.02, lead: 0.002, warmup: 0, processes: 2, callTimeoutMs: 1000, ...extra },
         serverAlive: async () => true,
       });
       const perWindow = mode === 'workers' ? 6 : 3;
@@ -109,16 +109,16 @@ test('a driver process replies with exactly the window figure\'s fields: timed, 
     rmSync(dir, { recursive: true, force: true });
   });
   const fields = Object.keys(WINDOW_FIELDS);
-  const open = { bench: 'do', concurrency: 1, warmup: 0.01, settle: false, callTimeoutMs: 5000, time: 0.02, lead: 0.002 };
+  const open = { bench: 'do', concurrency: 1, warmup: 0.01, settle: false, callTimeoutMs: 5000, windowS: 0.02, lead: 0.002 };
   await handle.turn('open', open, 10000);
   for (const args of [{}, { bare: true }, { rate: { perSec: 2000, schedule: 'uniform', seed: 1, latencyLimitMs: 0 } }]) {
-    const w = await handle.turn('window', { lead: 0.002, time: 0.02, ...args }, 10000);
+    const w = await handle.turn('window', { lead: 0.002, windowS: 0.02, ...args }, 10000);
     assert.deepEqual(Object.keys(w), fields, JSON.stringify(args));
     assert.ok(w.opsPerSec > 0 && w.ops > 0);
   }
   const opened = await handle.turn('open', { ...open, warmupOps: 64 }, 10000);
   assert.ok(opened.fixed?.ops > 0, 'a replayed row\'s window is fixed in operations');
-  const w = await handle.turn('window', { lead: 0.002, time: 0.02, fixed: { ...opened.fixed, ops: 7 } }, 10000);
+  const w = await handle.turn('window', { lead: 0.002, windowS: 0.02, fixed: { ...opened.fixed, ops: 7 } }, 10000);
   assert.deepEqual(Object.keys(w), fields);
   assert.equal(w.ops, 7, 'the window the coordinator sized');
   await handle.turn('close', {}, 10000);

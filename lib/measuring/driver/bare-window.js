@@ -21,13 +21,13 @@ export async function bareLoop(op, count) {
  * as many times as the harness's window would run it (sized the same way, from its own windows), so
  * both sides measure windows of the same length. `msPerOp` sizes its next window (sizer.after).
  */
-export async function bareWindow(op, { ops, check, sizer, lead, time, callTimeoutMs }) {
+export async function bareWindow(op, { ops, check, sizer, lead, windowS, callTimeoutMs }) {
   const led = sizer.fixed
     ? await leadInByCount({ ops, check, count: sizer.leadOps, opsPerCheck: sizer.opsPerCheck, callTimeoutMs })
-    : await leadIn({ ops, check, seconds: windowLead(lead, time), callTimeoutMs });
+    : await leadIn({ ops, check, seconds: windowLead(lead, windowS), callTimeoutMs });
   const cpu0 = ownCpuUs();
   const from = performance.now();
-  const m = await bareLoop(op, sizer.ops(led, time));
+  const m = await bareLoop(op, sizer.ops(led, windowS));
   const to = performance.now();
   const msPerOp = (m.seconds * 1000) / m.ops;
   return { opsPerSec: m.opsPerSec, samples: 1, ops: m.ops, opsRun: led.ops + m.ops, measuredFrom: from, measuredTo: to, cpuUs: ownCpuUs() - cpu0, msPerOp };

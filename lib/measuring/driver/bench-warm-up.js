@@ -47,7 +47,7 @@ export async function warmUpBench({ ops, check, warmup, settle, jitWait, callTim
     // until the coordinator sizes the rows side by side (a window's `fixed`).
     // A replayed row's processes have gc() (processes/launch.js): the warm-up collects once.
     const warmed = await warmUpByCount({ ops, check, count: replay.warmupOps, collect: fullCollection(), callTimeoutMs });
-    const fixed = replay.fixed ?? fixedWindowSizing(warmed.msPerOp, { time: replay.time, lead: replay.lead });
+    const fixed = replay.fixed ?? fixedWindowSizing(warmed.msPerOp, { windowS: replay.windowS, lead: replay.lead });
     return { warmed, sizer: windowSizer({ fixed }), held: undefined };
   }
   const warmed = await warmUp({ ops, check, warmup: ownWarmup, settle, callTimeoutMs, awaitJit });

@@ -5,9 +5,9 @@
 // Requests arrive over IPC as { id, cmd, args }; each gets one reply { id, ok, result | error }.
 //   init    { spec, context, target }  load the adapter (by its load spec)
 //   open    { bench, concurrency, warmup, settle, awaitCompiles, callTimeoutMs, setupData, replay,
-//           warmupOps, fixed, time, lead, held }  plan, connect, warm up (bench-warm-up.js)
-//   window  { lead, time, awaitCompiles, bare, rate, poll, fixed }  unmeasured lead-in, then about
-//           `time` seconds sampled by benchmark.js (sampler.js); bare: calibrate's bare loop instead
+//           warmupOps, fixed, windowS, lead, held }  plan, connect, warm up (bench-warm-up.js)
+//   window  { lead, windowS, awaitCompiles, bare, rate, poll, fixed }  unmeasured lead-in, then about
+//           `windowS` seconds sampled by benchmark.js (sampler.js); bare: calibrate's bare loop instead
 //           (bare-window.js); rate: --rate's open schedule instead (rate-window.js); poll: the event
 //           loop turns without sleeping meanwhile; fixed: a replayed row's window as the parent sized it
 //   close   {}  close the connections; the bench's latency histogram and its own figures
@@ -61,8 +61,8 @@ let target = null;
 let benchesOpened = 0;
 let runHoldMs = 0; // --rtt held here: the run's hold each way (stage.js), where a bench's tuning starts
 let tunedRttMs = null; // and the RTT a bench's hold is tuned to (held-tuning.js), null when not tuned
-let replaying = null; // { file, recording } of the set the open cell replays
-let cell = null; // the bench being measured: { bench, plan, check, ops, conns, pool, sizer, bareSizer, latencies, callTimeoutMs }
+let replaying = null; // { file, recording } of the set the open openBench replays
+let openBench = null; // the bench being measured: { bench, plan, check, ops, conns, pool, sizer, bareSizer, latencies, callTimeoutMs }
 
 async function openConnections(count, to = target) {
   const conns = [];
@@ -86,10 +86,10 @@ async function closeAll(conns, force = false) {
   }));
 }
 
-async function closeCell({ force = false } = {}) {
-  if (!cell) return;
-  const { conns, pool } = cell;
-  cell = null;
+async function closeOpenBench({ force = false } = {}) {
+  if (!openBench) return;
+  const { conns, pool } = openBench;
+  openBench = null;
   if (pool) await within(Promise.resolve(pool.close()).catch(() => {}), 5000);
   await closeAll(conns, force);
   // Drop what the driver caches across connections (mysql2's compiled row parsers), so every bench
@@ -120,8 +120,8 @@ const handlers = {
     return { name: driver.name, version: driver.version, awaitsCompiles: canAwaitCompiles() };
   },
 
-  async open({ bench: benchName, concurrency, warmup, settle = true, awaitCompiles: jitWait = false, callTimeoutMs, setupData, replay, warmupOps, fixed, time, lead, held: benchHold }) {
-    await closeCell({ force: true });
+  async open({ bench: benchName, concurrency, warmup, settle = true, awaitCompiles: jitWait = false, callTimeoutMs, setupData, replay, warmupOps, fixed, windowS, lead, held: benchHold }) {
+    await closeOpenBench({ force: true });
     if (replay?.failed) throw new Error(replay.failed);
     if (replay) {
       if (replaying?.file !== replay) replaying = { file: replay, recording: decodeConversation(readSet(replay)) };
@@ -135,43 +135,43 @@ const handlers = {
     // open its connections itself in each operation (connects: the connection benches).
     if (plan.pool) pool = await driver.createPool(targetFor(plan, target), concurrency);
     else if (!plan.connects) conns = await openConnections(concurrency, targetFor(plan, target));
-    cell = { bench, plan, check, pool, conns, latencies: new LatencyRecorder(), callTimeoutMs };
+    openBench = { bench, plan, check, pool, conns, latencies: new LatencyRecorder(), callTimeoutMs };
     for (const c of conns) await plan.init?.(c);
-    cell.ops = pool ? Array.from({ length: concurrency }, () => plan.op(pool))
+    openBench.ops = pool ? Array.from({ length: concurrency }, () => plan.op(pool))
       : plan.connects ? Array.from({ length: concurrency }, () => plan.op(connectorFor(plan, driver, target)))
         : conns.map((c) => plan.op(c));
     // A process's first bench also warms up the driver's code that every bench runs.
     const firstBench = benchesOpened === 0;
     benchesOpened++;
     const { warmed, sizer, held } = await warmUpBench({
-      ops: cell.ops, check, warmup, settle, jitWait, callTimeoutMs, firstBench,
-      hold: { runHoldMs, tunedRttMs, benchHold }, replay: { warmupOps, fixed, time, lead },
+      ops: openBench.ops, check, warmup, settle, jitWait, callTimeoutMs, firstBench,
+      hold: { runHoldMs, tunedRttMs, benchHold }, replay: { warmupOps, fixed, windowS, lead },
     });
-    cell.sizer = sizer;
+    openBench.sizer = sizer;
     return {
       protocol: plan.protocol, pool: Boolean(plan.pool), msPerOp: warmed.msPerOp, warmupSeconds: warmed.seconds,
       compileWaitSeconds: warmed.compileWaitSeconds, fixed: sizer.fixed ?? undefined, held, warmupOps: warmed.count,
     };
   },
 
-  async window({ lead, time, awaitCompiles: jitWait = false, bare = false, rate = null, poll = false, fixed }) {
-    if (!cell) throw new Error('window before open');
-    const { ops, check, latencies, callTimeoutMs, plan } = cell;
+  async window({ lead, windowS, awaitCompiles: jitWait = false, bare = false, rate = null, poll = false, fixed }) {
+    if (!openBench) throw new Error('window before open');
+    const { ops, check, latencies, callTimeoutMs, plan } = openBench;
     // --replay: the row's windows as the coordinator sized them, side by side with the other rows'.
-    if (fixed && cell.sizer.fixed) {
-      cell.sizer = windowSizer({ fixed });
-      if (cell.bareSizer) cell.bareSizer = windowSizer({ fixed });
+    if (fixed && openBench.sizer.fixed) {
+      openBench.sizer = windowSizer({ fixed });
+      if (openBench.bareSizer) openBench.bareSizer = windowSizer({ fixed });
     }
     plan.windowStats?.(); // counts start again with this window
     // A rate run's closed-loop pass turns the event loop as its open schedule's waits do (ticker.js).
     const stopPolling = poll ? busyPoll() : null;
     // The bare loop's windows are sized from its own previous window, as the harness's are.
-    if (bare) cell.bareSizer ??= cell.sizer;
-    const m = await (rate ? rateWindow(cell, { lead, time, rate })
-      : bare ? bareWindow(ops[0], { ops, check, sizer: cell.bareSizer, lead, time, callTimeoutMs })
-        : sampleWindow({ ops, check, sizer: cell.sizer, time, lead, callTimeoutMs, latencies, name: cell.bench.name })).finally(() => stopPolling?.());
-    if (bare) cell.bareSizer = cell.bareSizer.after(m.msPerOp);
-    else if (!rate) cell.sizer = cell.sizer.after(m.msPerOp);
+    if (bare) openBench.bareSizer ??= openBench.sizer;
+    const m = await (rate ? rateWindow(openBench, { lead, windowS, rate })
+      : bare ? bareWindow(ops[0], { ops, check, sizer: openBench.bareSizer, lead, windowS, callTimeoutMs })
+        : sampleWindow({ ops, check, sizer: openBench.sizer, windowS, lead, callTimeoutMs, latencies, name: openBench.bench.name })).finally(() => stopPolling?.());
+    if (bare) openBench.bareSizer = openBench.bareSizer.after(m.msPerOp);
+    else if (!rate) openBench.sizer = openBench.sizer.after(m.msPerOp);
     // A function that got hot during the window is compiled now, before this process is stopped,
     // and not through its next windows.
     const compileWaitMs = jitWait ? awaitCompiles() : 0;
@@ -189,18 +189,18 @@ const handlers = {
   },
 
   async capture({ bench: benchName, setupData, ops, callTimeoutMs = 30000 }) {
-    await closeCell({ force: true });
+    await closeOpenBench({ force: true });
     const { plan, check, notApplicable } = planBench(benchName, setupData);
     if (notApplicable) return notApplicable;
     return capture({ driver, target, plan, check, ops, callTimeoutMs, closeAll });
   },
 
-  /** The cell's latencies (their histogram included, to be merged with the row's other processes'). */
+  /** The openBench's latencies (their histogram included, to be merged with the row's other processes'). */
   async close() {
-    if (!cell) return {};
-    const { latencies, plan } = cell;
+    if (!openBench) return {};
+    const { latencies, plan } = openBench;
     const summary = latencies.summary();
-    const lags = cell.rate?.lags;
+    const lags = openBench.rate?.lags;
     const result = {
       latency: summary && { ...summary, histogram: latencies.encode() },
       // --rate: how late the operations started against their schedule, as a histogram to merge.
@@ -209,7 +209,7 @@ const handlers = {
       workload: plan.summarize?.(latencies),
       rssMB: round1(process.memoryUsage().rss / 2 ** 20),
     };
-    await closeCell();
+    await closeOpenBench();
     return result;
   },
 };
@@ -219,8 +219,8 @@ process.on('message', async ({ id, cmd, args }) => {
     const result = await handlers[cmd](args ?? {});
     process.send({ id, ok: true, result });
   } catch (err) {
-    // A failed cell may leave its connections mid-reply: drop them.
-    if (cmd === 'open' || cmd === 'window') await closeCell({ force: true }).catch(() => {});
+    // A failed openBench may leave its connections mid-reply: drop them.
+    if (cmd === 'open' || cmd === 'window') await closeOpenBench({ force: true }).catch(() => {});
     process.send({ id, ok: false, error: errorText(err) });
   }
 });

@@ -40,13 +40,14 @@ export function holdFor(rttMs, pathCostMs) {
  */
 function heldTimer({ ops, check, rttMs, msPerOp, hold, callTimeoutMs, signal, clock }) {
   const calls = Math.min(2000, Math.max(24, Math.round(BLOCK_MS / (rttMs + msPerOp))));
+  const oneOp = { ops, count: 1, check }; // each call: one operation per connection, checked
   // One stall timer per block, not one per call: a timer per call added 3-5 µs to every time taken.
   const timeBlock = async (into) => {
     const watch = stallWatch(callTimeoutMs, signal);
     const run = async () => {
       for (let i = 0; i < calls; i++) {
         const t0 = clock();
-        await runCall(ops, 1, check, null, 1);
+        await runCall(oneOp);
         into.push(clock() - t0);
         watch.progress();
       }

@@ -31,9 +31,13 @@ async function chain(op, k, check, latencies, checkEvery, timeEvery) {
   latencies?.addOperations(k);
 }
 
-export function runCall(ops, k, check, latencies, checkEvery, timeEvery) {
-  if (ops.length === 1) return chain(ops[0], k, check, latencies, checkEvery, timeEvery);
-  return Promise.all(ops.map((op) => chain(op, k, check, latencies, checkEvery, timeEvery)));
+/**
+ * One call: `count` operations back to back on each of `ops` (one per connection), every
+ * `checkEvery`-th result checked; with `latencies`, one in every `timeEvery` timed (chain).
+ */
+export function runCall({ ops, count, check, latencies = null, checkEvery = 1, timeEvery }) {
+  if (ops.length === 1) return chain(ops[0], count, check, latencies, checkEvery, timeEvery);
+  return Promise.all(ops.map((op) => chain(op, count, check, latencies, checkEvery, timeEvery)));
 }
 
 /** Reject after `ms` or when `signal` aborts, whichever comes first. */

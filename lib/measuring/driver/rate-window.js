@@ -8,33 +8,33 @@ import { ownCpuUs } from './sampler.js';
 import { windowLead } from '../figures/window-sizing.js';
 import { nearestRankOfSorted, round1 } from '../../common/stats.js';
 
-const RATE_WARMUP_S = 0.3; // a cell's open loop run unrecorded before its first window
+const RATE_WARMUP_S = 0.3; // a openBench's open loop run unrecorded before its first window
 
 let waker = null; // one per process, made at its first rate window
 
 /**
- * One window of `cell` (the driver process's open bench) at a rate: `lead` then `time` seconds of
+ * One window of `openBench` (the driver process's open bench) at a rate: `lead` then `windowS` seconds of
  * arrivals on the open schedule, every result checked; latencies from each arrival's intended start
- * into the cell's recorder, lags and counts kept on the cell for its close.
+ * into the openBench's recorder, lags and counts kept on the openBench for its close.
  */
-export async function rateWindow(cell, { lead, time, rate }) {
-  const { ops, check, latencies } = cell;
+export async function rateWindow(openBench, { lead, windowS, rate }) {
+  const { ops, check, latencies } = openBench;
   waker ??= createWaker();
   await waker.ready;
   const gapsFor = (n) => arrivalGaps(rate.perSec, rate.schedule, seededRandom((rate.seed ?? 1) + 7919 * n));
-  if (!cell.rate) {
-    // A cell's first window at a rate follows a closed-loop warm-up: the open loop's own path (and
+  if (!openBench.rate) {
+    // A openBench's first window at a rate follows a closed-loop warm-up: the open loop's own path (and
     // the driver at this rate) is warmed first, unrecorded; the first windows ran 10-50 times slower.
-    cell.rate = { lags: new LatencyRecorder(), windows: 0 };
+    openBench.rate = { lags: new LatencyRecorder(), windows: 0 };
     const discard = { push() {} };
     await openLoopWindow({ ops, check, gaps: gapsFor(0), leadMs: 0, measureMs: RATE_WARMUP_S * 1000, latencies: discard, lags: discard, clock: () => performance.now(), wakeAt: waker.wakeAt });
   }
-  cell.rate.windows++;
+  openBench.rate.windows++;
   const inWindow = []; // this window's latencies too: its own p50 and p99, paired with the other rows' in the same round
   const cpu0 = ownCpuUs();
   const w = await openLoopWindow({
-    ops, check, gaps: gapsFor(cell.rate.windows), leadMs: windowLead(lead, time) * 1000, measureMs: time * 1000,
-    latencyLimitMs: rate.latencyLimitMs ?? 0, lags: cell.rate.lags, clock: () => performance.now(), wakeAt: waker.wakeAt,
+    ops, check, gaps: gapsFor(openBench.rate.windows), leadMs: windowLead(lead, windowS) * 1000, measureMs: windowS * 1000,
+    latencyLimitMs: rate.latencyLimitMs ?? 0, lags: openBench.rate.lags, clock: () => performance.now(), wakeAt: waker.wakeAt,
     latencies: { push: (us) => { latencies.push(us); inWindow.push(us); } },
   });
   latencies.addOperations(w.completed);

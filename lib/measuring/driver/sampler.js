@@ -39,7 +39,7 @@ const MAX_NESTED_RESOLVES = 64;
  * lead-in, the measured span (its clock, and this process's CPU time at its start and end: benchmark.js's
  * own work after the cycle is not the driver's), the operations run, and the first failure.
  */
-function windowBenchmark({ name, time, leadSeconds, leadOps = 0, ops, check, sized, latencies, watch, state, callTimeoutMs, signal }) {
+function windowBenchmark({ name, windowS, leadSeconds, leadOps = 0, ops, check, sized, latencies, watch, state, callTimeoutMs, signal }) {
   const fail = (deferred, err) => {
     state.failure = err;
     deferred.benchmark._original.abort();
@@ -59,14 +59,14 @@ function windowBenchmark({ name, time, leadSeconds, leadOps = 0, ops, check, siz
     delay: 0,
     initCount: 1,
     // A fixed window (a replayed row's) is kept however short: benchmark.js runs a cycle under minTime again.
-    minTime: sized.sizer.fixed ? Number.MIN_VALUE : time / 2,
+    minTime: sized.sizer.fixed ? Number.MIN_VALUE : windowS / 2,
     maxTime: 0, // one sample
     minSamples: 1,
     fn(deferred) {
       if (state.failure) {
         deferred.resolve();
       } else if (deferred.benchmark.cycles > MAX_CYCLES) {
-        fail(deferred, new Error(`a window of ${state.opsPerCall} operations kept finishing in under ${time / 2} s`));
+        fail(deferred, new Error(`a window of ${state.opsPerCall} operations kept finishing in under ${windowS / 2} s`));
       } else if (leadSeconds > 0 && deferred.benchmark.cycles === 0) {
         leadIn({ ops, check, seconds: leadSeconds, callTimeoutMs, signal }).then((led) => {
           state.led = led;
@@ -84,10 +84,10 @@ function windowBenchmark({ name, time, leadSeconds, leadOps = 0, ops, check, siz
         else queueMicrotask(() => resolve(deferred));
       } else {
         const sample = () => {
-          state.opsPerCall = sized.sizer.ops(state.led, time);
+          state.opsPerCall = sized.sizer.ops(state.led, windowS);
           state.plannedOpsPerCall ??= state.opsPerCall;
           state.span = { t0: performance.now(), cpu0: ownCpuUs() };
-          runCall(ops, state.opsPerCall, check, latencies, sized.sizer.opsPerCheck, sized.sizer.opsPerTiming(state.led)).then(() => {
+          runCall({ ops, count: state.opsPerCall, check, latencies, checkEvery: sized.sizer.opsPerCheck, timeEvery: sized.sizer.opsPerTiming(state.led) }).then(() => {
             state.span.t1 = performance.now();
             resolve(deferred); // first: the bookkeeping below would run inside the clock
             state.opsRun += state.opsPerCall * ops.length;
@@ -141,13 +141,13 @@ async function runWindow(bench, { watch, state }) {
 
 /**
  * One window: an unmeasured lead-in of `lead` seconds (at most a third of the window), then
- * benchmark.js times one sample of about `time` seconds, right after it.
+ * benchmark.js times one sample of about `windowS` seconds, right after it.
  * The window's length in operations is the sizer's (figures/window-sizing.js); `msPerOp`, the kept
  * sample's time per operation, sizes the next window (sizer.after).
  * @returns {Promise<{opsPerSec, rme, samples, cycles, reruns, samplingSeconds, opsPerCall, plannedOpsPerCall, ops, leadOps, opsRun, sampleOpsPerSec, measuredFrom, measuredTo, cpuUs, msPerOp}>}
  */
 export async function sampleWindow({
-  ops, check, sizer, time, lead = 0, callTimeoutMs = 30000, signal, name = 'bench', latencies = new LatencyRecorder(),
+  ops, check, sizer, windowS, lead = 0, callTimeoutMs = 30000, signal, name = 'bench', latencies = new LatencyRecorder(),
 }) {
   const samplingStart = performance.now();
   let state;
@@ -158,13 +158,13 @@ export async function sampleWindow({
   // Twice at most: when an operation of the lead-in stalls past minTime, benchmark.js keeps the
   // lead-in's cycle as its sample; the window then runs again, without a lead-in.
   // A replayed row's lead-in is a number of operations, run in the sample's own cycle.
-  const fullLead = sizer.fixed ? 0 : windowLead(lead, time);
+  const fullLead = sizer.fixed ? 0 : windowLead(lead, windowS);
   const leadOps = sizer.leadOps;
   const sized = { sizer, msPerOp: null }; // this window's sizer, and its kept sample's time per operation
   for (leadSeconds of fullLead > 0 ? [fullLead, 0] : [0]) {
     const watch = stallWatch(callTimeoutMs, signal);
     state = { failure: null, led: null, span: null, opsPerCall: 0, plannedOpsPerCall: null, opsRun: 0 };
-    bench = windowBenchmark({ name, time, leadSeconds, leadOps, ops, check, sized, latencies, watch, state, callTimeoutMs, signal });
+    bench = windowBenchmark({ name, windowS, leadSeconds, leadOps, ops, check, sized, latencies, watch, state, callTimeoutMs, signal });
     last = await runWindow(bench, { watch, state });
     if (state.failure) throw state.failure;
     if (bench.error) throw bench.error;

@@ -40,6 +40,7 @@ export async function warmUp({
   ops, check, warmup, callTimeoutMs = 30000, signal, settle = true, maxSeconds = Math.max(MAX_WARMUP_S, warmup),
   clock = () => performance.now(), awaitJit = () => 0,
 }) {
+  const oneOp = { ops, count: 1, check }; // each call: one operation per connection, checked
   let warmOps = 0;
   let batches = [];
   const warmStart = clock();
@@ -48,7 +49,7 @@ export async function warmUp({
     const batchStart = now;
     let batchOps = 0;
     do {
-      await guard(runCall(ops, 1, check, null, 1), callTimeoutMs, signal);
+      await guard(runCall(oneOp), callTimeoutMs, signal);
       batchOps++;
       now = clock();
     } while (now - batchStart < WARMUP_BATCH_MS);
@@ -85,11 +86,12 @@ export async function warmUp({
  * time per operation it saw, null if it ran none).
  */
 export async function leadIn({ ops, check, seconds, callTimeoutMs = 30000, signal }) {
+  const oneOp = { ops, count: 1, check };
   let calls = 0;
   const start = performance.now();
   const end = start + seconds * 1000;
   while (performance.now() < end) {
-    await guard(runCall(ops, 1, check, null, 1), callTimeoutMs, signal);
+    await guard(runCall(oneOp), callTimeoutMs, signal);
     calls++;
   }
   return { ops: calls * ops.length, msPerOp: calls > 0 ? (performance.now() - start) / calls : null };
@@ -110,8 +112,9 @@ export async function warmUpByCount({ ops, check, count, collect = null, callTim
   const start = clock();
   const timed = Math.max(TIMED_SLICES, Math.floor(count / 4));
   const slice = Math.floor(timed / TIMED_SLICES);
+  const oneOp = { ops, count: 1, check };
   const run = async (n) => {
-    for (let i = 0; i < n; i++) await guard(runCall(ops, 1, check, null, 1), callTimeoutMs, signal);
+    for (let i = 0; i < n; i++) await guard(runCall(oneOp), callTimeoutMs, signal);
   };
   const untimed = Math.max(0, count - slice * TIMED_SLICES);
   const before = collect ? Math.min(untimed, collectionPoint(count)) : untimed;
@@ -139,6 +142,6 @@ export async function warmUpByCount({ ops, check, count, collect = null, callTim
 /** An unmeasured lead-in of `count` operations (per connection). Returns { ops, msPerOp } as leadIn. */
 export async function leadInByCount({ ops, check, count, opsPerCheck, callTimeoutMs = 30000, signal }) {
   const start = performance.now();
-  if (count > 0) await guard(runCall(ops, count, check, null, opsPerCheck), callTimeoutMs, signal);
+  if (count > 0) await guard(runCall({ ops, count, check, checkEvery: opsPerCheck }), callTimeoutMs, signal);
   return { ops: count * ops.length, msPerOp: count > 0 ? (performance.now() - start) / count : null };
 }

@@ -12,10 +12,10 @@ const MAX_OPS_PER_CHECK = 512;
 export const opsPerCheckFor = (msPerOp) => Math.max(1, Math.min(MAX_OPS_PER_CHECK, Math.round(TARGET_CHECK_MS / msPerOp)));
 
 /**
- * A window's lead-in (seconds): `lead`, at most a third of the window's measured `time`. The
+ * A window's lead-in (seconds): `lead`, at most a third of the window's measured `windowS`. The
  * lead-in is benchmark.js's first cycle, which it discards for running under minTime (half a window).
  */
-export const windowLead = (lead, time) => Math.min(lead, time / 3);
+export const windowLead = (lead, windowS) => Math.min(lead, windowS / 3);
 
 // Latencies are taken on a sample of the operations, about one per TIME_EVERY_MS of operations
 // (every operation when one takes longer), at most one in MAX_OPS_PER_TIMING. A clock reading
@@ -34,11 +34,11 @@ const MAX_OPS_PER_TIMING = 64;
  * adaptive sizer would size it then, kept for every window of every process of the row:
  * { ops, leadOps, opsPerCheck, opsPerTiming }.
  */
-export function fixedWindowSizing(msPerOp, { time, lead }) {
+export function fixedWindowSizing(msPerOp, { windowS, lead }) {
   const count = (ms) => Math.max(1, Math.round(ms / msPerOp));
   return {
-    ops: count(time * 1000),
-    leadOps: lead > 0 ? count(windowLead(lead, time) * 1000) : 0,
+    ops: count(windowS * 1000),
+    leadOps: lead > 0 ? count(windowLead(lead, windowS) * 1000) : 0,
     opsPerCheck: opsPerCheckFor(msPerOp),
     opsPerTiming: Math.min(MAX_OPS_PER_TIMING, count(TIME_EVERY_MS)),
   };
@@ -46,7 +46,7 @@ export function fixedWindowSizing(msPerOp, { time, lead }) {
 
 /**
  * A window sizer, handed to the sampler: how many operations (per connection) a window of about
- * `time` seconds runs, one in how many is timed (about one per TIME_EVERY_MS) and one result in how
+ * `windowS` seconds runs, one in how many is timed (about one per TIME_EVERY_MS) and one result in how
  * many is checked.
  * - adaptive: from the previous window's time per operation (`lastMsPerOp`), else the lead-in's
  *   (`led`; a cold warm-up overestimates it several-fold), else the warm-up's (`msPerOp`). Not the
@@ -65,7 +65,7 @@ export function windowSizer({ msPerOp = null, opsPerCheck = null, lastMsPerOp = 
   const planned = (led) => lastMsPerOp ?? led?.msPerOp ?? msPerOp;
   return Object.freeze({
     fixed: null, opsPerCheck, leadOps: 0,
-    ops: (led, time) => Math.max(1, Math.round((time * 1000) / planned(led))),
+    ops: (led, windowS) => Math.max(1, Math.round((windowS * 1000) / planned(led))),
     opsPerTiming: (led) => Math.max(1, Math.min(MAX_OPS_PER_TIMING, Math.round(TIME_EVERY_MS / planned(led)))),
     after: (windowMsPerOp) => windowSizer({ msPerOp, opsPerCheck, lastMsPerOp: windowMsPerOp }),
   });
@@ -86,4 +86,4 @@ export const sizingWindowsLeft = (windowsRun) => Math.max(0, REPLAY_SIZING.settl
 export const sizesRow = (left) => left < REPLAY_SIZING.sizingWindows;
 
 /** --replay: a row's window from the times per operation of its sizing windows or rounds (their median). */
-export const fixedFromMsPerOp = (msPerOps, { time, lead }) => fixedWindowSizing(median(msPerOps), { time, lead });
+export const fixedFromMsPerOp = (msPerOps, { windowS, lead }) => fixedWindowSizing(median(msPerOps), { windowS, lead });

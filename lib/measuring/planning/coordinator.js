@@ -15,7 +15,7 @@ import { combineClosed } from '../figures/combine.js';
 import { combineWindows } from '../figures/window.js';
 import { moreRounds, shuffle } from './schedule.js';
 import { benchConcurrency, failedRowOf, naRow, rowFromWindows, rowsOf } from './rows.js';
-import { openCells } from './open-rows.js';
+import { openRows } from './open-rows.js';
 import { resizeIfDue, sizeWindowsSideBySide } from './replay-sizing.js';
 import { waitsForCompiles } from './jit-mode.js';
 import { windowRate } from './rates.js';
@@ -25,16 +25,16 @@ import { windowRate } from './rates.js';
  * the orders, whether the time budget ended them before `rounds` (not when no driver was left), and
  * the budget per driver they had (`pace`: a paced run's clock, pace.js).
  */
-async function runRounds(cells, { bench, admin, context, settings, serverPid, signal, progress, fail, pace, jitWait, rate }) {
-  const { rounds, time, lead, callTimeoutMs } = settings;
+async function runRounds(rowStates, { bench, admin, context, settings, serverPid, signal, progress, fail, pace, jitWait, rate }) {
+  const { rounds, windowS, lead, callTimeoutMs } = settings;
   // A rate run's closed-loop pass waits for its replies as its open schedule does (busyPoll in ticker.js).
   const poll = Boolean(settings.rate) && !rate;
   const order = [];
   let budgetStopped = false;
-  const windowTimeoutMs = callTimeoutMs + (lead + time) * 1000 + 10000;
-  await sizeWindowsSideBySide(cells, { settings, windowTimeoutMs, signal, fail });
+  const windowTimeoutMs = callTimeoutMs + (lead + windowS) * 1000 + 10000;
+  await sizeWindowsSideBySide(rowStates, { settings, windowTimeoutMs, signal, fail });
   // A paced run (pace.js) gives this bench's rounds their share of what is left of its time.
-  const budget = pace ? pace.roundsStart(cells.filter((c) => !c.row).length) : settings.budget;
+  const budget = pace ? pace.roundsStart(rowStates.filter((c) => !c.row).length) : settings.budget;
   const budgeted = { ...settings, budget };
   const start = performance.now();
   // The time driver processes spent waiting for V8's compiles after their windows is not the
@@ -42,8 +42,8 @@ async function runRounds(cells, { bench, admin, context, settings, serverPid, si
   let compileWaitS = 0;
   const elapsedS = () => (performance.now() - start) / 1000 - compileWaitS;
   for (let r = 0; ; r++) {
-    resizeIfDue(r, cells, { time: settings.time, lead: settings.lead });
-    const roundOrder = shuffle(cells.filter((c) => !c.row));
+    resizeIfDue(r, rowStates, { windowS: settings.windowS, lead: settings.lead });
+    const roundOrder = shuffle(rowStates.filter((c) => !c.row));
     if (roundOrder.length === 0) break;
     if (!moreRounds(r, budgeted, roundOrder, elapsedS())) {
       budgetStopped = r < rounds;
@@ -51,16 +51,16 @@ async function runRounds(cells, { bench, admin, context, settings, serverPid, si
     }
     order.push(roundOrder.map((c) => c.driver.name));
     progress?.round?.(bench, r, r < rounds ? rounds : settings.maxRounds);
-    for (const cell of roundOrder) {
+    for (const rowState of roundOrder) {
       signal?.throwIfAborted();
       try {
         await bench.beforeWindow?.(admin, context);
-        const copy = cell.processFor(r);
+        const groupIndex = rowState.processFor(r); // which of the row's process groups (one process each without --workers)
         const server0 = processCpuUs(serverPid);
         // --workers: the window runs in the group's processes at once, each with its share of a rate.
-        const group = cell.handles.slice(copy * cell.workers, (copy + 1) * cell.workers);
-        const parts = await unlessAborted(Promise.all(group.map((handle, k) => handle.turn('window', {
-          lead, time, awaitCompiles: jitWait, bare: Boolean(cell.host), poll, fixed: (cell.host ?? cell).fixedWindow, rate: rate && group.length > 1 ? { ...rate, perSec: rate.perSec / group.length, seed: rate.seed + 104729 * k } : rate,
+        const groupHandles = rowState.handles.slice(groupIndex * rowState.workers, (groupIndex + 1) * rowState.workers);
+        const parts = await unlessAborted(Promise.all(groupHandles.map((handle, k) => handle.turn('window', {
+          lead, windowS, awaitCompiles: jitWait, bare: Boolean(rowState.owner), poll, fixed: (rowState.owner ?? rowState).fixedWindow, rate: rate && groupHandles.length > 1 ? { ...rate, perSec: rate.perSec / groupHandles.length, seed: rate.seed + 104729 * k } : rate,
         }, windowTimeoutMs))), signal);
         const w = parts.length > 1 ? combineWindows(parts) : parts[0];
         const server1 = processCpuUs(serverPid);
@@ -68,10 +68,10 @@ async function runRounds(cells, { bench, admin, context, settings, serverPid, si
         await bench.verify?.(admin, context, w.workload);
         const { compileWaitMs = 0, ...figures } = w;
         compileWaitS += compileWaitMs / 1000;
-        cell.compileWaitS.windows += compileWaitMs / 1000;
-        cell.windows.push({ round: r, process: copy, ...figures, serverCpuUs: server0 === null || server1 === null ? null : server1 - server0 });
+        rowState.compileWaitS.windows += compileWaitMs / 1000;
+        rowState.windows.push({ round: r, process: groupIndex, ...figures, serverCpuUs: server0 === null || server1 === null ? null : server1 - server0 });
       } catch (err) {
-        await fail(cell, err);
+        await fail(rowState, err);
       }
     }
   }
@@ -80,26 +80,26 @@ async function runRounds(cells, { bench, admin, context, settings, serverPid, si
 }
 
 /** Close each measured driver's connections (in each of its processes) and make its row from its windows. */
-async function closeCells(cells, { concurrency, jitWait, rate, signal, fail }) {
-  for (const cell of cells.filter((c) => c.handles.length && !c.row)) {
+async function closeRows(rowStates, { concurrency, jitWait, rate, signal, fail }) {
+  for (const rowState of rowStates.filter((c) => c.handles.length && !c.row)) {
     signal?.throwIfAborted();
     const parts = [];
     try {
       // Each process sends its latencies' histogram, merged with the row's others. A bare-loop row's
       // processes are closed by the row it shares them with; it times no latency.
-      if (!cell.host) for (const handle of cell.handles) parts.push(await unlessAborted(handle.turn('close', {}, 30000), signal));
+      if (!rowState.owner) for (const handle of rowState.handles) parts.push(await unlessAborted(handle.turn('close', {}, 30000), signal));
     } catch (err) {
-      await fail(cell, err);
+      await fail(rowState, err);
       continue;
     }
-    const closed = cell.host ? { operations: sum(cell.windows.map((w) => w.ops)), latency: null }
+    const closed = rowState.owner ? { operations: sum(rowState.windows.map((w) => w.ops)), latency: null }
       : parts.length > 1 ? combineClosed(parts) : parts[0];
-    cell.row = rowFromWindows(cell, closed, { concurrency, jitWait, rate });
+    rowState.row = rowFromWindows(rowState, closed, { concurrency, jitWait, rate });
   }
   // A driver failed part-way: its processes may hold open connections or a half-read reply.
-  for (const cell of cells) {
-    if (!cell.row || cell.row.ok) continue;
-    for (const handle of cell.handles.filter((h) => h.alive)) {
+  for (const rowState of rowStates) {
+    if (!rowState.row || rowState.row.ok) continue;
+    for (const handle of rowState.handles.filter((h) => h.alive)) {
       await handle.turn('close', {}, 10000).catch(() => handle.kill());
     }
   }
@@ -121,29 +121,29 @@ async function closeCells(cells, { concurrency, jitWait, rate, signal, fail }) {
  * @returns {Promise<{ rows: Array, order: string[][], budgetStopped: boolean, budget: number|null }>} one row per driver, in driver order
  */
 export async function measureBench({ bench, drivers, processes, admin, context, settings, serverPid, signal, progress, serverAlive, pace }) {
-  const cells = rowsOf(bench, drivers, context, settings);
-  // A cell that fails gets its failed row; a failure that is the server's ends the bench. Two rows
+  const rowStates = rowsOf(bench, drivers, context, settings);
+  // A rowState that fails gets its failed row; a failure that is the server's ends the bench. Two rows
   // that share processes fail together: a failed window closes the process's connections.
-  const fail = async (cell, err) => {
+  const fail = async (rowState, err) => {
     if (signal?.aborted) throw signal.reason;
-    cell.row = failedRowOf(cell, errorText(err));
-    const partner = cell.host ?? cell.guest;
-    if (partner && !partner.row) partner.row = failedRowOf(partner, `${errorText(err)} (in ${cell.driver.name}, whose processes it shares)`);
+    rowState.row = failedRowOf(rowState, errorText(err));
+    const partner = rowState.owner ?? rowState.sharer;
+    if (partner && !partner.row) partner.row = failedRowOf(partner, `${errorText(err)} (in ${rowState.driver.name}, whose processes it shares)`);
     if (!(err instanceof DriverProcessError) && !(await serverAlive())) {
-      throw new ServerLost(`lost the server during ${bench.name} on ${cell.driver.name}: ${errorText(err)}`);
+      throw new ServerLost(`lost the server during ${bench.name} on ${rowState.driver.name}: ${errorText(err)}`);
     }
   };
 
-  for (const cell of cells) if (notApplicableReason(cell.plan)) cell.row = naRow(cell.driver, notApplicableReason(cell.plan));
+  for (const rowState of rowStates) if (notApplicableReason(rowState.plan)) rowState.row = naRow(rowState.driver, notApplicableReason(rowState.plan));
   // Start every process the bench needs at once (each takes about 0.4 s to start, mostly loading);
   // one that fails to start is started again, and fails its row, when it is opened.
-  await unlessAborted(Promise.allSettled(cells.filter((c) => !c.row && !c.host)
+  await unlessAborted(Promise.allSettled(rowStates.filter((c) => !c.row && !c.owner)
     .flatMap((c) => Array.from({ length: c.copies * c.workers }, (_, copy) => processes.get(c.driver, copy)))), signal);
   const jitWait = waitsForCompiles(settings);
   // --rate: each window runs the open schedule at this rate (open-loop.js) instead of a closed loop.
   const rate = windowRate(settings.openRate);
-  await openCells(cells.filter((c) => !c.row), { bench, processes, context, settings, signal, fail, jitWait });
-  const { order, budgetStopped, budget } = await runRounds(cells, { bench, admin, context, settings, serverPid, signal, progress, fail, pace, jitWait, rate });
-  await closeCells(cells, { concurrency: benchConcurrency(bench, settings), jitWait, rate, signal, fail });
-  return { rows: cells.map((c) => c.row), order, budgetStopped, budget };
+  await openRows(rowStates.filter((c) => !c.row), { bench, processes, context, settings, signal, fail, jitWait });
+  const { order, budgetStopped, budget } = await runRounds(rowStates, { bench, admin, context, settings, serverPid, signal, progress, fail, pace, jitWait, rate });
+  await closeRows(rowStates, { concurrency: benchConcurrency(bench, settings), jitWait, rate, signal, fail });
+  return { rows: rowStates.map((c) => c.row), order, budgetStopped, budget };
 }

@@ -61,7 +61,8 @@ function measureAll({ benches, drivers, opts, settings, results, stage, processe
     opts, settings, results, benches, drivers, admin, target, context, signal: signals.signal, log,
   }, (levelSettings) => runMatrix({
     benches, drivers, processes, admin, context, results,
-    settings: { ...levelSettings, time: levelSettings.time / levelSettings.rounds },
+    // `time` is the measured seconds per bench and driver; each of its `rounds` windows, windowS.
+    settings: { ...levelSettings, windowS: levelSettings.time / levelSettings.rounds },
     signal: signals.signal,
     progress,
     serverAlive: session.alive,

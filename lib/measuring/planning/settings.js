@@ -76,7 +76,7 @@ export function runSettings(opts, benches) {
   const scale = scalable && !opts.rate && opts.scaleSmallRuns !== false ? roundsScale(cells, { fullRun }) : 1;
   const scaled = (x) => Math.round(x * scale * 1000) / 1000; // 2.3 × 3 is 6.9, not 6.8999999999999995
   const rounds = opts.rounds ?? preset.rounds * scale;
-  const time = opts.time ?? scaled(preset.time);
+  const benchS = opts.time ?? scaled(preset.time); // measured seconds per bench and driver
   return {
     mode: opts.smoke ? 'smoke' : opts.ci ? 'ci' : 'default',
     drivers: opts.drivers,
@@ -85,13 +85,13 @@ export function runSettings(opts, benches) {
     concurrency: opts.concurrency,
     rounds,
     ...(opts.precision ? { precision: opts.precision, maxRounds: opts.maxRounds ?? 8 * rounds, precisionLevel: plannedIntervalLevel(opts, benches) } : {}),
-    time,
+    time: benchS,
     roundsScale: scale,
     // Only the default lengths have a budget: rounds or a time asked for are run in full.
     budget: defaultLengths && preset.budget ? scaled(replayTimed && !opts.ci ? REPLAY_BUDGET_S : preset.budget) : null,
     // A timed replay run of default lengths keeps to a time target (pace.js): its rounds give way.
     ...(replayTimed && scalable && preset.budget ? { pace: { targetS: REPLAY_RUN_TARGET_S, minBudgetS: REPLAY_MIN_BUDGET_S } } : {}),
-    lead: windowLead(opts.lead ?? (replayTimed ? REPLAY_LEAD_S : preset.lead), time / rounds),
+    lead: windowLead(opts.lead ?? (replayTimed ? REPLAY_LEAD_S : preset.lead), benchS / rounds),
     driverProcessFlags: driverProcessFlags({ replay: opts.replay }),
     warmup: opts.warmup ?? preset.warmup,
     // A default warm-up runs on until the driver is up to speed (warm-up.js); one asked for with
