@@ -3,11 +3,11 @@
 // driver processes, the proxy and the server are closed however the run ends). Returns the exit code.
 import { EXIT, usageError } from './common/errors.js';
 import { loadDrivers } from './drivers/index.js';
-import { resolveSettings } from './measuring/settings.js';
-import { catalogueFailed } from './measuring/catalogue.js';
-import { measureRun, startDriverProcesses } from './measuring/measure-run.js';
-import { concurrencyLevels } from './measuring/scaling.js';
-import { ratePasses } from './measuring/rates.js';
+import { resolveSettings } from './measuring/planning/settings.js';
+import { catalogueFailed } from './measuring/planning/catalogue.js';
+import { measureRun, startDriverProcesses } from './measuring/planning/measure-run.js';
+import { concurrencyLevels } from './measuring/planning/scaling.js';
+import { ratePasses } from './measuring/planning/rates.js';
 import { describeBaseline, resolveBaseline } from './results/baseline.js';
 import { describeRegressions, regressionsAgainstBaseline } from './results/regressions.js';
 import { assertWritableDir, saveResults, startResults } from './results/file.js';
@@ -18,7 +18,7 @@ import { closeStage, openStage } from './server/stage.js';
 import { openReplayStage } from './replay/stage.js';
 import { countRun } from './replay/count.js';
 import { countSettings, counterNamed, counterOf } from './replay/counters/index.js';
-import { shardBenches, waitUntil } from './measuring/shards.js';
+import { shardBenches, waitUntil } from './measuring/planning/shards.js';
 import { Interrupted, trapSignals } from './server/session.js';
 
 /** The drivers the run measures (a command may add its own rows) and the baseline the Δ column compares against. */

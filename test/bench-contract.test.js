@@ -7,8 +7,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BENCHES } from '../benchs/index.js';
-import { benchContractProblems } from '../lib/measuring/bench-contract.js';
-import { benchOptions, benchOptionSpecs, catalogueFailed, probesOf, runCatalogue } from '../lib/measuring/catalogue.js';
+import { benchContractProblems } from '../lib/measuring/bench/bench-contract.js';
+import { benchOptions, benchOptionSpecs, catalogueFailed, probesOf, runCatalogue } from '../lib/measuring/planning/catalogue.js';
 import { renderRun, renderSections } from '../lib/reporting/sections.js';
 import fixture, { NAME } from './fixtures/sectioned-bench.js';
 

@@ -11,7 +11,7 @@ import { createResults } from '../lib/results/file.js';
 import { BENCHES, DEFAULT_BENCHES, selectBenches } from '../benchs/index.js';
 import connect, { connectTls, sslOptionsFor } from '../benchs/connect.js';
 import selectTypes from '../benchs/select_types.js';
-import { notApplicableReason } from '../lib/measuring/plan.js';
+import { notApplicableReason } from '../lib/measuring/bench/plan.js';
 
 const NEW = ['connect', 'connect_tls', 'select_types'];
 

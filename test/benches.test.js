@@ -1,7 +1,7 @@
 // Integration: every bench's check passes on every driver that supports it, and fails on wrong data.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkFor, connectorFor, notApplicableReason, setUpBench, targetFor } from '../lib/measuring/plan.js';
+import { checkFor, connectorFor, notApplicableReason, setUpBench, targetFor } from '../lib/measuring/bench/plan.js';
 import { BENCHES } from '../benchs/index.js';
 import { loadDrivers, BUILTIN_DRIVERS } from '../lib/drivers/index.js';
 import { prepareSchema, inspectServer } from '../lib/server/schema.js';

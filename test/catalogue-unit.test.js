@@ -2,9 +2,9 @@
 // the scaling, transfer, streaming and metadata sections, and what counts as a failed section.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseConcurrency, concurrencyLevels, forEachLevel } from '../lib/measuring/scaling.js';
+import { parseConcurrency, concurrencyLevels, forEachLevel } from '../lib/measuring/planning/scaling.js';
 import { renderScaling, scalingData } from '../lib/reporting/scaling.js';
-import { catalogueFailed } from '../lib/measuring/catalogue.js';
+import { catalogueFailed } from '../lib/measuring/planning/catalogue.js';
 import { renderSections } from '../lib/reporting/sections.js';
 import { renderTransfer } from '../benchs/transfer/section.js';
 import { probeSpec } from '../benchs/stream_rows/probe.js';

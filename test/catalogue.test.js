@@ -2,7 +2,7 @@
 // are pools, the transfer workload's money check, and the streaming and metadata probes.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkFor, setUpBench } from '../lib/measuring/plan.js';
+import { checkFor, setUpBench } from '../lib/measuring/bench/plan.js';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

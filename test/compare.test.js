@@ -11,7 +11,7 @@ import { unchangedDrivers } from '../lib/results/compare-anchor.js';
 import { renderComparisonText, fmtJudged, rowNote } from '../lib/reporting/compare-text.js';
 import { createResults, serialize } from '../lib/results/file.js';
 import { applyDeltas } from '../lib/results/deltas.js';
-import { HOST_FOLLOW, eachIntervalLevel, pairedChangeBetweenRuns, pairedDelta } from '../lib/measuring/paired-delta.js';
+import { HOST_FOLLOW, eachIntervalLevel, pairedChangeBetweenRuns, pairedDelta } from '../lib/measuring/figures/paired-delta.js';
 import { main } from '../lib/cli/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mdb-compare-test-'));

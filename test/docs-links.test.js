@@ -42,3 +42,23 @@ for (const page of pages) {
     assert.deepEqual(broken, []);
   });
 }
+
+/** The .js files below `dir`, recursively. */
+function sources (dir) {
+  return readdirSync(join(root, dir), { withFileTypes: true }).flatMap((e) => {
+    const path = join(dir, e.name);
+    if (e.isDirectory()) return e.name === 'node_modules' || e.name === 'fixtures' ? [] : sources(path);
+    return e.name.endsWith('.js') ? [path] : [];
+  });
+}
+
+test('every docs/… page and anchor that a source file cites exists', () => {
+  const broken = [];
+  for (const file of ['lib', 'scripts', 'bin', 'benchs', 'test'].flatMap(sources)) {
+    for (const [, path, anchor] of readFileSync(join(root, file), 'utf8').matchAll(/\b(docs\/[\w./-]+\.md)(?:#([\w-]+))?/g)) {
+      if (!existsSync(join(root, path))) broken.push(`${file}: ${path}: no such page`);
+      else if (anchor && !headingAnchors(readFileSync(join(root, path), 'utf8')).has(anchor)) broken.push(`${file}: ${path}#${anchor}: no such heading`);
+    }
+  }
+  assert.deepEqual(broken, []);
+});

@@ -6,7 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { connectFloor, decodeTextRow, FloorError } from '../lib/drivers/floor-client.js';
 import { startProxy, resolveNetwork } from '../lib/server/proxy/index.js';
-import { resolveSettings } from '../lib/measuring/settings.js';
+import { resolveSettings } from '../lib/measuring/planning/settings.js';
 import { BENCHES } from '../benchs/index.js';
 import mariadb from '../lib/drivers/mariadb.js';
 import mysql2 from '../lib/drivers/mysql2.js';

@@ -2,11 +2,13 @@
 // how their latencies and counts are put together.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { processesFor, processSchedule } from '../lib/measuring/coordinator.js';
-import { combineClosed } from '../lib/measuring/combine.js';
+import { processesFor } from '../lib/measuring/planning/rows.js';
+import { processSchedule } from '../lib/measuring/planning/schedule.js';
+import { combineClosed } from '../lib/measuring/figures/combine.js';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { LatencyRecorder, decodeHistogram, encodeHistogram, histogramSummary, mergeHistograms, newHistogram, recordedValues } from '../lib/measuring/latency.js';
+import { LatencyRecorder } from '../lib/measuring/driver/latency.js';
+import { decodeHistogram, encodeHistogram, histogramSummary, mergeHistograms, newHistogram, recordedValues } from '../lib/measuring/figures/histograms.js';
 
 /** A seeded generator, so a schedule can be replayed. */
 function seeded(seed) {

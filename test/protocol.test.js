@@ -2,7 +2,7 @@
 // so a label can never claim a prepared statement (or a bulk insert) the driver did not use.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkFor, notApplicableReason, setUpBench, targetFor } from '../lib/measuring/plan.js';
+import { checkFor, notApplicableReason, setUpBench, targetFor } from '../lib/measuring/bench/plan.js';
 import { BENCHES } from '../benchs/index.js';
 import { loadDrivers, BUILTIN_DRIVERS } from '../lib/drivers/index.js';
 import { prepareSchema, inspectServer } from '../lib/server/schema.js';

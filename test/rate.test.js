@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isolatedDirs, noStackTrace, removeIsolatedDirs, runCli } from './helpers/cli.js';
-import { decodeHistogram } from '../lib/measuring/latency.js';
+import { decodeHistogram } from '../lib/measuring/figures/histograms.js';
 
 after(removeIsolatedDirs);
 

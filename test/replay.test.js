@@ -10,7 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { useEmbeddedServer } from './helpers/server.js';
 import { isolatedDirs, noStackTrace, removeIsolatedDirs, runCli } from './helpers/cli.js';
 import { BENCHES } from '../benchs/index.js';
-import { checkFor, planFor, setUpBench } from '../lib/measuring/plan.js';
+import { checkFor, planFor, setUpBench } from '../lib/measuring/bench/plan.js';
 import { inspectServer } from '../lib/server/schema.js';
 import { loadDrivers } from '../lib/drivers/index.js';
 import { connectDirectly, recordConnections, replayConnections, takeMismatch } from '../lib/conversations/transport.js';

@@ -15,19 +15,19 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { READABLE_SCHEMAS, SCHEMA_VERSION, readResults, resultsValidator, saveResults, serialize, startResults } from '../lib/results/file.js';
 import { applyDeltas } from '../lib/results/deltas.js';
-import { resolveSettings } from '../lib/measuring/settings.js';
-import { parseWake } from '../lib/measuring/wake.js';
-import { summarizeWindows } from '../lib/measuring/windows.js';
-import { combineClosed } from '../lib/measuring/combine.js';
-import { startHealthMonitor } from '../lib/measuring/health.js';
-import { hostLoadBetween, readCpuCounters } from '../lib/measuring/host-load.js';
+import { resolveSettings } from '../lib/measuring/planning/settings.js';
+import { parseWake } from '../lib/measuring/host/wake.js';
+import { combineClosed } from '../lib/measuring/figures/combine.js';
+import { rowFromWindows } from '../lib/measuring/planning/rows.js';
+import { startHealthMonitor } from '../lib/measuring/host/health.js';
+import { hostLoadBetween, readCpuCounters } from '../lib/measuring/host/host-load.js';
 import { planPlacement } from '../lib/common/placement.js';
 import { loadDrivers } from '../lib/drivers/index.js';
 import instructions from '../lib/replay/counters/instructions.js';
 import { selectBenches } from '../benchs/index.js';
 import { EXIT, UserError } from '../lib/common/errors.js';
 import { main } from '../lib/cli/index.js';
-import { LatencyRecorder } from '../lib/measuring/latency.js';
+import { LatencyRecorder } from '../lib/measuring/driver/latency.js';
 
 const SCHEMA = JSON.parse(readFileSync(new URL('../docs/results.schema.json', import.meta.url), 'utf8'));
 const FIXTURES = fileURLToPath(new URL('./fixtures/results/', import.meta.url));
@@ -75,7 +75,7 @@ const windowsAround = (opsPerSec, rounds = 12, processes = 2) => Array.from({ le
   return { round: r, process: r % processes, opsPerSec: figure, samples: 1, ops: Math.round(figure / 100), opsRun: Math.round(figure / 80), cpuUs: figure / 10, gcMs: r % 3 ? 0 : 0.4, reruns: { leadInStalled: 0, shortSamples: r === 3 ? 1 : 0 }, serverCpuUs: figure / 20 };
 });
 
-/** A measured row as the coordinator makes it (coordinator.js closeCells), from its windows and its processes' closing reports. */
+/** A measured row as the coordinator makes it (planning/rows.js rowFromWindows), from its windows and its processes' closing reports. */
 function measuredRow(driver, opsPerSec, { processes = 2, workload } = {}) {
   const windows = windowsAround(opsPerSec, 12, processes);
   const parts = Array.from({ length: processes }, () => {
@@ -83,13 +83,8 @@ function measuredRow(driver, opsPerSec, { processes = 2, workload } = {}) {
     for (let i = 0; i < 40; i++) latencies.push(50 + i);
     return { operations: 500, latency: { ...latencies.summary(), histogram: latencies.encode() }, workload, rssMB: 101.5 };
   });
-  const closed = combineClosed(parts);
-  return {
-    driver, protocol: 'text', ok: true, status: 'ok', error: null,
-    ...summarizeWindows(windows),
-    connections: 1, pool: undefined, operations: closed.operations, latency: closed.latency, workload: closed.workload,
-    processRssMB: closed.rssMB, processes, warmupSeconds: Array(processes).fill(0.5), compileWaitSeconds: null,
-  };
+  const rowState = { driver: { name: driver }, protocol: 'text', windows, workers: 1, handles: Array(processes).fill({}), warmupSeconds: Array(processes).fill(0.5) };
+  return rowFromWindows(rowState, combineClosed(parts), { concurrency: 1, jitWait: false, rate: null });
 }
 
 test("a timed run's results, made by the code's own builders, pass the schema after saving, and readResults reads them", async () => {

@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { checkCached, describeRuntime, expandRuntimes, parseRuntime, resolveRuntime, splitRuntime } from '../lib/drivers/runtimes.js';
 import { assertDriverNames } from '../lib/drivers/index.js';
 import { BENCHES } from '../benchs/index.js';
-import { setUpBench } from '../lib/measuring/plan.js';
+import { setUpBench } from '../lib/measuring/bench/plan.js';
 import { inspectServer } from '../lib/server/schema.js';
 import { useEmbeddedServer } from './helpers/server.js';
 import { COUNTERS, assertCountersMatch, clientThreads, snapshot, waitForClientThreads } from './helpers/counters.js';

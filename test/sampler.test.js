@@ -2,9 +2,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { performance } from 'node:perf_hooks';
-import { bareLoop, fixedWindowSizing, measure, sampleWindow, windowOps, windowOpsPerTiming } from '../lib/measuring/sampler.js';
-import { collectionPoint, settled, warmUp, warmUpByCount } from '../lib/measuring/warm-up.js';
-import { LatencyRecorder, recordedValues } from '../lib/measuring/latency.js';
+import { sampleWindow } from '../lib/measuring/driver/sampler.js';
+import { bareLoop } from '../lib/measuring/driver/bare-window.js';
+import { fixedWindowSizing, windowSizer } from '../lib/measuring/figures/window-sizing.js';
+import { settled, warmUp, warmUpByCount } from '../lib/measuring/driver/warm-up.js';
+import { collectionPoint } from '../lib/measuring/figures/warm-up-lengths.js';
+import { LatencyRecorder } from '../lib/measuring/driver/latency.js';
+import { recordedValues } from '../lib/measuring/figures/histograms.js';
 import { spinFor } from '../lib/common/timers.js';
 
 /** How many of a recorder's latencies were over `us`. */
@@ -18,7 +22,7 @@ test('a window is one benchmark.js sample, kept, of about the requested time, af
   const ops = [tick];
   const check = (r) => checked.push(r);
   const sizing = await warmUp({ ops, check, warmup: 0.1 });
-  const m = await sampleWindow({ ops, check, sizing, time: 0.2, lead: 0.05 });
+  const m = await sampleWindow({ ops, check, sizer: windowSizer(sizing), windowS: 0.2, lead: 0.05 });
   // The lead-in's cycle, which benchmark.js discards, then the sample's (re-run if it finished early).
   // A host that stalls this process past minTime during the lead-in makes the window run again
   // without one (its own test below): then the kept window has no lead-in cycle.
@@ -49,12 +53,13 @@ test('no lead-in operation is in flight when the measured part starts; the next 
     return tick().then((r) => { span[1] = performance.now(); return r; });
   };
   const sizing = await warmUp({ ops: [op], check: () => {}, warmup: 0.05 });
-  const m = await sampleWindow({ ops: [op], check: () => {}, sizing, time: 0.1, lead: 0.03 });
+  const sizer = windowSizer(sizing);
+  const m = await sampleWindow({ ops: [op], check: () => {}, sizer, windowS: 0.1, lead: 0.03 });
   const before = spans.filter(([start]) => start < m.measuredFrom);
   assert.ok(before.length >= m.leadOps, 'the lead-in ran');
   assert.ok(before.every(([, end]) => end <= m.measuredFrom), 'an operation of the lead-in was timed in the window');
-  assert.ok(Math.abs(sizing.lastMsPerOp - (m.measuredTo - m.measuredFrom) / m.opsPerCall) < 1e-9);
-  const next = await sampleWindow({ ops: [op], check: () => {}, sizing, time: 0.1, lead: 0.03 });
+  assert.ok(Math.abs(m.msPerOp - (m.measuredTo - m.measuredFrom) / m.opsPerCall) < 1e-9);
+  const next = await sampleWindow({ ops: [op], check: () => {}, sizer: sizer.after(m.msPerOp), windowS: 0.1, lead: 0.03 });
   // Planned, that is: a stall of the host in this window can make the next one's sample short, and
   // its re-run is sized anew.
   assert.equal(next.plannedOpsPerCall, Math.max(1, Math.round(100 / ((m.measuredTo - m.measuredFrom) / m.opsPerCall))));
@@ -67,7 +72,7 @@ test('a lead-in that stalls past benchmark.js\'s minTime is not taken as the sam
   const op = () => (calls !== null && ++calls === 2 ? new Promise((resolve) => setTimeout(() => resolve('ok'), 150)) : tick());
   const sizing = await warmUp({ ops: [op], check: () => {}, warmup: 0.001 });
   calls = 0;
-  const m = await sampleWindow({ ops: [op], check: () => {}, sizing, time: 0.2, lead: 0.05 });
+  const m = await sampleWindow({ ops: [op], check: () => {}, sizer: windowSizer(sizing), windowS: 0.2, lead: 0.05 });
   assert.equal(m.samples, 1);
   assert.equal(m.leadOps, 0, 'the window that counted ran no lead-in');
   assert.equal(m.reruns.leadInStalled, 1, 'the results say the window ran again');
@@ -78,9 +83,9 @@ test('a lead-in that stalls past benchmark.js\'s minTime is not taken as the sam
 test('a sample that finishes under minTime is run again, sized from itself', async () => {
   // 1 ms operations taken for 200 ms ones: the first sample (5 operations) finishes far under
   // minTime (0.5 s), unless the host stalls this process for half a second.
-  const sizing = { msPerOp: 200, opsPerCheck: 1, lastMsPerOp: 200 };
+  const sizer = windowSizer({ msPerOp: 200, opsPerCheck: 1, lastMsPerOp: 200 });
   const latencies = new LatencyRecorder();
-  const m = await sampleWindow({ ops: [tick], check: () => {}, sizing, time: 1, lead: 0.01, latencies });
+  const m = await sampleWindow({ ops: [tick], check: () => {}, sizer, windowS: 1, lead: 0.01, latencies });
   assert.ok(m.cycles >= 3, `${m.cycles} cycles: lead-in, short sample, re-run`);
   assert.ok(m.reruns.shortSamples >= 1 && m.reruns.leadInStalled === 0, JSON.stringify(m.reruns));
   assert.equal(m.ops, m.opsPerCall, 'the kept sample\'s operations, over which its CPU time is counted');
@@ -99,9 +104,9 @@ test('a latency is the operation\'s own time: a check between two operations is 
   const busy = (ms) => { const end = performance.now() + ms; while (performance.now() < end); };
   let checks = 0;
   const check = () => { checks++; busy(10); };
-  const sizing = { msPerOp: 1, opsPerCheck: 2, lastMsPerOp: 1 };
+  const sizer = windowSizer({ msPerOp: 1, opsPerCheck: 2, lastMsPerOp: 1 });
   const latencies = new LatencyRecorder();
-  const m = await sampleWindow({ ops: [tick], check, sizing, time: 0.1, lead: 0, latencies });
+  const m = await sampleWindow({ ops: [tick], check, sizer, windowS: 0.1, lead: 0, latencies });
   const slow = countAbove(latencies, 8000);
   assert.equal(latencies.length, m.opsRun, 'operations of about 1 ms: one latency per operation');
   assert.ok(checks >= latencies.length / 2 - 1, `${checks} checks of ${latencies.length} operations`);
@@ -115,9 +120,9 @@ test('fast operations: about one per ms of operations is timed, the rest counted
   const op = () => Promise.resolve('ok');
   let checks = 0;
   const check = () => { checks++; busy(2); };
-  const sizing = { msPerOp: 0.004, opsPerCheck: 8, lastMsPerOp: 0.25 }; // planned: one in four timed
+  const sizer = windowSizer({ msPerOp: 0.004, opsPerCheck: 8, lastMsPerOp: 0.25 }); // planned: one in four timed
   const latencies = new LatencyRecorder();
-  const m = await sampleWindow({ ops: [op], check, sizing, time: 0.1, lead: 0, latencies });
+  const m = await sampleWindow({ ops: [op], check, sizer, windowS: 0.1, lead: 0, latencies });
   assert.equal(latencies.operations, m.opsRun, 'every operation of the window counted');
   const expected = latencies.operations / 4;
   assert.ok(Math.abs(latencies.length - expected) <= m.cycles, `${latencies.length} latencies of ${latencies.operations} operations`);
@@ -126,18 +131,22 @@ test('fast operations: about one per ms of operations is timed, the rest counted
 });
 
 test('a window is sized by the previous window, else the lead-in, else the warm-up', () => {
-  assert.equal(windowOps({ msPerOp: 4, lastMsPerOp: 0.5 }, { msPerOp: 2 }, 0.02), 40);
-  assert.equal(windowOps({ msPerOp: 4 }, { msPerOp: 2 }, 0.02), 10);
-  assert.equal(windowOps({ msPerOp: 4 }, { msPerOp: null }, 0.02), 5);
-  assert.equal(windowOps({ msPerOp: 400 }, null, 0.02), 1, 'at least one operation');
+  assert.equal(windowSizer({ msPerOp: 4 }).after(0.5).ops({ msPerOp: 2 }, 0.02), 40);
+  assert.equal(windowSizer({ msPerOp: 4 }).ops({ msPerOp: 2 }, 0.02), 10);
+  assert.equal(windowSizer({ msPerOp: 4 }).ops({ msPerOp: null }, 0.02), 5);
+  assert.equal(windowSizer({ msPerOp: 400 }).ops(null, 0.02), 1, 'at least one operation');
+  const sizer = windowSizer({ msPerOp: 4, opsPerCheck: 3 });
+  assert.notEqual(sizer.after(0.5), sizer, 'a new sizer for the next window; the first is unchanged');
+  assert.equal(sizer.ops(null, 0.02), 5);
+  assert.equal(sizer.after(0.5).opsPerCheck, 3);
 });
 
 test('about one operation per ms is timed, planned as the window is, at most one in 64', () => {
-  assert.equal(windowOpsPerTiming({ msPerOp: 0.5, lastMsPerOp: 0.1 }, { msPerOp: 0.2 }), 10);
-  assert.equal(windowOpsPerTiming({ msPerOp: 0.5 }, { msPerOp: 0.2 }), 5);
-  assert.equal(windowOpsPerTiming({ msPerOp: 0.5 }, null), 2);
-  assert.equal(windowOpsPerTiming({ msPerOp: 3 }, null), 1, 'every operation of a ms or more');
-  assert.equal(windowOpsPerTiming({ msPerOp: 0.001 }, null), 64);
+  assert.equal(windowSizer({ msPerOp: 0.5, lastMsPerOp: 0.1 }).opsPerTiming({ msPerOp: 0.2 }), 10);
+  assert.equal(windowSizer({ msPerOp: 0.5 }).opsPerTiming({ msPerOp: 0.2 }), 5);
+  assert.equal(windowSizer({ msPerOp: 0.5 }).opsPerTiming(null), 2);
+  assert.equal(windowSizer({ msPerOp: 3 }).opsPerTiming(null), 1, 'every operation of a ms or more');
+  assert.equal(windowSizer({ msPerOp: 0.001 }).opsPerTiming(null), 64);
 });
 
 test("calibrate's bare loop runs exactly the operations it is given, so its windows are as long as the harness's", async () => {
@@ -151,18 +160,21 @@ test("calibrate's bare loop runs exactly the operations it is given, so its wind
 test('a failing check fails the measurement instead of producing a figure', async () => {
   let calls = 0;
   const check = () => { if (++calls > 15) throw new Error('row 1: expected 1, got 2'); };
-  await assert.rejects(measure({ ops: [tick], check, time: 0.3, warmup: 0.01 }), /expected 1, got 2/);
+  await assert.rejects((async () => {
+    const sizing = await warmUp({ ops: [tick], check, warmup: 0.01 });
+    return sampleWindow({ ops: [tick], check, sizer: windowSizer(sizing), windowS: 0.3 });
+  })(), /expected 1, got 2/);
 });
 
 test('a row says how often its windows ran again: without their lead-in, or after a short sample', async () => {
-  const { summarizeWindows } = await import('../lib/measuring/windows.js');
+  const { summarizeWindows } = await import('../lib/measuring/figures/windows.js');
   const w = (reruns) => ({ round: 0, process: 0, opsPerSec: 1000, samples: 1, ops: 20, cpuUs: 100, gcMs: 0, serverCpuUs: 50, reruns });
   const row = summarizeWindows([w({ leadInStalled: 1, shortSamples: 0 }), w({ leadInStalled: 0, shortSamples: 2 }), w(null)]);
   assert.deepEqual(row.windowReruns, { leadInStalled: 1, shortSamples: 2 }, 'bare-loop windows (null) count nothing');
 });
 
 test('the server\'s CPU time, read around a whole window, is counted over every operation the window ran', async () => {
-  const { summarizeWindows } = await import('../lib/measuring/windows.js');
+  const { summarizeWindows } = await import('../lib/measuring/figures/windows.js');
   const w = (opsRun) => ({ round: 0, process: 0, opsPerSec: 1000, samples: 1, ops: 20, cpuUs: 100, gcMs: 0, serverCpuUs: 300, opsRun });
   // A window that ran a short sample again (opsRun 30), and one that did not (lead-in and sample: 25).
   assert.equal(summarizeWindows([w(30), w(25)]).cost.serverCpuUsPerOp, 10.9, '600 µs over 55 operations');
@@ -271,11 +283,11 @@ test('a replayed warm-up given a collection collects once, after its first sixte
 });
 
 test("a replayed row's window is sized once, in operations, as a window of its time would be", () => {
-  const sizing = fixedWindowSizing(0.0238, { time: 0.019, lead: 0.005 });
+  const sizing = fixedWindowSizing(0.0238, { windowS: 0.019, lead: 0.005 });
   assert.deepEqual(sizing, { ops: 798, leadOps: 210, opsPerCheck: 420, opsPerTiming: 42 });
-  assert.equal(sizing.ops, windowOps({ msPerOp: 0.0238 }, null, 0.019));
+  assert.equal(sizing.ops, windowSizer({ msPerOp: 0.0238 }).ops(null, 0.019));
   // Slow operations: at least one of each; no lead-in when none is asked.
-  assert.deepEqual(fixedWindowSizing(50, { time: 0.019, lead: 0 }), { ops: 1, leadOps: 0, opsPerCheck: 1, opsPerTiming: 1 });
+  assert.deepEqual(fixedWindowSizing(50, { windowS: 0.019, lead: 0 }), { ops: 1, leadOps: 0, opsPerCheck: 1, opsPerTiming: 1 });
 });
 
 test("a replayed warm-up's time per operation is its last quarter's median slice: one stall does not size the windows", async () => {
@@ -294,11 +306,12 @@ test('a fixed window runs exactly its operations after its lead-in, whatever the
   // 8 µs each: a window of a few ms (benchmark.js takes a sample of under 1 ms, on its millisecond clock, again).
   const op = async () => { calls++; spinFor(0.008); return 'ok'; };
   const fixed = { ops: 256, leadOps: 64, opsPerCheck: 16, opsPerTiming: 8 };
-  const sizing = { msPerOp: 0.008, opsPerCheck: 16, fixed };
-  assert.equal(windowOps(sizing, null, 10), 256, 'the window time does not size it');
-  assert.equal(windowOpsPerTiming(sizing, null), 8);
+  const sizer = windowSizer({ msPerOp: 0.008, opsPerCheck: 16, fixed });
+  assert.equal(sizer.ops(null, 10), 256, 'the window time does not size it');
+  assert.equal(sizer.opsPerTiming(null), 8);
+  assert.equal(sizer.after(0.5), sizer, 'the same for every window');
   const latencies = new LatencyRecorder();
-  const m = await sampleWindow({ ops: [op], check: () => {}, sizing, time: 10, lead: 1, latencies });
+  const m = await sampleWindow({ ops: [op], check: () => {}, sizer, windowS: 10, lead: 1, latencies });
   assert.equal(m.ops, 256);
   assert.equal(m.cycles, 1, 'not run again for finishing under the window time');
   assert.equal(m.samples, 1);

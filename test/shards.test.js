@@ -9,11 +9,11 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { assignCells, parseShard, parseStartAt, shardBenches, waitUntil } from '../lib/measuring/shards.js';
+import { assignCells, parseShard, parseStartAt, shardBenches, waitUntil } from '../lib/measuring/planning/shards.js';
 import { mergeShards } from '../lib/results/merge.js';
 import { loadDrivers } from '../lib/drivers/index.js';
 import { selectBenches } from '../benchs/index.js';
-import { notApplicableReason } from '../lib/measuring/plan.js';
+import { notApplicableReason } from '../lib/measuring/bench/plan.js';
 import { readResults } from '../lib/results/file.js';
 import { BIN, noStackTrace, runCli } from './helpers/cli.js';
 

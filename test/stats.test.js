@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mean, variance, median, percentileOfSorted, relativeMarginOfError, latencySummary, deltaPct, logRatioPct, tCritical95, medianConfidenceInterval, normalQuantile } from '../lib/common/stats.js';
+import { mean, sum, variance, median, percentileOfSorted, nearestRankOfSorted, relativeMarginOfError, latencySummary, deltaPct, logRatioPct, tCritical95, medianConfidenceInterval, normalQuantile } from '../lib/common/stats.js';
 import { rowKey, splitRowKey } from '../lib/common/row-key.js';
-import { eachIntervalLevel, pairedDelta, betweenProcessVariance, pairedDrift } from '../lib/measuring/paired-delta.js';
+import { eachIntervalLevel, pairedDelta, betweenProcessVariance, pairedDrift } from '../lib/measuring/figures/paired-delta.js';
 
 test('mean, variance and median', () => {
   assert.equal(mean([1, 2, 3, 4]), 2.5);
@@ -18,6 +18,23 @@ test('percentiles interpolate between closest ranks', () => {
   assert.equal(percentileOfSorted(s, 50), 30);
   assert.equal(percentileOfSorted(s, 100), 50);
   assert.equal(percentileOfSorted(s, 90), 46);
+});
+
+test('a nearest-rank percentile is an observed value, where the interpolating one falls between ranks', () => {
+  const four = [1, 2, 3, 4];
+  assert.equal(nearestRankOfSorted(four, 50), 2);
+  assert.equal(percentileOfSorted(four, 50), 2.5, 'the two disagree between ranks');
+  const hundred = Array.from({ length: 100 }, (_, i) => i + 1);
+  assert.equal(nearestRankOfSorted(hundred, 99), 99);
+  assert.ok(Math.abs(percentileOfSorted(hundred, 99) - 99.01) < 1e-9);
+  assert.equal(nearestRankOfSorted([7], 99), 7);
+  assert.equal(nearestRankOfSorted([], 50), null);
+  assert.equal(nearestRankOfSorted([3, 9, 27], 50), 9);
+});
+
+test('sum adds left to right, 0 when empty', () => {
+  assert.equal(sum([]), 0);
+  assert.equal(sum([0.1, 0.2, 0.3]), [0.1, 0.2, 0.3].reduce((s, x) => s + x, 0));
 });
 
 test('relative margin of error uses Student t at 95 %', () => {
@@ -66,7 +83,7 @@ test('Mann-Whitney U: textbook values and clear cases', async () => {
 });
 
 test('latency recorder: every latency counted in a histogram, percentiles to 0.1 %, the max exact, memory bounded', async () => {
-  const { LatencyRecorder } = await import('../lib/measuring/latency.js');
+  const { LatencyRecorder } = await import('../lib/measuring/driver/latency.js');
   const r = new LatencyRecorder();
   for (let i = 1; i <= 100000; i++) r.push(i / 10); // 0.1 µs to 10 ms
   assert.equal(r.length, 100000);

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { measureBench } from '../lib/measuring/coordinator.js';
+import { measureBench } from '../lib/measuring/planning/coordinator.js';
 
 const FIXED = { ops: 20, leadOps: 2, opsPerCheck: 1, opsPerTiming: 1 };
 
@@ -46,7 +46,7 @@ function standIns({ aside, failOpenOf = null, msPerOp = () => 1 }) {
 
 const bench = { name: 'do', plan: () => ({ protocol: 'text' }) };
 const drivers = [{ name: 'mysql' }, { name: 'mysql2' }];
-const settings = { rounds: 4, time: 0.02, lead: 0.002, warmup: 0, processes: 4, callTimeoutMs: 1000, replay: { warmupOps: 4096 } };
+const settings = { rounds: 4, windowS: 0.02, lead: 0.002, warmup: 0, processes: 4, callTimeoutMs: 1000, replay: { warmupOps: 4096 } };
 const run = (processes, extra = {}) => measureBench({
   bench, drivers, processes, admin: null, context: {}, settings: { ...settings, ...extra }, serverAlive: async () => true,
 });
@@ -87,7 +87,7 @@ test('replayed rows\' windows are sized again from their rounds, once past the f
   const sizingWindows = 2 * 4 * (2 + 2); // rows × processes × (settling + sizing windows)
   const msPerOp = (key, n) => (n <= sizingWindows ? 4 : key.startsWith('mysql#') ? 1 : 0.5);
   const { log, processes } = standIns({ aside: true, msPerOp });
-  const { rows } = await run(processes, { rounds: 30, time: 0.02, lead: 0 });
+  const { rows } = await run(processes, { rounds: 30, windowS: 0.02, lead: 0 });
   assert.deepEqual(rows.map((r) => r.status), ['ok', 'ok']);
   const sizes = (driver) => log.windows.slice(sizingWindows).filter((w) => w.key.startsWith(`${driver}#`)).map((w) => w.fixed.ops);
   for (const [driver, ms] of [['mysql', 1], ['mysql2', 0.5]]) {

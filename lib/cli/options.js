@@ -5,14 +5,14 @@ import { Option } from 'commander';
 import { usageError } from '../common/errors.js';
 import { positiveInteger, positiveNumber, splitList } from '../common/config.js';
 import { BUILTIN_DRIVERS } from '../drivers/index.js';
-import { MAX_ROUNDS_SCALE, PRESETS } from '../measuring/settings.js';
-import { NEW_PROCESS_WARMUP_S } from '../measuring/warm-up.js';
+import { MAX_ROUNDS_SCALE, PRESETS } from '../measuring/planning/settings.js';
+import { NEW_PROCESS_WARMUP_S } from '../measuring/figures/warm-up-lengths.js';
 import { parsePlacement } from '../common/placement.js';
-import { parseConcurrency } from '../measuring/scaling.js';
-import { parseLatencyLimit, parseRates, parseSchedule } from '../measuring/rates.js';
-import { benchOptionSpecs } from '../measuring/catalogue.js';
-import { parseWake } from '../measuring/wake.js';
-import { DEFAULT_JIT, parseJit } from '../measuring/jit.js';
+import { parseConcurrency } from '../measuring/planning/scaling.js';
+import { parseLatencyLimit, parseRates, parseSchedule } from '../measuring/planning/rates.js';
+import { benchOptionSpecs } from '../measuring/planning/catalogue.js';
+import { parseWake } from '../measuring/host/wake.js';
+import { DEFAULT_JIT, parseJit } from '../measuring/planning/jit-mode.js';
 import { counterNamed, counterNames } from '../replay/counters/index.js';
 
 /** A commander parser for a percentage of 0 or more (`--threshold`). */

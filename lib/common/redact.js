@@ -12,3 +12,6 @@ export function redact(text) {
   for (const s of secrets) out = out.split(s).join('***');
   return out;
 }
+
+/** An error as one line for a row or a message: the server's message, else the error's, redacted. */
+export const errorText = (err) => redact(err?.sqlMessage || err?.message || String(err));

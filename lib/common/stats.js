@@ -1,5 +1,12 @@
 // Pure statistics over plain numbers. No I/O, no clocks.
 
+/** The sum of `xs`, left to right (0 when empty). */
+export function sum(xs) {
+  let s = 0;
+  for (const x of xs) s += x;
+  return s;
+}
+
 export function mean(xs) {
   if (xs.length === 0) return NaN;
   let s = 0;
@@ -27,7 +34,7 @@ export function trimmedMean(xs, trim = 0.01) {
   const s = [...xs].sort((a, b) => a - b);
   const cut = Math.floor(s.length * trim);
   const kept = s.slice(cut, s.length - cut);
-  return kept.reduce((a, b) => a + b, 0) / kept.length;
+  return sum(kept) / kept.length;
 }
 
 /** Percentile by linear interpolation between closest ranks; `sorted` ascending. */
@@ -39,6 +46,18 @@ export function percentileOfSorted(sorted, p) {
   const lo = Math.floor(rank);
   const hi = Math.ceil(rank);
   return sorted[lo] + (sorted[hi] - sorted[lo]) * (rank - lo);
+}
+
+/**
+ * Percentile by nearest rank: the smallest value with at least `p` % of the values at or below it
+ * (0 < p <= 100); `sorted` ascending, null when empty. Unlike percentileOfSorted, always a value that
+ * was observed, as a latency histogram's percentiles are (HdrHistogram's: the count's nearest rank):
+ * a --rate window's p50 and p99 (rate-window.js) stand beside the row's, read from its histogram,
+ * so they are taken the same way. The two disagree between ranks (test/stats.test.js).
+ */
+export function nearestRankOfSorted(sorted, p) {
+  if (sorted.length === 0) return null;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
 // Two-sided Student t critical values at 95 % confidence, by degrees of freedom.
@@ -89,6 +108,9 @@ export function deltaPct(value, base) {
 
 /** A change held as a log ratio (the mean or median of log(new / old)), as a percentage: + is larger. */
 export const logRatioPct = (log) => (Math.exp(log) - 1) * 100;
+
+/** The log ratio of a change in % (logRatioPct's inverse). */
+export const pctLogRatio = (pct) => Math.log1p(pct / 100);
 
 /** Standard normal CDF (Abramowitz-Stegun 7.1.26 via erf), accurate to ~1e-7. */
 export function normalCdf(z) {

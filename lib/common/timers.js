@@ -23,3 +23,28 @@ export function spinFor(ms) {
   const until = process.hrtime.bigint() + BigInt(Math.ceil(ms * 1e6));
   while (process.hrtime.bigint() < until);
 }
+
+const NOTHING = () => {};
+
+/**
+ * Call `onAbort(signal.reason)` when `signal` aborts, at once when it has; returns what stops
+ * listening. Every race against an abort is built on it.
+ */
+export function whenAborted(signal, onAbort) {
+  if (!signal) return NOTHING; // no allocation: a driver process's warm-up calls this per operation
+  const listener = () => onAbort(signal.reason);
+  if (signal.aborted) {
+    listener();
+    return NOTHING;
+  }
+  signal.addEventListener('abort', listener, { once: true });
+  return () => signal.removeEventListener('abort', listener);
+}
+
+/** Reject as soon as `signal` aborts, whatever `promise` does (`promise` itself without a signal). */
+export function unlessAborted(promise, signal) {
+  if (!signal) return promise;
+  let stopListening;
+  const aborted = new Promise((_, reject) => { stopListening = whenAborted(signal, reject); });
+  return Promise.race([promise, aborted]).finally(() => stopListening());
+}

@@ -20,7 +20,7 @@ async function main() {
   replayConnections(decodeConversation(set));
   const { loadDrivers } = await import('../drivers/index.js');
   const { BENCHES } = await import('../../benchs/index.js');
-  const { planBench, targetFor } = await import('../measuring/plan.js');
+  const { planBench, targetFor } = await import('../measuring/bench/plan.js');
   const [driver] = await loadDrivers([args.spec], { checked: true });
   const bench = BENCHES.find((b) => b.name === args.bench);
   if (!bench) throw new Error(`unknown bench ${args.bench}`);

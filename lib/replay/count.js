@@ -12,8 +12,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DRIVER_PROCESS_TZ } from '../measuring/driver-handle.js';
-import { notApplicableReason, planFor } from '../measuring/plan.js';
+import { DRIVER_PROCESS_TZ } from '../measuring/processes/launch.js';
+import { notApplicableReason, planFor } from '../measuring/bench/plan.js';
+import { failedRow, naRow } from '../measuring/planning/rows.js';
+import { killOnExit } from '../common/children.js';
+import { whenAborted } from '../common/timers.js';
 import { decodeConversation, readSet } from '../conversations/sets.js';
 
 const CHILD = fileURLToPath(new URL('./count-process.js', import.meta.url));
@@ -52,6 +55,7 @@ export async function countOnce(job, { counter, live = new Set(), signal } = {})
         env: { ...process.env, TZ: DRIVER_PROCESS_TZ, GLIBC_TUNABLES: process.env.GLIBC_TUNABLES ? `${process.env.GLIBC_TUNABLES}:${counter.mallocTunables}` : counter.mallocTunables },
       });
       live.add(child);
+      const forget = killOnExit(child);
       let stdout = '';
       let stderr = '';
       let switching = null;
@@ -74,14 +78,14 @@ export async function countOnce(job, { counter, live = new Set(), signal } = {})
       });
       child.stderr.on('data', (d) => { stderr = (stderr + d).slice(-20000); });
       const timer = setTimeout(() => child.kill('SIGKILL'), VALGRIND_TIMEOUT_MS);
-      const onAbort = () => child.kill('SIGKILL');
-      signal?.addEventListener('abort', onAbort, { once: true });
+      const stopListening = whenAborted(signal, () => child.kill('SIGKILL'));
       child.on('error', (err) => reject(new Error(`cannot run valgrind: ${err.message}`)));
       child.on('close', (code, sig) => {
         closed = true;
         clearTimeout(timer);
-        signal?.removeEventListener('abort', onAbort);
+        stopListening();
         live.delete(child);
+        forget();
         let result = null;
         try { result = JSON.parse(stdout.trim().split('\n').pop()); } catch { /* none */ }
         if (result && !result.ok) return reject(new Error(result.error));
@@ -138,13 +142,13 @@ async function countCell({ counter, bench, driver, context, target, live, signal
   const plan = planFor(bench, driver, context);
   const na = notApplicableReason(plan);
   const file = bench.replaySets?.[driver.name];
-  if (na || !file) return { driver: driver.name, protocol: 'n/a', ok: false, status: 'n/a', error: na ?? 'no replay set' };
-  if (file.failed) return { driver: driver.name, protocol: plan.protocol, ok: false, status: 'failed', error: file.failed };
+  if (na || !file) return naRow(driver, na ?? 'no replay set');
+  if (file.failed) return failedRow(driver, file.failed, plan.protocol);
   try {
     return await countRow({ counter, bench, driver, context, file, target, live, signal, smoke });
   } catch (err) {
     if (signal?.aborted) throw signal.reason;
-    return { driver: driver.name, protocol: plan.protocol, ok: false, status: 'failed', error: err.message };
+    return failedRow(driver, err.message, plan.protocol);
   }
 }
 
@@ -154,9 +158,7 @@ async function countCell({ counter, bench, driver, context, target, live, signal
  * when its rows are done. Rows fail alone; nothing is left running, also on abort.
  */
 export async function countRun({ counter, benches, drivers, results, context, target, signal, progress, smoke = false }) {
-  const live = new Set();
-  const killAll = () => { for (const child of live) { try { child.kill('SIGKILL'); } catch { /* gone */ } } };
-  process.on('exit', killAll);
+  const live = new Set(); // killed when the run ends early (an error); each is also killed if this process exits
   try {
     const entries = benches.map((bench) => ({
       bench,
@@ -186,8 +188,7 @@ export async function countRun({ counter, benches, drivers, results, context, ta
     await Promise.all(Array.from({ length: parallel }, worker));
     results.complete = true;
   } finally {
-    killAll();
-    process.off('exit', killAll);
+    for (const child of live) child.kill('SIGKILL');
   }
   return results;
 }

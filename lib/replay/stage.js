@@ -3,8 +3,8 @@
 // first from the real server (embedded or remote), in a short-lived process per driver, and the server
 // is closed again before anything is measured. The benches the run measures are then the replayed
 // ones: no set-up, no checks against tables, each driver's connections answered in its own process.
-import { DriverHandle } from '../measuring/driver-handle.js';
-import { setUpBench } from '../measuring/plan.js';
+import { DriverHandle } from '../measuring/processes/driver-handle.js';
+import { setUpBench } from '../measuring/bench/plan.js';
 import { DEFAULT_PLACEMENT, canPin, pin, planPlacement } from '../common/placement.js';
 import { embeddedServerVersion } from '../server/embedded.js';
 import { openServer, serverSource } from '../server/session.js';

@@ -5,9 +5,8 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { installError } from '../common/errors.js';
-import { driverProcessFlags } from '../measuring/driver-handle.js';
-import { JIT_HOOK_FLAG } from '../measuring/jit.js';
-import { FIXED_MALLOC_TUNABLES } from '../measuring/same-program.js';
+import { JIT_HOOK_FLAG, driverProcessFlags } from '../measuring/processes/launch.js';
+import { FIXED_MALLOC_TUNABLES } from '../measuring/processes/same-program.js';
 
 // The counted process runs V8 as a replayed driver process does (its heap settings, V8's determinism
 // flags, gc() for count-process.js), without the hook that waits for compiles.

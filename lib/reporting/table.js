@@ -5,8 +5,8 @@ import { fmtOps, fmtPct, fmtSignedPct, fmtUs } from '../common/format-numbers.js
 import { countCells, countHead, describeCount } from './count-rows.js';
 import { counterOf } from '../replay/counters/index.js';
 import { describePlacement } from '../common/placement.js';
-import { planFor } from '../measuring/plan.js';
-import { describeWindowLength } from '../measuring/windows.js';
+import { planFor } from '../measuring/bench/plan.js';
+import { describeWindowLength } from '../measuring/figures/windows.js';
 
 function describeServer(server) {
   const where = !server.embedded ? 'remote'

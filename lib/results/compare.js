@@ -2,7 +2,7 @@
 // markdown.js, html.js). Nothing here reads files, measures or prints.
 import { deltaPct } from '../common/stats.js';
 import { rowKey, splitRowKey } from '../common/row-key.js';
-import { HOST_FOLLOW, JOINT_LEVEL, eachIntervalLevel, pairedChangeBetweenRuns, pairedDelta } from '../measuring/paired-delta.js';
+import { HOST_FOLLOW, JOINT_LEVEL, eachIntervalLevel, pairedChangeBetweenRuns, pairedDelta } from '../measuring/figures/paired-delta.js';
 import { anchorCandidates, unchangedDrivers } from './compare-anchor.js';
 import { anchorWarnings, hostShift, incomparabilities, serverCpuShift } from './compare-warnings.js';
 

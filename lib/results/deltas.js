@@ -1,7 +1,7 @@
 // Each row's paired Δ against its bench's reference (the baseline, or the first driver that ran the
 // bench), the run's resolution, and each Δ's significance under the one rule (measuring/paired-delta.js).
 import { round1 } from '../common/stats.js';
-import { eachIntervalLevel, pairedDelta, pairedDrift, pairedResolution, pairedSignificant } from '../measuring/paired-delta.js';
+import { eachIntervalLevel, pairedDelta, pairedDrift, pairedResolution, pairedSignificant } from '../measuring/figures/paired-delta.js';
 import { countDeltaPct, countFloorPct } from './counts.js';
 
 /**

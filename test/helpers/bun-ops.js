@@ -5,7 +5,7 @@
 //   parent → { close: true }                 close, then exit
 import adapter from '../../lib/drivers/bun-sql.js';
 import { BENCHES } from '../../benchs/index.js';
-import { checkFor, notApplicableReason, planFor, targetFor } from '../../lib/measuring/plan.js';
+import { checkFor, notApplicableReason, planFor, targetFor } from '../../lib/measuring/bench/plan.js';
 
 // `node --test test/` runs every file under test/, this one too: without a parent it has nothing to do.
 if (!process.send) process.exit(0);

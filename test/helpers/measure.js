@@ -1,10 +1,11 @@
 // Runs benches through the real machinery (one process per driver, interleaved windows) against a
 // test's embedded server, and ends the driver processes afterwards.
-import { DriverProcesses } from '../../lib/measuring/driver-handle.js';
-import { runMatrix } from '../../lib/measuring/runner.js';
+import { DriverProcesses } from '../../lib/measuring/processes/driver-processes.js';
+import { runMatrix } from '../../lib/measuring/planning/runner.js';
 import { createResults } from '../../lib/results/file.js';
 import { applyDeltas } from '../../lib/results/deltas.js';
 
+// `time` here is each window's (as the results say it); the run measures windows of `windowS`.
 export const QUICK = { concurrency: 1, rounds: 2, time: 0.05, lead: 0.02, warmup: 0.05, callTimeoutMs: 10000 };
 
 /** Returns the results object (deltas applied) and the pids of the driver processes it used. */
@@ -17,7 +18,7 @@ export async function measureWith({ benches, drivers, target, admin, context, se
   const pids = new Set();
   const tracking = { get: async (d, copy) => { const h = await processes.get(d, copy); pids.add(h.pid); return h; } };
   try {
-    await runMatrix({ benches, drivers, processes: tracking, admin, context, settings: s, results, signal, serverPid, serverAlive: async () => true });
+    await runMatrix({ benches, drivers, processes: tracking, admin, context, settings: { ...s, windowS: s.windowS ?? s.time }, results, signal, serverPid, serverAlive: async () => true });
   } finally {
     await processes.endAll();
   }

@@ -9,7 +9,7 @@ import { selectBenches } from '../../../benchs/index.js';
 import { EXIT } from '../../common/errors.js';
 import { fmtInt } from '../../common/format-numbers.js';
 import { round3 } from '../../common/stats.js';
-import { pairedDelta } from '../../measuring/paired-delta.js';
+import { pairedDelta } from '../../measuring/figures/paired-delta.js';
 import { describeRun } from '../../reporting/table.js';
 import { BUILTIN_DRIVERS, assertDriverNames } from '../../drivers/index.js';
 import { runBenchmark } from '../../run.js';

@@ -6,7 +6,7 @@ import { runBenchmark } from '../../run.js';
 import { addRunOptions, nonNegativeNumber } from '../options.js';
 import { expandRuntimes } from '../../drivers/runtimes.js';
 import { splitList } from '../../common/config.js';
-import { parseShard, parseStartAt } from '../../measuring/shards.js';
+import { parseShard, parseStartAt } from '../../measuring/planning/shards.js';
 import { exitCodesHelp } from '../exit-codes.js';
 
 export const EXAMPLES = `

@@ -1,0 +1,65 @@
+// How a bench runs on a driver: the bench's own plan, or for the floor reference client the
+// plain text statement with a check of the raw reply (it builds no rows).
+import { withRowShape } from '../../drivers/variants.js';
+
+export const FLOOR_BENCH_NOTE = 'the floor reference client runs only benches with a raw-reply check (do, select_100_cols, select_1000_rows)';
+
+export function planFor(bench, driver, context) {
+  if (driver.capabilities?.floor) {
+    if (!bench.floor) return { unsupported: FLOOR_BENCH_NOTE };
+    return { ...bench.plan(driver, context), protocol: 'text', check: bench.floor.check };
+  }
+  const plan = bench.plan(driver, context);
+  // bun-sql prepares a statement exactly when it has parameters (the server's counters show it): no
+  // text path with parameters, no binary path without.
+  if (driver.capabilities?.preparesIfParams && !plan.unsupported && !plan.unavailable) {
+    const params = /\?/.test(bench.sql ?? '');
+    if (params && /^text/.test(plan.protocol ?? '')) return { unsupported: 'it prepares every statement with parameters: no text protocol with parameters' };
+    if (!params && /^binary/.test(plan.protocol ?? '')) return { unsupported: 'it prepares only statements with parameters: one without runs as text' };
+  }
+  return plan;
+}
+
+/** A plan's check of one result: its own (the floor's, or one bound to set-up data), else the bench's. */
+export const checkFor = (plan, bench) => plan.check ?? bench.check;
+
+/**
+ * Run a bench's set-up through the harness's own connection. Returns the context the bench's plans
+ * see: with `setupData` when the set-up shares something with the drivers (e.g. a reference result).
+ */
+export async function setUpBench(bench, admin, context) {
+  const setup = await bench.setup?.(admin, context);
+  return setup?.shared === undefined ? context : { ...context, setupData: setup.shared };
+}
+
+/**
+ * Why a plan cannot run, as its n/a row says it (null when it runs): `unsupported`, the driver lacks
+ * the operation; `unavailable`, the bench needs what this run does not have (e.g. a server with TLS).
+ */
+export function notApplicableReason(plan) {
+  if (plan?.unsupported) return `not supported by driver: ${plan.unsupported}`;
+  if (plan?.unavailable) return plan.unavailable;
+  return null;
+}
+
+/** Where a plan's connections go: the run's target, with the bench's own driver options (`connectOptions`). */
+export const targetFor = (plan, target) => (plan.connectOptions ? { ...target, driverOptions: plan.connectOptions } : target);
+
+/**
+ * What the op of a plan with `connects: true` is given instead of an open connection: a way to open
+ * connections of its own (the connection benches), with the plan's options.
+ */
+export const connectorFor = (plan, driver, target) => {
+  const t = targetFor(plan, target);
+  return { connect: () => driver.connect(t) };
+};
+
+/**
+ * A bench as one driver runs it in its own process: its plan and the check of each result, shaped
+ * for the driver's rows; { notApplicable } when the driver cannot run it.
+ */
+export function planBench(bench, driver, context) {
+  const plan = planFor(bench, driver, context);
+  if (plan.unsupported || plan.unavailable) return { notApplicable: { unsupported: plan.unsupported, unavailable: plan.unavailable } };
+  return { plan, check: withRowShape(checkFor(plan, bench), driver) };
+}

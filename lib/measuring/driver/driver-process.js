@@ -1,0 +1,227 @@
+// One row of a run in a process of its own (forked by processes/driver-handle.js): its own heap,
+// module cache and JIT. Everything that touches the driver happens here; this file answers the
+// parent's requests, each in a module of its own (warm-up, windows, capture).
+//
+// Requests arrive over IPC as { id, cmd, args }; each gets one reply { id, ok, result | error }.
+//   init    { spec, context, target }  load the adapter (by its load spec)
+//   open    { bench, concurrency, warmup, settle, awaitCompiles, callTimeoutMs, setupData, replay,
+//           warmupOps, fixed, windowS, lead, held }  plan, connect, warm up (bench-warm-up.js)
+//   window  { lead, windowS, awaitCompiles, bare, rate, poll, fixed }  unmeasured lead-in, then about
+//           `windowS` seconds sampled by benchmark.js (sampler.js); bare: calibrate's bare loop instead
+//           (bare-window.js); rate: --rate's open schedule instead (rate-window.js); poll: the event
+//           loop turns without sleeping meanwhile; fixed: a replayed row's window as the parent sized it
+//   close   {}  close the connections; the bench's latency histogram and its own figures
+//   capture { bench, setupData, ops, callTimeoutMs }  --replay's capture (capture.js)
+// With --replay, `open` takes `replay` (a replay set's path) and its connections are answered by the
+// set's recording, in this process, instead of the server (lib/conversations/transport.js).
+import { BENCHES } from '../../../benchs/index.js';
+import { loadDrivers } from '../../drivers/index.js';
+import { describeLoadFailure } from '../../drivers/checkout-modules.js';
+import { connectorFor, planBench as planBenchFor, targetFor } from '../bench/plan.js';
+import { sampleWindow } from './sampler.js';
+import { bareWindow } from './bare-window.js';
+import { warmUpBench } from './bench-warm-up.js';
+import { capture } from './capture.js';
+import { gcMsBetween } from './gc-pauses.js';
+import { windowFigure } from '../figures/window.js';
+import { windowSizer } from '../figures/window-sizing.js';
+import { LatencyRecorder } from './latency.js';
+import { rateWindow } from './rate-window.js';
+import { busyPoll } from './ticker.js';
+import { round1 } from '../../common/stats.js';
+import { addSecret, errorText as textOf } from '../../common/redact.js';
+import { within } from '../../common/timers.js';
+import { awaitCompiles, canAwaitCompiles } from './jit.js';
+import { holdSockets } from '../../drivers/held-sockets.js';
+import { connectDirectly, installReplayTransport, replayConnections, takeMismatch } from '../../conversations/transport.js';
+import { decodeConversation, readSet } from '../../conversations/sets.js';
+
+// Ctrl-C, and the hang-up of a closed terminal, reach the whole process group: they are the parent's
+// to handle, and the parent ends this process. If the parent goes away without doing so, this
+// process ends with it.
+process.on('SIGINT', () => {});
+process.on('SIGHUP', () => {});
+process.on('SIGTERM', () => process.exit(0));
+process.on('disconnect', () => process.exit(0));
+
+// A local checkout may load a module it lacks at any call (mysql loads its parts on first use):
+// said in one line, with the command that installs it, instead of the loader's require stack.
+// A replayed connection that met a command its recording does not have: the row's error names the
+// command, whatever the driver made of its closed socket.
+const errorText = (err) => {
+  const mismatch = takeMismatch();
+  if (mismatch) return mismatch;
+  const said = driver?.local ? describeLoadFailure(err, driver.dir) : err;
+  return textOf(said);
+};
+
+let driver = null;
+let context = null;
+let target = null;
+let benchesOpened = 0;
+let runHoldMs = 0; // --rtt held here: the run's hold each way (stage.js), where a bench's tuning starts
+let tunedRttMs = null; // and the RTT a bench's hold is tuned to (held-tuning.js), null when not tuned
+let replaying = null; // { file, recording } of the set the open openBench replays
+let openBench = null; // the bench being measured: { bench, plan, check, ops, conns, pool, sizer, bareSizer, latencies, callTimeoutMs }
+
+async function openConnections(count, to = target) {
+  const conns = [];
+  try {
+    for (let i = 0; i < count; i++) conns.push(await driver.connect(to));
+    return conns;
+  } catch (err) {
+    await closeAll(conns, true);
+    throw err;
+  }
+}
+
+async function closeAll(conns, force = false) {
+  await Promise.all(conns.map(async (c) => {
+    try {
+      if (force) c.destroy?.();
+      else await within(c.close(), 2000);
+    } catch {
+      try { c.destroy?.(); } catch { /* gone */ }
+    }
+  }));
+}
+
+async function closeOpenBench({ force = false } = {}) {
+  if (!openBench) return;
+  const { conns, pool } = openBench;
+  openBench = null;
+  if (pool) await within(Promise.resolve(pool.close()).catch(() => {}), 5000);
+  await closeAll(conns, force);
+  // Drop what the driver caches across connections (mysql2's compiled row parsers), so every bench
+  // starts from the same driver state.
+  try { await driver.releaseCaches?.(); } catch { /* housekeeping never fails a row */ }
+}
+
+/** A bench's plan and check on this driver, with the bench's set-up data; `notApplicable` when the plan says n/a. */
+function planBench(benchName, setupData) {
+  const bench = BENCHES.find((b) => b.name === benchName);
+  if (!bench) throw new Error(`unknown bench ${benchName}`);
+  return { bench, ...planBenchFor(bench, driver, setupData === undefined ? context : { ...context, setupData }) };
+}
+
+const handlers = {
+  async init(args) {
+    // --rtt (stage.js): this process's connections to the server hold each chunk, each way.
+    const { heldOneWayMs, heldRttMs, ...rest } = args.target ?? {};
+    if (heldOneWayMs > 0) holdSockets({ oneWayMs: heldOneWayMs });
+    runHoldMs = heldOneWayMs ?? 0;
+    tunedRttMs = heldRttMs ?? null;
+    // --replay: node:net wrapped before the driver loads (it may keep its own reference to connect).
+    if (rest.replay || rest.capture) installReplayTransport();
+    target = args.target ? rest : args.target;
+    addSecret(target?.password);
+    context = args.context;
+    [driver] = await loadDrivers([args.spec], { checked: true });
+    return { name: driver.name, version: driver.version, awaitsCompiles: canAwaitCompiles() };
+  },
+
+  async open({ bench: benchName, concurrency, warmup, settle = true, awaitCompiles: jitWait = false, callTimeoutMs, setupData, replay, warmupOps, fixed, windowS, lead, held: benchHold }) {
+    await closeOpenBench({ force: true });
+    if (replay?.failed) throw new Error(replay.failed);
+    if (replay) {
+      if (replaying?.file !== replay) replaying = { file: replay, recording: decodeConversation(readSet(replay)) };
+      replayConnections(replaying.recording);
+    } else connectDirectly();
+    const { bench, plan, check, notApplicable } = planBench(benchName, setupData);
+    if (notApplicable) return notApplicable;
+    let pool = null;
+    let conns = [];
+    // A plan may add driver options of its own (connectOptions), set up each connection (init), or
+    // open its connections itself in each operation (connects: the connection benches).
+    if (plan.pool) pool = await driver.createPool(targetFor(plan, target), concurrency);
+    else if (!plan.connects) conns = await openConnections(concurrency, targetFor(plan, target));
+    openBench = { bench, plan, check, pool, conns, latencies: new LatencyRecorder(), callTimeoutMs };
+    for (const c of conns) await plan.init?.(c);
+    openBench.ops = pool ? Array.from({ length: concurrency }, () => plan.op(pool))
+      : plan.connects ? Array.from({ length: concurrency }, () => plan.op(connectorFor(plan, driver, target)))
+        : conns.map((c) => plan.op(c));
+    // A process's first bench also warms up the driver's code that every bench runs.
+    const firstBench = benchesOpened === 0;
+    benchesOpened++;
+    const { warmed, sizer, held } = await warmUpBench({
+      ops: openBench.ops, check, warmup, settle, jitWait, callTimeoutMs, firstBench,
+      hold: { runHoldMs, tunedRttMs, benchHold }, replay: { warmupOps, fixed, windowS, lead },
+    });
+    openBench.sizer = sizer;
+    return {
+      protocol: plan.protocol, pool: Boolean(plan.pool), msPerOp: warmed.msPerOp, warmupSeconds: warmed.seconds,
+      compileWaitSeconds: warmed.compileWaitSeconds, fixed: sizer.fixed ?? undefined, held, warmupOps: warmed.count,
+    };
+  },
+
+  async window({ lead, windowS, awaitCompiles: jitWait = false, bare = false, rate = null, poll = false, fixed }) {
+    if (!openBench) throw new Error('window before open');
+    const { ops, check, latencies, callTimeoutMs, plan } = openBench;
+    // --replay: the row's windows as the coordinator sized them, side by side with the other rows'.
+    if (fixed && openBench.sizer.fixed) {
+      openBench.sizer = windowSizer({ fixed });
+      if (openBench.bareSizer) openBench.bareSizer = windowSizer({ fixed });
+    }
+    plan.windowStats?.(); // counts start again with this window
+    // A rate run's closed-loop pass turns the event loop as its open schedule's waits do (ticker.js).
+    const stopPolling = poll ? busyPoll() : null;
+    // The bare loop's windows are sized from its own previous window, as the harness's are.
+    if (bare) openBench.bareSizer ??= openBench.sizer;
+    const m = await (rate ? rateWindow(openBench, { lead, windowS, rate })
+      : bare ? bareWindow(ops[0], { ops, check, sizer: openBench.bareSizer, lead, windowS, callTimeoutMs })
+        : sampleWindow({ ops, check, sizer: openBench.sizer, windowS, lead, callTimeoutMs, latencies, name: openBench.bench.name })).finally(() => stopPolling?.());
+    if (bare) openBench.bareSizer = openBench.bareSizer.after(m.msPerOp);
+    else if (!rate) openBench.sizer = openBench.sizer.after(m.msPerOp);
+    // A function that got hot during the window is compiled now, before this process is stopped,
+    // and not through its next windows.
+    const compileWaitMs = jitWait ? awaitCompiles() : 0;
+    // GC entries are delivered after the turn they happened in.
+    await new Promise((resolve) => setImmediate(resolve));
+    // The window figure (figures/window.js): what the window measured, and what this process adds.
+    return windowFigure({
+      ...m,
+      seconds: (m.measuredTo - m.measuredFrom) / 1000,
+      gcMs: gcMsBetween(m.measuredFrom, m.measuredTo),
+      reruns: m.reruns ?? null,
+      compileWaitMs,
+      workload: plan.windowStats?.(),
+    });
+  },
+
+  async capture({ bench: benchName, setupData, ops, callTimeoutMs = 30000 }) {
+    await closeOpenBench({ force: true });
+    const { plan, check, notApplicable } = planBench(benchName, setupData);
+    if (notApplicable) return notApplicable;
+    return capture({ driver, target, plan, check, ops, callTimeoutMs, closeAll });
+  },
+
+  /** The openBench's latencies (their histogram included, to be merged with the row's other processes'). */
+  async close() {
+    if (!openBench) return {};
+    const { latencies, plan } = openBench;
+    const summary = latencies.summary();
+    const lags = openBench.rate?.lags;
+    const result = {
+      latency: summary && { ...summary, histogram: latencies.encode() },
+      // --rate: how late the operations started against their schedule, as a histogram to merge.
+      lag: lags && lags.length ? { ...lags.summary(), histogram: lags.encode() } : undefined,
+      operations: latencies.operations,
+      workload: plan.summarize?.(latencies),
+      rssMB: round1(process.memoryUsage().rss / 2 ** 20),
+    };
+    await closeOpenBench();
+    return result;
+  },
+};
+
+process.on('message', async ({ id, cmd, args }) => {
+  try {
+    const result = await handlers[cmd](args ?? {});
+    process.send({ id, ok: true, result });
+  } catch (err) {
+    // A failed openBench may leave its connections mid-reply: drop them.
+    if (cmd === 'open' || cmd === 'window') await closeOpenBench({ force: true }).catch(() => {});
+    process.send({ id, ok: false, error: errorText(err) });
+  }
+});
+process.send({ ready: true });

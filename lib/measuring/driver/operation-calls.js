@@ -1,0 +1,81 @@
+// One sampled call of a driver's operations, inside the driver's own process: k operations back to
+// back on each connection, one result in so many checked, one in so many timed; and the timeout and
+// stall watch that stop a call when the driver or the server hangs (sampler.js, warm-up.js).
+import { performance } from 'node:perf_hooks';
+import { whenAborted } from '../../common/timers.js';
+
+export class SampleTimeout extends Error {
+  constructor(seconds) {
+    super(`no reply within ${seconds} s: the driver or the server hung`);
+    this.name = 'SampleTimeout';
+  }
+}
+
+/**
+ * k ops back to back on one connection; every `checkEvery`-th result is checked, the first included.
+ * With `latencies`, one operation in every `timeEvery` is timed, from just before its call to its
+ * return, starting at a random offset (so no operation of a period is favoured); the rest count as
+ * the operations the timed ones stand for. A check is in no latency.
+ */
+async function chain(op, k, check, latencies, checkEvery, timeEvery) {
+  let timed = latencies ? Math.floor(Math.random() * timeEvery) : k;
+  for (let i = 0; i < k; i++) {
+    const start = i === timed ? performance.now() : 0;
+    const result = await op();
+    if (i === timed) {
+      latencies.push((performance.now() - start) * 1000);
+      timed += timeEvery;
+    }
+    if (i % checkEvery === 0) check(result);
+  }
+  latencies?.addOperations(k);
+}
+
+/**
+ * One call: `count` operations back to back on each of `ops` (one per connection), every
+ * `checkEvery`-th result checked; with `latencies`, one in every `timeEvery` timed (chain).
+ */
+export function runCall({ ops, count, check, latencies = null, checkEvery = 1, timeEvery }) {
+  if (ops.length === 1) return chain(ops[0], count, check, latencies, checkEvery, timeEvery);
+  return Promise.all(ops.map((op) => chain(op, count, check, latencies, checkEvery, timeEvery)));
+}
+
+/** Reject after `ms` or when `signal` aborts, whichever comes first. */
+export function guard(promise, ms, signal) {
+  let timer;
+  let stopListening;
+  const stop = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new SampleTimeout(ms / 1000)), ms);
+    stopListening = whenAborted(signal, reject);
+  });
+  return Promise.race([promise, stop]).finally(() => {
+    clearTimeout(timer);
+    stopListening();
+  });
+}
+
+/**
+ * One timer for a whole stretch of calls, instead of one per call inside a measured window: `failed`
+ * rejects when no call has finished for `ms`, or when `signal` aborts. Call progress() after each call.
+ */
+export function stallWatch(ms, signal) {
+  let last = performance.now();
+  let timer = null;
+  let fail;
+  const failed = new Promise((_, reject) => { fail = reject; });
+  failed.catch(() => {}); // observed through Promise.race
+  const check = () => {
+    if (performance.now() - last >= ms) fail(new SampleTimeout(ms / 1000));
+    else timer = setTimeout(check, ms / 4);
+  };
+  timer = setTimeout(check, ms / 4);
+  const stopListening = whenAborted(signal, fail);
+  return {
+    failed,
+    progress() { last = performance.now(); },
+    stop() {
+      clearTimeout(timer);
+      stopListening();
+    },
+  };
+}

@@ -1,0 +1,205 @@
+// Times a driver's operations with benchmark.js, inside the driver's own process: a warm-up that
+// sizes the sampled call, an unmeasured lead-in, and measured windows.
+//
+// benchmark.js's deferred mode costs tens of microseconds per sampled call (measured here: about
+// 50 µs, 4-5 % of a 1 ms call of DO statements). So one benchmark.js sample is one call that runs
+// a whole sample's worth of operations back to back on each connection, and ops/s = samples/s x
+// opsPerCall x connections. An operation stays exactly what the bench defines; one result in every
+// `opsPerCheck` (about every TARGET_CHECK_MS) is checked, as before the bookkeeping was amortised.
+import { performance } from 'node:perf_hooks';
+import { GaplessBenchmark } from './gapless-benchmark.js';
+import { LatencyRecorder } from './latency.js';
+import { runCall, stallWatch } from './operation-calls.js';
+import { leadIn, leadInByCount } from './warm-up.js';
+import { windowLead } from '../figures/window-sizing.js';
+
+// One benchmark.js sample per window: between two samples benchmark.js spends about 2.5 ms cloning
+// the benchmark and compiling a new test function while the connection idles, and the operations
+// after such a gap run cold. Eight samples per window cost the drivers 10-17 % against a bare loop
+// here (`calibrate`), two about 3.5 %. The lead-in is benchmark.js's first cycle, for the same reason.
+
+/** This process's CPU time so far, all threads, user + system, in µs. */
+export function ownCpuUs() {
+  const u = process.cpuUsage();
+  return u.user + u.system;
+}
+
+// A sample that finishes under minTime is re-run, sized anew from it: a few times at most.
+const MAX_CYCLES = 20;
+const MAX_NESTED_RESOLVES = 64;
+
+/**
+ * The benchmark.js run of one window. Its first cycle is the lead-in, which benchmark.js discards
+ * (it runs under minTime, and benchmark.js re-runs a cycle that finishes under minTime, keeping only
+ * the re-run); its next cycle is the sample: one call of `opsPerCall` operations, sized when it
+ * starts. benchmark.js compiles its test (about 2.5 ms of work and 250 kB of garbage on this machine)
+ * before the first cycle, so the measured cycle follows the lead-in with no gap: compiling between
+ * the lead-in and the sample cost the drivers 2-3 % against a bare loop here (`calibrate`).
+ * `leadSeconds` is the lead-in's length, already cut to the window (windowLead). `state` receives the
+ * lead-in, the measured span (its clock, and this process's CPU time at its start and end: benchmark.js's
+ * own work after the cycle is not the driver's), the operations run, and the first failure.
+ */
+function windowBenchmark({ name, windowS, leadSeconds, leadOps = 0, ops, check, sized, latencies, watch, state, callTimeoutMs, signal }) {
+  const fail = (deferred, err) => {
+    state.failure = err;
+    deferred.benchmark._original.abort();
+    deferred.resolve();
+  };
+  // The sample's CPU time ends once benchmark.js has stopped its clock, on the cycle's last call
+  // (its teardown sets `cycles` back to 0): read inside the clocked span, its 20 µs would count.
+  const resolve = (deferred) => {
+    deferred.resolve();
+    if (state.span?.t1 !== undefined && state.span.cpu1 === undefined && deferred.cycles === 0) {
+      state.span.cpu1 = ownCpuUs();
+    }
+  };
+  return new GaplessBenchmark(name, {
+    defer: true,
+    async: true,
+    delay: 0,
+    initCount: 1,
+    // A fixed window (a replayed row's) is kept however short: benchmark.js runs a cycle under minTime again.
+    minTime: sized.sizer.fixed ? Number.MIN_VALUE : windowS / 2,
+    maxTime: 0, // one sample
+    minSamples: 1,
+    fn(deferred) {
+      if (state.failure) {
+        deferred.resolve();
+      } else if (deferred.benchmark.cycles > MAX_CYCLES) {
+        fail(deferred, new Error(`a window of ${state.opsPerCall} operations kept finishing in under ${windowS / 2} s`));
+      } else if (leadSeconds > 0 && deferred.benchmark.cycles === 0) {
+        leadIn({ ops, check, seconds: leadSeconds, callTimeoutMs, signal }).then((led) => {
+          state.led = led;
+          state.opsRun += led.ops;
+          watch.progress();
+          deferred.resolve();
+        }, (err) => fail(deferred, err));
+      } else if (deferred.cycles > 0) {
+        // The sample cycle's count is above 1 after the short lead-in cycle: its further calls are
+        // empty, and inside the clock. Each step on this path runs cold after a window of operations:
+        // a queueMicrotask took 20-30 µs here, and with it the clock stopped 80-100 µs after the last
+        // operation (0.5 % of a window). So they resolve at once, through a microtask only when so
+        // many are left that resolving at once would nest too deep.
+        if (deferred.benchmark.count - deferred.cycles <= MAX_NESTED_RESOLVES) resolve(deferred);
+        else queueMicrotask(() => resolve(deferred));
+      } else {
+        const sample = () => {
+          state.opsPerCall = sized.sizer.ops(state.led, windowS);
+          state.plannedOpsPerCall ??= state.opsPerCall;
+          state.span = { t0: performance.now(), cpu0: ownCpuUs() };
+          runCall({ ops, count: state.opsPerCall, check, latencies, checkEvery: sized.sizer.opsPerCheck, timeEvery: sized.sizer.opsPerTiming(state.led) }).then(() => {
+            state.span.t1 = performance.now();
+            resolve(deferred); // first: the bookkeeping below would run inside the clock
+            state.opsRun += state.opsPerCall * ops.length;
+            sized.msPerOp = (state.span.t1 - state.span.t0) / state.opsPerCall;
+            sized.sizer = sized.sizer.after(sized.msPerOp); // a short sample's re-run is sized from it
+            watch.progress();
+          }, (err) => fail(deferred, err));
+        };
+        if (!(leadOps > 0)) {
+          sample();
+          return;
+        }
+        // A replayed row's lead-in (a number of operations) runs in the sample's cycle, and the
+        // measured span starts on its last operation's heels: run before benchmark.js started its
+        // cycle, it left benchmark.js's own set-up between the two (docs/history/2026-11-26-replay-timed.md#2026-11-26-later-morning-windows-sized-side-by-side-warm-ups-by-reply-bytes-issue-33).
+        leadInByCount({ ops, check, count: leadOps, opsPerCheck: sized.sizer.opsPerCheck, callTimeoutMs, signal }).then((led) => {
+          state.led = led;
+          state.opsRun += led.ops;
+          sample();
+        }, (err) => fail(deferred, err));
+      }
+    },
+  });
+}
+
+/**
+ * Run the window's benchmark to its end, a stall or an abort. Returns its cycles and the last one's
+ * time as benchmark.js clocked it.
+ */
+async function runWindow(bench, { watch, state }) {
+  const last = { cycles: 0, clocked: null };
+  bench.on('cycle', (event) => {
+    last.cycles++;
+    last.clocked = event.target.times.cycle;
+  });
+  const done = new Promise((resolve) => {
+    bench.on('complete', resolve);
+    bench.on('abort', resolve);
+    bench.run();
+  });
+  try {
+    await Promise.race([done, watch.failed]);
+  } catch (err) {
+    state.failure ??= err;
+    bench.abort();
+  } finally {
+    watch.stop();
+  }
+  return last;
+}
+
+/**
+ * One window: an unmeasured lead-in of `lead` seconds (at most a third of the window), then
+ * benchmark.js times one sample of about `windowS` seconds, right after it.
+ * The window's length in operations is the sizer's (figures/window-sizing.js); `msPerOp`, the kept
+ * sample's time per operation, sizes the next window (sizer.after).
+ * @returns {Promise<{opsPerSec, rme, samples, cycles, reruns, samplingSeconds, opsPerCall, plannedOpsPerCall, ops, leadOps, opsRun, sampleOpsPerSec, measuredFrom, measuredTo, cpuUs, msPerOp}>}
+ */
+export async function sampleWindow({
+  ops, check, sizer, windowS, lead = 0, callTimeoutMs = 30000, signal, name = 'bench', latencies = new LatencyRecorder(),
+}) {
+  const samplingStart = performance.now();
+  let state;
+  let bench;
+  let last;
+  let leadSeconds;
+  let opsRun = 0;
+  // Twice at most: when an operation of the lead-in stalls past minTime, benchmark.js keeps the
+  // lead-in's cycle as its sample; the window then runs again, without a lead-in.
+  // A replayed row's lead-in is a number of operations, run in the sample's own cycle.
+  const fullLead = sizer.fixed ? 0 : windowLead(lead, windowS);
+  const leadOps = sizer.leadOps;
+  const sized = { sizer, msPerOp: null }; // this window's sizer, and its kept sample's time per operation
+  for (leadSeconds of fullLead > 0 ? [fullLead, 0] : [0]) {
+    const watch = stallWatch(callTimeoutMs, signal);
+    state = { failure: null, led: null, span: null, opsPerCall: 0, plannedOpsPerCall: null, opsRun: 0 };
+    bench = windowBenchmark({ name, windowS, leadSeconds, leadOps, ops, check, sized, latencies, watch, state, callTimeoutMs, signal });
+    last = await runWindow(bench, { watch, state });
+    if (state.failure) throw state.failure;
+    if (bench.error) throw bench.error;
+    opsRun += state.opsRun;
+    if (state.span?.t1 !== undefined) break;
+  }
+  const { span, opsPerCall } = state;
+  const opsPerSample = opsPerCall * ops.length;
+  // benchmark.js's clock of the kept cycle (its period is that time over the cycle's count of calls);
+  // a replayed row's cycle also holds its lead-in, so its sample is clocked by the measured span.
+  const opsPerSec = sizer.fixed ? opsPerSample / ((span.t1 - span.t0) / 1000) : opsPerSample / last.clocked;
+  return {
+    opsPerSec,
+    sampleOpsPerSec: [opsPerSec],
+    rme: bench.stats.rme,
+    samples: bench.stats.sample.length,
+    cycles: last.cycles, // benchmark.js cycles run: the lead-in's, the sample's, and any re-run of a short sample
+    // What the window had to run again: itself without its lead-in (an operation stalled the lead-in
+    // past minTime), and samples that finished under minTime.
+    reruns: {
+      leadInStalled: fullLead > 0 && leadSeconds === 0 ? 1 : 0,
+      shortSamples: Math.max(0, last.cycles - (leadSeconds > 0 ? 2 : 1)),
+    },
+    samplingSeconds: (performance.now() - samplingStart) / 1000,
+    opsPerCall,
+    // The sample's size as the window planned it from the previous one (a short sample's re-run is sized anew).
+    plannedOpsPerCall: state.plannedOpsPerCall,
+    ops: opsPerSample, // the kept sample's: its CPU time and GC pauses are counted over it alone
+    leadOps: state.led?.ops ?? 0,
+    measuredFrom: span.t0,
+    measuredTo: span.t1,
+    // Every operation the window ran: lead-ins, short samples run again, the kept sample. The
+    // server's CPU time, read around the whole window, is counted over these.
+    opsRun,
+    cpuUs: span.cpu1 - span.cpu0,
+    msPerOp: sized.msPerOp,
+  };
+}

@@ -1,0 +1,93 @@
+// `--rate 2000,4000` or `--rate 50%,120%`: the benches that take an open schedule (a bench's
+// `openSchedule`) run once per rate (open-loop.js), after the run's closed-loop pass when a rate is a
+// share of the closed-loop maximum. The latency-against-throughput table is reporting/rates.js.
+import { usageError } from '../../common/errors.js';
+import { SCHEDULES } from '../figures/rate.js';
+
+const MAX_RATE = 10_000_000;
+
+/** commander parser for --rate: `2000` -> [{ perSec: 2000 }]; `50%,120%` -> [{ pctOfMax: 50 }, { pctOfMax: 120 }]. */
+export function parseRates(value) {
+  const parts = String(value).split(',').map((s) => s.trim());
+  const rates = parts.map((p) => {
+    const pct = p.endsWith('%');
+    const n = Number(pct ? p.slice(0, -1) : p);
+    if (p === '' || p === '%' || !Number.isFinite(n) || n <= 0 || n > MAX_RATE) {
+      throw usageError(`--rate must be operations per second above 0 (2000), or a share of the closed-loop maximum (50%), or a list of them, not '${value}'`);
+    }
+    return pct ? { pctOfMax: n } : { perSec: n };
+  });
+  const key = (r) => (r.perSec !== undefined ? `${r.perSec}` : `${r.pctOfMax}%`);
+  const dup = rates.find((r, i) => rates.findIndex((o) => key(o) === key(r)) !== i);
+  if (dup) throw usageError(`--rate names ${key(dup)} twice: '${value}'`);
+  return rates;
+}
+
+/** commander parser for --schedule. */
+export function parseSchedule(value) {
+  if (!SCHEDULES.includes(value)) throw usageError(`--schedule must be ${SCHEDULES.join(' or ')}, not '${value}'`);
+  return value;
+}
+
+/** commander parser for --latency-limit (ms). */
+export function parseLatencyLimit(value) {
+  const n = Number(value);
+  if (String(value).trim() === '' || !Number.isFinite(n) || n <= 0) throw usageError(`--latency-limit must be milliseconds above 0, not '${value}'`);
+  return n;
+}
+
+/** The benches of a run that cannot take --rate (no open schedule), refused in one line. */
+export function assertRateBenches(benches) {
+  const closedOnly = benches.filter((b) => !b.openSchedule).map((b) => b.name);
+  if (closedOnly.length) {
+    throw usageError(`--rate needs benches whose operations can start on a schedule: ${closedOnly.join(', ')} cannot`,
+      'name benches that take one: `mysql-driver-bench list` marks them (rate)');
+  }
+}
+
+/** The settings' record of --rate (saved with the run). */
+export const rateSettings = (opts) => (opts.rate ? {
+  rates: opts.rate, schedule: opts.schedule ?? 'poisson', latencyLimitMs: opts.latencyLimit ?? null, seed: 1,
+} : null);
+
+/**
+ * The closed-loop maximum a share of which a rate asks for: the highest rate every row of the bench
+ * reached in the run's closed-loop pass at this concurrency (its slowest row's ops/s), so that the
+ * rows are compared at a rate each can reach; a run of one driver takes its own. Null when that pass
+ * measured no row.
+ */
+export function closedLoopMax(results, benchName, concurrency) {
+  const entry = results.benches.find((e) => e.name === benchName && !e.rate && (e.concurrency ?? concurrency) === concurrency);
+  const rows = entry?.results.filter((r) => r.ok && r.opsPerSec > 0) ?? [];
+  return rows.length ? Math.min(...rows.map((r) => r.opsPerSec)) : null;
+}
+
+/** One rate of the list, for one bench: { askedPerSec, pctOfMax?, closedLoopMax?, schedule, latencyLimitMs, seed }; null when its maximum is unknown. */
+export function resolveRate(rate, rateRun, { results, benchName, concurrency }) {
+  const common = { schedule: rateRun.schedule, latencyLimitMs: rateRun.latencyLimitMs, seed: rateRun.seed };
+  if (rate.perSec !== undefined) return { askedPerSec: rate.perSec, ...common };
+  const max = closedLoopMax(results, benchName, concurrency);
+  if (!max) return null;
+  return { askedPerSec: Math.round((max * rate.pctOfMax) / 100), pctOfMax: rate.pctOfMax, closedLoopMax: Math.round(max), ...common };
+}
+
+/** How many times each bench is measured at each level: once, or once per rate (and the closed-loop pass for shares). */
+/** What each window of a pass at `openRate` (resolveRate's) is asked to run: its rate, schedule, seed and limit; null for a closed loop. */
+export const windowRate = (openRate) => (openRate
+  ? { perSec: openRate.askedPerSec, schedule: openRate.schedule, seed: openRate.seed, latencyLimitMs: openRate.latencyLimitMs }
+  : null);
+
+export const ratePasses = (run) => (run ? run.rates.length + (run.rates.some((r) => r.pctOfMax !== undefined) ? 1 : 0) : 1);
+
+/**
+ * Run `runLevel(levelSettings)` for the closed-loop pass (when a rate is a share of the maximum) and
+ * then once per rate of settings.rate (the run's, rateSettings), levelSettings.openRate being that
+ * rate ({ perSec } or { pctOfMax }); the runner resolves it per bench (resolveRate) and marks its entries.
+ */
+export async function forEachRate(settings, runLevel) {
+  const run = settings.rate;
+  if (!run) return runLevel(settings);
+  if (run.rates.some((r) => r.pctOfMax !== undefined)) await runLevel({ ...settings, openRate: null });
+  for (const rate of run.rates) await runLevel({ ...settings, openRate: rate });
+  return undefined;
+}

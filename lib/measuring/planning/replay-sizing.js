@@ -1,0 +1,52 @@
+// --replay: the rows' windows, fixed in operations, sized side by side after the warm-ups and again
+// from the rounds, so that the rows of a bench run windows of one length in time. The policy and its
+// formula are figures/window-sizing.js's (REPLAY_SIZING); this runs the windows it asks for.
+import { unlessAborted } from '../../common/timers.js';
+import { REPLAY_SIZING, fixedFromMsPerOp, sizesRow, sizingWindowsLeft } from '../figures/window-sizing.js';
+import { shuffle } from './schedule.js';
+
+/**
+ * The rows' windows sized side by side: every process of every row runs windows of its warm-up's
+ * size, the rows in a fresh random order each time, not kept; each row is then sized from the median
+ * time per operation of its own, taken on the same stretch of the host's drift as the others'. Sets
+ * `fixedWindow` on the rows it sized.
+ */
+export async function sizeWindowsSideBySide(rowStates, { settings, windowTimeoutMs, signal, fail }) {
+  const rows = rowStates.filter((c) => !c.row && !c.owner && c.fixedWindow);
+  if (rows.length === 0) return;
+  const { windowS, lead } = settings;
+  const msPerOp = new Map(rows.map((c) => [c, []]));
+  const left = new Map(rows.flatMap((c) => Array.from({ length: c.copies }, (_, groupIndex) => {
+    const handle = c.handles[groupIndex * c.workers];
+    return [handle, sizingWindowsLeft(handle.windowsRun)];
+  })));
+  while (rows.some((c) => !c.row && c.handles.some((h) => left.get(h) > 0))) {
+    for (let groupIndex = 0; groupIndex < Math.max(...rows.map((c) => c.copies)); groupIndex++) {
+      for (const rowState of shuffle(rows)) {
+        const handle = rowState.handles[groupIndex * rowState.workers];
+        if (rowState.row || groupIndex >= rowState.copies || !(left.get(handle) > 0)) continue;
+        signal?.throwIfAborted();
+        try {
+          const w = await unlessAborted(handle.turn('window', { lead, windowS, fixed: rowState.fixedWindow }, windowTimeoutMs), signal);
+          left.set(handle, left.get(handle) - 1);
+          if (sizesRow(left.get(handle)) && w.opsPerSec > 0) msPerOp.get(rowState).push(1000 / w.opsPerSec);
+        } catch (err) {
+          left.set(handle, 0);
+          await fail(rowState, err);
+        }
+      }
+    }
+  }
+  for (const rowState of rows) {
+    if (!rowState.row && msPerOp.get(rowState).length) rowState.fixedWindow = fixedFromMsPerOp(msPerOp.get(rowState), { windowS, lead });
+  }
+}
+
+/** At round `resizeAtRound`, sizes each fixed-window row's windows again from its rounds since `resizeFromRound` (sets `fixedWindow`). */
+export function resizeIfDue(r, rowStates, { windowS, lead }) {
+  if (r !== REPLAY_SIZING.resizeAtRound) return;
+  for (const rowState of rowStates.filter((c) => !c.row && !c.owner && c.fixedWindow)) {
+    const msPerOp = rowState.windows.filter((w) => w.round >= REPLAY_SIZING.resizeFromRound && w.opsPerSec > 0).map((w) => 1000 / w.opsPerSec);
+    if (msPerOp.length) rowState.fixedWindow = fixedFromMsPerOp(msPerOp, { windowS, lead });
+  }
+}

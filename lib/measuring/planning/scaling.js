@@ -1,0 +1,42 @@
+// `--concurrency 1,4,16`: the chosen benches are run once per level (the scaling table that shows
+// each driver's ops/s and p99 latency per level is reporting/scaling.js). A single level is the plain
+// run it always was.
+import { usageError } from '../../common/errors.js';
+
+const MAX_LEVEL = 1024;
+
+/**
+ * commander parser for --concurrency: `4` -> 4; `1,4,16` -> [1, 4, 16] (in the order given,
+ * duplicates refused). A list of one is a number.
+ */
+export function parseConcurrency(value) {
+  const parts = String(value).split(',').map((s) => s.trim());
+  const levels = parts.map((p) => {
+    const n = Number(p);
+    if (!/^\d+$/.test(p) || !Number.isSafeInteger(n) || n < 1 || n > MAX_LEVEL) {
+      throw usageError(`--concurrency must be a whole number of at least 1 (at most ${MAX_LEVEL}), or a list of them such as 1,4,16, not '${value}'`);
+    }
+    return n;
+  });
+  const dup = levels.find((n, i) => levels.indexOf(n) !== i);
+  if (dup !== undefined) throw usageError(`--concurrency names level ${dup} twice: '${value}'`);
+  return levels.length === 1 ? levels[0] : levels;
+}
+
+/** settings.concurrency (a number or a list) -> the list of levels. */
+export const concurrencyLevels = (concurrency) => (Array.isArray(concurrency) ? concurrency : [concurrency ?? 1]);
+
+/**
+ * Run `runLevel(levelSettings)` once per level, the settings' concurrency replaced by the level;
+ * the bench entries each level adds to `results.benches` are marked with `concurrency`.
+ */
+export async function forEachLevel(settings, results, runLevel) {
+  for (const level of concurrencyLevels(settings.concurrency)) {
+    const before = results.benches.length;
+    try {
+      await runLevel({ ...settings, concurrency: level });
+    } finally {
+      for (const entry of results.benches.slice(before)) entry.concurrency = level;
+    }
+  }
+}

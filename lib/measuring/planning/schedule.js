@@ -1,0 +1,57 @@
+// Pure: the round schedule of a bench: a fresh random order each round, which of a row's processes
+// gives its window, and whether to run another round (a count, a precision target, a time budget).
+import { pairedDelta } from '../figures/paired-delta.js';
+
+// With --precision, rounds are added in batches (and precision judged only between batches), so
+// that stopping follows the interval's width over many rounds, not one lucky round.
+export const PRECISION_BATCH = 12;
+
+/**
+ * Has every row's paired Δ against the bench's reference (the baseline, else the first driver that
+ * runs) reached ±`precisionPct`, its interval taken at `level`? True when there is nothing to compare.
+ */
+export function preciseEnough(cells, baseline, precisionPct, level = 0.95) {
+  const ref = cells.find((c) => c.driver.name === baseline) ?? cells[0];
+  if (!ref) return true;
+  return cells.filter((c) => c !== ref).every((c) => {
+    const d = pairedDelta(c.windows, ref.windows, level);
+    return Number.isFinite(d?.halfWidthPct) && d.halfWidthPct <= precisionPct;
+  });
+}
+
+// A bench whose time budget runs out still gets this many rounds (and its interval).
+export const MIN_ROUNDS = 24;
+
+/**
+ * How many rounds to run: `rounds`, or with a precision target, on in batches until it holds or
+ * `maxRounds`; with a time budget, no new round once `elapsedS` is past it (after MIN_ROUNDS).
+ */
+export function moreRounds(r, { rounds, precision, maxRounds, precisionLevel, baseline, budget }, cells, elapsedS = 0) {
+  if (budget && r >= MIN_ROUNDS && elapsedS > budget * cells.length) return false;
+  if (r < rounds) return true;
+  if (!precision || r >= maxRounds) return false;
+  return (r - rounds) % PRECISION_BATCH !== 0 || !preciseEnough(cells, baseline, precision, precisionLevel);
+}
+
+/** A fresh random order (Fisher-Yates). */
+export function shuffle(list, random = Math.random) {
+  const out = [...list];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [out[i], out[j]] = [out[j], out[i]];
+  }
+  return out;
+}
+
+/**
+ * Which of a row's `copies` processes gives its window in round r: within every block of `copies`
+ * rounds each process once, in a random order, so each gets the same share of the rounds and of
+ * every stretch of the host's drift.
+ */
+export function processSchedule(copies, random = Math.random) {
+  const order = [];
+  return (r) => {
+    while (order.length <= r) order.push(...shuffle([...Array(copies).keys()], random));
+    return order[r];
+  };
+}

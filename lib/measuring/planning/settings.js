@@ -1,0 +1,138 @@
+// A run's settings, from the command's options: how long and in how many windows each bench is
+// measured, where the results say it ran. Recorded in the results (never connection secrets).
+import { DEFAULT_BENCHES } from '../../../benchs/index.js';
+import { driverProcessFlags } from '../processes/launch.js';
+import { FIXED_MALLOC_TUNABLES, fixedLayoutLauncher } from '../processes/same-program.js';
+import { REPLAY_MIN_BUDGET_S, REPLAY_RUN_TARGET_S } from './pace.js';
+import { REPLAY_WARMUP_OPS, SMOKE_REPLAY_WARMUP_OPS, collectionPoint } from '../figures/warm-up-lengths.js';
+import { BUILTIN_DRIVERS } from '../../drivers/index.js';
+import { resolveNetwork } from '../../server/proxy/index.js';
+import { usageError } from '../../common/errors.js';
+import { describeWake, runWake } from '../host/wake.js';
+import { DEFAULT_JIT } from './jit-mode.js';
+import { windowLead } from '../figures/window-sizing.js';
+import { eachIntervalLevel } from '../figures/paired-delta.js';
+import { assertRateBenches, rateSettings } from './rates.js';
+
+// time: measured seconds per bench and driver, split into `rounds` windows; lead: the unmeasured
+// lead-in of each window, at most a third of its measured part (docs/measuring.md, "How a bench is
+// measured"); budget: the most seconds a bench's rounds may take per driver, so that a contended host
+// does not stretch the run (docs/history/2026-11-24-how-a-bench-is-measured.md#time-budget);
+// processes: how many processes of its own each driver's row is measured in, taking the rounds in
+// turn (two processes of one driver differ by a few per cent; docs/measuring.md, "How a bench is measured").
+export const PRESETS = {
+  default: { time: 2.3, lead: 0.005, warmup: 0.2, rounds: 120, budget: 3.2, processes: 4 },
+  smoke: { time: 0.1, lead: 0.01, warmup: 0.05, rounds: 2, processes: 1 },
+  // --ci: a gate that can fail: enough rounds and processes for every row's paired interval, short
+  // enough for a shared 2-core runner (sized from measurement: docs/ci.md, "The CI preset").
+  ci: { time: 1.92, lead: 0.005, warmup: 0.2, rounds: 96, budget: 2.6, processes: 4 },
+  // --rate: windows of a quarter second, so that an open schedule's queue (and a backlog past the
+  // maximum) builds in each; the lead-in runs the schedule unrecorded first.
+  rate: { time: 6, lead: 0.05, warmup: 0.2, rounds: 24, processes: 4 },
+};
+
+// A replayed window's lead-in (no server or socket to wake) and budget keep a full --replay run within
+// 90 s (docs/history/2026-11-26-replay-timed.md#2026-11-26-late-morning-warm-ups-two-at-a-time-a-run-within-90-s-issue-33).
+export const REPLAY_LEAD_S = 0.002;
+export const REPLAY_BUDGET_S = 2.7;
+
+const runRows = (opts) => (opts.drivers?.length ?? 1) + (opts.floor ? 1 : 0);
+const runLevels = (opts) => [].concat(opts.concurrency ?? 1).length;
+
+/** The level the run's Δ intervals will be taken at (paired-delta.js), from the Δs it plans to report. */
+function plannedIntervalLevel(opts, benches) {
+  return eachIntervalLevel(benches.length * Math.max(1, runRows(opts) - 1) * runLevels(opts));
+}
+
+// A run of fewer cells (bench × row × concurrency level) than the default full run gets up to
+// MAX_ROUNDS_SCALE times the rounds, time and budget, whole multiples, so that it takes at most about
+// as long as a full run: an interval narrows with the square root of the rounds, and one bench of two
+// drivers otherwise takes 17 s and resolves 2-5 %.
+export const FULL_RUN_CELLS = DEFAULT_BENCHES.length * BUILTIN_DRIVERS.length;
+// A --replay run's full run: the design card's seven benches on the three drivers, which it keeps
+// within 90 s (issue 33), capture included.
+export const REPLAY_FULL_RUN_CELLS = 7 * BUILTIN_DRIVERS.length;
+export const MAX_ROUNDS_SCALE = 4;
+
+/** Pure: how many times the default rounds a run of `cells` cells gets (1 to MAX_ROUNDS_SCALE), against a full run of `fullRun`. */
+export function roundsScale(cells, { fullRun = FULL_RUN_CELLS } = {}) {
+  return Math.max(1, Math.min(MAX_ROUNDS_SCALE, Math.floor(fullRun / Math.max(1, cells))));
+}
+
+/** Settings recorded in the results (never connection secrets). */
+export function runSettings(opts, benches) {
+  if (opts.smoke && opts.ci) throw usageError('--smoke and --ci are two presets: choose one', '--ci for a gate that can fail (every row with an interval), --smoke for a pass that only checks');
+  const preset = opts.smoke ? PRESETS.smoke : opts.ci ? PRESETS.ci : opts.rate ? PRESETS.rate : PRESETS.default;
+  // A timed --replay run's windows: a shorter lead-in and budget (REPLAY_LEAD_S).
+  const replayTimed = opts.replay && !opts.smoke;
+  // Only the default lengths are scaled: rounds or a time asked for are run as asked; `aa` keeps the
+  // full run's (scaleSmallRuns: false), so that the resolution it reports is a full run's.
+  const defaultLengths = !opts.smoke && opts.rounds === undefined && opts.time === undefined && !opts.precision;
+  // A preset's own lengths are run as they are: --ci's are sized for its seven benches, not scaled.
+  const scalable = defaultLengths && !opts.ci;
+  const cells = benches.length * runRows(opts) * runLevels(opts);
+  const fullRun = opts.replay ? REPLAY_FULL_RUN_CELLS : FULL_RUN_CELLS;
+  const scale = scalable && !opts.rate && opts.scaleSmallRuns !== false ? roundsScale(cells, { fullRun }) : 1;
+  const scaled = (x) => Math.round(x * scale * 1000) / 1000; // 2.3 × 3 is 6.9, not 6.8999999999999995
+  const rounds = opts.rounds ?? preset.rounds * scale;
+  const benchS = opts.time ?? scaled(preset.time); // measured seconds per bench and driver
+  return {
+    mode: opts.smoke ? 'smoke' : opts.ci ? 'ci' : 'default',
+    drivers: opts.drivers,
+    baseline: opts.baseline,
+    benches: benches.map((b) => b.name),
+    concurrency: opts.concurrency,
+    rounds,
+    ...(opts.precision ? { precision: opts.precision, maxRounds: opts.maxRounds ?? 8 * rounds, precisionLevel: plannedIntervalLevel(opts, benches) } : {}),
+    time: benchS,
+    roundsScale: scale,
+    // Only the default lengths have a budget: rounds or a time asked for are run in full.
+    budget: defaultLengths && preset.budget ? scaled(replayTimed && !opts.ci ? REPLAY_BUDGET_S : preset.budget) : null,
+    // A timed replay run of default lengths keeps to a time target (pace.js): its rounds give way.
+    ...(replayTimed && scalable && preset.budget ? { pace: { targetS: REPLAY_RUN_TARGET_S, minBudgetS: REPLAY_MIN_BUDGET_S } } : {}),
+    lead: windowLead(opts.lead ?? (replayTimed ? REPLAY_LEAD_S : preset.lead), benchS / rounds),
+    driverProcessFlags: driverProcessFlags({ replay: opts.replay }),
+    warmup: opts.warmup ?? preset.warmup,
+    // A default warm-up runs on until the driver is up to speed (warm-up.js); one asked for with
+    // --warmup, and a smoke run's, are run as they are.
+    warmupSettles: !opts.smoke && opts.warmup === undefined,
+    processes: opts.processes ?? preset.processes,
+    workers: opts.workers ?? 1,
+    wake: describeWake(runWake(opts)),
+    jit: opts.jit ?? DEFAULT_JIT,
+    callTimeoutMs: 30000,
+  };
+}
+
+/** The run's settings and its network (--rtt, --network), which the settings record by name and RTT. */
+export function resolveSettings(opts, benches) {
+  const settings = runSettings(opts, benches);
+  // The driver processes cannot hold TLS bytes (drivers/held-sockets.js): a run with a TLS bench goes through the proxy.
+  const tls = benches.filter((b) => b.requires?.includes('tls')).map((b) => b.name);
+  const network = resolveNetwork({ rtt: opts.rtt, network: opts.network, via: opts.rttVia ?? (tls.length ? 'proxy' : undefined) });
+  if (network.via === 'process' && tls.length) {
+    throw usageError(`${tls.join(', ')}: --rtt-via process cannot hold TLS bytes; use --rtt-via proxy (the default for a run with a TLS bench)`);
+  }
+  settings.network = { name: network.name, rttMs: network.rttMs, ...(network.via ? { via: network.via } : {}) };
+  if (opts.recapture && !opts.replay) throw usageError('--recapture is for --replay runs', 'add --replay');
+  if (opts.count && !opts.replay) throw usageError(`--count ${opts.count} counts the replayed client cost: it needs --replay`, `add --replay`);
+  if (opts.replay) {
+    if (network.rttMs > 0) throw usageError('--replay measures the driver with no network: it cannot take --rtt or --network', 'drop --rtt/--network, or --replay');
+    const warmupOps = opts.smoke ? SMOKE_REPLAY_WARMUP_OPS : REPLAY_WARMUP_OPS;
+    settings.replay = opts.count ? { figure: opts.count } : {
+      figure: 'client cost',
+      // Timed, a row's processes run the same program on the same operations (same-program.js, warm-up.js).
+      warmupOps,
+      warmupCollectionAfterOps: collectionPoint(warmupOps),
+      addressLayout: fixedLayoutLauncher() ? 'fixed' : 'randomized (setarch -R could not run)',
+      mallocTunables: FIXED_MALLOC_TUNABLES,
+    };
+  }
+  if ((opts.schedule || opts.latencyLimit) && !opts.rate) throw usageError(`${opts.schedule ? '--schedule' : '--latency-limit'} is for --rate runs`, 'add --rate');
+  if (opts.rate) {
+    if (opts.replay) throw usageError('--rate loads a server on a schedule: it cannot take --replay', 'drop --rate or --replay');
+    assertRateBenches(benches);
+    settings.rate = rateSettings(opts);
+  }
+  return { settings, network };
+}

@@ -1,0 +1,60 @@
+// scripts/import-graph.js as a check: the tree keeps lib/measuring/'s one-way rules, and an import
+// that breaks one (in a small tree of its own) fails it. Pure: reads files only.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const SCRIPT = fileURLToPath(new URL('../scripts/import-graph.js', import.meta.url));
+const run = (...args) => spawnSync(process.execPath, [SCRIPT, ...args], { encoding: 'utf8' });
+
+/** A tree of `files` ({ path: text }) in a temp dir; returns its root. */
+function tree(files) {
+  const root = mkdtempSync(join(tmpdir(), 'mdb-import-graph-'));
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), text);
+  }
+  return root;
+}
+
+test('the tree keeps its folders acyclic and lib/measuring\'s rules', () => {
+  const r = run();
+  assert.equal(r.status, 0, r.stdout);
+  assert.match(r.stdout, /cycles: none/);
+  assert.match(r.stdout, /rules \(\d+\): kept/);
+});
+
+/** A module that imports `names` from `paths` (relative specifiers) and exports `name`. */
+const module = (name, imports = {}) => `${Object.entries(imports).map(([n, from]) => `import { ${n} } from '${from}';\n`).join('')}export const ${name} = 1;\n`;
+
+test('an import against a rule fails the check, and names the file and the rule', (t) => {
+  const root = tree({
+    'lib/measuring/figures/sum.js': module('sum', { x: '../driver/loop.js' }),
+    'lib/measuring/driver/loop.js': module('x'),
+    'lib/measuring/planning/plan.js': module('y', { x: '../driver/loop.js', sum: '../figures/sum.js' }),
+    'lib/reporting/table.js': module('z', { y: '../measuring/planning/plan.js' }),
+    'bin/cli.js': module('w', { sum: '../lib/measuring/figures/sum.js' }),
+  });
+  t.after(() => rmSync(root, { recursive: true, force: true }));
+  const r = run('--root', root);
+  assert.equal(r.status, 1, r.stdout);
+  const broken = r.stdout.split('\n').filter((l) => l.startsWith('rule broken:'));
+  assert.equal(broken.length, 3, r.stdout);
+  assert.match(r.stdout, /lib\/measuring\/figures\/sum\.js → lib\/measuring\/driver\/loop\.js: lib\/measuring\/figures never imports lib\/measuring\/driver/);
+  assert.match(r.stdout, /lib\/measuring\/planning\/plan\.js → lib\/measuring\/driver\/loop\.js: lib\/measuring\/planning never imports lib\/measuring\/driver/);
+  assert.match(r.stdout, /lib\/reporting\/table\.js → lib\/measuring\/planning\/plan\.js: lib\/reporting never imports lib\/measuring\/planning/);
+});
+
+test('a tree that keeps the rules passes', (t) => {
+  const root = tree({
+    'lib/measuring/figures/sum.js': module('sum'),
+    'lib/measuring/driver/loop.js': module('x', { sum: '../figures/sum.js' }),
+    'lib/measuring/planning/plan.js': module('y', { sum: '../figures/sum.js' }),
+  });
+  t.after(() => rmSync(root, { recursive: true, force: true }));
+  assert.equal(run('--root', root).status, 0);
+});
