@@ -17,6 +17,7 @@ import { notApplicableReason, planFor } from '../measuring/bench/plan.js';
 import { failedRow, naRow } from '../measuring/planning/rows.js';
 import { killOnExit } from '../common/children.js';
 import { whenAborted } from '../common/timers.js';
+import { sum } from '../common/stats.js';
 import { decodeConversation, readSet } from '../conversations/sets.js';
 
 const CHILD = fileURLToPath(new URL('./count-process.js', import.meta.url));
@@ -117,7 +118,7 @@ async function countRow({ counter, bench, driver, context, file, target, live, s
   const first = await countOnce(job, { counter, live, signal });
   const again = unsteadyWindows(first.windows) ? await countOnce(job, { counter, live, signal }) : null;
   const { windows, result } = again ?? first;
-  const sum = windows.reduce((a, b) => a + b, 0);
+  const total = sum(windows);
   return {
     driver: driver.name,
     protocol: result.protocol,
@@ -126,11 +127,11 @@ async function countRow({ counter, bench, driver, context, file, target, live, s
     error: null,
     count: {
       what: counter.name,
-      perOp: Math.round(sum / (CHUNKS * ops)),
+      perOp: Math.round(total / (CHUNKS * ops)),
       ops: CHUNKS * ops,
       warmup,
       windows,
-      spreadPct: Math.round(((Math.max(...windows) - Math.min(...windows)) / (sum / CHUNKS)) * 1e5) / 1e3,
+      spreadPct: Math.round(((Math.max(...windows) - Math.min(...windows)) / (total / CHUNKS)) * 1e5) / 1e3,
       ...(again ? { recountedFrom: first.windows } : {}),
       ...(unsteadyWindows(windows) ? { unsteady: true } : {}),
     },

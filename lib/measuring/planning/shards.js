@@ -5,6 +5,7 @@
 // that does not measure them; a bench's extra probe runs in shard 1 only.
 import { usageError } from '../../common/errors.js';
 import { whenAborted } from '../../common/timers.js';
+import { rowKey } from '../../common/row-key.js';
 import { planFor } from '../bench/plan.js';
 
 /** `2/3` → { index: 2, count: 3 } (1-based); anything else is one line, exit 2. */
@@ -33,7 +34,7 @@ export function assignCells(benches, driverNames, baseline, count) {
   for (const bench of benches) {
     for (const name of driverNames) {
       if (name === baseline) continue;
-      owner.set(`${bench.name}\u0000${name}`, (k++ % count) + 1);
+      owner.set(rowKey(bench.name, name), (k++ % count) + 1);
     }
   }
   return owner;
@@ -59,7 +60,7 @@ export function shardBenches(benches, drivers, baseline, shard) {
       ...bench,
       probe: shard.index === 1 ? bench.probe : undefined,
       plan(driver, context) {
-        const cell = owner.get(`${bench.name}\u0000${driver.name}`);
+        const cell = owner.get(rowKey(bench.name, driver.name));
         if (driver.name === baseline || cell === shard.index || driver.name === referenceIn(context)) return bench.plan(driver, context);
         return { unavailable: `measured by shard ${cell}/${shard.count}` };
       },
