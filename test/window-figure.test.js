@@ -57,7 +57,7 @@ const MODES = {
   timed: {},
   replay: { replay: { warmupOps: 64 } },
   workers: { workers: 2 },
-  rate: { rate: { perSec: [1000] }, openRate: { askedPerSec: 1000, schedule: 'uniform', seed: 1, latencyLimitMs: 0 } },
+  rate: { rate: { perSec: [1000] }, benchRate: { askedPerSec: 1000, schedule: 'uniform', seed: 1, latencyLimitMs: 0 } },
 };
 
 test('a field added to the window figure reaches every row\'s rounds, in every mode', async () => {

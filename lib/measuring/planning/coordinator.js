@@ -141,7 +141,7 @@ export async function measureBench({ bench, drivers, processes, admin, context, 
     .flatMap((c) => Array.from({ length: c.copies * c.workers }, (_, copy) => processes.get(c.driver, copy)))), signal);
   const jitWait = waitsForCompiles(settings);
   // --rate: each window runs the open schedule at this rate (open-loop.js) instead of a closed loop.
-  const rate = windowRate(settings.openRate);
+  const rate = windowRate(settings.benchRate);
   await openRows(rowStates.filter((c) => !c.row), { bench, processes, context, settings, signal, fail, jitWait });
   const { order, budgetStopped, budget } = await runRounds(rowStates, { bench, admin, context, settings, serverPid, signal, progress, fail, pace, jitWait, rate });
   await closeRows(rowStates, { concurrency: benchConcurrency(bench, settings), jitWait, rate, signal, fail });

@@ -71,23 +71,23 @@ export function resolveRate(rate, rateRun, { results, benchName, concurrency }) 
   return { askedPerSec: Math.round((max * rate.pctOfMax) / 100), pctOfMax: rate.pctOfMax, closedLoopMax: Math.round(max), ...common };
 }
 
-/** How many times each bench is measured at each level: once, or once per rate (and the closed-loop pass for shares). */
-/** What each window of a pass at `openRate` (resolveRate's) is asked to run: its rate, schedule, seed and limit; null for a closed loop. */
-export const windowRate = (openRate) => (openRate
-  ? { perSec: openRate.askedPerSec, schedule: openRate.schedule, seed: openRate.seed, latencyLimitMs: openRate.latencyLimitMs }
+/** What each window of a bench at `benchRate` (resolveRate's) is asked to run: its rate, schedule, seed and limit; null for a closed loop. */
+export const windowRate = (benchRate) => (benchRate
+  ? { perSec: benchRate.askedPerSec, schedule: benchRate.schedule, seed: benchRate.seed, latencyLimitMs: benchRate.latencyLimitMs }
   : null);
 
+/** How many times each bench is measured at each level: once, or once per rate (and the closed-loop pass for shares). */
 export const ratePasses = (run) => (run ? run.rates.length + (run.rates.some((r) => r.pctOfMax !== undefined) ? 1 : 0) : 1);
 
 /**
  * Run `runLevel(levelSettings)` for the closed-loop pass (when a rate is a share of the maximum) and
- * then once per rate of settings.rate (the run's, rateSettings), levelSettings.openRate being that
- * rate ({ perSec } or { pctOfMax }); the runner resolves it per bench (resolveRate) and marks its entries.
+ * then once per rate of settings.rate (the run's, rateSettings), levelSettings.passRate being that
+ * rate ({ perSec } or { pctOfMax }); the runner resolves it per bench (resolveRate: settings.benchRate) and marks its entries.
  */
 export async function forEachRate(settings, runLevel) {
   const run = settings.rate;
   if (!run) return runLevel(settings);
-  if (run.rates.some((r) => r.pctOfMax !== undefined)) await runLevel({ ...settings, openRate: null });
-  for (const rate of run.rates) await runLevel({ ...settings, openRate: rate });
+  if (run.rates.some((r) => r.pctOfMax !== undefined)) await runLevel({ ...settings, passRate: null });
+  for (const rate of run.rates) await runLevel({ ...settings, passRate: rate });
   return undefined;
 }

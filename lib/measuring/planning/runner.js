@@ -28,15 +28,15 @@ export async function runMatrix({ benches, drivers, processes, admin, context, s
   for (const bench of benches) {
     signal?.throwIfAborted();
     // --rate: this pass's rate, for this bench (a share of its closed-loop maximum is resolved here).
-    const rate = settings.openRate ? resolveRate(settings.openRate, settings.rate, { results, benchName: bench.name, concurrency: settings.concurrency }) : null;
+    const rate = settings.passRate ? resolveRate(settings.passRate, settings.rate, { results, benchName: bench.name, concurrency: settings.concurrency }) : null;
     const entry = {
       name: bench.name, title: bench.title, sql: bench.sql,
       note: bench.note ? bench.note(context) : undefined,
-      ...(settings.openRate ? { rate: rate ?? { pctOfMax: settings.openRate.pctOfMax } } : {}),
+      ...(settings.passRate ? { rate: rate ?? { pctOfMax: settings.passRate.pctOfMax } } : {}),
       order: [], results: [],
     };
     results.benches.push(entry);
-    if (settings.openRate && !rate) {
+    if (settings.passRate && !rate) {
       entry.results = drivers.map((d) => naRow(d, 'no closed-loop maximum to take a share of: no row was measured in the closed-loop pass'));
       progress?.benchDone?.(bench, entry.results);
       continue;
@@ -57,7 +57,7 @@ export async function runMatrix({ benches, drivers, processes, admin, context, s
     }
     const counters = readCpuCounters();
     try {
-      const { rows, order, budgetStopped, budget } = await measureBench({ bench, drivers, processes, admin, context: benchContext, settings: { ...settings, openRate: rate }, serverPid, signal, progress, serverAlive, pace });
+      const { rows, order, budgetStopped, budget } = await measureBench({ bench, drivers, processes, admin, context: benchContext, settings: { ...settings, benchRate: rate }, serverPid, signal, progress, serverAlive, pace });
       entry.results = rows;
       entry.order = order;
       if (budgetStopped) entry.budgetStop = { rounds: order.length, of: settings.rounds, budgetS: budget };
