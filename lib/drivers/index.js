@@ -8,6 +8,7 @@ import { inspectCheckout, isLocalSpec, loadLocalDriver } from './local.js';
 import { assertGitSpec, prepareGitCheckout } from './git.js';
 import { pruneGitCache } from './git-cache.js';
 import { isGitSpec, splitLabel, splitRepeat } from './spec.js';
+import { expandReleaseRanges, isReleaseRange, parseReleaseRange } from './ranges.js';
 import { assertAllowedOptions, fairnessOverrides, splitVariant, unknownOptions, variantLabel } from './variants.js';
 import { harnessRuntime, parseRuntime, resolveRuntime, splitRuntime } from './runtimes.js';
 
@@ -24,7 +25,7 @@ const BUILTIN = {
 export const BUILTIN_DRIVERS = ['mysql', 'mysql2', 'mariadb'];
 
 const isPath = (spec) => !isLocalSpec(spec) && !isGitSpec(spec) && /^(\.{1,2}\/|\/)|\.(m?js)$/.test(spec);
-const isRelease = (spec) => !isPath(spec) && !isLocalSpec(spec) && !isGitSpec(spec) && isVersionedSpec(spec);
+const isRelease = (spec) => !isPath(spec) && !isLocalSpec(spec) && !isGitSpec(spec) && !isReleaseRange(spec) && isVersionedSpec(spec);
 
 export { splitRepeat };
 
@@ -39,6 +40,9 @@ function splitSpec(spec) {
 /** Check the names before anything starts: built-in drivers, releases, checkouts, or adapter files that exist. */
 export function assertDriverNames(specs, { overrideFairness = false } = {}) {
   if (specs.length === 0) throw usageError('no driver selected', `choose from: ${BUILTIN_DRIVERS.join(', ')}`);
+  // A release range (mysql2@3.0.0..3.24.5:minor) is checked here and expanded into its releases by loadDrivers.
+  specs.filter(isReleaseRange).forEach(parseReleaseRange);
+  specs = specs.filter((s) => !isReleaseRange(s));
   const variants = specs.map((s) => {
     const v = splitSpec(s);
     if (v.runtime) parseRuntime(v.runtime);
@@ -48,7 +52,7 @@ export function assertDriverNames(specs, { overrideFairness = false } = {}) {
   const unknown = bases.filter((s) => !BUILTIN[s] && !isPath(s) && !isRelease(s) && !isLocalSpec(s) && !isGitSpec(s));
   if (unknown.length) {
     throw usageError(`unknown driver${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`,
-      `valid drivers: ${BUILTIN_DRIVERS.join(', ')}, floor (the reference client), bun-sql (Bun's client, on Bun), a release of one (mysql2@3.9.0, mariadb@latest), a local checkout (mysql2@file:../node-mysql2), a commit of a git repository (mysql2@git:../node-mysql2#v3.9.0), a path to an adapter module (./my-adapter.js); any of these with :option=value for a variant (mysql2:disableEval=true), ~runtime for its processes on another runtime (mysql2~node@24, mysql2~bun), or with #tag for a second process of it (mysql2#2); label=spec names a row (head=mysql2@git:.#HEAD)`);
+      `valid drivers: ${BUILTIN_DRIVERS.join(', ')}, floor (the reference client), bun-sql (Bun's client, on Bun), a release of one (mysql2@3.9.0, mariadb@latest), a range of releases (mysql2@3.0.0..3.24.5:minor), a local checkout (mysql2@file:../node-mysql2), a commit of a git repository (mysql2@git:../node-mysql2#v3.9.0), a path to an adapter module (./my-adapter.js); any of these with :option=value for a variant (mysql2:disableEval=true), ~runtime for its processes on another runtime (mysql2~node@24, mysql2~bun), or with #tag for a second process of it (mysql2#2); label=spec names a row (head=mysql2@git:.#HEAD)`);
   }
   const offRuntime = variants.find((v) => v.base === 'bun-sql' && v.runtime && parseRuntime(v.runtime).kind !== 'bun');
   if (offRuntime) throw usageError(`${offRuntime.spec}: bun-sql is Bun's own client and runs only on Bun`, 'write bun-sql (or bun-sql~bun@<version>)');
@@ -171,7 +175,10 @@ async function loadGitDriver(spec, { reinstall }) {
  * rules fix; `checked` (a driver process loading what its parent already checked) skips the checks.
  */
 export async function loadDrivers(specs, { overrideFairness = false, checked = false, reinstall = false } = {}) {
-  if (!checked) assertDriverNames(specs, { overrideFairness });
+  if (!checked) {
+    assertDriverNames(specs, { overrideFairness });
+    ({ specs } = await expandReleaseRanges(specs));
+  }
   // One at a time: releases are installed by npm, which should not run twice at once on one cache.
   const drivers = [];
   for (const spec of specs) drivers.push(await loadOne(spec, { checked, reinstall }));

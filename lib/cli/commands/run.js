@@ -2,6 +2,7 @@
 // drivers, one run (lib/run.js).
 import { BENCHES, DEFAULT_BENCHES, DESIGN_BENCHES, selectBenches } from '../../../benchs/index.js';
 import { assertDriverNames } from '../../drivers/index.js';
+import { expandReleaseRanges } from '../../drivers/ranges.js';
 import { runBenchmark } from '../../run.js';
 import { addRunOptions, nonNegativeNumber } from '../options.js';
 import { expandRuntimes } from '../../drivers/runtimes.js';
@@ -17,6 +18,9 @@ Examples:
   $ mysql-driver-bench do select_100_cols           two benches only
   $ mysql-driver-bench --drivers mysql2,mariadb     two drivers; the first listed is the baseline
   $ mysql-driver-bench --drivers mariadb,mysql2 --baseline mysql2
+  $ mysql-driver-bench do --replay --count instructions --drivers 'mysql2@3.0.0..3.24.5:minor'
+                                                    the first release of each minor, counted, with
+                                                    their release history (:last-of-minor, :pre)
   $ mysql-driver-bench --smoke --json -             quick pass for CI, JSON on stdout
   $ DB_HOST=127.0.0.1 DB_USER=bench DB_PASSWORD=... mysql-driver-bench --concurrency 4
   $ mysql-driver-bench pool_select --rate 50%,120% --latency-limit 10
@@ -42,6 +46,11 @@ export function registerRun(program, { stdout, stderr, env, signal, setExitCode 
       const benches = benchNames?.length ? selectBenches(benchNames)
         : opts.rate ? DEFAULT_BENCHES.filter((b) => b.openSchedule) : opts.ci ? DESIGN_BENCHES : selectBenches(benchNames);
       if (opts.floor && !opts.drivers.includes('floor')) opts.drivers = [...opts.drivers, 'floor'];
+      // A release range (mysql2@3.0.0..3.24.5:minor) becomes its releases, one row each, before anything else.
+      assertDriverNames(opts.drivers, { overrideFairness: opts.overrideFairness });
+      const { specs, ranges } = await expandReleaseRanges(opts.drivers);
+      opts.drivers = specs;
+      if (ranges.length) opts.releaseRanges = ranges.map(({ spec, releases }) => ({ spec, releases }));
       opts.drivers = expandRuntimes(opts.drivers, opts.runtimes, { only: (base) => base === 'bun-sql' || base === 'floor' });
       assertDriverNames(opts.drivers, { overrideFairness: opts.overrideFairness });
       setExitCode(await runBenchmark({ benches, opts, env, stdout, stderr, signal }));

@@ -79,6 +79,7 @@ export function runSettings(opts, benches) {
   return {
     mode: opts.smoke ? 'smoke' : opts.ci ? 'ci' : 'default',
     drivers: opts.drivers,
+    ...(opts.releaseRanges ? { releaseRanges: opts.releaseRanges } : {}),
     baseline: opts.baseline,
     benches: benches.map((b) => b.name),
     concurrency: opts.concurrency,
