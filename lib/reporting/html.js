@@ -11,6 +11,7 @@ import { barChart, driverColours, esc } from './svg.js';
 import { forestSvg } from './forest.js';
 import { describeRate, notSustained, rateData, rateFigures, rateHead } from './rates.js';
 import { rateChartSvg } from './rate-chart.js';
+import { renderHistoryHtml } from './history.js';
 
 const BASE_COLOUR = '#b8b8b8';
 
@@ -119,6 +120,8 @@ export function renderResultsHtml(results) {
     body.push('</section>');
   }
   body.push(...rateSections(results, colour));
+  const history = renderHistoryHtml(results);
+  if (history) body.push(history);
   return page(`mysql-driver-bench results ${results.startedAt ?? ''}`, body.join('\n'));
 }
 

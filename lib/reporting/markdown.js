@@ -7,6 +7,7 @@ import { describePlacement } from '../common/placement.js';
 import { describeSetting } from '../results/compare-warnings.js';
 import { listRegressions, fmtGeomeanChanges, fmtJudged, fmtVsAnchor, judgedHeader, rowNote } from './compare-text.js';
 import { forestMarkdown } from './forest.js';
+import { renderHistoryMarkdown } from './history.js';
 
 const serverText = (server) => (server
   ? `${server.kind === 'mysql' ? 'MySQL' : 'MariaDB'} ${server.version}${server.embedded === undefined ? '' : server.embedded ? ' (embedded)' : ' (remote)'}`
@@ -104,6 +105,8 @@ function renderCountMarkdown(results) {
   ];
   if (notes.length) out.push(notes.map((n) => `- ${mdCell(n)}`).join('\n'), '');
   out.push(`${describeCount(results.settings.count)}.`, '');
+  const history = renderHistoryMarkdown(results);
+  if (history) out.push(history);
   out.push('<details><summary>Environment</summary>', '', environmentList(results), '', '</details>', '');
   return out.join('\n');
 }
@@ -156,6 +159,8 @@ export function renderResultsMarkdown(results) {
     + `cpu µs/op: the driver process's CPU time (all threads) per operation; gc ms/1k: its GC pauses per 1 000 operations; `
     + `server µs/op: the embedded server's CPU time per operation${anySig ? `; ${describeSignificanceRule(results.resolution)}` : ''}.`, '');
   if (results.resolution) out.push(`Resolution: this run resolves ${describeResolution(results.resolution)}.`, '');
+  const history = renderHistoryMarkdown(results);
+  if (history) out.push(history);
   out.push('<details><summary>Environment</summary>', '', environmentList(results), '', '</details>', '');
   return out.join('\n');
 }

@@ -1,17 +1,19 @@
 // Pure: everything a run prints about its results, from one entry point. The main table first, then
-// the sections: the rate tables (--rate), the scaling tables (runs at several --concurrency levels), each bench's own section
+// the sections: the rate tables (--rate), the scaling tables (runs at several --concurrency levels), the release history
+// (rows that are releases of one package in order, history.js), each bench's own section
 // (`section(results)` in its module), and each probe's section (`probe.section(results)`), in the
 // order of the bench list. A section with nothing to show returns ''. No bench is named here.
 import { BENCHES } from '../../benchs/index.js';
 import { renderScaling } from './scaling.js';
 import { renderRates } from './rates.js';
 import { renderTable } from './table.js';
+import { renderHistoryText } from './history.js';
 
 /** Pure: the sections after the main table ('' when there are none). */
 export function renderSections(results, benches = BENCHES) {
   const own = [...new Set(benches.map((b) => b.section).filter(Boolean))];
   const probes = [...new Set(benches.map((b) => b.probe?.section).filter(Boolean))];
-  return [renderRates(results), renderScaling(results), ...own.map((render) => render(results)), ...probes.map((render) => render(results))]
+  return [renderRates(results), renderScaling(results), renderHistoryText(results), ...own.map((render) => render(results)), ...probes.map((render) => render(results))]
     .filter(Boolean).join('');
 }
 
