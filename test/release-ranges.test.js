@@ -9,6 +9,7 @@ import {
 } from '../lib/drivers/ranges.js';
 import { assertDriverNames } from '../lib/drivers/index.js';
 import { EXIT, UserError } from '../lib/common/errors.js';
+import { noStackTrace, runCli } from './helpers/cli.js';
 
 const MYSQL2 = JSON.parse(readFileSync(new URL('./fixtures/npm/mysql2-versions.json', import.meta.url), 'utf8'));
 const usage = (fn, re) => assert.throws(fn, (e) => e instanceof UserError && e.exitCode === EXIT.USAGE && re.test(e.message));
@@ -95,4 +96,14 @@ test('expandReleaseRanges: a range with no release is a usage error; an unreacha
     (e) => e.exitCode === EXIT.USAGE && e.message === 'release range mysql2@9.0.0..9.9.9 holds no published release (pre-releases left out)');
   await assert.rejects(expandReleaseRanges(['mysql2@3.0.0..3.1.0'], fakeNpm({ offline: true })),
     (e) => e.exitCode === EXIT.INSTALL && /cannot list the releases of mysql2 on the npm registry: network request/.test(e.message));
+});
+
+test('the CLI: a range written wrong stops the run in one line, exit 2, before anything starts', async () => {
+  for (const [spec, words] of [['mysql2@3.24.5..3.0.0', /3\.24\.5 comes after 3\.0\.0/], ['mysql2@3.0.0..3.24.5:weekly', /unknown step 'weekly'/]]) {
+    const r = await runCli(['do', '--drivers', spec]);
+    assert.equal(r.code, EXIT.USAGE, r.stderr);
+    assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+    assert.match(r.stderr, words);
+    assert.ok(noStackTrace(r.stderr));
+  }
 });
