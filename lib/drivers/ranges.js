@@ -7,8 +7,10 @@
 // The grammar and the choice are pure; only expandReleaseRanges asks the registry (`npm view <pkg> versions`).
 import { usageError, installError } from '../common/errors.js';
 import { npmReason, runNpm } from './versions.js';
+import { SEMVER, compareVersions } from '../common/semver.js';
 
-const SEMVER = /^(\d+)\.(\d+)\.(\d+)(?:-([0-9A-Za-z.-]+))?(?:\+[0-9A-Za-z.-]+)?$/;
+export { compareVersions };
+
 const RANGE = /^(?:([A-Za-z_][\w.+-]{0,59})=)?(mysql|mysql2|mariadb)@([^:@]+?)\.\.([^:@]+?)((?::[\w-]+)*)$/;
 export const RANGE_STEPS = ['all', 'minor', 'last-of-minor'];
 const HINT = 'write <driver>@<from>..<to>[:minor|:last-of-minor][:pre] with exact versions, e.g. mysql2@3.0.0..3.24.5:minor';
@@ -34,23 +36,6 @@ export function parseReleaseRange(spec) {
     throw usageError(`'${spec}': ${unknown.length ? `unknown step '${unknown[0]}'` : 'one step only'}`, `a step is one of ${RANGE_STEPS.map((s) => `:${s}`).join(', ')}, with :pre to keep pre-releases`);
   }
   return { package: pkg, from, to, step: steps[0] ?? 'all', pre: words.includes('pre'), spec };
-}
-
-/** Semver precedence of two exact versions: < 0, 0 or > 0 (build metadata ignored). Pure. */
-export function compareVersions(a, b) {
-  const [pa, pb] = [SEMVER.exec(a), SEMVER.exec(b)];
-  for (let i = 1; i <= 3; i++) if (+pa[i] !== +pb[i]) return +pa[i] - +pb[i];
-  if (!pa[4] || !pb[4]) return (pa[4] ? -1 : 0) + (pb[4] ? 1 : 0); // a pre-release comes before its release
-  const [xa, xb] = [pa[4].split('.'), pb[4].split('.')];
-  for (let i = 0; i < Math.max(xa.length, xb.length); i++) {
-    if (xa[i] === undefined) return -1;
-    if (xb[i] === undefined) return 1;
-    const [na, nb] = [/^\d+$/.test(xa[i]), /^\d+$/.test(xb[i])];
-    if (na && nb && +xa[i] !== +xb[i]) return +xa[i] - +xb[i];
-    if (na !== nb) return na ? -1 : 1;
-    if (!na && xa[i] !== xb[i]) return xa[i] < xb[i] ? -1 : 1;
-  }
-  return 0;
 }
 
 const minorOf = (v) => SEMVER.exec(v).slice(1, 3).join('.');

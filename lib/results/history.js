@@ -3,16 +3,7 @@
 // more than the noise (a count: beyond the count's noise floor; a timed run: their paired Δs' intervals
 // do not overlap). Pure: reads a results object, writes nothing.
 import { countFloorPct } from './counts.js';
-
-const EXACT = /^(\d+)\.(\d+)\.(\d+)(?:-([0-9A-Za-z.-]+))?$/;
-
-/** Semver order of two exact versions (pre-releases before their release). */
-function byVersion(a, b) {
-  const [pa, pb] = [EXACT.exec(a), EXACT.exec(b)];
-  for (let i = 1; i <= 3; i++) if (+pa[i] !== +pb[i]) return +pa[i] - +pb[i];
-  if (!pa[4] !== !pb[4]) return pa[4] ? -1 : 1;
-  return (pa[4] ?? '').localeCompare(pb[4] ?? '', 'en', { numeric: true });
-}
+import { SEMVER as EXACT, compareVersions as byVersion } from '../common/semver.js';
 
 /** A row that is a plain release (`mysql2@3.9.0`: no variant, runtime, tag, checkout or commit). */
 const isReleaseRow = (d) => typeof d.version === 'string' && EXACT.test(d.version) && d.name === `${d.package}@${d.version}` && !d.git && !d.local;
