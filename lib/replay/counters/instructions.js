@@ -51,6 +51,11 @@ function readWindows(dir, chunks) {
   });
 }
 
+// A kept profile's names (profiles.js): V8 writes a perf map of its JIT code, which callgrind shows as
+// bare addresses; its log goes into the count's temp dir (V8 writes it to the working directory otherwise).
+const PROFILE_FLAGS = Object.freeze(['--perf-basic-prof']);
+const profileFlags = (dir) => [...PROFILE_FLAGS, '--no-logfile-per-isolate', `--logfile=${path.join(dir, 'v8.log')}`];
+
 export default Object.freeze({
   name: 'instructions',
   unit: 'instructions/op',
@@ -70,7 +75,9 @@ export default Object.freeze({
   benchFloorsPct: BENCH_FLOORS_PCT,
   size: sizeCount,
   readWindows,
-  record: () => ({ valgrind: assertValgrind(process.env, 'instructions'), valgrindArgs: [...CALLGRIND_ARGS], v8Flags: [...COUNT_V8_FLAGS], mallocTunables: COUNT_MALLOC_TUNABLES }),
+  profileFlags,
+  record: () => ({ valgrind: assertValgrind(process.env, 'instructions'), valgrindArgs: [...CALLGRIND_ARGS], v8Flags: [...COUNT_V8_FLAGS], mallocTunables: COUNT_MALLOC_TUNABLES,
+    profileFlags: [...PROFILE_FLAGS] }),
   counting: (count) => `each bench × driver in one process under ${count.valgrind} (callgrind), warmed up uninstrumented, then three windows counted`,
   countedWith: (count) => `counted under ${count.valgrind} with V8's determinism flags (${count.v8Flags.join(' ')}), one process per row`,
   method: (count) => `under ${count.valgrind}'s callgrind, after an uninstrumented warm-up, three windows of N operations each`,
