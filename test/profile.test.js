@@ -82,6 +82,11 @@ test('a count keeps each row\'s profile; the profile diff names an added loop as
   assert.match(first, /^addedLoop\s+\S*loop-adapter\.js:11\s/);
   const share = Number(/([\d.]+) %$/.exec(first)[1]);
   assert.ok(share >= 90, `addedLoop explains ${share} % of the Δ`);
+  // The HTML report has the same table.
+  const html = await runCli(['report', file, '--html', '-'], { tmp });
+  assert.equal(html.code, 0, html.stderr);
+  assert.match(html.stdout, /Where the instructions went: loop-mysql2 against mysql2 \(\+[\d,]+ instructions\/op\)/);
+  assert.match(html.stdout, /<tr><td>addedLoop<\/td>/);
   // Gone: one line, exit 2.
   const { rmSync } = await import('node:fs');
   rmSync(join(out, b.count.profile), { recursive: true });

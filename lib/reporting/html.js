@@ -2,7 +2,7 @@
 // no scripts, no fonts, no images, no external URL of any kind, so the page opens offline and
 // can be attached to a CI run as is.
 import { deltaNotes, describeBudgetStop, describeSignificanceRule, fmtDelta } from './format.js';
-import { fmtOps, fmtPct, fmtSignedPct, fmtUs } from '../common/format-numbers.js';
+import { fmtInt, fmtOps, fmtPct, fmtSignedPct, fmtUs } from '../common/format-numbers.js';
 import { listRegressions, fmtGeomeanChanges, fmtJudged, fmtVsAnchor, judgedHeader, rowNote } from './compare-text.js';
 import { COST_HEAD, costTexts, environmentFacts, orderedRows, statusText } from './markdown.js';
 import { countCells, countHead, describeCount } from './count-rows.js';
@@ -60,7 +60,7 @@ function environmentBlock(r) {
 }
 
 /** One bar chart per bench: ops/s per driver with ± margin of error, the baseline marked. */
-export function renderResultsHtml(results) {
+export function renderResultsHtml(results, { profileDiffs = [] } = {}) {
   const baseline = results.settings?.baseline;
   const colour = driverColours((results.drivers ?? []).map((d) => d.name));
   const body = [];
@@ -115,6 +115,7 @@ export function renderResultsHtml(results) {
     if (rowNotes.length) body.push(`<ul class="notes">${rowNotes.map((n) => `<li>${esc(n)}</li>`).join('')}</ul>`);
     if (bench.budgetStop) body.push(`<p class="sub">${esc(describeBudgetStop(bench))}</p>`);
     if (bench.note) body.push(`<p class="sub">${esc(bench.note)}</p>`);
+    for (const p of profileDiffs.filter((x) => x.bench === bench.name)) body.push(profileTable(p));
     for (const t of bench.tables ?? []) body.push(benchTable(t));
     body.push('</section>');
   }
@@ -170,6 +171,19 @@ function resultsTable(rows, bench, baseline) {
     return `<tr${cls}>${cells.map((c, i) => `<td${num[i] && row.ok ? ' class="num"' : ''}>${esc(c)}</td>`).join('')}</tr>`;
   }).join('');
   return `<table><thead><tr>${th}</tr></thead><tbody>${tr}</tbody></table>`;
+}
+
+const signedInt = (n) => `${n > 0 ? '+' : n < 0 ? '−' : ''}${fmtInt(Math.abs(n))}`;
+
+/** Where the instructions went between two rows' kept profiles (results/profile-diff.js): the top functions by self Δ. */
+function profileTable({ a, b, diff }) {
+  const share = (p) => (p === null ? '-' : `${p.toFixed(1)} %`);
+  const rows = diff.rows.map((r) => `<tr><td>${esc(r.name)}</td><td>${esc(r.where)}</td><td class="num">${signedInt(r.selfDelta)}</td>`
+    + `<td class="num">${signedInt(r.inclusiveDelta)}</td><td class="num">${share(r.sharePct)}</td></tr>`);
+  return `<h3>Where the instructions went: ${esc(b)} against ${esc(a)} (${signedInt(diff.totalDelta)} instructions/op)</h3>`
+    + '<table><thead><tr><th>function</th><th>file:line</th><th>self Δ/op</th><th>inclusive Δ/op</th><th>share of Δ</th></tr></thead>'
+    + `<tbody>${rows.join('')}</tbody></table>`
+    + `<p class="sub">unnamed JIT code: ${signedInt(diff.unnamed.selfDelta)}/op, ${share(diff.unnamed.sharePct)} of the Δ (from the rows' kept callgrind profiles; mysql-driver-bench profile prints more).</p>`;
 }
 
 function countTable(rows, bench, baseline, count) {

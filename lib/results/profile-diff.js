@@ -94,3 +94,22 @@ export function rowCosts(results, file, bench, driver) {
   if (!profile) throw usageError(`the profile of ${bench} · ${driver} in '${file}' is gone (${dir}): pruned to keep profiles within their bound, or removed`);
   return { ...functionCosts(profile, row.count.ops), perOp: row.count.perOp };
 }
+
+/**
+ * Per bench of a count run read from `file`, the baseline row (or the first) against each other row
+ * with a kept profile: [{ bench, a, b, diff }]; rows whose profiles are gone are left out. For the HTML report.
+ */
+export function runProfileDiffs(results, file, { top = 10 } = {}) {
+  const out = [];
+  for (const bench of results.benches ?? []) {
+    const kept = (bench.results ?? []).filter((r) => r.count?.profile);
+    if (kept.length < 2) continue;
+    const base = kept.find((r) => r.driver === results.settings?.baseline) ?? kept[0];
+    let a;
+    try { a = rowCosts(results, file, bench.name, base.driver); } catch { continue; }
+    for (const row of kept.filter((r) => r !== base)) {
+      try { out.push({ bench: bench.name, a: base.driver, b: row.driver, diff: diffCosts(a, rowCosts(results, file, bench.name, row.driver), { top }) }); } catch { /* pruned */ }
+    }
+  }
+  return out;
+}
