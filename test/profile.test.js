@@ -3,8 +3,10 @@
 // naming a fixture adapter's added loop as the change.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { PROFILES_DIR, keepProfile, profilePath, pruneProfiles, readProfile } from '../lib/replay/profiles.js';
 import { gunzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { parseCallgrind, selfSum } from '../lib/replay/callgrind.js';
@@ -61,6 +63,30 @@ test('diffCosts ranks by self Δ per operation, with each one\'s share and the u
   assert.deepEqual(d.unnamed, { selfDelta: 10, sharePct: 10 });
 });
 
+test('profiles are kept gzipped and pruned oldest first past their bound', () => {
+  const root = mkdtempSync(join(tmpdir(), 'mdb-profiles-test-'));
+  try {
+    const src = join(root, 'src');
+    mkdirSync(src);
+    for (let k = 1; k <= 4; k++) writeFileSync(join(src, `cg.out.${k}`), `summary: ${k}\n${'x'.repeat(5000)}\n`);
+    const rows = ['a', 'b', 'c'].map((d, i) => {
+      const dest = join(root, profilePath(`2026-01-0${i + 1}T00:00:00.000Z`, 'do', d));
+      keepProfile({ dir: src, chunks: 3, dest, perfMap: null });
+      const when = new Date(Date.UTC(2026, 0, i + 1));
+      for (const f of readdirSync(dest)) utimesSync(join(dest, f), when, when);
+      return dest;
+    });
+    assert.deepEqual(readProfile(rows[0]).windows.map((w) => w.split('\n')[0]), ['summary: 2', 'summary: 3', 'summary: 4']);
+    const size = readdirSync(rows[0]).reduce((n, f) => n + statSync(join(rows[0], f)).size, 0);
+    assert.equal(pruneProfiles(join(root, PROFILES_DIR), 2 * size), 1);
+    assert.equal(readProfile(rows[0]), null); // the oldest went, and its run's directory with it
+    assert.equal(existsSync(dirname(dirname(rows[0]))), false);
+    assert.ok(readProfile(rows[1]) && readProfile(rows[2]));
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
 const state = useEmbeddedServer({ prepare: true });
 after(removeIsolatedDirs);
 
@@ -88,7 +114,6 @@ test('a count keeps each row\'s profile; the profile diff names an added loop as
   assert.match(html.stdout, /Where the instructions went: loop-mysql2 against mysql2 \(\+[\d,]+ instructions\/op\)/);
   assert.match(html.stdout, /<tr><td>addedLoop<\/td>/);
   // Gone: one line, exit 2.
-  const { rmSync } = await import('node:fs');
   rmSync(join(out, b.count.profile), { recursive: true });
   const gone = await runCli(['profile', file, '--bench', 'do', '--a', 'mysql2', '--b', 'loop-mysql2'], { tmp });
   assert.equal(gone.code, 2);
