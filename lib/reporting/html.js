@@ -2,7 +2,7 @@
 // no scripts, no fonts, no images, no external URL of any kind, so the page opens offline and
 // can be attached to a CI run as is.
 import { deltaNotes, describeBudgetStop, describeSignificanceRule, fmtDelta } from './format.js';
-import { fmtInt, fmtOps, fmtPct, fmtSignedPct, fmtUs } from '../common/format-numbers.js';
+import { fmtOps, fmtPct, fmtSignedPct, fmtUs } from '../common/format-numbers.js';
 import { listRegressions, fmtGeomeanChanges, fmtJudged, fmtVsAnchor, judgedHeader, rowNote } from './compare-text.js';
 import { COST_HEAD, costTexts, environmentFacts, orderedRows, statusText } from './markdown.js';
 import { countCells, countHead, describeCount } from './count-rows.js';
@@ -11,6 +11,7 @@ import { barChart, driverColours, esc } from './svg.js';
 import { forestSvg } from './forest.js';
 import { describeRate, notSustained, rateData, rateFigures, rateHead } from './rates.js';
 import { rateChartSvg } from './rate-chart.js';
+import { share, signed } from './profile-text.js';
 
 const BASE_COLOUR = '#b8b8b8';
 
@@ -173,17 +174,14 @@ function resultsTable(rows, bench, baseline) {
   return `<table><thead><tr>${th}</tr></thead><tbody>${tr}</tbody></table>`;
 }
 
-const signedInt = (n) => `${n > 0 ? '+' : n < 0 ? '−' : ''}${fmtInt(Math.abs(n))}`;
-
 /** Where the instructions went between two rows' kept profiles (results/profile-diff.js): the top functions by self Δ. */
 function profileTable({ a, b, diff }) {
-  const share = (p) => (p === null ? '-' : `${p.toFixed(1)} %`);
-  const rows = diff.rows.map((r) => `<tr><td>${esc(r.name)}</td><td>${esc(r.where)}</td><td class="num">${signedInt(r.selfDelta)}</td>`
-    + `<td class="num">${signedInt(r.inclusiveDelta)}</td><td class="num">${share(r.sharePct)}</td></tr>`);
-  return `<h3>Where the instructions went: ${esc(b)} against ${esc(a)} (${signedInt(diff.totalDelta)} instructions/op)</h3>`
+  const rows = diff.rows.map((r) => `<tr><td>${esc(r.name)}</td><td>${esc(r.where)}</td><td class="num">${signed(r.selfDelta)}</td>`
+    + `<td class="num">${signed(r.inclusiveDelta)}</td><td class="num">${share(r.sharePct)}</td></tr>`);
+  return `<h3>Where the instructions went: ${esc(b)} against ${esc(a)} (${signed(diff.totalDelta)} instructions/op)</h3>`
     + '<table><thead><tr><th>function</th><th>file:line</th><th>self Δ/op</th><th>inclusive Δ/op</th><th>share of Δ</th></tr></thead>'
     + `<tbody>${rows.join('')}</tbody></table>`
-    + `<p class="sub">unnamed JIT code: ${signedInt(diff.unnamed.selfDelta)}/op, ${share(diff.unnamed.sharePct)} of the Δ (from the rows' kept callgrind profiles; mysql-driver-bench profile prints more).</p>`;
+    + `<p class="sub">unnamed JIT code: ${signed(diff.unnamed.selfDelta)}/op, ${share(diff.unnamed.sharePct)} of the Δ (from the rows' kept callgrind profiles; mysql-driver-bench profile prints more).</p>`;
 }
 
 function countTable(rows, bench, baseline, count) {

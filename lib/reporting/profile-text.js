@@ -2,8 +2,10 @@
 // changed most, and what stays unnamed. Pure.
 import { fmtInt } from '../common/format-numbers.js';
 
-const signed = (n) => `${n > 0 ? '+' : n < 0 ? '−' : ''}${fmtInt(Math.abs(n))}`;
-const share = (p) => (p === null ? '-' : `${p.toFixed(1)} %`);
+/** Pure: a whole-number Δ with its sign (+, −). */
+export const signed = (n) => `${n > 0 ? '+' : n < 0 ? '−' : ''}${fmtInt(Math.abs(n))}`;
+/** Pure: a share in %, one decimal, or '-'. */
+export const share = (p) => (p === null ? '-' : `${p.toFixed(1)} %`);
 
 /** Pure: the diff `d` between the rows labelled `a` and `b` as lines of text. */
 export function renderProfileDiff(d, { a, b }) {
