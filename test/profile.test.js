@@ -93,13 +93,14 @@ after(removeIsolatedDirs);
 test('a count keeps each row\'s profile; the profile diff names an added loop as the change', async () => {
   const { out, tmp } = isolatedDirs();
   const { host, port, user, password, database } = state.target;
-  const env = { DB_HOST: host, DB_PORT: String(port), DB_USER: user, DB_PASSWORD: password, DB_DATABASE: database };
+  const env = { DB_HOST: host, DB_PORT: String(port), DB_USER: user, DB_PASSWORD: password, DB_DATABASE: database, MDB_COUNT_JIT_NAMES: '1' };
   const r = await runCli(['do', '--replay', '--count', 'instructions', '--smoke', '--drivers', `mysql2,${fixture('loop-adapter.js')}`,
     '--out', out, '--json', '-', '--quiet'], { env, tmp, timeoutMs: 300000 });
   assert.equal(r.code, 0, r.stderr);
   const results = JSON.parse(r.stdout);
   const [a, b] = results.benches[0].results;
   assert.match(a.count.profile, /^profiles\/[\dT-]+Z\/do\/mysql2$/);
+  assert.deepEqual(results.settings.count.profileFlags, ['--perf-basic-prof']);
   const file = join(out, (await import('../lib/results/file.js')).resultsFileName(results));
   const diff = await runCli(['profile', file, '--bench', 'do', '--a', 'mysql2', '--b', 'loop-mysql2', '--top', '5'], { tmp });
   assert.equal(diff.code, 0, diff.stderr);
