@@ -36,11 +36,11 @@ async function chooseDrivers(opts, variant) {
 }
 
 /** --count: every row counted under Valgrind by the run's counter (replay/count.js); an interruption keeps the rows counted so far. */
-async function countAll({ benches, drivers, results, stage, signals, progress, log }) {
+async function countAll({ benches, drivers, results, stage, signals, progress, log, out }) {
   const counter = counterOf(results.settings.count);
   log(`counting ${counter.noun}: ${counter.counting(results.settings.count)}`);
   try {
-    await countRun({ counter, benches, drivers, results, context: stage.session.context, target: stage.target, signal: signals.signal, progress, smoke: results.settings.mode === 'smoke' });
+    await countRun({ counter, benches, drivers, results, context: stage.session.context, target: stage.target, signal: signals.signal, progress, smoke: results.settings.mode === 'smoke', out });
     return EXIT.OK;
   } catch (err) {
     const reason = signals.signal.aborted ? signals.signal.reason : err;
@@ -112,7 +112,7 @@ export async function runBenchmark({ benches, opts, env, stdout, stderr, signal,
     results = startResults({ server: stage.session.serverInfo, drivers, settings: { ...settings, schema: stage.target.database } });
     const matrixProgress = createProgress(stderr, benches.length * concurrencyLevels(settings.concurrency).length * ratePasses(settings.rate), { quiet: opts.quiet });
     if (settings.count) {
-      exitCode = await countAll({ benches, drivers, results, stage, signals, progress: matrixProgress, log });
+      exitCode = await countAll({ benches, drivers, results, stage, signals, progress: matrixProgress, log, out: opts.out });
     } else {
       processes = startDriverProcesses(stage);
       exitCode = await measureRun({ benches, drivers, opts, settings, results, stage, processes, signals, progress: matrixProgress });

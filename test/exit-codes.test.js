@@ -95,6 +95,7 @@ const BY_COMMAND = {
   report: EVERY_COMMAND,
   merge: [...EVERY_COMMAND, EXIT.ABORTED],
   list: EVERY_COMMAND,
+  profile: EVERY_COMMAND,
   'ci-driver': RETURNED,
 };
 

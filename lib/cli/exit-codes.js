@@ -46,6 +46,10 @@ export const COMMAND_EXIT_CODES = {
     [EXIT.ROWS_FAILED, 'a bench needs more beyond --threshold (a REGRESSION: line each), or a row failed its check'],
     [EXIT.USAGE, 'bad usage: a ref that does not exist, a directory that is not a git repository, base and head the same commit'],
     EXIT.SETUP, EXIT.ABORTED, EXIT.INSTALL, EXIT.UNEXPECTED, EXIT.INTERRUPTED, EXIT.TERMINATED, EXIT.HUNG_UP],
+  profile: [[EXIT.OK, 'the two rows\' profiles compared'],
+    [EXIT.USAGE, 'unusable input: a missing or unreadable file, not a results file, no such row, a row not counted, '
+      + 'or a row whose profile was never kept or was pruned'],
+    [EXIT.INSTALL, DEPENDENCIES], EXIT.UNEXPECTED],
   list: [[EXIT.OK, 'listed'], [EXIT.USAGE, 'an unknown driver, or a release or runtime the npm registry lacks'],
     [EXIT.INSTALL, 'the npm dependencies, or a driver release, runtime or git commit named in --drivers, could not be installed'],
     EXIT.UNEXPECTED],

@@ -12,6 +12,7 @@ import { registerCompare } from './commands/compare.js';
 import { registerReport } from './commands/report.js';
 import { registerMerge } from './commands/merge.js';
 import { registerCiDriver } from './commands/ci-driver.js';
+import { registerProfile } from './commands/profile.js';
 
 const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
 
@@ -38,6 +39,7 @@ export function buildProgram({ stdout = process.stdout, stderr = process.stderr,
   registerReport(program, io);
   registerMerge(program, io);
   registerCiDriver(program, io);
+  registerProfile(program, io);
   return { program, exitCode: () => exitCode };
 }
 

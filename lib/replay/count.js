@@ -19,6 +19,7 @@ import { killOnExit } from '../common/children.js';
 import { whenAborted } from '../common/timers.js';
 import { sum } from '../common/stats.js';
 import { decodeConversation, readSet } from '../conversations/sets.js';
+import { PROFILES_DIR, keepProfile, profilePath, pruneProfiles } from './profiles.js';
 
 const CHILD = fileURLToPath(new URL('./count-process.js', import.meta.url));
 
@@ -43,19 +44,23 @@ const lastLine = (stderr) => stderr.split('\n').map((l) => l.replace(/^==\d+==\s
 /**
  * One count process under the counter's Valgrind tool; resolves to { windows: [the counter's figure
  * of each window], result } or rejects with the reason. Instrumentation is switched on through vgdb
- * when the process passes its warm-up.
+ * when the process passes its warm-up. `keep`: a directory where the row's profile is kept (profiles.js),
+ * the process then run with the counter's profileFlags too (V8's perf map, for names).
  */
-export async function countOnce(job, { counter, live = new Set(), signal } = {}) {
+export async function countOnce(job, { counter, live = new Set(), signal, keep = null } = {}) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mdb-count-'));
   const go = path.join(dir, 'go');
+  let perfMap = null; // V8 writes it to /tmp/perf-<pid>.map, whatever TMPDIR says
   try {
     return await new Promise((resolve, reject) => {
+      const profileFlags = keep ? counter.profileFlags?.(dir) ?? [] : [];
       const child = spawn('valgrind', [...counter.toolArgs, ...counter.outputArgs(dir),
-        process.execPath, ...counter.v8Flags, CHILD, JSON.stringify({ ...job, go })], {
+        process.execPath, ...counter.v8Flags, ...profileFlags, CHILD, JSON.stringify({ ...job, go })], {
         stdio: ['ignore', 'pipe', 'pipe'],
         env: { ...process.env, TZ: DRIVER_PROCESS_TZ, GLIBC_TUNABLES: process.env.GLIBC_TUNABLES ? `${process.env.GLIBC_TUNABLES}:${counter.mallocTunables}` : counter.mallocTunables },
       });
       live.add(child);
+      if (profileFlags.length) perfMap = `/tmp/perf-${child.pid}.map`;
       const forget = killOnExit(child);
       let stdout = '';
       let stderr = '';
@@ -94,11 +99,16 @@ export async function countOnce(job, { counter, live = new Set(), signal } = {})
           const last = lastLine(stderr);
           return reject(new Error(`the count process under valgrind ${sig ? `was killed (${sig})` : `exited with code ${code}`}${last ? `: ${last}` : ''}`));
         }
-        try { resolve({ windows: counter.readWindows(dir, job.chunks), result }); } catch (err) { reject(err); }
+        try {
+          const windows = counter.readWindows(dir, job.chunks);
+          if (keep) keepProfile({ dir, chunks: job.chunks, dest: keep, perfMap });
+          resolve({ windows, result });
+        } catch (err) { reject(err); }
       });
     });
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
+    if (perfMap) fs.rmSync(perfMap, { force: true });
   }
 }
 
@@ -107,16 +117,20 @@ const CHUNKS = 3;
 
 /**
  * Count one bench on one driver. Returns a row: { count: { what, perOp, ops, warmup, windows,
- * spreadPct, recountedFrom?, unsteady? } } or a failed one.
+ * spreadPct, recountedFrom?, unsteady?, profile? } } or a failed one. `profiles`: { out, startedAt },
+ * where the row's profile is kept (profiles.js), and count.profile says where, relative to `out`.
  */
-async function countRow({ counter, bench, driver, context, file, target, live, signal, smoke }) {
+async function countRow({ counter, bench, driver, context, file, target, live, signal, smoke, profiles }) {
   const sized = counter.size(decodeConversation(readSet(file)));
   // --smoke: an eighth of the operations: that the count runs, not a figure to keep.
   const { warmup, ops } = smoke ? { warmup: Math.max(64, sized.warmup / 8), ops: Math.max(16, sized.ops / 8) } : sized;
   const job = { spec: driver.loadSpec ?? driver.name, bench: bench.name, set: file, context, target, warmup, ops, chunks: CHUNKS };
   // A window that held a one-off event (UNSTEADY_WINDOW_RATIO): counted again, in a new process.
-  const first = await countOnce(job, { counter, live, signal });
-  const again = unsteadyWindows(first.windows) ? await countOnce(job, { counter, live, signal }) : null;
+  const kept = profiles ? profilePath(profiles.startedAt, bench.name, driver.name) : null;
+  const keep = kept ? path.join(profiles.out, kept) : null;
+  const first = await countOnce(job, { counter, live, signal, keep });
+  const again = unsteadyWindows(first.windows) ? await countOnce(job, { counter, live, signal, keep }) : null;
+  if (keep) pruneProfiles(path.join(profiles.out, PROFILES_DIR));
   const { windows, result } = again ?? first;
   const total = sum(windows);
   return {
@@ -134,19 +148,20 @@ async function countRow({ counter, bench, driver, context, file, target, live, s
       spreadPct: Math.round(((Math.max(...windows) - Math.min(...windows)) / (total / CHUNKS)) * 1e5) / 1e3,
       ...(again ? { recountedFrom: first.windows } : {}),
       ...(unsteadyWindows(windows) ? { unsteady: true } : {}),
+      ...(kept ? { profile: kept } : {}),
     },
   };
 }
 
 /** One cell of a count run: the row it fills (n/a, failed, or counted). */
-async function countCell({ counter, bench, driver, context, target, live, signal, smoke }) {
+async function countCell({ counter, bench, driver, context, target, live, signal, smoke, profiles }) {
   const plan = planFor(bench, driver, context);
   const na = notApplicableReason(plan);
   const file = bench.replaySets?.[driver.name];
   if (na || !file) return naRow(driver, na ?? 'no replay set');
   if (file.failed) return failedRow(driver, file.failed, plan.protocol);
   try {
-    return await countRow({ counter, bench, driver, context, file, target, live, signal, smoke });
+    return await countRow({ counter, bench, driver, context, file, target, live, signal, smoke, profiles });
   } catch (err) {
     if (signal?.aborted) throw signal.reason;
     return failedRow(driver, err.message, plan.protocol);
@@ -156,9 +171,11 @@ async function countCell({ counter, bench, driver, context, target, live, signal
 /**
  * Count every bench × driver of a replay run into results.benches (the benches as the replay stage
  * made them: each with its rows' sets), one process per CPU at a time; a bench's entry is reported
- * when its rows are done. Rows fail alone; nothing is left running, also on abort.
+ * when its rows are done. Rows fail alone; nothing is left running, also on abort. `out`: the results'
+ * directory, where each row's profile is kept (under profiles/), or null to keep none.
  */
-export async function countRun({ counter, benches, drivers, results, context, target, signal, progress, smoke = false }) {
+export async function countRun({ counter, benches, drivers, results, context, target, signal, progress, smoke = false, out = null }) {
+  const profiles = out ? { out, startedAt: results.startedAt } : null;
   const live = new Set(); // killed when the run ends early (an error); each is also killed if this process exits
   try {
     const entries = benches.map((bench) => ({
@@ -180,7 +197,7 @@ export async function countRun({ counter, benches, drivers, results, context, ta
       while (next < cells.length) {
         signal?.throwIfAborted();
         const { e, driver, i } = cells[next++];
-        e.entry.results[i] = await countCell({ counter, bench: e.bench, driver, context, target, live, signal, smoke });
+        e.entry.results[i] = await countCell({ counter, bench: e.bench, driver, context, target, live, signal, smoke, profiles });
         e.left--;
         report();
       }

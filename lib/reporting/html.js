@@ -12,6 +12,7 @@ import { forestSvg } from './forest.js';
 import { describeRate, notSustained, rateData, rateFigures, rateHead } from './rates.js';
 import { rateChartSvg } from './rate-chart.js';
 import { renderHistoryHtml } from './history.js';
+import { share, signed } from './profile-text.js';
 
 const BASE_COLOUR = '#b8b8b8';
 
@@ -61,7 +62,7 @@ function environmentBlock(r) {
 }
 
 /** One bar chart per bench: ops/s per driver with ± margin of error, the baseline marked. */
-export function renderResultsHtml(results) {
+export function renderResultsHtml(results, { profileDiffs = [] } = {}) {
   const baseline = results.settings?.baseline;
   const colour = driverColours((results.drivers ?? []).map((d) => d.name));
   const body = [];
@@ -116,6 +117,7 @@ export function renderResultsHtml(results) {
     if (rowNotes.length) body.push(`<ul class="notes">${rowNotes.map((n) => `<li>${esc(n)}</li>`).join('')}</ul>`);
     if (bench.budgetStop) body.push(`<p class="sub">${esc(describeBudgetStop(bench))}</p>`);
     if (bench.note) body.push(`<p class="sub">${esc(bench.note)}</p>`);
+    for (const p of profileDiffs.filter((x) => x.bench === bench.name)) body.push(profileTable(p));
     for (const t of bench.tables ?? []) body.push(benchTable(t));
     body.push('</section>');
   }
@@ -173,6 +175,16 @@ function resultsTable(rows, bench, baseline) {
     return `<tr${cls}>${cells.map((c, i) => `<td${num[i] && row.ok ? ' class="num"' : ''}>${esc(c)}</td>`).join('')}</tr>`;
   }).join('');
   return `<table><thead><tr>${th}</tr></thead><tbody>${tr}</tbody></table>`;
+}
+
+/** Where the instructions went between two rows' kept profiles (results/profile-diff.js): the top functions by self Δ. */
+function profileTable({ a, b, diff }) {
+  const rows = diff.rows.map((r) => `<tr><td>${esc(r.name)}</td><td>${esc(r.where)}</td><td class="num">${signed(r.selfDelta)}</td>`
+    + `<td class="num">${signed(r.inclusiveDelta)}</td><td class="num">${share(r.sharePct)}</td></tr>`);
+  return `<h3>Where the instructions went: ${esc(b)} against ${esc(a)} (${signed(diff.totalDelta)} instructions/op)</h3>`
+    + '<table><thead><tr><th>function</th><th>file:line</th><th>self Δ/op</th><th>inclusive Δ/op</th><th>share of Δ</th></tr></thead>'
+    + `<tbody>${rows.join('')}</tbody></table>`
+    + `<p class="sub">unnamed JIT code: ${signed(diff.unnamed.selfDelta)}/op, ${share(diff.unnamed.sharePct)} of the Δ (from the rows' kept callgrind profiles; mysql-driver-bench profile prints more).</p>`;
 }
 
 function countTable(rows, bench, baseline, count) {

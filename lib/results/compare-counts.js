@@ -12,6 +12,7 @@ const SAME = [
   ['Valgrind', (r) => r.settings?.count?.valgrind],
   ['Valgrind options', (r) => r.settings?.count?.valgrindArgs?.join(' ')],
   ['malloc settings', (r) => r.settings?.count?.mallocTunables],
+  ['profile flags', (r) => r.settings?.count?.profileFlags?.join(' ')], // JIT names move the count (replay/counters/instructions.js)
 ];
 
 const optionsOf = (r) => new Map((r.drivers ?? []).map((d) => [d.name, JSON.stringify(d.variant ?? d.options ?? {})]));

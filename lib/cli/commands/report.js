@@ -4,6 +4,7 @@ import { readResults } from '../../results/file.js';
 import { renderRun } from '../../reporting/sections.js';
 import { renderResultsMarkdown } from '../../reporting/markdown.js';
 import { renderResultsHtml } from '../../reporting/html.js';
+import { runProfileDiffs } from '../../results/profile-diff.js';
 import { forestSvgFile } from '../../reporting/forest.js';
 import { EXIT, usageError } from '../../common/errors.js';
 import { emitOutputs } from './compare.js';
@@ -32,7 +33,7 @@ export function registerReport(program, { stdout = process.stdout, stderr = proc
         opts, stdout, stderr,
         text: () => renderRun(results, { color: Boolean(stdout.isTTY) && opts.markdown === undefined && opts.html === undefined && opts.svg === undefined, latency: Boolean(opts.latency) }),
         markdown: () => renderResultsMarkdown(results),
-        html: () => renderResultsHtml(results),
+        html: () => renderResultsHtml(results, { profileDiffs: runProfileDiffs(results, file) }),
         svg: () => forestFile(results, file),
         textWithFiles: false,
       });

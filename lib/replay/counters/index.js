@@ -14,6 +14,7 @@
 //   noiseFloorPct, benchFloorsPct     the run-to-run spread a Δ must exceed, and benches' own (wider) ones, in %
 //   size(recording)          { warmup, ops }: the operations before the windows and in each, from a replay set
 //   readWindows(dir, n)      the last n windows' figures, from what the tool wrote into dir
+//   profileFlags(dir)        optional: V8 flags added when the row's profile is kept (replay/profiles.js)
 //   record()                 the tool's part of settings.count (its version, arguments, flags): what makes counts comparable
 //   counting(count), countedWith(count), method(count)   the run's log line, the table's settings line, how a figure was taken
 import { usageError } from '../../common/errors.js';

@@ -1,0 +1,108 @@
+// Callgrind's output format, read (https://valgrind.org/docs/manual/cl-format.html): a dump's
+// functions, each with its self and inclusive cost of the first event (instructions, Ir). Pure.
+// What it reads: `events:` and `positions:` (the position columns before the costs; relative
+// positions +n/-n and * are resolved), `summary:`/`totals:`, ob=/fl=/fi=/fe=/fn= (a function's
+// object, file and the file of the lines that follow), cob=/cfi=/cfl=/cfn= and calls= (the next cost
+// line is the call's inclusive cost), and name compression: `(id) name` defines id, `(id)` reuses
+// it (ob/cob share one table, fl/fi/fe/cfi/cfl one, fn/cfn one). jump=/jcnd= lines are skipped.
+
+/** Pure: a compressed name `(id) name` / `(id)` / `name` resolved through `table`. */
+function named(table, value) {
+  const m = /^\((\d+)\)(?:\s+(.*))?$/.exec(value);
+  if (!m) return value;
+  if (m[2] !== undefined) table.set(m[1], m[2]);
+  return table.get(m[1]) ?? `(${m[1]})`;
+}
+
+// A recursion level callgrind appends to a name ('2, '3 …): the same function.
+const baseName = (name) => name.replace(/'\d+$/, '');
+
+/** Pure: one position field (a number, hex, +n/-n relative to `last`, or * the same). */
+function position(field, last) {
+  if (field === '*') return last;
+  if (field[0] === '+') return last + Number(field.slice(1));
+  if (field[0] === '-') return last - Number(field.slice(1));
+  return Number(field);
+}
+
+/**
+ * Pure: a callgrind dump's text → { events, summary, totals, functions }. functions: one entry per
+ * function (object, file, name; recursion levels merged): { name, object, file, line (its first cost
+ * line's), self, inclusive } of the first event. inclusive is self plus what its calls cost, except
+ * calls of itself (counted in its self already).
+ */
+export function parseCallgrind(text) {
+  const objects = new Map();
+  const files = new Map();
+  const fns = new Map();
+  const functions = new Map();
+  let events = null;
+  let npos = 1;
+  let summary = null;
+  let totals = null;
+  let ob = '';
+  let fl = '';
+  let fn = null;
+  let cob = null;
+  let cfn = null;
+  let inCall = false;
+  let last = [];
+  const enter = (name) => {
+    const key = `${ob}\0${fl}\0${name}`;
+    let f = functions.get(key);
+    if (!f) functions.set(key, f = { name, object: ob, file: fl, line: null, self: 0, inclusive: 0 });
+    return f;
+  };
+  for (const raw of text.split('\n')) {
+    const line = raw.trimEnd();
+    if (!line || line[0] === '#') continue;
+    const c = line.charCodeAt(0);
+    if ((c >= 48 && c <= 57) || c === 43 || c === 45 || c === 42) { // a cost line: positions, then costs
+      const parts = line.split(/\s+/);
+      const pos = parts.slice(0, npos).map((p, i) => position(p, last[i] ?? 0));
+      last = pos;
+      const cost = Number(parts[npos] ?? 0);
+      if (!fn) continue;
+      if (inCall) {
+        inCall = false;
+        if (cfn !== fn.name || cob !== fn.object) fn.inclusive += cost;
+        cob = null; // cob= names one call's object
+      } else {
+        fn.self += cost;
+        fn.inclusive += cost;
+        if (fn.line === null) fn.line = pos[0];
+      }
+      continue;
+    }
+    const eq = line.indexOf('=');
+    const colon = line.indexOf(':');
+    if (eq > 0 && (colon < 0 || eq < colon)) {
+      const key = line.slice(0, eq);
+      const value = line.slice(eq + 1);
+      switch (key) {
+        case 'ob': ob = named(objects, value); break;
+        case 'fl': fl = named(files, value); break;
+        case 'fi': case 'fe': named(files, value); break;
+        case 'fn': fn = enter(baseName(named(fns, value))); cob = null; break;
+        case 'cob': cob = named(objects, value); break;
+        case 'cfi': case 'cfl': named(files, value); break;
+        case 'cfn': cfn = baseName(named(fns, value)); if (cob === null) cob = ob; break;
+        case 'calls': inCall = true; break; // the next cost line is the call's
+        default: break; // jump=, jcnd= and others: not costs of a function
+      }
+      continue;
+    }
+    if (colon > 0) {
+      const key = line.slice(0, colon);
+      const value = line.slice(colon + 1).trim();
+      if (key === 'events') events = value.split(/\s+/);
+      else if (key === 'positions') npos = value.split(/\s+/).length;
+      else if (key === 'summary') summary = Number(value.split(/\s+/)[0]);
+      else if (key === 'totals') totals = Number(value.split(/\s+/)[0]);
+    }
+  }
+  return { events, summary, totals, functions: [...functions.values()] };
+}
+
+/** Pure: the self costs of a parsed dump's functions, added up (equal to its total when it was read whole). */
+export const selfSum = (parsed) => parsed.functions.reduce((n, f) => n + f.self, 0);
