@@ -96,6 +96,7 @@ const BY_COMMAND = {
   merge: [...EVERY_COMMAND, EXIT.ABORTED],
   list: EVERY_COMMAND,
   'ci-driver': RETURNED,
+  bisect: RETURNED,
 };
 
 const undocumented = (listed) => RETURNED.filter((c) => !listed.includes(c))

@@ -46,6 +46,12 @@ export const COMMAND_EXIT_CODES = {
     [EXIT.ROWS_FAILED, 'a bench needs more beyond --threshold (a REGRESSION: line each), or a row failed its check'],
     [EXIT.USAGE, 'bad usage: a ref that does not exist, a directory that is not a git repository, base and head the same commit'],
     EXIT.SETUP, EXIT.ABORTED, EXIT.INSTALL, EXIT.UNEXPECTED, EXIT.INTERRUPTED, EXIT.TERMINATED, EXIT.HUNG_UP],
+  bisect: [[EXIT.OK, 'found: the first commit where a bench\'s count moved, its Δ against its parent and its subject on stdout'],
+    [EXIT.ROWS_FAILED, 'not found: good and bad do not differ beyond the noise floor (or --threshold), or only skipped commits '
+      + 'are left where the first moved commit lies (each named)'],
+    [EXIT.USAGE, 'bad usage: a ref that does not exist, good not an ancestor of bad (the wrong order), good and bad one commit, '
+      + 'a bench good or bad cannot run'],
+    EXIT.SETUP, EXIT.ABORTED, EXIT.INSTALL, EXIT.UNEXPECTED, EXIT.INTERRUPTED, EXIT.TERMINATED, EXIT.HUNG_UP],
   list: [[EXIT.OK, 'listed'], [EXIT.USAGE, 'an unknown driver, or a release or runtime the npm registry lacks'],
     [EXIT.INSTALL, 'the npm dependencies, or a driver release, runtime or git commit named in --drivers, could not be installed'],
     EXIT.UNEXPECTED],

@@ -12,6 +12,7 @@ import { registerCompare } from './commands/compare.js';
 import { registerReport } from './commands/report.js';
 import { registerMerge } from './commands/merge.js';
 import { registerCiDriver } from './commands/ci-driver.js';
+import { registerBisect } from './commands/bisect.js';
 
 const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
 
@@ -28,8 +29,9 @@ export function buildProgram({ stdout = process.stdout, stderr = process.stderr,
     .enablePositionalOptions();
 
   const io = { stdout, stderr, env, signal, setExitCode: (code) => { exitCode = code; } };
-  // A command that runs another (ci-driver runs run) does it through the same entry as the command line.
-  io.run = (argv) => main(argv, { stdout, stderr, env, signal });
+  // A command that runs another (ci-driver, bisect run run) does it through the same entry as the
+  // command line; `over` replaces its stdout or stderr (bisect keeps the run's table to itself).
+  io.run = (argv, over = {}) => main(argv, { stdout, stderr, env, signal, ...over });
   registerRun(program, io);
   registerAa(program, io);
   registerCalibrate(program, io);
@@ -38,6 +40,7 @@ export function buildProgram({ stdout = process.stdout, stderr = process.stderr,
   registerReport(program, io);
   registerMerge(program, io);
   registerCiDriver(program, io);
+  registerBisect(program, io);
   return { program, exitCode: () => exitCode };
 }
 
