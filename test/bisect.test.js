@@ -55,11 +55,11 @@ test("a count run's rows read per commit: counts, or why a commit has none; the 
     drivers: [{ name: 'a', git: { commit: 'A' } }, { name: 'b', git: { commit: 'B' } }],
     benches: [
       { name: 'do', results: [{ driver: 'a', status: 'ok', count: { perOp: 100 } }, { driver: 'b', status: 'failed', error: 'wrong rows' }] },
-      { name: 'execute', results: [{ driver: 'a', status: 'ok', count: { perOp: 200 } }, { driver: 'b', status: 'ok', count: { perOp: 300 } }] },
+      { name: 'execute', results: [{ driver: 'a', status: 'ok', count: { perOp: 200, unsteady: true } }, { driver: 'b', status: 'ok', count: { perOp: 300 } }] },
     ],
   };
   assert.deepEqual(countsOf(results, ['A', 'B'], ['do', 'execute']), {
-    byCommit: { A: { counts: { do: 100, execute: 200 } }, B: { error: 'do: wrong rows' } },
+    byCommit: { A: { counts: { do: 100, execute: 200 }, unsteady: ['execute'] }, B: { error: 'do: wrong rows' } },
     floors: { do: 0.1, execute: 3.5 },
   });
   assert.deepEqual(countArguments({ repo: '/r', pkg: 'mysql2', commits: ['A'], benches: ['do'], out: '/o', json: '/o/x.json' }),
@@ -85,7 +85,7 @@ const bisect = (args, timeoutMs = 60000) => {
     { tmp: dirs.tmp, env: { MYSQL_DRIVER_BENCH_CACHE: cache }, timeoutMs }).then((r) => ({ ...r, dirs }));
 };
 
-test('bad input, one line each, exit 2: a ref that does not exist, refs in the wrong order, good and bad one commit', async () => {
+test('bad input, one line each, exit 2: a ref that does not exist, refs in the wrong order, good and bad one commit, a package the repository does not hold', async () => {
   const before = status();
   const none = await bisect(['--good', 'no-such-ref', '--bad', 'HEAD']);
   assert.equal(none.code, 2, none.stderr);
@@ -96,7 +96,10 @@ test('bad input, one line each, exit 2: a ref that does not exist, refs in the w
   const same = await bisect(['--good', 'main', '--bad', 'HEAD']);
   assert.equal(same.code, 2, same.stderr);
   assert.match(same.stderr, /^mysql-driver-bench: error: --good main and --bad HEAD are the same commit/);
-  for (const r of [none, swapped, same]) {
+  const other = await bisect(['--good', 'v1', '--bad', 'HEAD', '--package', 'mysql']);
+  assert.equal(other.code, 2, other.stderr);
+  assert.match(other.stderr, /^mysql-driver-bench: error: --good [0-9a-f]{7}: mysql@git:.*: commit [0-9a-f]{7} of .* holds 'mysql2', not mysql — write mysql2@git:/);
+  for (const r of [none, swapped, same, other]) {
     assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
     assert.ok(noStackTrace(r.stderr));
     assert.deepEqual(leftovers(r.dirs.tmp), { files: [], processes: [] });
@@ -126,4 +129,17 @@ test('bisect finds the commit that added the loop, skipping the one that cannot 
   assert.equal(readdirSync(join(cache, 'git', 'deps')).length, 1);
   assert.deepEqual(leftovers(r.dirs.tmp), { files: [], processes: [] });
   assert.deepEqual(status(), before);
+});
+
+// Commits of the same code counted within 0.12 % of each other here (--smoke), about the floor of
+// 0.1 %: --threshold 1 makes "no move" certain.
+test('good and bad within --threshold: one line saying so, exit 1, nothing bisected', async () => {
+  const dirs = isolatedDirs();
+  const json = join(dirs.base, 'none.json');
+  const r = await bisect(['--good', 'v1', '--bad', commits[4], '--threshold', '1', '--json', json, '--quiet'], 400000);
+  assert.equal(r.code, 1, `${r.stderr}${r.stdout}${readFileSync(json, 'utf8')}`);
+  assert.match(r.stderr, /^mysql-driver-bench: bisect: --good [0-9a-f]{7} and --bad [0-9a-f]{7} do not differ beyond the noise floor and --threshold 1 % on do: nothing to bisect\n$/);
+  assert.equal(r.stdout, '');
+  assert.deepEqual(JSON.parse(readFileSync(json, 'utf8')).answer, { found: false, why: 'no move between good and bad' });
+  assert.deepEqual(leftovers(r.dirs.tmp), { files: [], processes: [] });
 });

@@ -28,21 +28,26 @@ export function countArguments({ repo, pkg, commits, benches, out, json }) {
 }
 
 /**
- * Pure: each commit's counts from a count run's results, { commit: { counts } | { error } }, and
- * the benches' noise floors. A row without a count (failed, n/a) gives its commit an error.
+ * Pure: each commit's counts from a count run's results, { commit: { counts, unsteady } | { error } },
+ * and the benches' noise floors. A row without a count (failed, n/a) gives its commit an error;
+ * `unsteady` names the benches whose count held a one-off event in both its processes (a Δ the run
+ * does not call).
  */
 export function countsOf(results, commits, benches) {
   const byCommit = {};
   for (const sha of commits) {
     const driver = results.drivers.find((d) => d.git?.commit === sha);
     const counts = {};
+    const unsteady = [];
     let error = driver ? null : 'not in the run';
     for (const name of benches) {
       const row = results.benches.find((b) => b.name === name)?.results.find((r) => r.driver === driver?.name);
-      if (row?.count?.perOp > 0 && row.status !== 'failed') counts[name] = row.count.perOp;
-      else error ??= `${name}: ${row?.error ?? row?.reason ?? row?.status ?? 'not counted'}`;
+      if (row?.count?.perOp > 0 && row.status !== 'failed') {
+        counts[name] = row.count.perOp;
+        if (row.count.unsteady) unsteady.push(name);
+      } else error ??= `${name}: ${row?.error ?? row?.reason ?? row?.status ?? 'not counted'}`;
     }
-    byCommit[sha] = error ? { error } : { counts };
+    byCommit[sha] = error ? { error } : { counts, unsteady };
   }
   const floors = Object.fromEntries(benches.map((b) => [b, countFloorPct(results.settings?.count, b)]));
   return { byCommit, floors };
@@ -71,6 +76,9 @@ Each step counts one commit (and the first, good and bad together) as a run woul
     .addHelpText('after', exitCodesHelp('bisect'))
     .action(async (repoPath, opts) => {
       const benches = selectBenches(splitList(opts.bench)).map((b) => b.name);
+      if (opts.package && !GIT_PACKAGES.includes(opts.package)) {
+        throw usageError(`--package ${opts.package}: not a driver the harness knows (${GIT_PACKAGES.join(', ')})`, 'name the package the repository holds, or leave --package out');
+      }
       const repo = openRepository(repoPath, repoPath);
       const good = resolveCommit(`--good ${opts.good}`, repo, opts.good);
       const bad = resolveCommit(`--bad ${opts.bad}`, repo, opts.bad);
@@ -113,7 +121,7 @@ Each step counts one commit (and the first, good and bad together) as a run woul
           await prepareGitCheckout(spec, { cacheDir, log: say });
           return null;
         } catch (err) {
-          if (err instanceof UserError) return err.message;
+          if (err instanceof UserError) return err;
           throw err;
         }
       };
@@ -122,10 +130,11 @@ Each step counts one commit (and the first, good and bad together) as a run woul
         setExitCode(r.code);
       };
 
-      // Good and bad first, side by side in one run.
+      // Good and bad first, side by side in one run. They are not skipped: what stops either stops
+      // the bisection, with its own exit code.
       for (const [flag, sha] of [['--good', good], ['--bad', bad]]) {
-        const why = await prepare(sha);
-        if (why) throw new UserError(`${flag} ${short(sha)}: ${why}`, { exitCode: EXIT.INSTALL, hint: 'good and bad must install: choose commits that do' });
+        const err = await prepare(sha);
+        if (err) throw new UserError(`${flag} ${short(sha)}: ${err.message}`, { exitCode: err.exitCode, hint: err.hint });
       }
       say(`bisect: counting --good ${short(good)} and --bad ${short(bad)} (${benches.join(', ')}; ${path.length - 1} commit(s) between)`);
       const ends = await count([good, bad]);
@@ -134,7 +143,10 @@ Each step counts one commit (and the first, good and bad together) as a run woul
         const e = ends.byCommit[sha];
         if (e.error) throw usageError(`${flag} ${short(sha)} cannot be counted: ${e.error}`, 'name benches both commits run');
       }
-      const moved = movedBenches(ends.byCommit[good].counts, ends.byCommit[bad].counts, { floors: ends.floors, thresholdPct: opts.threshold ?? null });
+      // A bench whose count is unsteady at good or at bad is not judged: its step may be a one-off event.
+      const unsteadyEnds = new Set([...ends.byCommit[good].unsteady, ...ends.byCommit[bad].unsteady]);
+      const moved = movedBenches(ends.byCommit[good].counts, ends.byCommit[bad].counts, { floors: ends.floors, thresholdPct: opts.threshold ?? null })
+        .map((m) => (unsteadyEnds.has(m.bench) ? { ...m, moved: false, unsteady: true } : m));
       const steps = [
         { commit: good, subject: subjects.get(good), counts: ends.byCommit[good].counts, verdict: 'good' },
         { commit: bad, subject: subjects.get(bad), counts: ends.byCommit[bad].counts, verdict: 'bad' },
@@ -149,10 +161,11 @@ Each step counts one commit (and the first, good and bad together) as a run woul
       };
       say(`  good ${short(good)}  ${countsText(steps[0].counts)}  ${subjects.get(good)}`);
       say(`  bad  ${short(bad)}  ${countsText(steps[1].counts)}  ${subjects.get(bad)}`);
-      for (const m of moved) say(`  ${m.bench}: ${signed(m.changePct)} instructions/op from good to bad (noise floor ${m.floorPct} %${report.thresholdPct === null ? '' : `, --threshold ${report.thresholdPct} %`})${m.moved ? '' : ': not moved, not judged'}`);
+      for (const m of moved) say(`  ${m.bench}: ${signed(m.changePct)} instructions/op from good to bad (noise floor ${m.floorPct} %${report.thresholdPct === null ? '' : `, --threshold ${report.thresholdPct} %`})${m.unsteady ? ': unsteady at good or bad, not judged' : m.moved ? '' : ': not moved, not judged'}`);
       if (!moved.some((m) => m.moved)) {
         const beyond = report.thresholdPct === null ? "the count's noise floor" : `the noise floor and --threshold ${report.thresholdPct} %`;
-        stderr.write(`mysql-driver-bench: bisect: --good ${short(good)} and --bad ${short(bad)} do not differ beyond ${beyond} on ${benches.join(', ')}: nothing to bisect\n`);
+        const shaky = moved.filter((m) => m.unsteady).map((m) => m.bench);
+        stderr.write(`mysql-driver-bench: bisect: --good ${short(good)} and --bad ${short(bad)} do not differ beyond ${beyond} on ${benches.join(', ')}${shaky.length ? ` (${shaky.join(', ')}: unsteady, not judged)` : ''}: nothing to bisect\n`);
         report.answer = { found: false, why: 'no move between good and bad' };
         return finish(EXIT.ROWS_FAILED);
       }
@@ -175,13 +188,13 @@ Each step counts one commit (and the first, good and bad together) as a run woul
         if (next.among) {
           const among = next.among.map((i) => path[i]);
           report.answer = { found: false, why: 'only skipped commits left', among: among.map((c) => c.commit) };
-          stdout.write(`not found: the first moved commit is one of ${among.map((c) => short(c.commit)).join(', ')} (the others skipped):\n`);
+          stdout.write(`not found: the first moved commit is one of ${among.slice(0, -1).map((c) => short(c.commit)).join(', ')} (skipped) or ${short(among.at(-1).commit)}:\n`);
           for (const c of among) stdout.write(`  ${short(c.commit)} ${c.subject}\n`);
           return finish(EXIT.ROWS_FAILED);
         }
         const at = path[next.next];
         const why = await prepare(at.commit);
-        let counted = why ? { error: why } : null;
+        let counted = why ? { error: why.message } : null;
         if (!counted) {
           const r = await count([at.commit]);
           if (!r.byCommit) {
@@ -190,6 +203,9 @@ Each step counts one commit (and the first, good and bad together) as a run woul
           }
           counted = r.byCommit[at.commit];
         }
+        // An unsteady count of a judged bench says nothing of the step: the commit is skipped.
+        const shaky = counted.unsteady?.filter((b) => moved.some((m) => m.moved && m.bench === b)) ?? [];
+        if (shaky.length) counted = { ...counted, error: `${shaky.join(', ')}: unsteady count (a one-off event in both its processes)` };
         const verdict = counted.error ? 'skip' : verdictOf(counted.counts, moved, { thresholdPct: report.thresholdPct });
         verdicts.set(next.next, verdict);
         steps.push({ commit: at.commit, subject: at.subject, counts: counted.counts ?? null, verdict, ...(counted.error ? { reason: counted.error } : {}) });
