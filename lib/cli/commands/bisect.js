@@ -64,7 +64,7 @@ export function registerBisect(program, { stdout, stderr, env, run, setExitCode 
     .option('--threshold <pct>', "bad means moved by more than this many % from good's count towards bad's (default: nearer bad's count than good's, the step split at its midpoint)", nonNegativeNumber('--threshold'))
     .option('--json <file>', 'write the steps and the answer to this file')
     .option('-o, --out <dir>', 'where the count runs keep their results and replay sets (default: bisect/ in the cache directory)')
-    .option('--smoke', 'an eighth of the operations counted: that the bisection runs, not figures to keep')
+    .option('--smoke', 'an eighth of the operations counted: that the bisection runs, not figures to keep (counts of one code moved up to 1.2 % between runs here)')
     .option('-q, --quiet', 'no progress lines on stderr')
     .option('--debug', 'print stack traces on errors')
     .addHelpText('after', `
@@ -97,7 +97,8 @@ Each step counts one commit (and the first, good and bad together) as a run woul
       // One count run for `commits`. Why a step counts only its one new commit, not the commit beside
       // good again: a count is the same figure on every run (docs/replay.md: within 0.04 %), so good's
       // and bad's counts from the first run stand for the whole bisection, and a second row would only
-      // double the work. Replay sets are per commit (a set is identified by the row's install, and a
+      // double the work. (Under --smoke, counts of one code moved up to 1.2 % between runs here:
+      // the midpoint rule holds for a step several times that, a --threshold must exceed it.) Replay sets are per commit (a set is identified by the row's install, and a
       // commit may change what the driver sends, so another commit's set could replay replies to a
       // conversation this one does not hold); they stay in --out, reused when the bisection is run
       // again. Installs are shared by commits of one production dependency tree (git.js).
