@@ -70,9 +70,10 @@ const repo = makeDriverRepo(join(base, 'mysql2'));
 const commits = [];
 for (let i = 1; i <= 12; i++) {
   const files = { 'README.md': (text) => `${text}\nStep ${i}.\n` };
-  // The sixth declares a dependency its lockfile lacks: npm ci refuses it, and bisect skips it.
-  if (i === 6) files['package.json'] = (text) => text.replace('"dependencies": {', '"dependencies": {\n    "mdb-no-such-package": "1.0.0",');
-  if (i === 7) files['package.json'] = (text) => text.replace('\n    "mdb-no-such-package": "1.0.0",', '');
+  // The sixth declares a dependency its lockfile lacks (a file: one, so that npm asks no registry):
+  // npm ci refuses it, and bisect skips it.
+  if (i === 6) files['package.json'] = (text) => text.replace('"dependencies": {', '"dependencies": {\n    "mdb-missing": "file:./no-such-dir",');
+  if (i === 7) files['package.json'] = (text) => text.replace('\n    "mdb-missing": "file:./no-such-dir",', '');
   // The ninth adds work to every query (as in ci-driver.test.js, a longer loop: a clearer step).
   if (i === 9) files['lib/base/connection.js'] = (text) => text.replace('  query(sql, values, cb) {\n', '  query(sql, values, cb) {\n    let spin = this._spin | 0;\n    for (let i = 0; i < 300; i++) spin = (spin * 31 + i) | 0;\n    this._spin = spin;\n');
   commits.push(repo.commit(i === 9 ? 'a loop in the query path' : `step ${i}`, files));
