@@ -97,6 +97,7 @@ const BY_COMMAND = {
   list: EVERY_COMMAND,
   profile: EVERY_COMMAND,
   'ci-driver': RETURNED,
+  bisect: RETURNED,
 };
 
 const undocumented = (listed) => RETURNED.filter((c) => !listed.includes(c))

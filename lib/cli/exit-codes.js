@@ -50,6 +50,12 @@ export const COMMAND_EXIT_CODES = {
     [EXIT.USAGE, 'unusable input: a missing or unreadable file, not a results file, no such row, a row not counted, '
       + 'or a row whose profile was never kept or was pruned'],
     [EXIT.INSTALL, DEPENDENCIES], EXIT.UNEXPECTED],
+  bisect: [[EXIT.OK, 'found: the first commit where a bench\'s count moved, its Δ against its parent and its subject on stdout'],
+    [EXIT.ROWS_FAILED, 'not found: good and bad do not differ beyond the noise floor (or --threshold), or only skipped commits '
+      + 'are left where the first moved commit lies (each named)'],
+    [EXIT.USAGE, 'bad usage: a ref that does not exist, good not an ancestor of bad (the wrong order), good and bad one commit, '
+      + 'a bench good or bad cannot run'],
+    EXIT.SETUP, EXIT.ABORTED, EXIT.INSTALL, EXIT.UNEXPECTED, EXIT.INTERRUPTED, EXIT.TERMINATED, EXIT.HUNG_UP],
   list: [[EXIT.OK, 'listed'], [EXIT.USAGE, 'an unknown driver, or a release or runtime the npm registry lacks'],
     [EXIT.INSTALL, 'the npm dependencies, or a driver release, runtime or git commit named in --drivers, could not be installed'],
     EXIT.UNEXPECTED],

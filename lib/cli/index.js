@@ -13,6 +13,7 @@ import { registerReport } from './commands/report.js';
 import { registerMerge } from './commands/merge.js';
 import { registerCiDriver } from './commands/ci-driver.js';
 import { registerProfile } from './commands/profile.js';
+import { registerBisect } from './commands/bisect.js';
 
 const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
 
@@ -29,8 +30,9 @@ export function buildProgram({ stdout = process.stdout, stderr = process.stderr,
     .enablePositionalOptions();
 
   const io = { stdout, stderr, env, signal, setExitCode: (code) => { exitCode = code; } };
-  // A command that runs another (ci-driver runs run) does it through the same entry as the command line.
-  io.run = (argv) => main(argv, { stdout, stderr, env, signal });
+  // A command that runs another (ci-driver, bisect run run) does it through the same entry as the
+  // command line; `over` replaces its stdout or stderr (bisect keeps the run's table to itself).
+  io.run = (argv, over = {}) => main(argv, { stdout, stderr, env, signal, ...over });
   registerRun(program, io);
   registerAa(program, io);
   registerCalibrate(program, io);
@@ -40,6 +42,7 @@ export function buildProgram({ stdout = process.stdout, stderr = process.stderr,
   registerMerge(program, io);
   registerCiDriver(program, io);
   registerProfile(program, io);
+  registerBisect(program, io);
   return { program, exitCode: () => exitCode };
 }
 

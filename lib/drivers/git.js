@@ -261,3 +261,21 @@ export async function prepareGitCheckout(spec, { cacheDir = defaultCacheDir(), r
   markUsed(depsDir);
   return { package: pkg, version, commit: sha, repository: repo.dir, ref: parsed.ref, dir, label, cacheEntries: [dir, depsDir] };
 }
+
+/** Whether commit `a` is an ancestor of commit `b` (both full ids; a commit is its own ancestor). */
+export function isAncestor(repo, a, b) {
+  return git(['-C', repo.dir, 'merge-base', '--is-ancestor', a, b]).code === 0;
+}
+
+/**
+ * The first-parent commits after `good` up to `bad` (inclusive), oldest first: the line a bisection
+ * walks (`git rev-list --first-parent --ancestry-path good..bad`), each { commit, subject }.
+ */
+export function firstParentPath(repo, good, bad) {
+  const text = gitText(['-C', repo.dir, 'rev-list', '--first-parent', '--ancestry-path', '--format=%H %s', '--no-commit-header', `${good}..${bad}`]);
+  if (text === null) throw usageError(`cannot list the commits between ${good.slice(0, SHORT)} and ${bad.slice(0, SHORT)} in ${repo.dir}`, 'check that git rev-list works there (git 2.33 or later)');
+  return text.split('\n').filter(Boolean).map((line) => ({ commit: line.slice(0, 40), subject: line.slice(41) })).reverse();
+}
+
+/** A commit's subject line. */
+export const subjectOf = (repo, sha) => gitText(['-C', repo.dir, 'log', '-1', '--format=%s', sha]) ?? '';

@@ -1,0 +1,218 @@
+// `mysql-driver-bench bisect <repo> --good <ref> --bad <ref> --bench <names>`: the first commit on the
+// first-parent line from good to bad where a bench's instruction count moved. Each commit is a git
+// row (extracted and installed in the cache; the repository is only read) counted by `run --replay
+// --count instructions` through main(); the count is the oracle (results/bisection.js judges it).
+// A commit that cannot be installed or run is skipped, as `git bisect skip` does.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { selectBenches } from '../../../benchs/index.js';
+import { EXIT, UserError, usageError } from '../../common/errors.js';
+import { splitList } from '../../common/config.js';
+import { defaultCacheDir } from '../../drivers/versions.js';
+import { GIT_PACKAGES, firstParentPath, isAncestor, openRepository, prepareGitCheckout, resolveCommit, subjectOf } from '../../drivers/git.js';
+import { countFloorPct } from '../../results/counts.js';
+import { changePct, movedBenches, nextStep, stepsLeft, verdictOf } from '../../results/bisection.js';
+import { nonNegativeNumber } from '../options.js';
+import { exitCodesHelp } from '../exit-codes.js';
+
+const short = (sha) => sha.slice(0, 7);
+const n = (x) => Math.round(x).toLocaleString('en-US');
+const signed = (pct) => `${pct > 0 ? '+' : ''}${pct} %`;
+const countsText = (counts) => Object.entries(counts).map(([bench, c]) => `${bench} ${n(c)}`).join(' · ');
+const sink = { write: () => true };
+
+/** The run command's arguments counting `commits` of `repo`, one row each. */
+export function countArguments({ repo, pkg, commits, benches, out, json }) {
+  const row = (sha) => `${pkg ? `${pkg}@` : ''}git:${repo}#${sha}`;
+  return [...benches, '--drivers', commits.map(row).join(','), '--replay', '--count', 'instructions', '--out', out, '--json', json, '--quiet'];
+}
+
+/**
+ * Pure: each commit's counts from a count run's results, { commit: { counts, unsteady } | { error } },
+ * and the benches' noise floors. A row without a count (failed, n/a) gives its commit an error;
+ * `unsteady` names the benches whose count held a one-off event in both its processes (a Δ the run
+ * does not call).
+ */
+export function countsOf(results, commits, benches) {
+  const byCommit = {};
+  for (const sha of commits) {
+    const driver = results.drivers.find((d) => d.git?.commit === sha);
+    const counts = {};
+    const unsteady = [];
+    let error = driver ? null : 'not in the run';
+    for (const name of benches) {
+      const row = results.benches.find((b) => b.name === name)?.results.find((r) => r.driver === driver?.name);
+      if (row?.count?.perOp > 0 && row.status !== 'failed') {
+        counts[name] = row.count.perOp;
+        if (row.count.unsteady) unsteady.push(name);
+      } else error ??= `${name}: ${row?.error ?? row?.reason ?? row?.status ?? 'not counted'}`;
+    }
+    byCommit[sha] = error ? { error } : { counts, unsteady };
+  }
+  const floors = Object.fromEntries(benches.map((b) => [b, countFloorPct(results.settings?.count, b)]));
+  return { byCommit, floors };
+}
+
+export function registerBisect(program, { stdout, stderr, env, run, setExitCode }) {
+  program.command('bisect')
+    .description("the first commit between --good and --bad where a bench's instruction count moved: binary search over the first-parent line, each commit counted as a git row (--replay --count instructions); exit 0 when found")
+    .argument('<repo>', "the driver's git repository (read only: never written to, its checkout untouched)")
+    .requiredOption('--good <ref>', 'a commit before the change (a branch, tag or SHA)')
+    .requiredOption('--bad <ref>', 'a commit after it, descending from --good')
+    .requiredOption('--bench <names>', 'the bench or benches (comma-separated) whose count is the oracle; a commit is bad when any moved')
+    .option('--package <name>', `the driver the repository holds (${GIT_PACKAGES.join(', ')}; default: the name in each commit's package.json)`)
+    .option('--threshold <pct>', "bad means moved by more than this many % from good's count towards bad's (default: nearer bad's count than good's, the step split at its midpoint)", nonNegativeNumber('--threshold'))
+    .option('--json <file>', 'write the steps and the answer to this file')
+    .option('-o, --out <dir>', 'where the count runs keep their results and replay sets (default: bisect/ in the cache directory)')
+    .option('--smoke', 'an eighth of the operations counted: that the bisection runs, not figures to keep (counts of one code moved up to 1.2 % between runs here)')
+    .option('-q, --quiet', 'no progress lines on stderr')
+    .option('--debug', 'print stack traces on errors')
+    .addHelpText('after', `
+Example (the commit that made mysql2's \`do\` need more instructions between two tags):
+  $ mysql-driver-bench bisect ../node-mysql2 --good v3.9.0 --bad v3.9.7 --bench do
+
+Each step counts one commit (and the first, good and bad together) as a run would:
+  mysql-driver-bench do --replay --count instructions --drivers <pkg>@git:<repo>#<commit>`)
+    .addHelpText('after', exitCodesHelp('bisect'))
+    .action(async (repoPath, opts) => {
+      const benches = selectBenches(splitList(opts.bench)).map((b) => b.name);
+      if (opts.package && !GIT_PACKAGES.includes(opts.package)) {
+        throw usageError(`--package ${opts.package}: not a driver the harness knows (${GIT_PACKAGES.join(', ')})`, 'name the package the repository holds, or leave --package out');
+      }
+      const repo = openRepository(repoPath, repoPath);
+      const good = resolveCommit(`--good ${opts.good}`, repo, opts.good);
+      const bad = resolveCommit(`--bad ${opts.bad}`, repo, opts.bad);
+      if (good === bad) throw usageError(`--good ${opts.good} and --bad ${opts.bad} are the same commit (${short(good)}): nothing to bisect`, 'give a commit before the change as --good');
+      if (!isAncestor(repo, good, bad)) {
+        throw usageError(`--good ${opts.good} (${short(good)}) is not an ancestor of --bad ${opts.bad} (${short(bad)})`,
+          isAncestor(repo, bad, good) ? 'they are in the wrong order: swap them' : 'name two commits of one line of history, the good one older');
+      }
+      const path = firstParentPath(repo, good, bad);
+      const subjects = new Map([[good, subjectOf(repo, good)], ...path.map((c) => [c.commit, c.subject])]);
+      const out = resolve(opts.out ?? join(defaultCacheDir(env), 'bisect'));
+      const cacheDir = defaultCacheDir(env);
+      const say = (line) => { if (!opts.quiet) stderr.write(`${line}\n`); };
+      const started = Date.now();
+
+      // One count run for `commits`. Why a step counts only its one new commit, not the commit beside
+      // good again: a count is the same figure on every run (docs/replay.md: within 0.04 %), so good's
+      // and bad's counts from the first run stand for the whole bisection, and a second row would only
+      // double the work. (Under --smoke, counts of one code moved up to 1.2 % between runs here:
+      // the midpoint rule holds for a step several times that, a --threshold must exceed it.) Replay sets are per commit (a set is identified by the row's install, and a
+      // commit may change what the driver sends, so another commit's set could replay replies to a
+      // conversation this one does not hold); they stay in --out, reused when the bisection is run
+      // again. Installs are shared by commits of one production dependency tree (git.js).
+      let runs = 0;
+      const count = async (commits) => {
+        mkdirSync(out, { recursive: true });
+        const json = join(out, `bisect-${short(good)}-${short(bad)}-${Date.now()}-${runs++}.json`);
+        let said = '';
+        const argv = countArguments({ repo: repo.dir, pkg: opts.package, commits, benches, out, json });
+        if (opts.smoke) argv.push('--smoke');
+        if (opts.debug) argv.push('--debug');
+        const code = await run(argv, { stdout: sink, stderr: { write: (s) => { said += s; return true; } } });
+        if (code !== EXIT.OK && code !== EXIT.ROWS_FAILED) return { code, said };
+        return { code, said, ...countsOf(JSON.parse(readFileSync(json, 'utf8')), commits, benches) };
+      };
+      // A commit's files and dependencies, prepared before its run: an install that fails skips the
+      // commit, where a run's exit 5 would not say whether the commit or the host (Valgrind) failed.
+      const prepare = async (sha) => {
+        const spec = `${opts.package ? `${opts.package}@` : ''}git:${repo.dir}#${sha}`;
+        try {
+          await prepareGitCheckout(spec, { cacheDir, log: say });
+          return null;
+        } catch (err) {
+          if (err instanceof UserError) return err;
+          throw err;
+        }
+      };
+      const stop = (r) => {
+        stderr.write(r.said);
+        setExitCode(r.code);
+      };
+
+      // Good and bad first, side by side in one run. They are not skipped: what stops either stops
+      // the bisection, with its own exit code.
+      for (const [flag, sha] of [['--good', good], ['--bad', bad]]) {
+        const err = await prepare(sha);
+        if (err) throw new UserError(`${flag} ${short(sha)}: ${err.message}`, { exitCode: err.exitCode, hint: err.hint });
+      }
+      say(`bisect: counting --good ${short(good)} and --bad ${short(bad)} (${benches.join(', ')}; ${path.length - 1} commit(s) between)`);
+      const ends = await count([good, bad]);
+      if (!ends.byCommit) return stop(ends);
+      for (const [flag, sha] of [['--good', good], ['--bad', bad]]) {
+        const e = ends.byCommit[sha];
+        if (e.error) throw usageError(`${flag} ${short(sha)} cannot be counted: ${e.error}`, 'name benches both commits run');
+      }
+      // A bench whose count is unsteady at good or at bad is not judged: its step may be a one-off event.
+      const unsteadyEnds = new Set([...ends.byCommit[good].unsteady, ...ends.byCommit[bad].unsteady]);
+      const moved = movedBenches(ends.byCommit[good].counts, ends.byCommit[bad].counts, { floors: ends.floors, thresholdPct: opts.threshold ?? null })
+        .map((m) => (unsteadyEnds.has(m.bench) ? { ...m, moved: false, unsteady: true } : m));
+      const steps = [
+        { commit: good, subject: subjects.get(good), counts: ends.byCommit[good].counts, verdict: 'good' },
+        { commit: bad, subject: subjects.get(bad), counts: ends.byCommit[bad].counts, verdict: 'bad' },
+      ];
+      const report = { repository: repo.dir, good, bad, benches, thresholdPct: opts.threshold ?? null, smoke: Boolean(opts.smoke), moved, steps, answer: null };
+      const finish = (code) => {
+        if (opts.json) {
+          mkdirSync(dirname(resolve(opts.json)), { recursive: true });
+          writeFileSync(resolve(opts.json), `${JSON.stringify({ ...report, seconds: Math.round((Date.now() - started) / 1000) }, null, 2)}\n`);
+        }
+        setExitCode(code);
+      };
+      say(`  good ${short(good)}  ${countsText(steps[0].counts)}  ${subjects.get(good)}`);
+      say(`  bad  ${short(bad)}  ${countsText(steps[1].counts)}  ${subjects.get(bad)}`);
+      for (const m of moved) say(`  ${m.bench}: ${signed(m.changePct)} instructions/op from good to bad (noise floor ${m.floorPct} %${report.thresholdPct === null ? '' : `, --threshold ${report.thresholdPct} %`})${m.unsteady ? ': unsteady at good or bad, not judged' : m.moved ? '' : ': not moved, not judged'}`);
+      if (!moved.some((m) => m.moved)) {
+        const beyond = report.thresholdPct === null ? "the count's noise floor" : `the noise floor and --threshold ${report.thresholdPct} %`;
+        const shaky = moved.filter((m) => m.unsteady).map((m) => m.bench);
+        stderr.write(`mysql-driver-bench: bisect: --good ${short(good)} and --bad ${short(bad)} do not differ beyond ${beyond} on ${benches.join(', ')}${shaky.length ? ` (${shaky.join(', ')}: unsteady, not judged)` : ''}: nothing to bisect\n`);
+        report.answer = { found: false, why: 'no move between good and bad' };
+        return finish(EXIT.ROWS_FAILED);
+      }
+
+      const verdicts = new Map([[path.length - 1, 'bad']]);
+      for (let step = 1; ; step++) {
+        const next = nextStep(path.length, verdicts);
+        if (next.found !== undefined) {
+          const at = path[next.found];
+          const parent = next.found === 0 ? good : path[next.found - 1].commit;
+          const countsAt = steps.find((s) => s.commit === at.commit).counts;
+          const countsBefore = steps.find((s) => s.commit === parent).counts;
+          const deltas = moved.filter((m) => m.moved).map((m) => ({ bench: m.bench, parent: countsBefore[m.bench], commit: countsAt[m.bench], changePct: changePct(countsBefore[m.bench], countsAt[m.bench]) }));
+          report.answer = { found: true, commit: at.commit, subject: at.subject, parent, deltas };
+          stdout.write(`first moved commit: ${short(at.commit)} ${at.subject}\n`);
+          for (const d of deltas) stdout.write(`  ${d.bench}: ${n(d.parent)} -> ${n(d.commit)} instructions/op against its parent ${short(parent)}: ${signed(d.changePct)}\n`);
+          say(`bisect: ${steps.length - 2} step(s) after good and bad (${steps.filter((s) => s.verdict === 'skip').length} skipped), ${runs} count run(s), ${Math.round((Date.now() - started) / 1000)} s`);
+          return finish(EXIT.OK);
+        }
+        if (next.among) {
+          const among = next.among.map((i) => path[i]);
+          report.answer = { found: false, why: 'only skipped commits left', among: among.map((c) => c.commit) };
+          stdout.write(`not found: the first moved commit is one of ${among.slice(0, -1).map((c) => short(c.commit)).join(', ')} (skipped) or ${short(among.at(-1).commit)}:\n`);
+          for (const c of among) stdout.write(`  ${short(c.commit)} ${c.subject}\n`);
+          return finish(EXIT.ROWS_FAILED);
+        }
+        const at = path[next.next];
+        const why = await prepare(at.commit);
+        let counted = why ? { error: why.message } : null;
+        if (!counted) {
+          const r = await count([at.commit]);
+          if (!r.byCommit) {
+            stop(r);
+            return finish(r.code);
+          }
+          counted = r.byCommit[at.commit];
+        }
+        // An unsteady count of a judged bench says nothing of the step: the commit is skipped.
+        const shaky = counted.unsteady?.filter((b) => moved.some((m) => m.moved && m.bench === b)) ?? [];
+        if (shaky.length) counted = { ...counted, error: `${shaky.join(', ')}: unsteady count (a one-off event in both its processes)` };
+        const verdict = counted.error ? 'skip' : verdictOf(counted.counts, moved, { thresholdPct: report.thresholdPct });
+        verdicts.set(next.next, verdict);
+        steps.push({ commit: at.commit, subject: at.subject, counts: counted.counts ?? null, verdict, ...(counted.error ? { reason: counted.error } : {}) });
+        const after = nextStep(path.length, verdicts);
+        const left = after.next === undefined ? 'done' : `at most ${stepsLeft(after.span)} more without skips`;
+        say(`[${step}] ${short(at.commit)} ${verdict.padEnd(4)}  ${counted.error ? `(${counted.error})` : countsText(counted.counts)}  ${at.subject}  (${left})`);
+      }
+    });
+}
