@@ -109,6 +109,10 @@ test('a count keeps each row\'s profile; the profile diff names an added loop as
   assert.match(first, /^addedLoop\s+\S*loop-adapter\.js:11\s/);
   const share = Number(/([\d.]+) %$/.exec(first)[1]);
   assert.ok(share >= 90, `addedLoop explains ${share} % of the Δ`);
+  // A row of each of two runs (two commits' labels): the same file twice here, --a in the first, --b in the second.
+  const across = await runCli(['profile', file, file, '--bench', 'do', '--a', 'mysql2', '--b', 'loop-mysql2', '--top', '5'], { tmp });
+  assert.equal(across.code, 0, across.stderr);
+  assert.equal(across.stdout, diff.stdout);
   // The HTML report has the same table.
   const html = await runCli(['report', file, '--html', '-'], { tmp });
   assert.equal(html.code, 0, html.stderr);

@@ -11,8 +11,8 @@ export function registerProfile(program, { stdout, setExitCode = () => {} }) {
     .description('the functions whose instructions per operation changed most between two counted rows (--replay --count instructions)')
     .argument('<results...>', 'one results file (two of its rows: --a, --b) or two (the same row: --driver)')
     .requiredOption('--bench <name>', 'the bench')
-    .option('--a <driver>', 'the first row (one results file)')
-    .option('--b <driver>', 'the second row (one results file)')
+    .option('--a <driver>', 'the first row (of the one results file, or of the first of two)')
+    .option('--b <driver>', 'the second row (of the one results file, or of the second of two)')
     .option('--driver <driver>', 'the row, in both results files')
     .option('--top <n>', 'how many functions', '15')
     .option('--debug', 'print stack traces on errors')
@@ -29,11 +29,13 @@ ${exitCodesHelp('profile')}`)
         const results = readResults(files[0]);
         pair = [[results, files[0], opts.a], [results, files[0], opts.b]];
       } else if (files.length === 2) {
-        if (!opts.driver) throw usageError('profile <base.json> <new.json> compares one row in two runs: give --driver <driver>');
-        pair = files.map((f) => [readResults(f), f, opts.driver]);
-      } else throw usageError('profile takes one results file (with --a, --b) or two (with --driver)');
+        // One row in two runs (--driver), or a row of each run (--a in the first, --b in the second: two commits' labels).
+        const rows = opts.driver ? [opts.driver, opts.driver] : [opts.a, opts.b];
+        if (!rows[0] || !rows[1]) throw usageError('profile <base.json> <new.json> compares a row of each run: give --driver <driver>, or --a <driver> and --b <driver>');
+        pair = files.map((f, i) => [readResults(f), f, rows[i]]);
+      } else throw usageError('profile takes one results file (with --a, --b) or two (with --driver, or --a and --b)');
       const [x, y] = pair.map(([results, file, driver]) => rowCosts(results, file, opts.bench, driver));
-      const labels = files.length === 1 ? { a: opts.a, b: opts.b } : { a: `${opts.driver} (base)`, b: `${opts.driver} (new)` };
+      const labels = files.length === 2 && opts.driver ? { a: `${opts.driver} (base)`, b: `${opts.driver} (new)` } : { a: opts.a, b: opts.b };
       stdout.write(`${opts.bench}: ${renderProfileDiff(diffCosts(x, y, { top }), labels)}\n`);
       setExitCode(EXIT.OK);
     });
