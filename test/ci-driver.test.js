@@ -1,5 +1,5 @@
 // A driver repository's gate (`ci-driver`, what action.yml runs), on a small repository the test
-// makes: a head with about 1 % more instructions per operation in its query path fails it with a
+// makes: a head with several % more instructions per operation in its query path fails it with a
 // REGRESSION: line naming the bench and a job summary; a head with the base's code passes; the
 // repository is only read. Counted under Valgrind (--smoke: an eighth of the operations).
 import { test, after } from 'node:test';
@@ -34,33 +34,34 @@ test('the verdict: a bench beyond the threshold is a regression, said as how muc
     ['do', '--drivers', 'git:/r#B,git:/r#H', '--baseline', 'git:/r#B', '--replay', '--count', 'instructions', '--threshold', '1', '--out', '/o', '--json', '/o/x.json']);
 });
 
-test('a head with about 1 % more instructions per operation fails the gate; a head with the base\'s code passes; the repository is only read', async () => {
+test('a head with several % more instructions per operation fails the gate; a head with the base\'s code passes; the repository is only read', async () => {
   const repo = makeDriverRepo(join(base, 'mysql2'));
   repo.commit('docs only', { 'README.md': (text) => `${text}\nMore words.\n` });
-  // Counted here (--smoke): 90 iterations added about 360 instructions to mysql2's 25,600 for `do`, 1.4 %
-  // (V8 compiles the loop to fewer instructions an iteration the shorter it is: 60 added 0.4 %).
+  // Counted at --smoke size, which moves up to 1.2 % between runs of one code (an eighth of the
+  // operations): 90 iterations added 1.4 % to mysql2's `do` and once read 0.8 %, so the test takes a
+  // loop of 500 (about +15 %) and a threshold of 3 %; the 1 % gate on a real repository is in docs/history/2026-11-27-git-refs.md.
   repo.commit('a loop in the query path', {
-    'lib/base/connection.js': (text) => text.replace('  query(sql, values, cb) {\n', '  query(sql, values, cb) {\n    let spin = this._spin | 0;\n    for (let i = 0; i < 90; i++) spin = (spin * 31 + i) | 0;\n    this._spin = spin;\n'),
+    'lib/base/connection.js': (text) => text.replace('  query(sql, values, cb) {\n', '  query(sql, values, cb) {\n    let spin = this._spin | 0;\n    for (let i = 0; i < 500; i++) spin = (spin * 31 + i) | 0;\n    this._spin = spin;\n'),
   });
   const status = () => [gitIn(repo.dir, '--no-optional-locks', 'status', '--porcelain'), gitIn(repo.dir, 'rev-parse', 'HEAD')];
   const before = status();
   const gate = (args) => {
     const dirs = isolatedDirs();
     const summary = join(dirs.base, 'summary.md');
-    return runCli(['ci-driver', 'do', '--repo', repo.dir, '--smoke', '--out', dirs.out, ...args],
+    return runCli(['ci-driver', 'do', '--repo', repo.dir, '--smoke', '--threshold', '3', '--out', dirs.out, ...args],
       { tmp: dirs.tmp, env: { MYSQL_DRIVER_BENCH_CACHE: join(base, 'cache'), GITHUB_STEP_SUMMARY: summary }, timeoutMs: 400000 })
       .then((r) => ({ ...r, summary: existsSync(summary) ? readFileSync(summary, 'utf8') : null, dirs }));
   };
 
   const slower = await gate(['--base', 'v1']);
   assert.equal(slower.code, 1, slower.stderr);
-  assert.match(slower.stderr, /^REGRESSION: do · mysql2@[\d.]+\+[0-9a-f]{7}: -\d\.\d+ % instructions\/op against mysql2@[\d.]+\+[0-9a-f]{7}, beyond --threshold 1 %$/m);
-  assert.match(slower.stdout, /REGRESSION: do: the head needs \d\.\d+ % more instructions per operation/);
+  assert.match(slower.stderr, /^REGRESSION: do · mysql2@[\d.]+\+[0-9a-f]{7}: -\d+\.\d+ % instructions\/op against mysql2@[\d.]+\+[0-9a-f]{7}, beyond --threshold 3 %$/m);
+  assert.match(slower.stdout, /REGRESSION: do: the head needs \d+\.\d+ % more instructions per operation/);
   assert.match(slower.summary, /^### mysql-driver-bench: instructions per operation, head against base[\s\S]*REGRESSION: do[\s\S]*\| do \| mysql2@/);
 
   const same = await gate(['--base', 'v1', '--head', 'HEAD~1']);
   assert.equal(same.code, 0, same.stderr);
-  assert.match(same.stdout, /✅ no bench needs more than 1 % more instructions per operation/);
+  assert.match(same.stdout, /✅ no bench needs more than 3 % more instructions per operation/);
   assert.doesNotMatch(same.stderr, /REGRESSION/);
 
   const itself = await gate(['--base', 'HEAD', '--head', 'main']);
