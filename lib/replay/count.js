@@ -13,11 +13,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DRIVER_PROCESS_TZ } from '../measuring/processes/launch.js';
+import { fixedMallocTunables } from '../measuring/processes/same-program.js';
 import { notApplicableReason, planFor } from '../measuring/bench/plan.js';
 import { failedRow, naRow } from '../measuring/planning/rows.js';
 import { killOnExit } from '../common/children.js';
 import { whenAborted } from '../common/timers.js';
-import { sum } from '../common/stats.js';
+import { median, sum } from '../common/stats.js';
 import { decodeConversation, readSet } from '../conversations/sets.js';
 import { PROFILES_DIR, keepProfile, profilePath, pruneProfiles } from './profiles.js';
 
@@ -33,9 +34,7 @@ export const UNSTEADY_WINDOW_RATIO = 1.5;
 
 /** Pure: does a row's windows' largest exceed UNSTEADY_WINDOW_RATIO × their median? */
 export function unsteadyWindows(windows) {
-  const sorted = [...windows].sort((a, b) => a - b);
-  const median = sorted[Math.floor(sorted.length / 2)];
-  return sorted[sorted.length - 1] > UNSTEADY_WINDOW_RATIO * median;
+  return Math.max(...windows) > UNSTEADY_WINDOW_RATIO * median(windows);
 }
 
 /** The last line Valgrind or the process wrote on stderr, without Valgrind's "==pid==" prefix. */
@@ -57,7 +56,7 @@ export async function countOnce(job, { counter, live = new Set(), signal, keep =
       const child = spawn('valgrind', [...counter.toolArgs, ...counter.outputArgs(dir),
         process.execPath, ...counter.v8Flags, ...profileFlags, CHILD, JSON.stringify({ ...job, go })], {
         stdio: ['ignore', 'pipe', 'pipe'],
-        env: { ...process.env, TZ: DRIVER_PROCESS_TZ, GLIBC_TUNABLES: process.env.GLIBC_TUNABLES ? `${process.env.GLIBC_TUNABLES}:${counter.mallocTunables}` : counter.mallocTunables },
+        env: { ...process.env, TZ: DRIVER_PROCESS_TZ, GLIBC_TUNABLES: fixedMallocTunables(process.env.GLIBC_TUNABLES, counter.mallocTunables) },
       });
       live.add(child);
       if (profileFlags.length) perfMap = `/tmp/perf-${child.pid}.map`;

@@ -38,5 +38,5 @@ export function fixedLayoutLauncher() {
 // 32 MiB is the largest mmap threshold glibc takes; nothing is trimmed below 256 MiB.
 export const FIXED_MALLOC_TUNABLES = 'glibc.malloc.mmap_threshold=33554432:glibc.malloc.trim_threshold=268435456';
 
-/** A replayed driver process's GLIBC_TUNABLES: the caller's own (`inherited`), then the fixed thresholds, which win. */
-export const fixedMallocTunables = (inherited) => (inherited ? `${inherited}:${FIXED_MALLOC_TUNABLES}` : FIXED_MALLOC_TUNABLES);
+/** A replayed (or counted) process's GLIBC_TUNABLES: the caller's own (`inherited`), then `tunables` (the fixed thresholds), which win. */
+export const fixedMallocTunables = (inherited, tunables = FIXED_MALLOC_TUNABLES) => (inherited ? `${inherited}:${tunables}` : tunables);
