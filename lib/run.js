@@ -76,7 +76,7 @@ export async function runBenchmark({ benches, opts, env, stdout, stderr, signal,
   const log = (line) => progress.log(line);
   const { settings, network } = resolveSettings(opts, benches);
   // What makes two counts comparable (compare refuses runs that differ in any of it).
-  if (opts.count) settings.count = countSettings(counterNamed(opts.count));
+  if (opts.count) settings.count = countSettings(counterNamed(opts.count), { jitNames: Boolean(opts.jitNames) });
   assertWritableDir(opts.out);
   const signals = trapSignals(stderr, signal);
   const stage = {};

@@ -93,8 +93,8 @@ after(removeIsolatedDirs);
 test('a count keeps each row\'s profile; the profile diff names an added loop as the change', async () => {
   const { out, tmp } = isolatedDirs();
   const { host, port, user, password, database } = state.target;
-  const env = { DB_HOST: host, DB_PORT: String(port), DB_USER: user, DB_PASSWORD: password, DB_DATABASE: database, MDB_COUNT_JIT_NAMES: '1' };
-  const r = await runCli(['do', '--replay', '--count', 'instructions', '--smoke', '--drivers', `mysql2,${fixture('loop-adapter.js')}`,
+  const env = { DB_HOST: host, DB_PORT: String(port), DB_USER: user, DB_PASSWORD: password, DB_DATABASE: database };
+  const r = await runCli(['do', '--replay', '--count', 'instructions', '--smoke', '--drivers', `mysql2,${fixture('loop-adapter.js')}`, '--jit-names',
     '--out', out, '--json', '-', '--quiet'], { env, tmp, timeoutMs: 300000 });
   assert.equal(r.code, 0, r.stderr);
   const results = JSON.parse(r.stdout);

@@ -142,6 +142,9 @@ test('--count instructions counts each row under Valgrind: a driver reads its ow
   const refused = await runCli(['do', '--count', 'instructions', '--smoke', '--out', out], { env, tmp });
   assert.equal(refused.code, 2);
   assert.match(refused.stderr, /--count instructions counts the replayed client cost: it needs --replay/);
+  const noCount = await runCli(['do', '--replay', '--jit-names', '--smoke', '--out', out], { env, tmp });
+  assert.equal(noCount.code, 2);
+  assert.match(noCount.stderr, /error: --jit-names names the JIT code of a count's kept profiles: it needs --replay --count instructions/m);
 });
 
 test('the CLI captures replay sets, reuses them with the server stopped, and refuses a damaged one', async () => {

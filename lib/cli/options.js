@@ -67,6 +67,7 @@ export function addMeasureOptions(cmd) {
     .option('--jit <mode>', "V8's background compiles: 'background' (they run while the driver process runs, as in any process; a long one may outlast the run) or 'wait' (each driver process waits for them after its warm-up and after each window, outside the measured parts: figures of the optimized code, at the cost of the waits)", parseJit, DEFAULT_JIT)
     .option('--replay', "client cost: each driver answered in its own process by the server's recorded replies (no socket, no server in the figure); replay sets are captured from the server first where missing, and kept in <out>/replay")
     .option('--count <what>', `with --replay: ${counterNames().map((name) => `'${name}' ${counterNamed(name).help}`).join('; ')} instead of timing it`, parseCount)
+    .option('--jit-names', "with --count: name V8's JIT code (a driver's functions) in the kept profiles from V8's perf map; it adds about 0.4 % to a count, so compare pairs such runs only with each other")
     .option('--recapture', 'with --replay: capture every replay set again from the server, even where one is stored')
     .option('--reinstall', "install the run's driver releases, and extract and install its git commits, again, even where the cache has them")
     .option('--latency', 'wide table: p50, p90, p99 and max latency, the window-to-window spread, and the cost per operation (client CPU, GC, server CPU)')

@@ -44,15 +44,16 @@ const lastLine = (stderr) => stderr.split('\n').map((l) => l.replace(/^==\d+==\s
  * One count process under the counter's Valgrind tool; resolves to { windows: [the counter's figure
  * of each window], result } or rejects with the reason. Instrumentation is switched on through vgdb
  * when the process passes its warm-up. `keep`: a directory where the row's profile is kept (profiles.js),
- * the process then run with the counter's profileFlags too (V8's perf map, for names).
+ * the process then run with the counter's profileFlags for the run's `recorded` settings.count (with
+ * --jit-names: V8's perf map, for names).
  */
-export async function countOnce(job, { counter, live = new Set(), signal, keep = null } = {}) {
+export async function countOnce(job, { counter, live = new Set(), signal, keep = null, recorded = null } = {}) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mdb-count-'));
   const go = path.join(dir, 'go');
   let perfMap = null; // V8 writes it to /tmp/perf-<pid>.map, whatever TMPDIR says
   try {
     return await new Promise((resolve, reject) => {
-      const profileFlags = keep ? counter.profileFlags?.(dir) ?? [] : [];
+      const profileFlags = keep ? counter.profileFlags?.(dir, recorded) ?? [] : [];
       const child = spawn('valgrind', [...counter.toolArgs, ...counter.outputArgs(dir),
         process.execPath, ...counter.v8Flags, ...profileFlags, CHILD, JSON.stringify({ ...job, go })], {
         stdio: ['ignore', 'pipe', 'pipe'],
@@ -127,8 +128,9 @@ async function countRow({ counter, bench, driver, context, file, target, live, s
   // A window that held a one-off event (UNSTEADY_WINDOW_RATIO): counted again, in a new process.
   const kept = profiles ? profilePath(profiles.startedAt, bench.name, driver.name) : null;
   const keep = kept ? path.join(profiles.out, kept) : null;
-  const first = await countOnce(job, { counter, live, signal, keep });
-  const again = unsteadyWindows(first.windows) ? await countOnce(job, { counter, live, signal, keep }) : null;
+  const recorded = profiles?.recorded ?? null;
+  const first = await countOnce(job, { counter, live, signal, keep, recorded });
+  const again = unsteadyWindows(first.windows) ? await countOnce(job, { counter, live, signal, keep, recorded }) : null;
   if (keep) pruneProfiles(path.join(profiles.out, PROFILES_DIR));
   const { windows, result } = again ?? first;
   const total = sum(windows);
@@ -174,7 +176,7 @@ async function countCell({ counter, bench, driver, context, target, live, signal
  * directory, where each row's profile is kept (under profiles/), or null to keep none.
  */
 export async function countRun({ counter, benches, drivers, results, context, target, signal, progress, smoke = false, out = null }) {
-  const profiles = out ? { out, startedAt: results.startedAt } : null;
+  const profiles = out ? { out, startedAt: results.startedAt, recorded: results.settings.count } : null;
   const live = new Set(); // killed when the run ends early (an error); each is also killed if this process exits
   try {
     const entries = benches.map((bench) => ({

@@ -117,6 +117,7 @@ export function resolveSettings(opts, benches) {
   settings.network = { name: network.name, rttMs: network.rttMs, ...(network.via ? { via: network.via } : {}) };
   if (opts.recapture && !opts.replay) throw usageError('--recapture is for --replay runs', 'add --replay');
   if (opts.count && !opts.replay) throw usageError(`--count ${opts.count} counts the replayed client cost: it needs --replay`, `add --replay`);
+  if (opts.jitNames && !opts.count) throw usageError('--jit-names names the JIT code of a count\'s kept profiles: it needs --replay --count instructions', 'add --replay --count instructions, or drop --jit-names');
   if (opts.replay) {
     if (network.rttMs > 0) throw usageError('--replay measures the driver with no network: it cannot take --rtt or --network', 'drop --rtt/--network, or --replay');
     const warmupOps = opts.smoke ? SMOKE_REPLAY_WARMUP_OPS : REPLAY_WARMUP_OPS;

@@ -14,7 +14,7 @@
 //   noiseFloorPct, benchFloorsPct     the run-to-run spread a Δ must exceed, and benches' own (wider) ones, in %
 //   size(recording)          { warmup, ops }: the operations before the windows and in each, from a replay set
 //   readWindows(dir, n)      the last n windows' figures, from what the tool wrote into dir
-//   profileFlags(dir)        optional: V8 flags added when the row's profile is kept (replay/profiles.js)
+//   profileFlags(dir, rec)   optional: V8 flags added when the row's profile is kept (replay/profiles.js), from settings.count (rec)
 //   record()                 the tool's part of settings.count (its version, arguments, flags): what makes counts comparable
 //   counting(count), countedWith(count), method(count)   the run's log line, the table's settings line, how a figure was taken
 import { usageError } from '../../common/errors.js';
@@ -50,7 +50,7 @@ export function registerCounter(entry) {
   return () => counters.delete(entry.name);
 }
 
-/** A count run's settings.count: what is counted, how (the tool's record) and its noise floors. */
-export const countSettings = (counter) => ({
-  what: counter.name, ...counter.record(), noiseFloorPct: counter.noiseFloorPct, benchFloorsPct: { ...counter.benchFloorsPct },
+/** A count run's settings.count: what is counted, how (the tool's record, `options`: { jitNames }) and its noise floors. */
+export const countSettings = (counter, options = {}) => ({
+  what: counter.name, ...counter.record(options), noiseFloorPct: counter.noiseFloorPct, benchFloorsPct: { ...counter.benchFloorsPct },
 });

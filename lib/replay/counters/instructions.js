@@ -51,13 +51,13 @@ function readWindows(dir, chunks) {
   });
 }
 
-// A kept profile's names (profiles.js), when MDB_COUNT_JIT_NAMES=1: V8 writes a perf map of its JIT
-// code, which callgrind shows as bare addresses; its log goes into the count's temp dir. Not by
-// default: the flag moves the count itself (mysql2's `do`, smoke: 25,574 against 25,466, +0.42 %, twice
-// each; mariadb's within its spread), so a run with names is compared only with one with names.
+// A kept profile's names (profiles.js), with --jit-names: V8 writes a perf map of its JIT code, which
+// callgrind shows as bare addresses; its log goes into the count's temp dir. Not by default: the flag
+// moves the count itself (mysql2's `do`, smoke: 25,574 against 25,466, +0.42 %, twice each; mariadb's
+// within its spread), so a run with names is compared only with one with names (settings.count.profileFlags).
 const PROFILE_FLAGS = Object.freeze(['--perf-basic-prof']);
-const jitNames = (env) => env.MDB_COUNT_JIT_NAMES === '1';
-const profileFlags = (dir) => (jitNames(process.env) ? [...PROFILE_FLAGS, '--no-logfile-per-isolate', `--logfile=${path.join(dir, 'v8.log')}`] : []);
+const profileFlags = (dir, recorded) => (recorded?.profileFlags?.length
+  ? [...recorded.profileFlags, '--no-logfile-per-isolate', `--logfile=${path.join(dir, 'v8.log')}`] : []);
 
 export default Object.freeze({
   name: 'instructions',
@@ -79,8 +79,8 @@ export default Object.freeze({
   size: sizeCount,
   readWindows,
   profileFlags,
-  record: () => ({ valgrind: assertValgrind(process.env, 'instructions'), valgrindArgs: [...CALLGRIND_ARGS], v8Flags: [...COUNT_V8_FLAGS], mallocTunables: COUNT_MALLOC_TUNABLES,
-    ...(jitNames(process.env) ? { profileFlags: [...PROFILE_FLAGS] } : {}) }),
+  record: ({ jitNames = false } = {}) => ({ valgrind: assertValgrind(process.env, 'instructions'), valgrindArgs: [...CALLGRIND_ARGS], v8Flags: [...COUNT_V8_FLAGS], mallocTunables: COUNT_MALLOC_TUNABLES,
+    ...(jitNames ? { profileFlags: [...PROFILE_FLAGS] } : {}) }),
   counting: (count) => `each bench × driver in one process under ${count.valgrind} (callgrind), warmed up uninstrumented, then three windows counted`,
   countedWith: (count) => `counted under ${count.valgrind} with V8's determinism flags (${count.v8Flags.join(' ')}), one process per row`,
   method: (count) => `under ${count.valgrind}'s callgrind, after an uninstrumented warm-up, three windows of N operations each`,
