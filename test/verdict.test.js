@@ -120,6 +120,11 @@ test('fastestOf: the reference when every other row is behind it; a row above ev
   assert.equal(fastestOf('a', [ref], 2), null);
 });
 
+test('a timed replay run says its speed is the client\'s alone', () => {
+  assert.match(renderVerdictText(recorded('replay-client-cost')), /^VERDICT \(significant Δs only; \+ is faster than the bench's reference \(client side only: replayed, no server\)/);
+  assert.doesNotMatch(renderVerdictText(recorded('readme-example')), /replayed/);
+});
+
 test('a count run says fewer instructions, never faster', () => {
   const text = renderVerdictText(recorded('count-instructions'));
   assert.match(text, /\+ is fewer instructions than the bench's reference/);

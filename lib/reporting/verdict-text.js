@@ -30,7 +30,8 @@ const andList = (names) => (names.length < 2 ? names.join('') : `${names.slice(0
 
 /** The words of a timed run and of a count run. */
 function wordsOf(v) {
-  if (!v.counted) return { fastest: 'fastest', faster: 'faster than', slower: 'slower than', plus: 'faster than the bench\'s reference', margin: 'the run\'s resolution' };
+  const plus = `faster than the bench's reference${v.replayed ? ' (client side only: replayed, no server)' : ''}`;
+  if (!v.counted) return { fastest: 'fastest', faster: 'faster than', slower: 'slower than', plus, margin: 'the run\'s resolution' };
   const noun = counterOf({ what: v.what }).noun;
   return { fastest: `fewest ${noun}`, faster: `fewer ${noun} than`, slower: `more ${noun} than`, plus: `fewer ${noun} than the bench's reference`, margin: 'the count\'s noise floor' };
 }

@@ -164,13 +164,14 @@ function typeDifferences(results) {
 /**
  * The verdict of a results object (deltas applied): { counted, marginPct, benches, claims,
  * uncalled, network, differences }. `counted`: a --count run, whose claims are about fewer
- * instructions, never speed. `marginPct`: the run's resolution, or the count's noise floor.
+ * instructions, never speed; `replayed`: a timed --replay run, whose speed is the client's alone. `marginPct`: the run's resolution, or the count's noise floor.
  */
 export function verdict(results, { certificateChecks = CERTIFICATE_CHECKS } = {}) {
   const count = results.settings?.count ?? null;
   const { benches, claims, uncalled } = speedClaims(results);
   return {
     counted: Boolean(count),
+    replayed: Boolean(results.settings?.replay) && !count,
     what: count?.what ?? null,
     marginPct: count ? count.noiseFloorPct ?? null : results.resolution?.pct ?? null,
     benches,
