@@ -13,6 +13,7 @@ import { describeRate, notSustained, rateData, rateFigures, rateHead } from './r
 import { rateChartSvg } from './rate-chart.js';
 import { renderHistoryHtml } from './history.js';
 import { share, signed } from './profile-text.js';
+import { verdictHtml } from './verdict-text.js';
 
 const BASE_COLOUR = '#b8b8b8';
 
@@ -37,6 +38,10 @@ dl.env dd { margin: 0; }
 ul.notes { font-size: 14px; color: #333; }
 svg.chart, svg.forest { display: block; max-width: 100%; height: auto; margin: 6px 0; }
 svg.chart text, svg.forest text { font-family: system-ui, -apple-system, "Segoe UI", Roboto, Arial, sans-serif; }
+section.verdict { background: #f4f7fb; border-left: 4px solid #3b6ea8; padding: 4px 14px 2px; margin: 12px 0 8px; }
+section.verdict h2 { border-top: 0; margin: 8px 0 0; padding-top: 0; }
+section.verdict ul { margin: 6px 0 10px; padding-left: 20px; }
+section.verdict li { margin: 3px 0; }
 footer { margin-top: 32px; font-size: 13px; color: #666; }
 `;
 
@@ -67,6 +72,8 @@ export function renderResultsHtml(results, { profileDiffs = [] } = {}) {
   const colour = driverColours((results.drivers ?? []).map((d) => d.name));
   const body = [];
   body.push(`<h1>mysql-driver-bench results${results.complete === false ? ' (INCOMPLETE)' : ''}</h1>`);
+  const opening = verdictHtml(results);
+  if (opening) body.push(opening);
   const tested = results.benches.some((b) => b.results.some((r) => typeof r.deltaSignificant === 'boolean'));
   const count = results.settings?.count;
   const counted = Boolean(count);

@@ -8,6 +8,7 @@ import { describeSetting } from '../results/compare-warnings.js';
 import { listRegressions, fmtGeomeanChanges, fmtJudged, fmtVsAnchor, judgedHeader, rowNote } from './compare-text.js';
 import { forestMarkdown } from './forest.js';
 import { renderHistoryMarkdown } from './history.js';
+import { verdictMarkdown } from './verdict-text.js';
 
 const serverText = (server) => (server
   ? `${server.kind === 'mysql' ? 'MySQL' : 'MariaDB'} ${server.version}${server.embedded === undefined ? '' : server.embedded ? ' (embedded)' : ' (remote)'}`
@@ -99,6 +100,7 @@ function renderCountMarkdown(results) {
   const out = [
     `### mysql-driver-bench ${counterOf(results.settings.count).counts}${results.complete === false ? ' (INCOMPLETE)' : ''}`,
     '',
+    ...verdictMarkdown(results, mdCell),
     ...forestMarkdown(results),
     mdTable(['bench', 'driver', 'protocol', ...countHead(results.settings.count), `Δ vs ${baseline}`], rows, ['left', 'left', 'left', 'right', 'right', 'right', 'right']),
     '',
@@ -141,6 +143,7 @@ export function renderResultsMarkdown(results) {
   const out = [
     `### mysql-driver-bench results${results.complete === false ? ' (INCOMPLETE)' : ''}`,
     '',
+    ...verdictMarkdown(results, mdCell),
     ...forestMarkdown(results),
     mdTable(['bench', 'driver', 'protocol', 'ops/s', '± rme', 'samples', 'p50 µs', 'p99 µs', ...COST_HEAD, `Δ vs ${baseline}`],
       rows, ['left', 'left', 'left', ...Array(9).fill('right')]),

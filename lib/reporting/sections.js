@@ -1,4 +1,5 @@
-// Pure: everything a run prints about its results, from one entry point. The main table first, then
+// Pure: everything a run prints about its results, from one entry point. The verdict first (a few
+// lines a reader can act on, verdict-text.js), then the main table, then
 // the sections: the rate tables (--rate), the scaling tables (runs at several --concurrency levels), the release history
 // (rows that are releases of one package in order, history.js), each bench's own section
 // (`section(results)` in its module), and each probe's section (`probe.section(results)`), in the
@@ -8,6 +9,7 @@ import { renderScaling } from './scaling.js';
 import { renderRates } from './rates.js';
 import { renderTable } from './table.js';
 import { renderHistoryText } from './history.js';
+import { renderVerdictText } from './verdict-text.js';
 
 /** Pure: the sections after the main table ('' when there are none). */
 export function renderSections(results, benches = BENCHES) {
@@ -17,7 +19,7 @@ export function renderSections(results, benches = BENCHES) {
     .filter(Boolean).join('');
 }
 
-/** Pure: what a run prints on stdout: the main table, then every section. */
+/** Pure: what a run prints on stdout: the verdict, the main table, then every section. */
 export function renderRun(results, { color = false, latency = false } = {}, benches = BENCHES) {
-  return renderTable(results, { color, latency }) + renderSections(results, benches);
+  return renderVerdictText(results) + renderTable(results, { color, latency }) + renderSections(results, benches);
 }

@@ -1,0 +1,183 @@
+// The verdict a report opens with, as structured claims (pure): per bench, which driver is fastest
+// (or does the fewest instructions, in a --count run) and by how much, resting only on the run's own
+// significant Δs; the Δs that are ties; how the drivers' latencies close up under --rtt; and the
+// differences that are not speed (n/a, failed, a TLS check a driver lacks, types returned differently).
+// Nothing is computed here that the run's tables do not already carry: every speed claim names the
+// row, the reference, the deltaPct and the deltaCI it rests on. Rendering: reporting/verdict-text.js.
+import { CERTIFICATE_CHECKS } from '../../benchs/connect.js';
+import { countFloorPct } from './counts.js';
+
+/** A bench entry's label: its name, with its level when the run measured several (`do @4`). */
+export function benchLabel(bench, results) {
+  const multiLevel = [].concat(results.settings?.concurrency ?? 1).length > 1;
+  return multiLevel && bench.concurrency !== undefined ? `${bench.name} @${bench.concurrency}` : bench.name;
+}
+
+/** The margin a Δ must clear here: the run's resolution, or for counts the bench's noise floor. */
+const marginOf = (results, bench) => (results.settings?.count ? countFloorPct(results.settings.count, bench.name) : results.resolution?.pct ?? 0);
+
+/**
+ * The driver that is fastest on a bench, by its Δs alone, or null. The reference is fastest when
+ * every other row is significantly behind it. Another row is, when it is significantly ahead of
+ * the reference and every other row is either significantly behind the reference or lies wholly
+ * below it: its interval's low bound above the row's high bound, and the gap above the margin (the
+ * run's intervals hold together, so two that do not overlap order their rows).
+ */
+export function fastestOf(reference, rows, marginPct) {
+  const others = rows.filter((r) => r.driver !== reference);
+  if (others.length === 0) return null;
+  if (others.every((r) => r.deltaSignificant === true && r.deltaPct < 0)) return reference;
+  const ahead = others.filter((r) => r.deltaSignificant === true && r.deltaPct > 0 && r.deltaCI);
+  const wins = ahead.filter((w) => others.every((x) => x === w
+    || (x.deltaSignificant === true && x.deltaPct < 0)
+    || (x.deltaCI && w.deltaCI[0] > x.deltaCI[1] && w.deltaPct - x.deltaPct > marginPct)));
+  return wins.length === 1 ? wins[0].driver : null;
+}
+
+/** A speed claim: one row's Δ against its bench's reference, with the figures it rests on. */
+const claim = (kind, label, bench, row, fastest = false) => ({
+  kind, bench: label, benchName: bench.name, concurrency: bench.concurrency, driver: row.driver, reference: bench.deltaReference,
+  deltaPct: row.deltaPct, deltaCI: row.deltaCI, fastest,
+});
+
+/**
+ * Per bench (closed-loop entries only; a --rate pass has its own tables), the claims its Δs allow:
+ * `faster` (the fastest's, when there is one; else every significant Δ above 0), `slower` (every
+ * significant Δ below 0), `tied` (a Δ with an interval that is not significant); benches whose Δs
+ * have no interval are `uncalled`.
+ */
+function speedClaims(results) {
+  const benches = [];
+  const claims = [];
+  const uncalled = [];
+  const count = results.settings?.count;
+  for (const bench of (results.benches ?? []).filter((b) => !b.rate)) {
+    const ref = bench.deltaReference;
+    if (!ref) continue;
+    const label = benchLabel(bench, results);
+    const rows = bench.results.filter((r) => r.ok && Number.isFinite(r.deltaPct));
+    const others = rows.filter((r) => r.driver !== ref);
+    if (others.length === 0) continue;
+    const fastest = fastestOf(ref, rows, marginOf(results, bench));
+    const own = [];
+    for (const row of others) {
+      if (row.deltaSignificant === true && row.deltaPct < 0) own.push(claim('slower', label, bench, row, fastest === ref));
+      else if (row.deltaSignificant === true && row.deltaPct > 0 && (fastest === null || fastest === row.driver)) own.push(claim('faster', label, bench, row, fastest === row.driver));
+      else if (row.deltaSignificant === false && row.deltaCI && !row.count?.unsteady && !(count && bench.results.find((r) => r.driver === ref)?.count?.unsteady)) own.push(claim('tied', label, bench, row));
+    }
+    if (others.every((r) => r.deltaSignificant !== true && !r.deltaCI)) uncalled.push(label);
+    benches.push({ bench: label, reference: ref, fastest });
+    claims.push(...own);
+  }
+  return { benches, claims, uncalled };
+}
+
+/**
+ * --rtt: the round trip, and where the rows recorded the hold's tuning (held in the driver
+ * processes), per bench the drivers' p50s unheld and held from the same minute, and how far apart
+ * they are (the largest over the smallest − 1, in %). Null on loopback.
+ */
+function networkClaim(results) {
+  const network = results.settings?.network;
+  if (!(network?.rttMs > 0)) return null;
+  const benches = [];
+  for (const bench of (results.benches ?? []).filter((b) => !b.rate)) {
+    const rows = bench.results.filter((r) => r.ok && r.held?.loopbackP50Us > 0 && r.held?.heldP50Us > 0);
+    if (rows.length < 2) continue;
+    const apart = (values) => (Math.max(...values) / Math.min(...values) - 1) * 100;
+    const loopback = rows.map((r) => r.held.loopbackP50Us);
+    const held = rows.map((r) => r.held.heldP50Us);
+    benches.push({
+      bench: benchLabel(bench, results),
+      drivers: rows.map((r) => ({ driver: r.driver, loopbackP50Us: r.held.loopbackP50Us, heldP50Us: r.held.heldP50Us })),
+      loopbackUs: [Math.min(...loopback), Math.max(...loopback)],
+      heldUs: [Math.min(...held), Math.max(...held)],
+      loopbackApartPct: apart(loopback),
+      heldApartPct: apart(held),
+    });
+  }
+  return { rttMs: network.rttMs, via: network.via ?? 'proxy', benches };
+}
+
+const reasonOf = (row) => String(row.error ?? '').replace(/^not supported by driver: /, '');
+
+/** n/a rows (grouped by driver and reason) and failed rows, in bench order. */
+function missingRows(results) {
+  const out = [];
+  const na = new Map();
+  for (const bench of results.benches ?? []) {
+    const label = benchLabel(bench, results);
+    for (const row of bench.results) {
+      if (row.ok) continue;
+      if (row.status === 'n/a') {
+        const key = `${row.driver}\n${reasonOf(row)}`;
+        if (!na.has(key)) {
+          const entry = { kind: 'n/a', drivers: [row.driver], benches: [], reason: reasonOf(row) };
+          na.set(key, entry);
+          out.push(entry);
+        }
+        if (!na.get(key).benches.includes(label)) na.get(key).benches.push(label);
+      } else {
+        out.push({ kind: 'failed', drivers: [row.driver], benches: [label], reason: reasonOf(row) });
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * Drivers that verify a server certificate without its host name: as a connect_tls row of this run
+ * recorded it (workload.certificateCheck), else as benchs/connect.js knows each package (docs/benches.md).
+ */
+function tlsChecks(results, checks = CERTIFICATE_CHECKS) {
+  const recorded = new Map();
+  for (const bench of (results.benches ?? []).filter((b) => b.name === 'connect_tls')) {
+    for (const row of bench.results) if (row.ok && row.workload?.certificateCheck) recorded.set(row.driver, row.workload.certificateCheck);
+  }
+  const out = [];
+  for (const d of results.drivers ?? []) {
+    const inRun = recorded.get(d.name);
+    const check = inRun ?? checks[d.package ?? d.name]?.checks;
+    if (check && !/host name/.test(check)) out.push({ kind: 'tls', drivers: [d.name], check, source: inRun ? 'run' : 'known' });
+  }
+  return out;
+}
+
+/**
+ * select_types: per column type whose representations differ between the drivers that returned
+ * them, what each returned (rows' workload.representations).
+ */
+function typeDifferences(results) {
+  const out = [];
+  for (const bench of (results.benches ?? []).filter((b) => b.name === 'select_types')) {
+    const rows = bench.results.filter((r) => r.ok && r.workload?.representations);
+    if (rows.length < 2) continue;
+    const columns = [...new Set(rows.flatMap((r) => Object.keys(r.workload.representations)))];
+    for (const column of columns) {
+      const seen = rows.map((r) => ({ driver: r.driver, representation: r.workload.representations[column] ?? '-' }));
+      if (new Set(seen.map((s) => s.representation)).size > 1) out.push({ kind: 'types', bench: benchLabel(bench, results), column, drivers: seen.map((s) => s.driver), seen });
+    }
+  }
+  return out;
+}
+
+/**
+ * The verdict of a results object (deltas applied): { counted, marginPct, benches, claims,
+ * uncalled, network, differences }. `counted`: a --count run, whose claims are about fewer
+ * instructions, never speed; `replayed`: a timed --replay run, whose speed is the client's alone. `marginPct`: the run's resolution, or the count's noise floor.
+ */
+export function verdict(results, { certificateChecks = CERTIFICATE_CHECKS } = {}) {
+  const count = results.settings?.count ?? null;
+  const { benches, claims, uncalled } = speedClaims(results);
+  return {
+    counted: Boolean(count),
+    replayed: Boolean(results.settings?.replay) && !count,
+    what: count?.what ?? null,
+    marginPct: count ? count.noiseFloorPct ?? null : results.resolution?.pct ?? null,
+    benches,
+    claims,
+    uncalled,
+    network: networkClaim(results),
+    differences: [...missingRows(results), ...tlsChecks(results, certificateChecks), ...typeDifferences(results)],
+  };
+}
