@@ -68,15 +68,17 @@ test('optionsFromResults: the options it gives resolve to the same settings; def
   assert.deepEqual([options.rounds, options.time, options.warmup], [7, 1.5, 0.4]);
 });
 
-test('describeDifferences: one line per fact that differs (Node, CPU, server), none for the same run', () => {
+test('describeDifferences: one line per fact that differs (Node, CPU, server, a driver\'s version), none for the same run', () => {
   const original = fixture();
   assert.deepEqual(describeDifferences(original, structuredClone(original), 'a.json'), []);
   const now = structuredClone(original);
   now.env.node = 'v99.0.0';
   now.env.cpuModel = 'Other CPU';
   now.server.version = '11.8.3-MariaDB';
+  now.drivers[1].version = '3.9.8';
   const lines = describeDifferences(original, now, 'a.json');
-  assert.equal(lines.length, 3, lines.join('\n'));
+  assert.equal(lines.length, 4, lines.join('\n'));
+  assert.equal(lines[3], `--from a.json: driver ${original.drivers[1].name} differs: ${original.drivers[1].version} then, 3.9.8 now`);
   assert.match(lines[0], /^--from a\.json: Node differs: v20\.20\.2 then, v99\.0\.0 now$/);
   assert.match(lines[1], /CPU model differs: AMD EPYC then, Other CPU now/);
   assert.match(lines[2], /server differs: mariadb 10\.11\.19-MariaDB-0\+deb12u1 then, mariadb 11\.8\.3-MariaDB now/);
