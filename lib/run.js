@@ -20,6 +20,7 @@ import { countRun } from './replay/count.js';
 import { countSettings, counterNamed, counterOf } from './replay/counters/index.js';
 import { shardBenches, waitUntil } from './measuring/planning/shards.js';
 import { Interrupted, trapSignals } from './server/session.js';
+import { describeDifferences } from './results/repeat.js';
 
 /** The drivers the run measures (a command may add its own rows) and the baseline the Δ column compares against. */
 async function chooseDrivers(opts, variant) {
@@ -70,8 +71,9 @@ function exitCodeOf(results, exitCode, { variant, threshold, stderr }) {
  * One run: settings, server, driver processes, the benches, the results file, the report.
  * `variant` lets a command reuse the whole run with its own rows and report (`aa`, `calibrate`):
  * { prepareDrivers(drivers) -> drivers, render(results, { color, latency }) -> text, exitCode(results, code) -> code }.
+ * `command`: the command line the results record (redacted); `from`: the results file a --from run repeats ({ file, results }).
  */
-export async function runBenchmark({ benches, opts, env, stdout, stderr, signal, variant = {} }) {
+export async function runBenchmark({ benches, opts, env, stdout, stderr, signal, variant = {}, command, from }) {
   const progress = createProgress(stderr, 0, { quiet: opts.quiet });
   const log = (line) => progress.log(line);
   const { settings, network } = resolveSettings(opts, benches);
@@ -109,7 +111,13 @@ export async function runBenchmark({ benches, opts, env, stdout, stderr, signal,
       await waitUntil(opts.startAt, signals.signal);
       settings.startAt = new Date(opts.startAt).toISOString();
     }
-    results = startResults({ server: stage.session.serverInfo, drivers, settings: { ...settings, schema: stage.target.database } });
+    results = startResults({ server: stage.session.serverInfo, drivers, settings: { ...settings, schema: stage.target.database }, command });
+    if (from) {
+      // Once the server is up (its version is one of them), before anything is measured.
+      const differences = describeDifferences(from.results, results, from.file);
+      for (const line of differences) stderr.write(`${line}\n`);
+      if (!differences.length) log(`--from ${from.file}: same Node, CPU, platform, server and harness as the original run`);
+    }
     const matrixProgress = createProgress(stderr, benches.length * concurrencyLevels(settings.concurrency).length * ratePasses(settings.rate), { quiet: opts.quiet });
     if (settings.count) {
       exitCode = await countAll({ benches, drivers, results, stage, signals, progress: matrixProgress, log, out: opts.out });

@@ -17,7 +17,7 @@ import { registerBisect } from './commands/bisect.js';
 
 const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
 
-export function buildProgram({ stdout = process.stdout, stderr = process.stderr, env = process.env, signal } = {}) {
+export function buildProgram({ stdout = process.stdout, stderr = process.stderr, env = process.env, signal, argv } = {}) {
   const program = new Command();
   let exitCode = EXIT.OK;
   program
@@ -29,7 +29,8 @@ export function buildProgram({ stdout = process.stdout, stderr = process.stderr,
     .showHelpAfterError('(see mysql-driver-bench --help)')
     .enablePositionalOptions();
 
-  const io = { stdout, stderr, env, signal, setExitCode: (code) => { exitCode = code; } };
+  // argv: the command line, which a run's results record (redacted).
+  const io = { stdout, stderr, env, signal, argv, setExitCode: (code) => { exitCode = code; } };
   // A command that runs another (ci-driver, bisect run run) does it through the same entry as the
   // command line; `over` replaces its stdout or stderr (bisect keeps the run's table to itself).
   io.run = (argv, over = {}) => main(argv, { stdout, stderr, env, signal, ...over });
@@ -60,7 +61,7 @@ export function formatError(err, debug) {
 export async function main(argv, io = {}) {
   const stderr = io.stderr ?? process.stderr;
   const debug = argv.includes('--debug');
-  const { program, exitCode } = buildProgram(io);
+  const { program, exitCode } = buildProgram({ ...io, argv });
   try {
     await program.parseAsync(argv[0] === 'run' ? argv.slice(1) : argv, { from: 'user' });
     return exitCode();

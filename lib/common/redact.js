@@ -15,3 +15,27 @@ export function redact(text) {
 
 /** An error as one line for a row or a message: the server's message, else the error's, redacted. */
 export const errorText = (err) => redact(err?.sqlMessage || err?.message || String(err));
+
+// user:password@ in a URL (a git remote in a driver spec, a server URL).
+const URL_CREDENTIALS = /([a-z][a-z0-9+.-]*:\/\/[^\s/:@]*):[^\s/@]*@/gi;
+const PASSWORD_FLAG = /^(--(?:db-)?password)(?:=(.*))?$/;
+
+/**
+ * A command line as the results record it: a --password's value (and DB_PASSWORD's, from `env`)
+ * registered as secrets and written '***', as is the password of a URL (user:password@host).
+ */
+export function redactArgv(argv, env = {}) {
+  addSecret(env.DB_PASSWORD);
+  const out = [];
+  for (let i = 0; i < argv.length; i++) {
+    const m = PASSWORD_FLAG.exec(argv[i]);
+    if (m) {
+      const value = m[2] ?? argv[++i];
+      addSecret(value);
+      out.push(...(m[2] === undefined ? [m[1], ...(value === undefined ? [] : ['***'])] : [`${m[1]}=***`]));
+      continue;
+    }
+    out.push(argv[i]);
+  }
+  return out.map((a) => redact(a.replace(URL_CREDENTIALS, '$1:***@')));
+}

@@ -26,10 +26,14 @@ function harnessCode() {
   return { version, commit: git?.status === 0 ? git.stdout.trim() : null };
 }
 
-export function describeEnvironment() {
+/**
+ * The machine, Node and harness a run ran on. The host's name only with `host` (a --shard run, whose
+ * file merge names it in): a results file is made to be shared, and need not give it away (docs/results.md).
+ */
+export function describeEnvironment({ host = false } = {}) {
   const cpuList = cpus();
   return {
-    host: hostname(),
+    ...(host ? { host: hostname() } : {}),
     harness: harnessCode(),
     node: process.version,
     platform: platform(),
@@ -41,10 +45,11 @@ export function describeEnvironment() {
   };
 }
 
-export function createResults({ startedAt = new Date(), env, server, drivers, settings }) {
+export function createResults({ startedAt = new Date(), env, server, drivers, settings, command }) {
   return {
     schema: SCHEMA_VERSION,
     tool: 'mysql-driver-bench',
+    ...(command ? { command } : {}),
     startedAt: startedAt.toISOString(),
     finishedAt: null,
     complete: false,
@@ -58,9 +63,10 @@ export function createResults({ startedAt = new Date(), env, server, drivers, se
 }
 
 /** A run's results object before its first bench: this machine, the server, the drivers and the settings. */
-export function startResults({ server, drivers, settings }) {
+export function startResults({ server, drivers, settings, command }) {
   return createResults({
-    env: describeEnvironment(),
+    command,
+    env: describeEnvironment({ host: Boolean(settings.shard) }),
     server,
     drivers: drivers.map(describeDriver),
     settings,

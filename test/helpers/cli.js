@@ -43,9 +43,9 @@ const RESULTS_FILE = /^\d{4}-\d\d-\d\dT[\d-]+Z\.json$/;
 /**
  * Start the CLI. Returns { child, done } where done resolves to { code, signal, stdout, stderr }.
  * `onStderr(text, child)` sees stderr as it arrives (to send a signal half-way, say); `detached` gives
- * the run a process group of its own.
+ * the run a process group of its own; `cwd` its working directory (where a config file is looked for).
  */
-export function startCli(args, { env = {}, tmp, onStderr, timeoutMs = 120000, detached = false } = {}) {
+export function startCli(args, { env = {}, tmp, onStderr, timeoutMs = 120000, detached = false, cwd } = {}) {
   const childEnv = { ...process.env, ...env };
   for (const k of ['DB_HOST', 'DB_PORT', 'DB_USER', 'DB_PASSWORD', 'DB_DATABASE', 'DB_SOCKET', 'npm_lifecycle_event']) {
     if (!(k in env)) delete childEnv[k];
@@ -55,7 +55,7 @@ export function startCli(args, { env = {}, tmp, onStderr, timeoutMs = 120000, de
     mkdirSync(tmp, { recursive: true });
   }
   // detached: a process group of its own, so a test can signal it as a terminal does (kill(-pid)).
-  const child = spawn(process.execPath, [BIN, ...args], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'], detached });
+  const child = spawn(process.execPath, [BIN, ...args], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'], detached, cwd });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d) => { stdout += d; });

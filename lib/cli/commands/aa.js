@@ -13,6 +13,7 @@ import { assertDriverNames } from '../../drivers/index.js';
 import { runBenchmark } from '../../run.js';
 import { addMeasureOptions } from '../options.js';
 import { exitCodesHelp } from '../exit-codes.js';
+import { redactArgv } from '../../common/redact.js';
 
 // The design card's seven benches: the yardstick for every measuring change.
 export const DESIGN_BENCHES = ['do', 'insert', 'batch', 'pipelining', 'select_100_cols', 'select_1000_rows', 'execute'];
@@ -147,7 +148,7 @@ export function aaRun(benchNames, opts) {
   return { benches, opts: { ...opts, drivers: [driver, `${driver}#${TWIN_TAG}`], baseline: driver, scaleSmallRuns: false } };
 }
 
-export function registerAa(program, { stdout, stderr, env, signal, setExitCode }) {
+export function registerAa(program, { stdout, stderr, env, signal, setExitCode, argv = [] }) {
   addMeasureOptions(program.command('aa'))
     .description('A/A: measure the baseline driver against a second row of itself (processes of its own) with the normal machinery, and print the resolution this machine gives (differences below it cannot be told from noise)')
     .argument('[bench...]', `benches (default: the seven design benches, ${DESIGN_BENCHES.join(', ')})`)
@@ -156,6 +157,6 @@ export function registerAa(program, { stdout, stderr, env, signal, setExitCode }
     .action(async (benchNames, opts) => {
       const run = aaRun(benchNames, { ...opts, concurrency: 1, smoke: false });
       assertDriverNames(run.opts.drivers);
-      setExitCode(await runBenchmark({ ...run, env, stdout, stderr, signal, variant: aaVariant() }));
+      setExitCode(await runBenchmark({ ...run, env, stdout, stderr, signal, variant: aaVariant(), command: { argv: redactArgv(argv, env) } }));
     });
 }

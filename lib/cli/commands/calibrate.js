@@ -16,6 +16,7 @@ import { runBenchmark } from '../../run.js';
 import { splitList } from '../../common/config.js';
 import { addMeasureOptions } from '../options.js';
 import { exitCodesHelp } from '../exit-codes.js';
+import { redactArgv } from '../../common/redact.js';
 
 export const MIN_RATIO = 0.98;
 export const CALIBRATION_BENCHES = ['do', 'select_100_cols'];
@@ -78,7 +79,7 @@ export function calibrateVariant(stderr) {
 
 export const calibrationBenches = () => selectBenches(CALIBRATION_BENCHES);
 
-export function registerCalibrate(program, { stdout, stderr, env, signal, setExitCode }) {
+export function registerCalibrate(program, { stdout, stderr, env, signal, setExitCode, argv = [] }) {
   addMeasureOptions(program.command('calibrate'))
     .description(`check that the harness reports what a bare await loop of the same driver and statement measures, in interleaved windows (harness/bare >= ${MIN_RATIO} per driver on ${CALIBRATION_BENCHES.join(' and ')})`)
     .option('-d, --drivers <list>', 'drivers to calibrate', splitList, BUILTIN_DRIVERS)
@@ -86,7 +87,7 @@ export function registerCalibrate(program, { stdout, stderr, env, signal, setExi
     .action(async (opts) => {
       assertDriverNames(opts.drivers);
       setExitCode(await runBenchmark({
-        benches: calibrationBenches(), opts: { ...opts, baseline: opts.drivers[0], concurrency: 1 }, env, stdout, stderr, signal, variant: calibrateVariant(stderr),
+        benches: calibrationBenches(), opts: { ...opts, baseline: opts.drivers[0], concurrency: 1 }, env, stdout, stderr, signal, variant: calibrateVariant(stderr), command: { argv: redactArgv(argv, env) },
       }));
     });
 }

@@ -9,6 +9,8 @@ import { expandRuntimes } from '../../drivers/runtimes.js';
 import { splitList } from '../../common/config.js';
 import { parseShard, parseStartAt } from '../../measuring/planning/shards.js';
 import { exitCodesHelp } from '../exit-codes.js';
+import { applyOptionFiles } from '../option-files.js';
+import { redactArgv } from '../../common/redact.js';
 
 export const EXAMPLES = `
 Examples:
@@ -32,16 +34,23 @@ With no --host/--socket (nor DB_HOST/DB_SOCKET, nor conf.js), a throwaway MariaD
 (mariadbd from the mariadb-server package) is started on 127.0.0.1 and removed after.`;
 
 /** The root command: `mysql-driver-bench [run] [options] [bench...]`. */
-export function registerRun(program, { stdout, stderr, env, signal, setExitCode }) {
+export function registerRun(program, { stdout, stderr, env, signal, setExitCode, argv = [] }) {
   addRunOptions(program)
     .option('--runtimes <list>', "one row per driver and runtime: node (the harness's Node), node@<version> or bun[@<version>], fetched once from the npm registry into the cache (e.g. node@20,node@24,bun); bun-sql runs on Bun only", splitList)
     .option('--shard <i/n>', "measure share i of n of the run's cells (bench × row), each shard with the reference rows, to be joined by merge (e.g. the pods of a Kubernetes Indexed Job)", parseShard)
     .option('--start-at <time>', 'start measuring at this time (ISO 8601 or seconds since the epoch), after the set-up: the shards of a run on one server start together', (v) => parseStartAt(v))
+    .option('--from <results.json>', "run again with a results file's drivers, benches and settings (flags given beside it override them); says what differs from the original run: Node, CPU, platform, server")
+    .option('--config <file>', 'options from a JSON file, keys the long option names in camelCase (default: ./mysql-driver-bench.config.json when there is one); a flag overrides it')
     .option('--threshold <pct>', 'exit 1 when a row is slower than the baseline by more than pct %, beyond its interval (or the count\'s noise floor): a change and its base as two rows of one run, in CI', nonNegativeNumber('--threshold'))
     .usage('[run] [options] [bench...]')
     .argument('[bench...]', `benches to run (${BENCHES.map((b) => b.name).join(', ')}); when none are named, all but `
       + `${BENCHES.filter((b) => !DEFAULT_BENCHES.includes(b)).map((b) => b.name).join(', ')}, which run only when named`)
-    .action(async (benchNames, opts) => {
+    .action(async (names, _opts, cmd) => {
+      // The config file's and --from's options where the command line gave none (option-files.js).
+      const { benchNames, from, releaseRanges, configFile } = applyOptionFiles(cmd, names);
+      const opts = cmd.opts();
+      if (releaseRanges) opts.releaseRanges = releaseRanges;
+      const command = { argv: redactArgv(argv, env), ...(configFile ? { config: configFile } : {}) };
       // --rate with no bench named: the default run's benches that take an open schedule; --ci: the design card's seven.
       const benches = benchNames?.length ? selectBenches(benchNames)
         : opts.rate ? DEFAULT_BENCHES.filter((b) => b.openSchedule) : opts.ci ? DESIGN_BENCHES : selectBenches(benchNames);
@@ -53,7 +62,7 @@ export function registerRun(program, { stdout, stderr, env, signal, setExitCode 
       if (ranges.length) opts.releaseRanges = ranges.map(({ spec, releases }) => ({ spec, releases }));
       opts.drivers = expandRuntimes(opts.drivers, opts.runtimes, { only: (base) => base === 'bun-sql' || base === 'floor' });
       assertDriverNames(opts.drivers, { overrideFairness: opts.overrideFairness });
-      setExitCode(await runBenchmark({ benches, opts, env, stdout, stderr, signal }));
+      setExitCode(await runBenchmark({ benches, opts, env, stdout, stderr, signal, command, from }));
     });
   program.addHelpText('after', `${EXAMPLES}\n${exitCodesHelp('run')}`);
 }
