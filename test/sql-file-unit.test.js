@@ -28,7 +28,10 @@ test('statements split on ; outside quotes and comments; :name placeholders beco
 
 test('\\set: random(lo, hi) and one_of(…); anything else is refused naming file:line', () => {
   assert.deepEqual(parseSet('\\set id random(-5, 10)', 'f:1'), { name: 'id', kind: 'random', lo: -5, hi: 10 });
+  assert.deepEqual(parseSet('\\set id random(1, 9)   -- a comment (after the call)', 'f:1'), { name: 'id', kind: 'random', lo: 1, hi: 9 });
   assert.deepEqual(parseSet("\\set who one_of('a', 'it''s', 3, -1.5)", 'f:1'), { name: 'who', kind: 'one_of', values: ['a', "it's", 3, -1.5] });
+  assert.deepEqual(parseSet("\\set who one_of('a)b', 'c') # why", 'f:1').values, ['a)b', 'c']);
+  assert.throws(() => parseSet('\\set id random(1, 2) extra', 'f:5'), /f:5: \\set id needs random\(lo, hi\) or one_of/);
   assert.throws(() => parseSet('\\set id gaussian(1, 5)', 'w.sql:4'), (e) => e.exitCode === 2 && /^w\.sql:4: unknown \\set function gaussian$/.test(e.message));
   assert.throws(() => parseSet('\\set id random(5, 1)', 'w.sql:2'), /w\.sql:2: random\(5, 1\) needs lo ≤ hi/);
   assert.throws(() => parseSet('\\set id random(1.5, 2)', 'w.sql:2'), /random takes two whole numbers/);

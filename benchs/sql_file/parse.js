@@ -110,6 +110,24 @@ function parseLiterals(args, where) {
   return values;
 }
 
+/** `fn(args)` and what follows: nothing, `;`, or a comment (-- or #); null when it is not a call. */
+function splitCall(expr) {
+  const m = /^([A-Za-z_]\w*)\s*\(/.exec(expr);
+  if (!m) return null;
+  let i = m[0].length;
+  while (i < expr.length && expr[i] !== ')') {
+    if (expr[i] === "'") {
+      i++;
+      while (i < expr.length && !(expr[i] === "'" && expr[i + 1] !== "'")) i += expr[i] === "'" || expr[i] === '\\' ? 2 : 1;
+    }
+    i++;
+  }
+  if (i >= expr.length) return null;
+  const rest = expr.slice(i + 1).trim();
+  if (rest && !/^;?\s*(?:(?:--\s|#).*)?$/.test(rest)) return null;
+  return { fn: m[1], args: expr.slice(m[0].length, i) };
+}
+
 /** A `\set` line: { name, kind: 'random', lo, hi } or { name, kind: 'one_of', values }. */
 export function parseSet(text, where) {
   const m = /^\\set\s+([A-Za-z_][A-Za-z0-9_]*)\s+(.*)$/.exec(text);
@@ -119,9 +137,9 @@ export function parseSet(text, where) {
     throw usageError(`${where}: \\set needs a name and a value: \\set name ${FUNCTIONS}`);
   }
   const [, name, expr] = m;
-  const call = /^([A-Za-z_]\w*)\s*\((.*)\)\s*;?$/.exec(expr.trim());
+  const call = splitCall(expr.trim());
   if (!call) throw usageError(`${where}: \\set ${name} needs ${FUNCTIONS}, not ${expr.trim()}`);
-  const [, fn, args] = call;
+  const { fn, args } = call;
   if (fn === 'random') {
     const r = /^\s*(-?\d+)\s*,\s*(-?\d+)\s*$/.exec(args);
     if (!r) throw usageError(`${where}: random takes two whole numbers, random(lo, hi)`);
