@@ -6,9 +6,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { usageError } from '../common/errors.js';
 import { benchContractProblems } from '../measuring/bench/bench-contract.js';
-import { loadBenchSources } from '../../benchs/index.js';
-import { parseSetupFile, parseSqlFile } from '../../benchs/sql_file/parse.js';
-import { sqlBenchName } from '../../benchs/sql_file/index.js';
+import { loadBenchSources, parseSetupFile, parseSqlFile, sqlBenchName } from '../../benchs/index.js';
 
 /** commander's collector for a repeatable flag. */
 export const collect = (value, previous) => [...(previous ?? []), value];
