@@ -67,13 +67,13 @@ test('--sql text: oltp_read_only and a one-row query on the three drivers, check
   assert.equal(Number(n), 2000);
 });
 
-test('--sql --prepared: binary on mysql2 and mariadb with checks passing, n/a with the reason on mysql', { timeout: 240000 }, async () => {
-  const r = await run(['--sql', oltp, '--setup', sbSetup, '--prepared']);
+test('--sql --prepared: binary on mysql2 and mariadb (and a variant with array rows) with checks passing, n/a with the reason on mysql', { timeout: 240000 }, async () => {
+  const r = await run(['--sql', oltp, '--setup', sbSetup, '--prepared', '--drivers', 'mysql,mysql2,mariadb,mariadb:rowsAsArray=true']);
   assert.equal(r.code, 0, r.stderr);
   const o = rowsOf(r.json, 'oltp_read_only');
   assert.equal(o.mysql.status, 'n/a');
   assert.match(o.mysql.error, /no prepared statements in this driver/);
-  for (const d of ['mysql2', 'mariadb']) {
+  for (const d of ['mysql2', 'mariadb', 'mariadb:rowsAsArray=true']) {
     assert.equal(o[d].status, 'ok', `${d}: ${o[d].error}`);
     assert.equal(o[d].protocol, 'binary, 16 statements');
   }

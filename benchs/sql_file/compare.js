@@ -6,6 +6,7 @@
 // holds); JSON parsed or as text; a FLOAT read through the binary protocol as its float32.
 import { expect } from '../_check.js';
 import { sameJson } from '../_types_check.js';
+import { rowsAsObjects } from '../../lib/drivers/variants.js';
 
 const pad = (v, n = 2) => String(v).padStart(n, '0');
 
@@ -99,7 +100,7 @@ export function checkReplies(expected, replies, statements, params) {
     () => `expected ${expected.length} replies, got ${Array.isArray(replies) ? replies.length : typeof replies}`);
   for (let s = 0; s < expected.length; s++) {
     const want = expected[s];
-    const reply = replies[s];
+    const reply = rowsAsObjects(replies[s]); // a variant with rowsAsArray: its rows by column name
     const where = () => `statement #${s + 1} (line ${statements[s].line}${params[s].length ? `, parameters ${JSON.stringify(params[s])}` : ''})`;
     if (want.affected !== undefined) {
       expect(!Array.isArray(reply) && reply && typeof reply === 'object', () => `${where()}: expected an OK reply, got ${Array.isArray(reply) ? `${reply.length} rows` : typeof reply}`);
