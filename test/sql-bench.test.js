@@ -90,6 +90,16 @@ test('the employees example and the example --bench-file on the three drivers: d
   }
 });
 
+test('every column type, text and --prepared, on the three drivers: each driver\'s representation equals the reference', { timeout: 240000 }, async () => {
+  const args = ['--sql', fixture('sql/types.sql'), '--setup', fixture('sql/types-setup.sql')];
+  for (const prepared of [false, true]) {
+    const r = await run(prepared ? [...args, '--prepared'] : args);
+    assert.equal(r.code, 0, r.stderr);
+    const rows = rowsOf(r.json, 'types');
+    for (const d of prepared ? ['mysql2', 'mariadb'] : ['mysql', 'mysql2', 'mariadb']) assert.equal(rows[d].status, 'ok', `${prepared ? 'prepared' : 'text'} ${d}: ${rows[d].error}`);
+  }
+});
+
 test('writes on a server of the user\'s own: refused without --allow-writes, checked by affected rows with it', { timeout: 240000 }, async () => {
   const write = file('bump.sql', '\\set id random(1, 2000)\nSELECT c FROM sbtest1 WHERE id = :id;\nUPDATE sbtest1 SET k = k + 1 WHERE id = :id;\n');
   const before = await tables();

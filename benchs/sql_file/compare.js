@@ -53,6 +53,16 @@ function canonicalNumber(text) {
   return negative && out !== '0' ? `-${out}` : out;
 }
 
+/**
+ * A FLOAT read through the binary protocol (a float32, `got`) against its text (`want`, the digits the
+ * server prints): equal when the float32 rounded to the text's significant digits is the text.
+ */
+function sameFloat(want, got) {
+  if (Math.fround(got) !== got) return false;
+  const digits = String(want).replace(/e.*$/, '').replace(/[-.]/g, '').replace(/^0+/, '').length;
+  return digits > 0 && digits <= 21 && Number(got.toPrecision(digits)) === want;
+}
+
 const kind = (v) => (v === null ? 'null' : typeof v === 'object' ? Object.keys(v)[0] : typeof v);
 
 /** Whether a driver's normalised value holds the reference's. */
@@ -60,7 +70,7 @@ export function sameValue(want, got) {
   if (want === got) return true;
   const [a, b] = [kind(want), kind(got)];
   if (a === 'null' || b === 'null') return false;
-  if (a === 'number' && b === 'number') return Math.fround(want) === Math.fround(got) && !Number.isInteger(want);
+  if (a === 'number' && b === 'number') return !Number.isInteger(want) && (Math.fround(want) === Math.fround(got) || sameFloat(want, got) || sameFloat(got, want));
   if ((a === 'number' || a === 'string') && (b === 'number' || b === 'string')) {
     const x = canonicalNumber(String(want));
     return x !== null && x === canonicalNumber(String(got));
