@@ -104,3 +104,30 @@ test('checkReplies names the first difference: statement, line, parameters, row,
     /statement #2 \(line 4, parameters \[2\]\): expected 1 affected rows, got 0/);
   assert.throws(() => checkReplies(expected, [[{ id: 1, kk: 7 }, { id: 2, k: 8 }], { affectedRows: 1 }], statements, params), /row 1, column k: expected "7", got column kk/);
 });
+
+test('benches from outside benchs/ are found by name once loaded from their sources, as a driver or count process loads them', async () => {
+  const { addedBenchSources, benchNamed, loadBenchSources, selectBenches } = await import('../benchs/index.js');
+  assert.equal(benchNamed('my_bench'), undefined);
+  const file = new URL('../docs/examples/my-bench.js', import.meta.url).pathname;
+  const sql = { name: 'unit_sql', file: 'unit_sql.sql', ...parseSqlFile('\\set id random(1, 3)\nSELECT :id AS id', 'unit_sql.sql'), prepared: true, allowWrites: false, setup: null };
+  const loaded = await loadBenchSources([{ file }, { sql }]);
+  assert.deepEqual(loaded.map((b) => b.name), ['my_bench', 'unit_sql']);
+  assert.equal(benchNamed('my_bench'), loaded[0]);
+  assert.deepEqual(selectBenches(['unit_sql', 'do']).map((b) => b.name), ['unit_sql', 'do']);
+  assert.deepEqual(JSON.parse(JSON.stringify(addedBenchSources())), [{ file }, { sql }], 'plain JSON for the child processes');
+  assert.deepEqual(await loadBenchSources([{ file }]), [], 'the same source again is no new bench');
+  await assert.rejects(loadBenchSources([{ sql: { ...sql, file: 'other/unit_sql.sql' } }]), (e) => e.exitCode === 2 && /a bench named unit_sql exists already/.test(e.message));
+  const bench = benchNamed('unit_sql');
+  assert.deepEqual(bench.plan({ capabilities: { execute: false } }, {}), { unsupported: 'no prepared statements in this driver' });
+  assert.equal(bench.plan({ capabilities: { execute: true }, packageName: 'mysql2' }, {}).unavailable, 'no reference replies: the set-up did not run');
+  const plan = bench.plan({ capabilities: { execute: true }, packageName: 'mysql2' }, { setupData: { cycle: [[[2]], [[3]]], expected: [[normaliseReply([{ id: 2 }])], [normaliseReply([{ id: 3 }])]] } });
+  assert.equal(plan.protocol, 'binary');
+  assert.deepEqual(plan.connectOptions, { supportBigNumbers: true });
+  const sent = [];
+  const op = plan.op({ execute: async (q, p) => { sent.push(p[0]); return [{ id: p[0] === 3 ? 4 : p[0] }]; } });
+  plan.check(await op());
+  const altered = await op();
+  assert.throws(() => plan.check(altered), /row 1, column id: expected 3, got 4/);
+  plan.check(await op());
+  assert.deepEqual(sent, [2, 3, 2], 'the cycle walked in order, from its start');
+});
