@@ -45,13 +45,16 @@ test('\\set: random(lo, hi) and one_of(…); anything else is refused naming fil
 test('writes: the first keyword decides; a session SET and a transaction\'s edges do not write', () => {
   for (const sql of ['SELECT 1', ' (SELECT 1)', 'with x as (select 1) select * from x', 'BEGIN', 'COMMIT', 'SET @a = 1', 'SHOW TABLES', 'DO 1']) assert.equal(isWrite(sql), false, sql);
   for (const sql of ['INSERT INTO t VALUES (1)', 'update t set a=1', 'DELETE FROM t', 'REPLACE INTO t VALUES (1)', 'CREATE TABLE t (a INT)',
-    'DROP TABLE t', 'ALTER TABLE t ADD b INT', 'TRUNCATE t', 'SET GLOBAL max_connections = 5', 'CALL p()', 'LOAD DATA INFILE "x" INTO TABLE t']) assert.equal(isWrite(sql), true, sql);
+    'DROP TABLE t', 'ALTER TABLE t ADD b INT', 'TRUNCATE t', 'SET GLOBAL max_connections = 5', "SELECT * FROM t INTO OUTFILE '/tmp/x'", 'CALL p()', 'LOAD DATA INFILE "x" INTO TABLE t']) assert.equal(isWrite(sql), true, sql);
   assert.equal(parseSqlFile('\\set id random(1, 2)\nUPDATE t SET a = 1 WHERE id = :id', 'w.sql').statements[0].write, true);
 });
 
 test('only the harness\'s schema: USE, schemas and names qualified by another schema are refused', () => {
   assert.equal(outsideSchema('INSERT INTO t SELECT * FROM mysql.user', 'mine'), null, 'reading another schema is no write');
   assert.equal(outsideSchema('INSERT INTO `mine`.t VALUES (1)', 'mine'), null);
+  assert.equal(outsideSchema('SELECT 1 FROM t JOIN information_schema.TABLES x ON 1', 'mine'), null);
+  assert.equal(outsideSchema('INSERT INTO t VALUES (1) ON DUPLICATE KEY UPDATE t.c = t.c + 1', 'mine'), null);
+  assert.equal(outsideSchema('UPDATE other.t SET c = 1', 'mine'), 'it names schema other');
   assert.equal(outsideSchema('SELECT e.emp_no FROM employees e JOIN dept_emp de ON de.emp_no = e.emp_no', 'mine'), null);
   assert.equal(outsideSchema('INSERT INTO other.t VALUES (1)', 'mine'), 'it names schema other');
   assert.equal(outsideSchema('DROP TABLE IF EXISTS `prod`.`users`', 'mine'), 'it names schema prod');

@@ -18,8 +18,9 @@ export const CYCLE = 64;
 export const sqlBenchName = (file) => basename(file).replace(/\.sql$/i, '').toLowerCase().replace(/[^a-z0-9_]+/g, '_');
 
 const TRANSACTION_EDGE = /^(BEGIN|START|COMMIT|ROLLBACK|SAVEPOINT|RELEASE)\b/i;
-// A name qualified by a schema where a statement writes or defines: `other`.t after INTO, TABLE, UPDATE ….
-const QUALIFIED = /\b(?:INTO|TABLE|UPDATE|VIEW|EXISTS|TRIGGER|PROCEDURE|FUNCTION|DELETE\s+FROM|JOIN)\s+(`[^`]+`|[A-Za-z_][\w$]*)\s*\.\s*(?:`[^`]+`|[A-Za-z_][\w$]*)/gi;
+// A name qualified by a schema where a statement writes or defines: `other`.t after INTO, TABLE, UPDATE …
+// (reading another schema is no write: FROM and JOIN are not looked at).
+const QUALIFIED = /\b(?:INTO|TABLE|(?<!KEY\s+)UPDATE|VIEW|EXISTS|TRIGGER|PROCEDURE|FUNCTION|DELETE\s+FROM)\s+(`[^`]+`|[A-Za-z_][\w$]*)\s*\.\s*(?:`[^`]+`|[A-Za-z_][\w$]*)/gi;
 
 /** Why a statement would reach outside the harness's schema (null when it stays inside). */
 export function outsideSchema(sql, schema) {

@@ -12,6 +12,7 @@ const READS = new Set(['SELECT', 'WITH', 'SHOW', 'DESC', 'DESCRIBE', 'EXPLAIN', 
 /** Whether a statement writes (or may write): its first keyword is not a read; SET only when GLOBAL or PERSIST. */
 export function isWrite(sql) {
   const words = sql.replace(/^[\s(]+/, '').split(/\s+/, 3).map((w) => w.toUpperCase());
+  if (/\bINTO\s+(OUTFILE|DUMPFILE)\b/i.test(sql)) return true; // a file written on the server's host
   if (words[0] === 'SET') return /^(GLOBAL|PERSIST|PERSIST_ONLY|@@GLOBAL)/.test(words[1] ?? '') || /@@GLOBAL\./i.test(sql);
   return !READS.has(words[0]);
 }
