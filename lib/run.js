@@ -102,6 +102,8 @@ export async function runBenchmark({ benches, opts, env, stdout, stderr, signal,
     } else {
       // A certificate is made only for a run with a bench that needs TLS.
       await openStage(stage, { opts, env, settings, network, log, signals, tls: benches.some((b) => b.requires?.includes('tls')) });
+      // What a bench refuses (a --sql file the server cannot prepare) stops the run before anything is measured.
+      for (const bench of benches) await bench.preflight?.(stage.session.admin, stage.session.context);
     }
     log(describeBaseline(baseline)); // once the server is up, so a failure to reach it stays one line
     if (opts.startAt) {

@@ -5,7 +5,8 @@
 // it waits until the file `go` exists, its parent having switched instrumentation on meanwhile; then
 // `chunks` windows of `ops` operations follow, each a dump of its own. Every result is checked. Last,
 // one JSON line on stdout ({ ok, ops, protocol } or { ok: false, error }).
-//   node count-process.js '<json: { spec, bench, set, context, target, warmup, ops, chunks, go }>'
+//   node count-process.js '<json: { spec, bench, benches, set, context, target, warmup, ops, chunks, go }>'
+// (benches: the sources of the run's benches from outside benchs/, --bench-file)
 import fs from 'node:fs';
 import os from 'node:os';
 import { replayConnections, takeMismatch } from '../conversations/transport.js';
@@ -19,10 +20,11 @@ async function main() {
   // Before the driver loads: it may keep its own reference to node:net's connect.
   replayConnections(decodeConversation(set));
   const { loadDrivers } = await import('../drivers/index.js');
-  const { BENCHES } = await import('../../benchs/index.js');
+  const { benchNamed, loadBenchSources } = await import('../../benchs/index.js');
   const { planBench, targetFor } = await import('../measuring/bench/plan.js');
   const [driver] = await loadDrivers([args.spec], { checked: true });
-  const bench = BENCHES.find((b) => b.name === args.bench);
+  await loadBenchSources(args.benches);
+  const bench = benchNamed(args.bench);
   if (!bench) throw new Error(`unknown bench ${args.bench}`);
   const context = { ...args.context, ...(set.setupData === null ? {} : { setupData: set.setupData }) };
   const { plan, check, notApplicable } = planBench(bench, driver, context);

@@ -20,6 +20,7 @@ import { killOnExit } from '../common/children.js';
 import { whenAborted } from '../common/timers.js';
 import { median, sum } from '../common/stats.js';
 import { decodeConversation, readSet } from '../conversations/sets.js';
+import { addedBenchSources } from '../../benchs/index.js';
 import { PROFILES_DIR, keepProfile, profilePath, pruneProfiles } from './profiles.js';
 
 const CHILD = fileURLToPath(new URL('./count-process.js', import.meta.url));
@@ -124,7 +125,7 @@ async function countRow({ counter, bench, driver, context, file, target, live, s
   const sized = counter.size(decodeConversation(readSet(file)));
   // --smoke: an eighth of the operations: that the count runs, not a figure to keep.
   const { warmup, ops } = smoke ? { warmup: Math.max(64, sized.warmup / 8), ops: Math.max(16, sized.ops / 8) } : sized;
-  const job = { spec: driver.loadSpec ?? driver.name, bench: bench.name, set: file, context, target, warmup, ops, chunks: CHUNKS };
+  const job = { spec: driver.loadSpec ?? driver.name, bench: bench.name, benches: addedBenchSources(), set: file, context, target, warmup, ops, chunks: CHUNKS };
   // A window that held a one-off event (UNSTEADY_WINDOW_RATIO): counted again, in a new process.
   const kept = profiles ? profilePath(profiles.startedAt, bench.name, driver.name) : null;
   const keep = kept ? path.join(profiles.out, kept) : null;

@@ -11,6 +11,7 @@ import { parseShard, parseStartAt } from '../../measuring/planning/shards.js';
 import { exitCodesHelp } from '../exit-codes.js';
 import { applyOptionFiles } from '../option-files.js';
 import { redactArgv } from '../../common/redact.js';
+import { addedBenches, collect } from '../bench-sources.js';
 
 export const EXAMPLES = `
 Examples:
@@ -42,6 +43,11 @@ export function registerRun(program, { stdout, stderr, env, signal, setExitCode,
     .option('--from <results.json>', "run again with a results file's drivers, benches and settings (flags given beside it override them); says what differs from the original run: Node, CPU, platform, server")
     .option('--config <file>', 'options from a JSON file, keys the long option names in camelCase (default: ./mysql-driver-bench.config.json when there is one); a flag overrides it')
     .option('--threshold <pct>', 'exit 1 when a row is slower than the baseline by more than pct %, beyond its interval (or the count\'s noise floor): a change and its base as two rows of one run, in CI', nonNegativeNumber('--threshold'))
+    .option('--bench-file <path>', 'a bench module of your own, keeping the bench contract of benchs/*.js (repeatable)', collect)
+    .option('--sql <file.sql>', "a bench of your own queries: one operation runs the file's statements, :name placeholders filled by its \\set lines, every reply checked against the harness's (repeatable; docs/benches.md)", collect)
+    .option('--setup <schema.sql>', "with --sql: statements run once before, in the harness's own schema (create and fill tables)")
+    .option('--prepared', 'with --sql: the statements as prepared statements (n/a where a driver has none)')
+    .option('--allow-writes', 'with --sql on a server of your own: let statements write (in the harness\'s schema)')
     .usage('[run] [options] [bench...]')
     .argument('[bench...]', `benches to run (${BENCHES.map((b) => b.name).join(', ')}); when none are named, all but `
       + `${BENCHES.filter((b) => !DEFAULT_BENCHES.includes(b)).map((b) => b.name).join(', ')}, which run only when named`)
@@ -52,8 +58,11 @@ export function registerRun(program, { stdout, stderr, env, signal, setExitCode,
       if (releaseRanges) opts.releaseRanges = releaseRanges;
       const command = { argv: redactArgv(argv, env), ...(configFile ? { config: configFile } : {}) };
       // --rate with no bench named: the default run's benches that take an open schedule; --ci: the design card's seven.
-      const benches = benchNames?.length ? selectBenches(benchNames)
-        : opts.rate ? DEFAULT_BENCHES.filter((b) => b.openSchedule) : opts.ci ? DESIGN_BENCHES : selectBenches(benchNames);
+      // --bench-file, --sql: benches of the user's own, run after those named (alone when none is named).
+      const added = await addedBenches(opts);
+      const named = benchNames?.length ? selectBenches(benchNames)
+        : added.length ? [] : opts.rate ? DEFAULT_BENCHES.filter((b) => b.openSchedule) : opts.ci ? DESIGN_BENCHES : selectBenches(benchNames);
+      const benches = [...named, ...added.filter((b) => !named.includes(b))];
       if (opts.floor && !opts.drivers.includes('floor')) opts.drivers = [...opts.drivers, 'floor'];
       // A release range (mysql2@3.0.0..3.24.5:minor) becomes its releases, one row each, before anything else.
       assertDriverNames(opts.drivers, { overrideFairness: opts.overrideFairness });

@@ -12,6 +12,8 @@
 // optional, run in the harness through its own connection, between windows
 //   setup(admin, ctx) -> { shared }?   beforeWindow(admin, ctx)   verify(admin, ctx, windowStats)
 //   note(ctx) -> text                   statementsPerOp (number)   floor: { check(reply) } (the floor client)
+//   preflight(admin, ctx)   once per run, before anything is measured (not under --replay): a UserError it
+//                   throws stops the run with its one line and exit code (a --sql file the server refuses)
 // optional, what a special bench brings along
 //   options: [{ flags, description, parse(value), key, default, record? }]   command-line options, handed to
 //                   every bench as ctx.options[key]; `record`: saved in the results' settings when the bench runs
@@ -28,7 +30,7 @@
 //                   of its callers may take the next operation
 
 const isFunction = (v) => typeof v === 'function';
-const OPTIONAL_FUNCTIONS = ['setup', 'beforeWindow', 'verify', 'note', 'section', 'tables'];
+const OPTIONAL_FUNCTIONS = ['preflight', 'setup', 'beforeWindow', 'verify', 'note', 'section', 'tables'];
 const REQUIREMENTS = ['tls'];
 
 function optionProblems(options) {

@@ -3,7 +3,8 @@
 // parent's requests, each in a module of its own (warm-up, windows, capture).
 //
 // Requests arrive over IPC as { id, cmd, args }; each gets one reply { id, ok, result | error }.
-//   init    { spec, context, target }  load the adapter (by its load spec)
+//   init    { spec, context, target, benches }  load the adapter (by its load spec), and the run's benches
+//           from outside benchs/ (--bench-file, --sql) by their sources
 //   open    { bench, concurrency, warmup, settle, awaitCompiles, callTimeoutMs, setupData, replay,
 //           warmupOps, fixed, windowS, lead, held }  plan, connect, warm up (bench-warm-up.js)
 //   window  { lead, windowS, awaitCompiles, bare, rate, poll, fixed }  unmeasured lead-in, then about
@@ -14,7 +15,7 @@
 //   capture { bench, setupData, ops, callTimeoutMs }  --replay's capture (capture.js)
 // With --replay, `open` takes `replay` (a replay set's path) and its connections are answered by the
 // set's recording, in this process, instead of the server (lib/conversations/transport.js).
-import { BENCHES } from '../../../benchs/index.js';
+import { benchNamed, loadBenchSources } from '../../../benchs/index.js';
 import { loadDrivers } from '../../drivers/index.js';
 import { describeLoadFailure } from '../../drivers/checkout-modules.js';
 import { connectorFor, planBench as planBenchFor, targetFor } from '../bench/plan.js';
@@ -99,7 +100,7 @@ async function closeOpenBench({ force = false } = {}) {
 
 /** A bench's plan and check on this driver, with the bench's set-up data; `notApplicable` when the plan says n/a. */
 function planBench(benchName, setupData) {
-  const bench = BENCHES.find((b) => b.name === benchName);
+  const bench = benchNamed(benchName);
   if (!bench) throw new Error(`unknown bench ${benchName}`);
   return { bench, ...planBenchFor(bench, driver, setupData === undefined ? context : { ...context, setupData }) };
 }
@@ -116,6 +117,7 @@ const handlers = {
     target = args.target ? rest : args.target;
     addSecret(target?.password);
     context = args.context;
+    await loadBenchSources(args.benches);
     [driver] = await loadDrivers([args.spec], { checked: true });
     return { name: driver.name, version: driver.version, awaitsCompiles: canAwaitCompiles() };
   },

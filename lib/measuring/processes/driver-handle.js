@@ -6,6 +6,7 @@ import { fork } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { redact } from '../../common/redact.js';
+import { addedBenchSources } from '../../../benchs/index.js';
 import { DRIVER_PROCESS_TZ, processRuntime } from './launch.js';
 import { reap } from './reaping.js';
 
@@ -48,7 +49,7 @@ export class DriverHandle {
     // the drivers' CPU; nothing is measured before the placement.
     let loaded;
     try {
-      loaded = await handle.request('init', { spec: driver.loadSpec ?? driver.name, target, context }, START_TIMEOUT_MS);
+      loaded = await handle.request('init', { spec: driver.loadSpec ?? driver.name, target, context, benches: addedBenchSources() }, START_TIMEOUT_MS);
     } catch (err) {
       await handle.end(); // a driver that cannot load leaves no process behind until the run ends
       throw err;
