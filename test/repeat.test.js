@@ -14,6 +14,7 @@ import { resolveSettings } from '../lib/measuring/planning/settings.js';
 import { parseWake } from '../lib/measuring/host/wake.js';
 import { parseRates } from '../lib/measuring/planning/rates.js';
 import { selectBenches } from '../benchs/index.js';
+import { addedBenches } from '../lib/cli/bench-sources.js';
 import { isolatedDirs, noStackTrace, removeIsolatedDirs, runCli } from './helpers/cli.js';
 
 after(removeIsolatedDirs);
@@ -66,6 +67,17 @@ test('optionsFromResults: the options it gives resolve to the same settings; def
   }
   const { options } = optionsFromResults({ settings: resolveSettings({ drivers, rounds: 7, time: 1.5, warmup: 0.4 }, selectBenches(['do'])).settings });
   assert.deepEqual([options.rounds, options.time, options.warmup], [7, 1.5, 0.4]);
+});
+
+test('optionsFromResults: a run\'s own benches come back as their flags (--sql, --setup, --prepared, --bench-file), not by name', async () => {
+  const asked = { drivers: ['mysql', 'mysql2'], baseline: 'mysql', jit: 'background', sql: ['docs/examples/employees.sql'], setup: 'docs/examples/employees-setup.sql', prepared: true, benchFile: ['docs/examples/my-bench.js'] };
+  const own = await addedBenches(asked);
+  const { settings } = resolveSettings(asked, [...selectBenches(['do']), ...own]);
+  assert.deepEqual(settings.benches, ['do', 'my_bench', 'employees']);
+  const { options, benches } = optionsFromResults({ settings });
+  assert.deepEqual(benches, ['do']);
+  assert.deepEqual([options.sql, options.setup, options.prepared, options.benchFile], [asked.sql, asked.setup, true, asked.benchFile]);
+  assert.deepEqual(resolveSettings({ jit: 'background', ...options }, [...selectBenches(benches), ...own]).settings, settings);
 });
 
 test('describeDifferences: one line per fact that differs (Node, CPU, server, a driver\'s version), none for the same run', () => {

@@ -58,7 +58,17 @@ export function optionsFromResults(results) {
   }
   if (s.shard) o.shard = { index: s.shard.index, count: s.shard.count };
   for (const spec of benchOptionSpecs()) if (spec.record && s[spec.key] !== undefined) o[spec.key] = s[spec.key];
-  return { options: o, benches: [...s.benches], releaseRanges: s.releaseRanges ?? null };
+  // The run's own benches come back from their files (--bench-file, --sql), not by name.
+  const own = s.ownBenches;
+  if (own) {
+    if (own.benchFile.length) o.benchFile = [...own.benchFile];
+    if (own.sql.length) o.sql = [...own.sql];
+    if (own.setup) o.setup = own.setup;
+    if (own.prepared) o.prepared = true;
+    if (own.allowWrites) o.allowWrites = true;
+  }
+  const builtIn = own ? s.benches.filter((name) => !own.ownNames?.includes(name)) : [...s.benches];
+  return { options: o, benches: builtIn, releaseRanges: s.releaseRanges ?? null };
 }
 
 /** The options a results file decides in a --from run, whether it names them or leaves them at their defaults. */

@@ -1,6 +1,6 @@
 // A run's settings, from the command's options: how long and in how many windows each bench is
 // measured, where the results say it ran. Recorded in the results (never connection secrets).
-import { DEFAULT_BENCHES } from '../../../benchs/index.js';
+import { BENCHES, DEFAULT_BENCHES } from '../../../benchs/index.js';
 import { driverProcessFlags } from '../processes/launch.js';
 import { FIXED_MALLOC_TUNABLES, fixedLayoutLauncher } from '../processes/same-program.js';
 import { REPLAY_MIN_BUDGET_S, REPLAY_RUN_TARGET_S } from './pace.js';
@@ -82,6 +82,7 @@ export function runSettings(opts, benches) {
     ...(opts.releaseRanges ? { releaseRanges: opts.releaseRanges } : {}),
     baseline: opts.baseline,
     benches: benches.map((b) => b.name),
+    ...ownBenchSettings(opts, benches),
     concurrency: opts.concurrency,
     rounds,
     ...(opts.precision ? { precision: opts.precision, maxRounds: opts.maxRounds ?? 8 * rounds, precisionLevel: plannedIntervalLevel(opts, benches) } : {}),
@@ -106,6 +107,13 @@ export function runSettings(opts, benches) {
 }
 
 /** The run's settings and its network (--rtt, --network), which the settings record by name and RTT. */
+/** The flags of a run's own benches (--bench-file, --sql and theirs) as given, and their names: what --from runs again. */
+function ownBenchSettings(opts, benches) {
+  if (!opts.benchFile?.length && !opts.sql?.length) return {};
+  const ownNames = benches.filter((b) => !BENCHES.includes(b)).map((b) => b.name);
+  return { ownBenches: { benchFile: opts.benchFile ?? [], sql: opts.sql ?? [], setup: opts.setup ?? null, prepared: Boolean(opts.prepared), allowWrites: Boolean(opts.allowWrites), ownNames } };
+}
+
 export function resolveSettings(opts, benches) {
   const settings = runSettings(opts, benches);
   // The driver processes cannot hold TLS bytes (drivers/held-sockets.js): a run with a TLS bench goes through the proxy.
