@@ -29,20 +29,23 @@ export function splitSql(text) {
   let startLine = 1;
   let line = 1;
   let placeholders = [];
+  let blank = true; // buf holds only white space so far (kept as a flag: trimming buf at every character is quadratic)
   const flush = () => {
     const sql = buf.trim();
     if (sql) statements.push({ sql, line: startLine, placeholders });
     buf = '';
+    blank = true;
     placeholders = [];
   };
+  const NAME = /[A-Za-z_][A-Za-z0-9_]*/y;
   let i = 0;
   const n = text.length;
   while (i < n) {
     const c = text[i];
     if (c === '\n') { line++; buf += c; i++; continue; }
-    if (!buf.trim()) startLine = line;
+    if (blank) startLine = line;
     // A meta-command: a line of its own that starts with a backslash, between statements.
-    if (c === '\\' && !buf.trim()) {
+    if (c === '\\' && blank) {
       const end = text.indexOf('\n', i);
       const stop = end < 0 ? n : end;
       metas.push({ text: text.slice(i, stop).trim(), line });
@@ -62,6 +65,7 @@ export function splitSql(text) {
       const piece = text.slice(i, j + 1);
       line += (piece.match(/\n/g) ?? []).length;
       buf += piece;
+      blank = false;
       i = j + 1;
       continue;
     }
@@ -79,8 +83,10 @@ export function splitSql(text) {
       i = stop;
       continue;
     }
+    if (!/\s/.test(c)) blank = false;
     if (c === ':' && /[A-Za-z_]/.test(text[i + 1] ?? '') && text[i - 1] !== ':') {
-      const m = /^[A-Za-z_][A-Za-z0-9_]*/.exec(text.slice(i + 1));
+      NAME.lastIndex = i + 1;
+      const m = NAME.exec(text);
       placeholders.push(m[0]);
       buf += '?';
       i += 1 + m[0].length;
