@@ -82,11 +82,13 @@ test('normalised values: each driver\'s representation of the same value is equa
     ['12345678901234567', 12345678901234567n], ['42', 42], ['1.500000', '1.5'], ['1.500000', 1.5], ['-0.10', -0.1],
     [{ d: '2024-01-02 03:04:05.678' }, '2024-01-02 03:04:05.678901'], [{ d: '2024-01-02 00:00:00.000' }, '2024-01-02'],
     [{ j: { a: [1, 2], b: 'x' } }, '{"b": "x", "a": [1, 2]}'], [{ b: '6869' }, 'hi'], [1.1, Math.fround(1.1)], [4.66667, Math.fround(14 / 3)],
+    [{ j: ['Trailers', 'Deleted Scenes'] }, 'Trailers,Deleted Scenes'], ['Trailers,Deleted Scenes', ['Trailers', 'Deleted Scenes']], [{ j: [] }, ''],
   ];
   for (const [want, got] of same) assert.ok(sameValue(want, normalise(got)), `${JSON.stringify(want)} ~ ${String(got)}`);
   const differ = [
     ['12345678901234567', 12345678901234568], ['1.500001', 1.5], [{ d: '2024-01-02 03:04:05.678' }, '2024-01-02 04:04:05'],
     [{ j: { a: 1 } }, '{"a": 2}'], ['x', null], [null, 0], [1, 2], [1.1, 1.2], ['a', 'b'], [4.66667, Math.fround(4.6667)], [4.66667, 14 / 3],
+    [{ j: ['Trailers', 'Deleted Scenes'] }, 'Trailers'], ['Trailers,Commentaries', ['Trailers']], [{ j: [1, 2] }, '1,2'],
   ];
   for (const [want, got] of differ) assert.ok(!sameValue(want, normalise(got)), `${JSON.stringify(want)} ≠ ${String(got)}`);
   const local = new Date(2024, 0, 2, 3, 4, 5, 678);

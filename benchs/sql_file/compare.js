@@ -3,7 +3,8 @@
 // number, { d } a Date's wall-clock text, { b } a Buffer's hex, { j } parsed JSON. Equal when they hold
 // the same value in any driver's documented representation: a BIGINT as BigInt, number or digits; a
 // DECIMAL as its text or an exact number; a date as a Date or its text (to the millisecond a Date
-// holds); JSON parsed or as text; a FLOAT read through the binary protocol as its float32.
+// holds); JSON parsed or as text; a SET as an array of its members or their comma-joined text; a FLOAT
+// read through the binary protocol as its float32.
 import { expect } from '../_check.js';
 import { sameJson } from '../_types_check.js';
 import { rowsAsObjects } from '../../lib/drivers/variants.js';
@@ -84,7 +85,10 @@ export function sameValue(want, got) {
     const parse = (v, k) => { if (k === 'j') return v.j; try { return k === 'string' ? JSON.parse(v) : undefined; } catch { return undefined; } };
     const x = parse(want, a);
     const y = parse(got, b);
-    return x !== undefined && y !== undefined && sameJson(x, y);
+    if (x !== undefined && y !== undefined) return sameJson(x, y);
+    // A SET column: mariadb gives its members as an array, mysql and mysql2 as the server's comma-joined text.
+    const members = (v, k) => (k === 'j' && Array.isArray(v.j) && v.j.every((m) => typeof m === 'string') ? v.j.join(',') : k === 'string' ? v : null);
+    return members(want, a) !== null && members(want, a) === members(got, b);
   }
   if (a === 'b' || b === 'b') {
     const hex = (v, k) => (k === 'b' ? v.b : k === 'string' ? Buffer.from(v, 'utf8').toString('hex') : null);
