@@ -61,6 +61,11 @@ test('diffCosts ranks by self Δ per operation, with each one\'s share and the u
   assert.equal(d.rows[0].name, 'b');
   assert.equal(d.rows[0].sharePct, 90);
   assert.deepEqual(d.unnamed, { selfDelta: 10, sharePct: 10 });
+  // By inclusive Δ: a caller whose own Δ is nothing but whose callee's is, ranked first.
+  const caller = (calleeSelf) => ({ costs: new Map([['top\0f.js', { name: 'top', where: 'f.js:9', self: 1, inclusive: 1 + calleeSelf }], ['leaf\0g', { name: 'leaf', where: 'g', self: calleeSelf, inclusive: calleeSelf }]]), total: 1 + calleeSelf, unnamed: 0 });
+  const byInclusive = diffCosts(caller(10), caller(60), { by: 'inclusive' });
+  assert.deepEqual(byInclusive.rows.map((r) => [r.name, r.sharePct]), [['top', 100], ['leaf', 100]]);
+  assert.equal(diffCosts(caller(10), caller(60)).rows[0].name, 'leaf');
 });
 
 test('profiles are kept gzipped and pruned oldest first past their bound', () => {

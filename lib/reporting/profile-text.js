@@ -8,10 +8,10 @@ export const signed = (n) => `${n > 0 ? '+' : n < 0 ? '−' : ''}${fmtInt(Math.a
 export const share = (p) => (p === null ? '-' : `${p.toFixed(1)} %`);
 
 /** Pure: the diff `d` between the rows labelled `a` and `b` as lines of text. */
-export function renderProfileDiff(d, { a, b }) {
+export function renderProfileDiff(d, { a, b, by = 'self' }) {
   const rows = d.rows.map((r) => [r.name.length > 60 ? `${r.name.slice(0, 59)}…` : r.name, r.where.length > 50 ? `…${r.where.slice(-49)}` : r.where,
     signed(r.selfDelta), signed(r.inclusiveDelta), share(r.sharePct)]);
-  const head = ['function', 'file:line', 'self Δ/op', 'incl. Δ/op', 'share of Δ'];
+  const head = ['function', 'file:line', 'self Δ/op', 'incl. Δ/op', by === 'inclusive' ? 'incl. share' : 'share of Δ'];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (cells) => cells.map((c, i) => (i >= 2 ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ').trimEnd();
   return [
@@ -21,6 +21,6 @@ export function renderProfileDiff(d, { a, b }) {
     ...rows.map(line),
     '',
     `unnamed JIT code: ${signed(d.unnamed.selfDelta)}/op, ${share(d.unnamed.sharePct)} of the Δ; ${d.unnamedPct.map((p) => share(p)).join(' and ')} of the two rows' instructions`,
-    'self: in the function itself; inclusive: with what it calls (recursion counted once per level, as callgrind does)',
+    `self: in the function itself; inclusive: with what it calls (recursion counted once per level, as callgrind does)${by === 'inclusive' ? '; ranked by inclusive Δ, whose shares overlap (a caller holds its callees\' Δ)' : ''}`,
   ].join('\n');
 }

@@ -52,10 +52,11 @@ export function functionCosts(profile, ops) {
 
 /**
  * Pure: the functions whose instructions per operation changed most from `a` to `b` (functionCosts'),
- * by self Δ: [{ name, where, selfDelta, inclusiveDelta, sharePct (of the total Δ) }] (the `top` largest),
- * with { totalDelta, unnamed: { selfDelta, sharePct }, unnamedPct: [a's, b's share of their total] }.
+ * by self Δ (or `by: 'inclusive'`, with what each calls: a driver's function above the engine's work
+ * it caused): [{ name, where, selfDelta, inclusiveDelta, sharePct (of the total Δ, by the same measure) }]
+ * (the `top` largest), with { totalDelta, unnamed: { selfDelta, sharePct }, unnamedPct: [a's, b's share of their total] }.
  */
-export function diffCosts(a, b, { top = 15 } = {}) {
+export function diffCosts(a, b, { top = 15, by = 'self' } = {}) {
   const keys = new Set([...a.costs.keys(), ...b.costs.keys()]);
   const totalDelta = b.total - a.total;
   const share = (d) => (totalDelta ? Math.round((d / totalDelta) * 1000) / 10 : null);
@@ -66,9 +67,10 @@ export function diffCosts(a, b, { top = 15 } = {}) {
     const selfDelta = (y?.self ?? 0) - (x?.self ?? 0);
     const inclusiveDelta = (y?.inclusive ?? 0) - (x?.inclusive ?? 0);
     if (Math.abs(selfDelta) < 0.5 && Math.abs(inclusiveDelta) < 0.5) continue;
-    rows.push({ name: (y ?? x).name, where: (y ?? x).where, selfDelta, inclusiveDelta, sharePct: share(selfDelta) });
+    rows.push({ name: (y ?? x).name, where: (y ?? x).where, selfDelta, inclusiveDelta, sharePct: share(by === 'inclusive' ? inclusiveDelta : selfDelta) });
   }
-  rows.sort((p, q) => Math.abs(q.selfDelta) - Math.abs(p.selfDelta));
+  const key = by === 'inclusive' ? 'inclusiveDelta' : 'selfDelta';
+  rows.sort((p, q) => Math.abs(q[key]) - Math.abs(p[key]));
   const unnamedDelta = b.unnamed - a.unnamed;
   return {
     base: a.total, next: b.total, totalDelta, rows: rows.slice(0, top),

@@ -15,6 +15,7 @@ export function registerProfile(program, { stdout, setExitCode = () => {} }) {
     .option('--b <driver>', 'the second row (of the one results file, or of the second of two)')
     .option('--driver <driver>', 'the row, in both results files')
     .option('--top <n>', 'how many functions', '15')
+    .option('--by <measure>', "rank by 'self' (the instructions in each function itself) or 'inclusive' (with what it calls: which of a driver's functions the engine's work came from)", 'self')
     .option('--debug', 'print stack traces on errors')
     .addHelpText('after', `
 Each counted row keeps its callgrind profile under <out>/profiles/ (the results file's count.profile);
@@ -23,6 +24,7 @@ ${exitCodesHelp('profile')}`)
     .action((files, opts) => {
       const top = Number(opts.top);
       if (!(Number.isInteger(top) && top > 0)) throw usageError(`--top ${opts.top}: a whole number above 0`);
+      if (!['self', 'inclusive'].includes(opts.by)) throw usageError(`--by ${opts.by}: 'self' or 'inclusive'`);
       let pair;
       if (files.length === 1) {
         if (!opts.a || !opts.b) throw usageError('profile <results.json> compares two rows of the run: give --a <driver> and --b <driver>');
@@ -36,7 +38,7 @@ ${exitCodesHelp('profile')}`)
       } else throw usageError('profile takes one results file (with --a, --b) or two (with --driver, or --a and --b)');
       const [x, y] = pair.map(([results, file, driver]) => rowCosts(results, file, opts.bench, driver));
       const labels = files.length === 2 && opts.driver ? { a: `${opts.driver} (base)`, b: `${opts.driver} (new)` } : { a: opts.a, b: opts.b };
-      stdout.write(`${opts.bench}: ${renderProfileDiff(diffCosts(x, y, { top }), labels)}\n`);
+      stdout.write(`${opts.bench}: ${renderProfileDiff(diffCosts(x, y, { top, by: opts.by }), { ...labels, by: opts.by })}\n`);
       setExitCode(EXIT.OK);
     });
 }
