@@ -10,11 +10,25 @@ import { join } from 'node:path';
 
 const TABLES = ['language', 'category', 'actor', 'film', 'film_actor', 'film_category', 'customer', 'inventory', 'rental', 'payment'];
 
-/** `CREATE TABLE name (…)ENGINE=…;` of the schema file, without its CONSTRAINT … FOREIGN KEY lines. */
+/**
+ * `CREATE TABLE name (…)ENGINE=…;` of the schema file, each foreign key as the index InnoDB would give
+ * it (`KEY name (columns)`): the tables are loaded apart, and the queries keep the sample's indexes.
+ */
 function createTable(schema, table) {
   const m = new RegExp(`^CREATE TABLE \`?${table}\`? \\((.*?)^\\)\\s*ENGINE=(\\w+)[^;]*;`, 'ms').exec(schema);
   if (!m) throw new Error(`no CREATE TABLE ${table} in the schema file`);
-  const lines = m[1].split('\n').filter((l) => l.trim() && !/^\s*CONSTRAINT\b.*FOREIGN KEY/.test(l));
+  const columns = (list) => list.replace(/[`\s]/g, '');
+  const FK = /^\s*CONSTRAINT\s+(\w+)\s+FOREIGN KEY\s*\(([^)]*)\)/;
+  const indexed = m[1].split('\n').map((l) => /^\s*(?:PRIMARY |UNIQUE )?KEY\s*\w*\s*\(([^)]*)\)/.exec(l)?.[1]).filter(Boolean).map(columns);
+  const lines = [];
+  for (const l of m[1].split('\n').filter((x) => x.trim())) {
+    const fk = FK.exec(l);
+    if (!fk) lines.push(l);
+    else if (!indexed.some((cols) => `${cols},`.startsWith(`${columns(fk[2])},`))) {
+      indexed.push(columns(fk[2]));
+      lines.push(`  KEY ${fk[1]} (${fk[2]}),`);
+    }
+  }
   lines[lines.length - 1] = lines[lines.length - 1].replace(/,\s*$/, '');
   return `CREATE TABLE ${table} (\n${lines.join('\n')}\n) ENGINE=${m[2]} DEFAULT CHARSET=utf8mb4;`;
 }
