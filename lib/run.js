@@ -2,6 +2,7 @@
 // Each step is a call into one stage folder; this file only puts them in order and cleans up (the
 // driver processes, the proxy and the server are closed however the run ends). Returns the exit code.
 import { EXIT, usageError } from './common/errors.js';
+import { nothingRunnable } from './measuring/bench/plan.js';
 import { loadDrivers } from './drivers/index.js';
 import { resolveSettings } from './measuring/planning/settings.js';
 import { catalogueFailed } from './measuring/planning/catalogue.js';
@@ -87,6 +88,8 @@ export async function runBenchmark({ benches, opts, env, stdout, stderr, signal,
   let exitCode = EXIT.OK;
   try {
     const { baseline, drivers } = await chooseDrivers(opts, variant);
+    const idle = nothingRunnable(benches, drivers);
+    if (idle) throw usageError(idle, 'add a driver that has it, or choose another bench');
     opts = { ...opts, baseline: baseline.name };
     settings.baseline = baseline.name;
     if (opts.shard) {

@@ -236,15 +236,20 @@ test('calibrate: per driver and statement, the harness against a bare loop in th
   assertNothingLeft(tmp);
 });
 
-test('a bench no driver can run ends its rounds at once, and that is not called the time budget', async () => {
+test('a bench no driver can run ends its rounds at once, and that is not called the time budget; a run where nothing can run is refused', async () => {
   const { tmp, out } = isolatedDirs();
-  const r = await runCli(['execute', '--drivers', 'mysql', '--out', out], { tmp }); // default lengths: the budget is on
+  const r = await runCli(['do', 'execute', '--drivers', 'mysql', '--out', out], { tmp }); // default lengths: the budget is on
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stdout, /execute · mysql: n\/a: not supported by driver/);
-  assert.doesNotMatch(r.stdout, /time budget/);
+  assert.doesNotMatch(r.stdout, /time budget.*ended execute/);
   const [json] = savedResults(out);
   assert.equal(json.settings.budget > 0, true, 'the budget was on');
-  assert.equal(json.benches[0].budgetStop, undefined);
+  assert.equal(json.benches.find((b) => b.name === 'execute').budgetStop, undefined);
+  const none = await runCli(['execute', '--drivers', 'mysql', '--out', out], { tmp });
+  assert.equal(none.code, 2);
+  assert.match(none.stderr, /^mysql-driver-bench: error: no row of this run can run: execute on mysql; execute on mysql: no prepared statements in this driver — add a driver that has it/);
+  assert.equal(none.stderr.trim().split('\n').length, 1, none.stderr);
+  assert.equal(savedResults(out).length, 1, 'nothing saved for the refused run');
 });
 
 test('a reader that stops early (--help | head) ends the output quietly, exit 0', async () => {

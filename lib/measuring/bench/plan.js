@@ -20,6 +20,30 @@ export function planFor(bench, driver, context) {
   return plan;
 }
 
+/**
+ * Why nothing of a run could be measured, before anything starts: every bench's plan `unsupported` on
+ * every driver (a range of mysql's releases and execute), as one line; null when some row can run. A
+ * plan that needs the run's context to answer is taken as one that can run.
+ */
+export function nothingRunnable(benches, drivers) {
+  const reasons = [];
+  for (const bench of benches) {
+    for (const driver of drivers) {
+      let plan;
+      try {
+        plan = planFor(bench, driver, { options: {} });
+      } catch {
+        return null;
+      }
+      if (!plan?.unsupported) return null;
+      reasons.push(`${bench.name} on ${driver.name}: ${plan.unsupported}`);
+    }
+  }
+  if (!reasons.length) return null;
+  const rows = drivers.length > 3 ? `${drivers[0].name} … ${drivers.at(-1).name} (${drivers.length} rows)` : drivers.map((d) => d.name).join(', ');
+  return `no row of this run can run: ${benches.map((b) => b.name).join(', ')} on ${rows}; ${reasons[0]}`;
+}
+
 /** A plan's check of one result: its own (the floor's, or one bound to set-up data), else the bench's. */
 export const checkFor = (plan, bench) => plan.check ?? bench.check;
 
