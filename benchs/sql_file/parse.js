@@ -2,6 +2,7 @@
 // `:name` placeholders, and `\set name random(lo, hi)` / `\set name one_of(v, …)` lines giving them
 // values. Pure: text in, statements and value sets out; what is wrong is a usage error naming file:line.
 import { usageError } from '../../lib/common/errors.js';
+import { seededRandom } from '../../lib/common/seeded-random.js';
 
 const FUNCTIONS = 'random(lo, hi) or one_of(v, …)';
 
@@ -192,21 +193,10 @@ export function parseSetupFile(text, file) {
   return statements;
 }
 
-/** A seeded generator (mulberry32): the same numbers in every process for the same seed. */
-export function seeded(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6D2B79F5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** `count` parameter sets: for each, each statement's parameters in order, drawn from the seeded sequence. */
 export function parameterCycle({ statements, sets }, count, seed = 54) {
-  const next = seeded(seed);
+  const next = seededRandom(seed);
   const cycle = [];
   for (let k = 0; k < count; k++) {
     const values = {};

@@ -11,18 +11,7 @@
 // Pure apart from the clock and the timer it is given.
 import { SCHEDULES } from '../figures/rate.js';
 
-/** A small seeded generator (mulberry32): the same seed, the same schedule. */
-export function seededRandom(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
+export { seededRandom } from '../../common/seeded-random.js';
 
 /** The gaps between arrivals, in ms, of a schedule at `ratePerSec`: a function giving the next gap. */
 export function arrivalGaps(ratePerSec, schedule = 'poisson', random = Math.random) {
