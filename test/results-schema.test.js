@@ -24,6 +24,7 @@ import { hostLoadBetween, readCpuCounters } from '../lib/measuring/host/host-loa
 import { planPlacement } from '../lib/common/placement.js';
 import { loadDrivers } from '../lib/drivers/index.js';
 import instructions from '../lib/replay/counters/instructions.js';
+import { hostPlatform } from '../lib/replay/platform.js';
 import { selectBenches } from '../benchs/index.js';
 import { EXIT, UserError } from '../lib/common/errors.js';
 import { main } from '../lib/cli/index.js';
@@ -136,7 +137,7 @@ test("a --count instructions run's results pass the schema, its rows carrying co
   const benches = selectBenches(['do']);
   const { settings } = resolveSettings({ drivers: ['mysql2', 'mariadb'], concurrency: 1, wake: parseWake('none'), replay: true }, benches);
   // What a run records with --count instructions (it would first look for valgrind).
-  settings.count = { what: 'instructions', valgrind: 'valgrind-3.19.0', valgrindArgs: [...instructions.toolArgs], v8Flags: [...instructions.v8Flags], noiseFloorPct: instructions.noiseFloorPct };
+  settings.count = { what: 'instructions', valgrind: 'valgrind-3.19.0', valgrindArgs: [...instructions.toolArgs], v8Flags: [...instructions.v8Flags], platform: hostPlatform(instructions), noiseFloorPct: instructions.noiseFloorPct };
   Object.assign(settings.replay, { figure: 'instructions', sets: 2, captured: 0, reused: 2, captureOps: 24, dir: 'results/replay', server: '10.11.19-MariaDB' });
   settings.baseline = 'mysql2';
   settings.placement = planPlacement('none');

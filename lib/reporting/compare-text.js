@@ -109,7 +109,7 @@ export function renderCountComparisonText(c) {
   }
   const rule = `change: base ${counter.unit} ÷ new − 1 (+ is less work); ~ within the count's noise floor (±${c.floorPct} %)`
     + (c.threshold === null ? '' : `; REGRESSION: more work by over ${Math.max(c.threshold, c.floorPct)} %`);
-  return `${table.toString()}\n  ${rule}\n`;
+  return `${table.toString()}\n  ${rule}\n${c.platform?.note ? `  ${c.platform.note}\n` : ''}`;
 }
 
 /** Pure: the same as a Markdown table. */
@@ -119,5 +119,5 @@ export function renderCountComparisonMarkdown(c) {
   for (const r of c.rows) {
     lines.push(`| ${r.bench} | ${r.driver} | ${fmtOps(r.base)} | ${fmtOps(r.next)} | ${r.changePct === null ? '-' : fmtSignedPct(r.changePct, 2)} | ${r.regression ? '**REGRESSION**' : r.beyondFloor ? '' : '~'} |`);
   }
-  return `${lines.join('\n')}\n\n${counter.title}; ~ within the count's noise floor (±${c.floorPct} %).\n`;
+  return `${lines.join('\n')}\n\n${counter.title}; ~ within the count's noise floor (±${c.floorPct} %).\n${c.platform?.note ? `\n${c.platform.note}.\n` : ''}`;
 }

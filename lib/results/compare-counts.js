@@ -1,15 +1,26 @@
 // Two --count runs compared row by row (pure). A count does not move with the host, so
 // a row's change is judged directly (no anchor): beyond the count's noise floor and --threshold, a
 // row doing more work per operation is a regression. Runs whose counts were taken differently
-// (Node, V8 flags, Valgrind, a driver's options) are refused, naming what differs.
+// (Node, V8 flags, Valgrind, a driver's options) are refused, naming what differs; runs counted on
+// different platforms (settings.count.platform: CPU, kernel, glibc, the harness's commit) are
+// compared with a wider noise floor, and the one line that says what differs.
 import { countDeltaPct, countFloorPct } from './counts.js';
 import { rowKey } from '../common/row-key.js';
 
+// The spread of one set's counts across two platforms: a 16-core Intel Xeon under Ubuntu 24.04 (glibc
+// 2.39) against a 2-core AMD EPYC under Debian 12 (glibc 2.36), the same Node, Valgrind, drivers and
+// sets: every row within 0.3 %, median 0.04 %. The floor of two runs whose platforms differ, also in
+// the harness's commit alone (one refactor, a79af4d, moved mysql's `do` by +0.33 %: 42,446 → 42,584).
+export const CROSS_HOST_FLOOR_PCT = 0.3;
+
+const platformOf = (r) => r.settings?.count?.platform;
+
 /** What must be the same in two runs for their counts to be compared: [what, get]. */
 const SAME = [
-  ['Node version', (r) => r.env?.node],
+  ['Node version', (r) => platformOf(r)?.node?.version ?? r.env?.node],
+  ['architecture', (r) => platformOf(r)?.node?.arch ?? r.env?.arch], // another instruction set: other instructions
   ['V8 flags', (r) => r.settings?.count?.v8Flags?.toSorted().join(' ')], // a set: in any order the same flags
-  ['Valgrind', (r) => r.settings?.count?.valgrind],
+  ['Valgrind version', (r) => r.settings?.count?.valgrind],
   ['Valgrind options', (r) => r.settings?.count?.valgrindArgs?.join(' ')],
   ['malloc settings', (r) => r.settings?.count?.mallocTunables],
   ['profile flags', (r) => r.settings?.count?.profileFlags?.join(' ')], // JIT names move the count (replay/counters/instructions.js)
@@ -30,13 +41,43 @@ export function countIncomparability(base, next) {
   return null;
 }
 
+/** What a platform is told by in compare's line: [what, get]. */
+const PLATFORM = [
+  ['CPU', (p) => p.cpu?.model],
+  ['CPU vendor', (p) => p.cpu?.vendor],
+  ['kernel', (p) => p.kernel],
+  ['glibc', (p) => p.glibc],
+  ['Node build', (p) => p.node?.build],
+  ['harness', (p) => (p.harness ? `${p.harness.version}${p.harness.commit ? ` (${p.harness.commit.slice(0, 7)})` : ''}` : undefined)],
+  ['simulated cache', (p) => (p.cacheConfig === undefined ? undefined : JSON.stringify(p.cacheConfig))],
+];
+
+/**
+ * Pure: how two count runs' platforms compare: { differs: ['glibc 2.36 → 2.39', …] (empty: the
+ * same; null: unknown, a run counted before platforms were recorded), note: compare's one line, or
+ * null when the platforms are the same }.
+ */
+export function platformChange(base, next, { baseFile = 'base', newFile = 'new' } = {}) {
+  const [a, b] = [platformOf(base), platformOf(next)];
+  if (!a || !b) {
+    const files = [[baseFile, a], [newFile, b]].filter(([, p]) => !p).map(([f]) => `'${f}'`);
+    return { differs: null, note: `platform unknown: ${files.join(' and ')} recorded none (counted before 2026-11-27); compared as on one platform` };
+  }
+  const differs = PLATFORM.filter(([what, get]) => get(a) !== get(b) && !(what === 'CPU vendor' && a.cpu?.model !== b.cpu?.model))
+    .map(([what, get]) => `${what} ${get(a) ?? 'unknown'} → ${get(b) ?? 'unknown'}`);
+  return { differs, note: differs.length ? `platform differs: ${differs.join('; ')}: noise floor ${CROSS_HOST_FLOOR_PCT} % (the cross-host spread)` : null };
+}
+
 /**
  * Pure: { kind (what was counted: 'instructions'), floorPct (the floor of a bench without its own), threshold, rows
- * (each with its bench's floorPct, and unsteady when a side's windows held a one-off event), regressions }. A row's changePct is the base's
- * count per operation ÷ the new one's − 1 (in %, + is less work: the sign of an ops/s change).
+ * (each with its bench's floorPct, and unsteady when a side's windows held a one-off event), regressions, platform (platformChange) }. A row's changePct is the base's
+ * count per operation ÷ the new one's − 1 (in %, + is less work: the sign of an ops/s change). The floor is at
+ * least CROSS_HOST_FLOOR_PCT when the platforms differ.
  */
 export function compareCounts(base, next, { threshold = null, baseFile = null, newFile = null } = {}) {
-  const floorOf = (bench) => Math.max(countFloorPct(base.settings?.count, bench), countFloorPct(next.settings?.count, bench));
+  const platform = platformChange(base, next, { baseFile: baseFile ?? 'base', newFile: newFile ?? 'new' });
+  const hostFloor = platform.differs?.length ? CROSS_HOST_FLOOR_PCT : 0;
+  const floorOf = (bench) => Math.max(countFloorPct(base.settings?.count, bench), countFloorPct(next.settings?.count, bench), hostFloor);
   const floorPct = floorOf(null);
   const baseRows = new Map();
   for (const b of base.benches ?? []) for (const r of b.results ?? []) baseRows.set(rowKey(b.name, r.driver), r);
@@ -62,5 +103,5 @@ export function compareCounts(base, next, { threshold = null, baseFile = null, n
       });
     }
   }
-  return { kind: next.settings?.count?.what ?? null, baseFile, newFile, floorPct, threshold, rows, regressions: rows.filter((x) => x.regression) };
+  return { kind: next.settings?.count?.what ?? null, baseFile, newFile, floorPct, threshold, rows, regressions: rows.filter((x) => x.regression), platform };
 }

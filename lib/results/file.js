@@ -1,8 +1,6 @@
 // The results file: a versioned JSON object, never carrying a password.
 import { mkdirSync, writeFileSync, readFileSync, existsSync, statSync, unlinkSync } from 'node:fs';
 import { cpus, platform, release, arch, totalmem, hostname } from 'node:os';
-import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { usageError } from '../common/errors.js';
@@ -10,6 +8,7 @@ import { redact } from '../common/redact.js';
 import { applyDeltas } from './deltas.js';
 import { readCountRows } from './counts.js';
 import { describeRuntime } from '../drivers/runtimes.js';
+import { harnessCode } from '../common/harness.js';
 
 // 3: a counted row's figures in `count` (counts.js readCountRows reads 2's instructionsPerOp as it).
 // 2: one process per driver, interleaved windows, paired Δ with its interval (deltaCI), cost per
@@ -17,14 +16,6 @@ import { describeRuntime } from '../drivers/runtimes.js';
 // (its `schema` enum is READABLE_SCHEMAS; test/results-schema.test.js holds the two together).
 export const SCHEMA_VERSION = 3;
 export const READABLE_SCHEMAS = [1, 2, 3];
-
-/** The harness's own code: its version, and the git commit of its checkout (null outside one). */
-function harnessCode() {
-  const root = fileURLToPath(new URL('../../', import.meta.url));
-  const version = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version;
-  const git = existsSync(join(root, '.git')) ? spawnSync('git', ['rev-parse', 'HEAD'], { cwd: root, encoding: 'utf8' }) : null;
-  return { version, commit: git?.status === 0 ? git.stdout.trim() : null };
-}
 
 /**
  * The machine, Node and harness a run ran on. The host's name only with `host` (a --shard run, whose

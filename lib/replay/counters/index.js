@@ -17,7 +17,9 @@
 //   profileFlags(dir, rec)   optional: V8 flags added when the row's profile is kept (replay/profiles.js), from settings.count (rec)
 //   record()                 the tool's part of settings.count (its version, arguments, flags): what makes counts comparable
 //   counting(count), countedWith(count), method(count)   the run's log line, the table's settings line, how a figure was taken
+//   cacheConfig              optional: the simulated cache (a value, or a function of none), kept in settings.count.platform
 import { usageError } from '../../common/errors.js';
+import { hostPlatform } from '../platform.js';
 import instructions from './instructions.js';
 
 const FIELDS = ['name', 'unit', 'shortUnit', 'noun', 'counts', 'perOp', 'title', 'heading', 'help', 'tool', 'toolArgs', 'outputArgs', 'v8Flags',
@@ -50,7 +52,11 @@ export function registerCounter(entry) {
   return () => counters.delete(entry.name);
 }
 
-/** A count run's settings.count: what is counted, how (the tool's record, `options`: { jitNames }) and its noise floors. */
-export const countSettings = (counter, options = {}) => ({
-  what: counter.name, ...counter.record(options), noiseFloorPct: counter.noiseFloorPct, benchFloorsPct: { ...counter.benchFloorsPct },
+/**
+ * A count run's settings.count: what is counted, how (the tool's record, `options`: { jitNames }), on
+ * what platform (replay/platform.js; `platform` in place of this host's, for a test) and its noise floors.
+ */
+export const countSettings = (counter, { platform, ...options } = {}) => ({
+  what: counter.name, ...counter.record(options), platform: platform ?? hostPlatform(counter),
+  noiseFloorPct: counter.noiseFloorPct, benchFloorsPct: { ...counter.benchFloorsPct },
 });

@@ -1,0 +1,15 @@
+// The harness's own code: its version (package.json) and the git commit of its checkout. Recorded
+// in every run's env (results/file.js) and in a count run's platform (replay/platform.js): a change
+// to the harness alone has moved a count (mysql's `do`, +0.33 % across one refactor commit).
+import { existsSync, readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+
+/** { version, commit }: commit is null outside a git checkout (an npm install). */
+export function harnessCode() {
+  const root = fileURLToPath(new URL('../../', import.meta.url));
+  const version = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version;
+  const git = existsSync(join(root, '.git')) ? spawnSync('git', ['rev-parse', 'HEAD'], { cwd: root, encoding: 'utf8' }) : null;
+  return { version, commit: git?.status === 0 ? git.stdout.trim() : null };
+}
