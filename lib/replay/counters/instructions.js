@@ -1,5 +1,5 @@
 // --count instructions: machine instructions per operation, counted by Valgrind's callgrind (the
-// same count on every run and host). The counter registry's first entry (index.js says what an
+// same count run to run within 0.1 %, host to host within 0.3 %). The counter registry's first entry (index.js says what an
 // entry holds).
 import fs from 'node:fs';
 import path from 'node:path';
@@ -68,7 +68,7 @@ export default Object.freeze({
   perOp: 'instructions per operation',
   title: 'Instructions per operation under Valgrind',
   heading: 'INSTRUCTIONS (replay under Valgrind)',
-  help: "counts each row's instructions per operation under Valgrind (the same count on every run and host)",
+  help: "counts each row's instructions per operation under Valgrind (the same count run to run within 0.1 %, host to host within 0.3 %)",
   tool: 'callgrind',
   toolArgs: CALLGRIND_ARGS,
   outputArgs: (dir) => [`--callgrind-out-file=${path.join(dir, 'cg.out')}`],
