@@ -1,6 +1,6 @@
-// --count instructions: machine instructions per operation, counted by Valgrind's callgrind (the
-// same count run to run within 0.1 %, host to host within 0.3 %). The counter registry's first entry (index.js says what an
-// entry holds).
+// --count instructions: machine instructions per operation, counted by Valgrind's callgrind (the same
+// count run to run within 0.1 %, host to host within 0.3 %). The counter registry's first entry
+// (index.js says what an entry holds).
 import fs from 'node:fs';
 import path from 'node:path';
 import { COUNT_MALLOC_TUNABLES, COUNT_V8_FLAGS, MARKER, assertValgrind } from '../valgrind.js';
