@@ -154,6 +154,13 @@ test('--rtt: the round trip, and how far apart the drivers are on loopback and h
   proxy.settings.network = { rttMs: 1, via: 'proxy' };
   assert.match(renderVerdictText(proxy), /network: \+1 ms round trip \(through a proxy\): .*no loopback figures/);
   assert.doesNotMatch(renderVerdictText(recorded('readme-example')), /network/);
+  // A row whose hold missed its round trip in the tuning (a --smoke run's, here): its bench is not compared.
+  const missed = withRtt();
+  missed.benches.find((b) => b.name === 'do').results[1].held.within = false;
+  assert.deepEqual(verdict(missed).network.benches, []);
+  assert.deepEqual(verdict(missed).network.untuned, ['do']);
+  assert.match(renderVerdictText(missed), /round trip; do: a row's hold missed the round trip in its tuning, no comparison/);
+  assert.doesNotMatch(renderVerdictText(missed), /µs/);
 });
 
 /**

@@ -95,9 +95,11 @@ function networkLines(network) {
   if (!network) return [];
   const where = network.via === 'process' ? 'held in the driver processes' : 'through a proxy';
   const head = `network: +${network.rttMs} ms round trip (${where}): every Δ here is at that round trip`;
+  const untuned = network.untuned?.length ? `; ${network.untuned.join(', ')}: a row's hold missed the round trip in its tuning, no comparison` : '';
+  if (!network.benches.length && untuned) return [`${head}${untuned}`];
   if (!network.benches.length) return [`${head}; the run has no loopback figures beside it (compare it with a loopback run)`];
   const benches = network.benches.map((b) => `${b.bench} ${range(b.loopbackUs)} (${fmtPct(b.loopbackApartPct)} apart) → ${range(b.heldUs)} (${fmtPct(b.heldApartPct)} apart)`);
-  return [`${head}; the drivers' p50s, loopback → held (the hold's tuning, same minute, no interval): ${benches.join(', ')}`];
+  return [`${head}; the drivers' p50s, loopback → held (the hold's tuning, same minute, no interval): ${benches.join(', ')}${untuned}`];
 }
 
 /** Differences that are not speed: n/a and failed rows, a TLS check a driver lacks, types returned differently. */

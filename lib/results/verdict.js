@@ -75,14 +75,22 @@ function speedClaims(results) {
 /**
  * --rtt: the round trip, and where the rows recorded the hold's tuning (held in the driver
  * processes), per bench the drivers' p50s unheld and held from the same minute, and how far apart
- * they are (the largest over the smallest − 1, in %). Null on loopback.
+ * they are (the largest over the smallest − 1, in %), from the rows whose hold reached its round trip;
+ * `untuned`, the benches where a row's did not. Null on loopback.
  */
 function networkClaim(results) {
   const network = results.settings?.network;
   if (!(network?.rttMs > 0)) return null;
   const benches = [];
+  const untuned = [];
   for (const bench of (results.benches ?? []).filter((b) => !b.rate)) {
-    const rows = bench.results.filter((r) => r.ok && r.held?.loopbackP50Us > 0 && r.held?.heldP50Us > 0);
+    const measured = bench.results.filter((r) => r.ok && r.held?.loopbackP50Us > 0 && r.held?.heldP50Us > 0);
+    // A hold whose tuning missed its round trip (within: false) held another one: not comparable.
+    if (measured.some((r) => r.held.within === false)) {
+      untuned.push(benchLabel(bench, results));
+      continue;
+    }
+    const rows = measured;
     if (rows.length < 2) continue;
     const apart = (values) => (Math.max(...values) / Math.min(...values) - 1) * 100;
     const loopback = rows.map((r) => r.held.loopbackP50Us);
@@ -96,7 +104,7 @@ function networkClaim(results) {
       heldApartPct: apart(held),
     });
   }
-  return { rttMs: network.rttMs, via: network.via ?? 'proxy', benches };
+  return { rttMs: network.rttMs, via: network.via ?? 'proxy', benches, untuned };
 }
 
 const reasonOf = (row) => String(row.error ?? '').replace(/^not supported by driver: /, '');
