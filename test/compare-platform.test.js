@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CROSS_HOST_FLOOR_PCT, platformChange } from '../lib/results/compare-counts.js';
+import { CROSS_HARNESS_FLOOR_PCT, CROSS_HOST_FLOOR_PCT, platformChange } from '../lib/results/compare-counts.js';
 import { EXIT } from '../lib/common/errors.js';
 import { main } from '../lib/cli/index.js';
 
@@ -50,7 +50,7 @@ test('the same platform: compared as before, the 0.2 % Δ called beyond the coun
   const { code, out } = await compare(saved('a.json', { platform: EPYC }), saved('b.json', { platform: EPYC, perOp: MORE }), '--json', '-');
   assert.equal(code, EXIT.OK);
   const c = JSON.parse(out);
-  assert.deepEqual(c.platform, { differs: [], note: null });
+  assert.deepEqual(c.platform, { differs: [], floorPct: 0, note: null });
   assert.equal(c.floorPct, 0.05);
   assert.deepEqual([c.rows[0].changePct, c.rows[0].beyondFloor], [-0.199, true]);
   assert.doesNotMatch((await compare(join(dir, 'a.json'), join(dir, 'b.json'))).out, /platform/);
@@ -58,16 +58,21 @@ test('the same platform: compared as before, the 0.2 % Δ called beyond the coun
 
 test('another CPU and glibc: one line saying what differs, the floor widened to the cross-host spread, a 0.2 % Δ not called', async () => {
   const base = saved('epyc.json', { platform: EPYC });
-  const next = saved('xeon.json', { platform: { ...XEON, harness: { version: '0.1.0', commit: 'a79af4d0000000000000000000000000000000000' } }, perOp: MORE });
+  const next = saved('xeon.json', { platform: { ...XEON, harness: EPYC.harness }, perOp: MORE });
   const { code, out } = await compare(base, next, '--threshold', '0.1');
   assert.equal(code, EXIT.OK, 'not a regression: within the widened floor');
   const lines = out.split('\n').filter((l) => /platform/.test(l));
-  assert.deepEqual(lines.map((l) => l.trim()), ['platform differs: CPU AMD EPYC 7B13 → Intel(R) Xeon(R) Platinum 8370C CPU @ 2.80GHz; glibc 2.36 → 2.39; '
-    + `harness 0.1.0 (fbfff3a) → 0.1.0 (a79af4d): noise floor ${CROSS_HOST_FLOOR_PCT} % (the cross-host spread)`]);
+  assert.deepEqual(lines.map((l) => l.trim()), ['platform differs: CPU AMD EPYC 7B13 → Intel(R) Xeon(R) Platinum 8370C CPU @ 2.80GHz; glibc 2.36 → 2.39: '
+    + `noise floor ${CROSS_HOST_FLOOR_PCT} % (the cross-host spread)`]);
   assert.match(out, /│ mysql2 +│ +25,590 │ +25,641 │ +-0\.20 % │ ~ │/);
   assert.match(out, /noise floor \(±0\.3 %\)/);
   const c = JSON.parse((await compare(base, next, '--json', '-')).out);
   assert.deepEqual([c.floorPct, c.rows[0].floorPct, c.rows[0].beyondFloor], [0.3, 0.3, false]);
+  // Another commit of the harness: its own, wider floor (a 0.5 % Δ not called).
+  const harness = saved('harness.json', { platform: { ...EPYC, harness: { version: '0.1.0', commit: 'a79af4d0000000000000000000000000000000000' } }, perOp: Math.round(25590 * 1.005) });
+  const h = JSON.parse((await compare(base, harness, '--json', '-')).out);
+  assert.deepEqual([h.floorPct, h.rows[0].beyondFloor, h.platform.note], [CROSS_HARNESS_FLOOR_PCT, false,
+    `platform differs: harness 0.1.0 (fbfff3a) → 0.1.0 (a79af4d): noise floor ${CROSS_HARNESS_FLOOR_PCT} % (the spread between two commits of the harness)`]);
   // A kernel alone, and a CPU vendor under one model name, are differences too.
   assert.deepEqual(platformChange({ settings: { count: { platform: EPYC } } }, { settings: { count: { platform: { ...EPYC, kernel: '6.8.0', cpu: { ...EPYC.cpu, vendor: null } } } } }).differs,
     ['CPU vendor AuthenticAMD → unknown', 'kernel 6.1.0-28-cloud-amd64 → 6.8.0']);
