@@ -104,5 +104,17 @@ export function parseCallgrind(text) {
   return { events, summary, totals, functions: [...functions.values()] };
 }
 
+/**
+ * Pure: a dump's event totals, { Ir, Dr, … } by the `events:` line's names, from its `summary:` line
+ * (or `totals:`), without reading its functions; null when it has neither. With --cache-sim=yes
+ * --branch-sim=yes: Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw Bc Bcm Bi Bim.
+ */
+export function parseEventTotals(text) {
+  const events = /^events:[ \t]*(.+)$/m.exec(text)?.[1].trim().split(/\s+/);
+  const values = (/^summary:[ \t]*(.+)$/m.exec(text) ?? /^totals:[ \t]*(.+)$/m.exec(text))?.[1].trim().split(/\s+/).map(Number);
+  if (!events || !values) return null;
+  return Object.fromEntries(events.map((name, i) => [name, values[i] ?? 0]));
+}
+
 /** Pure: the self costs of a parsed dump's functions, added up (equal to its total when it was read whole). */
 export const selfSum = (parsed) => parsed.functions.reduce((n, f) => n + f.self, 0);

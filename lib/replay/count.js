@@ -1,4 +1,4 @@
-// --replay --count <counter> (counters/: instructions): each row's client cost counted by Valgrind
+// --replay --count <counter> (counters/: instructions, cycles): each row's client cost counted by Valgrind
 // instead of timed. Per bench and driver one process (count-process.js) replays the row's set with
 // V8's determinism flags under the counter's tool (callgrind): instrumentation off for start-up and
 // warm-up (Valgrind's uninstrumented speed, about 8 × faster), then on for three windows of N
@@ -43,8 +43,8 @@ const lastLine = (stderr) => stderr.split('\n').map((l) => l.replace(/^==\d+==\s
 
 /**
  * One count process under the counter's Valgrind tool; resolves to { windows: [the counter's figure
- * of each window], result } or rejects with the reason. Instrumentation is switched on through vgdb
- * when the process passes its warm-up. `keep`: a directory where the row's profile is kept (profiles.js),
+ * of each window], events (the counter's breakdown over them, or null), result } or rejects with the
+ * reason. Instrumentation is switched on through vgdb when the process passes its warm-up. `keep`: a directory where the row's profile is kept (profiles.js),
  * the process then run with the counter's profileFlags for the run's `recorded` settings.count (with
  * --jit-names: V8's perf map, for names).
  */
@@ -102,8 +102,9 @@ export async function countOnce(job, { counter, live = new Set(), signal, keep =
         }
         try {
           const windows = counter.readWindows(dir, job.chunks);
+          const events = counter.breakdown?.(dir, job.chunks) ?? null;
           if (keep) keepProfile({ dir, chunks: job.chunks, dest: keep, perfMap });
-          resolve({ windows, result });
+          resolve({ windows, events, result });
         } catch (err) { reject(err); }
       });
     });
@@ -118,7 +119,7 @@ const CHUNKS = 3;
 
 /**
  * Count one bench on one driver. Returns a row: { count: { what, perOp, ops, warmup, windows,
- * spreadPct, recountedFrom?, unsteady?, profile? } } or a failed one. `profiles`: { out, startedAt },
+ * spreadPct, events?, recountedFrom?, unsteady?, profile? } } or a failed one. `profiles`: { out, startedAt },
  * where the row's profile is kept (profiles.js), and count.profile says where, relative to `out`.
  */
 async function countRow({ counter, bench, driver, context, file, target, live, signal, smoke, profiles }) {
@@ -133,8 +134,10 @@ async function countRow({ counter, bench, driver, context, file, target, live, s
   const first = await countOnce(job, { counter, live, signal, keep, recorded });
   const again = unsteadyWindows(first.windows) ? await countOnce(job, { counter, live, signal, keep, recorded }) : null;
   if (keep) pruneProfiles(path.join(profiles.out, PROFILES_DIR));
-  const { windows, result } = again ?? first;
+  const { windows, events, result } = again ?? first;
   const total = sum(windows);
+  // The counter's breakdown (cycles: instructions, L1 and LL misses, branch mispredictions), per operation.
+  const perOp = (n) => Math.round((n / (CHUNKS * ops)) * 100) / 100;
   return {
     driver: driver.name,
     protocol: result.protocol,
@@ -148,6 +151,7 @@ async function countRow({ counter, bench, driver, context, file, target, live, s
       warmup,
       windows,
       spreadPct: Math.round(((Math.max(...windows) - Math.min(...windows)) / (total / CHUNKS)) * 1e5) / 1e3,
+      ...(events ? { events: Object.fromEntries(Object.entries(events).map(([k, n]) => [k, perOp(n)])) } : {}),
       ...(again ? { recountedFrom: first.windows } : {}),
       ...(unsteadyWindows(windows) ? { unsteady: true } : {}),
       ...(kept ? { profile: kept } : {}),

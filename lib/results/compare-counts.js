@@ -29,6 +29,7 @@ const SAME = [
   ['Valgrind version', (r) => r.settings?.count?.valgrind],
   ['Valgrind options', (r) => r.settings?.count?.valgrindArgs?.join(' ')],
   ['malloc settings', (r) => r.settings?.count?.mallocTunables],
+  ['cycle weights', (r) => (r.settings?.count?.cycleWeights ? JSON.stringify(r.settings.count.cycleWeights) : undefined)], // --count cycles' (counters/cycles.js)
   ['profile flags', (r) => r.settings?.count?.profileFlags?.join(' ')], // JIT names move the count (replay/counters/instructions.js)
 ];
 

@@ -1,6 +1,6 @@
-// What --count can count: a registry of counters, `instructions` (instructions.js) the first. A
-// counter is one entry; the count (replay/count.js), the run's settings, the rows, the reports and
-// `compare` take what they need from it, so a second counter is a file and a line below.
+// What --count can count: a registry of counters, `instructions` (instructions.js) the first, `cycles`
+// (cycles.js) the second. A counter is one entry; the count (replay/count.js), the run's settings, the
+// rows, the reports and `compare` take what they need from it, so a new counter is a file and a line below.
 //
 // An entry:
 //   name        what --count takes, and rows' count.what ('instructions')
@@ -14,6 +14,8 @@
 //   noiseFloorPct, benchFloorsPct     the run-to-run spread a Δ must exceed, and benches' own (wider) ones, in %
 //   size(recording)          { warmup, ops }: the operations before the windows and in each, from a replay set
 //   readWindows(dir, n)      the last n windows' figures, from what the tool wrote into dir
+//   breakdown(dir, n)        optional: what the figure is made of ({ name: total } over the n windows), kept per operation as a row's count.events
+//   cacheConfig              optional: the simulated caches the figure depends on ({ I1, D1, LL }: 'size,ways,line'), for a platform's fingerprint
 //   profileFlags(dir, rec)   optional: V8 flags added when the row's profile is kept (replay/profiles.js), from settings.count (rec)
 //   record()                 the tool's part of settings.count (its version, arguments, flags): what makes counts comparable
 //   counting(count), countedWith(count), method(count)   the run's log line, the table's settings line, how a figure was taken
@@ -21,11 +23,12 @@
 import { usageError } from '../../common/errors.js';
 import { hostPlatform } from '../platform.js';
 import instructions from './instructions.js';
+import cycles from './cycles.js';
 
 const FIELDS = ['name', 'unit', 'shortUnit', 'noun', 'counts', 'perOp', 'title', 'heading', 'help', 'tool', 'toolArgs', 'outputArgs', 'v8Flags',
   'mallocTunables', 'noiseFloorPct', 'benchFloorsPct', 'size', 'readWindows', 'record', 'counting', 'countedWith', 'method'];
 
-const counters = new Map([[instructions.name, instructions]]);
+const counters = new Map([instructions, cycles].map((c) => [c.name, c]));
 
 /** The counters' names, in registration order. */
 export const counterNames = () => [...counters.keys()];

@@ -55,7 +55,7 @@ function readWindows(dir, chunks) {
 // callgrind shows as bare addresses; its log goes into the count's temp dir. Not by default: the flag
 // moves the count itself (mysql2's `do`, smoke: 25,574 against 25,466, +0.42 %, twice each; mariadb's
 // within its spread), so a run with names is compared only with one with names (settings.count.profileFlags).
-const PROFILE_FLAGS = Object.freeze(['--perf-basic-prof']);
+export const PROFILE_FLAGS = Object.freeze(['--perf-basic-prof']);
 const profileFlags = (dir, recorded) => (recorded?.profileFlags?.length
   ? [...recorded.profileFlags, '--no-logfile-per-isolate', `--logfile=${path.join(dir, 'v8.log')}`] : []);
 

@@ -1,0 +1,98 @@
+// --count cycles: estimated CPU cycles per operation, from callgrind's simulation of a fixed cache and
+// branch predictor: what instructions miss (an operation that touches more memory costs more), still
+// the same count on every run and host. The same windows as --count instructions (instructions.js),
+// the process under callgrind --cache-sim=yes --branch-sim=yes; each window's figure its events
+// weighted by CYCLE_WEIGHTS (estimatedCycles). The registry's second entry (index.js says what an entry holds).
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseEventTotals } from '../callgrind.js';
+import { COUNT_MALLOC_TUNABLES, COUNT_V8_FLAGS, MARKER, assertValgrind } from '../valgrind.js';
+import instructions, { PROFILE_FLAGS } from './instructions.js';
+
+// The simulated caches, given explicitly so that no count depends on the host's (callgrind otherwise
+// reads the host's CPU): 32 KiB 8-way L1 instruction and data caches, an 8 MiB 16-way last level,
+// 64-byte lines (size,associativity,line in bytes). A change to it makes counts incomparable (recorded).
+export const CACHE_CONFIG = Object.freeze({ I1: '32768,8,64', D1: '32768,8,64', LL: '8388608,16,64' });
+
+const CALLGRIND_ARGS = Object.freeze(['--tool=callgrind', '--instr-atstart=no', `--dump-before=${MARKER}`, '--cache-sim=yes', '--branch-sim=yes',
+  ...Object.entries(CACHE_CONFIG).map(([cache, geometry]) => `--${cache}=${geometry}`)]);
+
+// The cycles an event costs: an L1 hit 1, an LL hit 5, a RAM access 35, from Itamar Turner-Trauring's
+// estimate (pythonspeed.com, "Measuring performance with cachegrind"), the one iai-callgrind's
+// EstimatedCycles and CodSpeed use; a branch misprediction 0 (not counted) for now. One object, to be
+// fitted later against timed replay of the same rows.
+export const CYCLE_WEIGHTS = Object.freeze({ l1Hit: 1, llHit: 5, ramHit: 35, branchMiss: 0 });
+
+/**
+ * Pure: the estimated cycles of a dump's event totals ({ Ir, Dr, Dw, I1mr, D1mr, D1mw, ILmr, DLmr, DLmw,
+ * Bcm, Bim }; a missing one is 0): L1 hits + 5 × LL hits + 35 × RAM hits (+ branchMiss × mispredictions).
+ */
+export function estimatedCycles(events, weights = CYCLE_WEIGHTS) {
+  const e = (name) => events[name] ?? 0;
+  const accesses = e('Ir') + e('Dr') + e('Dw');
+  const l1Misses = e('I1mr') + e('D1mr') + e('D1mw');
+  const ramHits = e('ILmr') + e('DLmr') + e('DLmw');
+  return (accesses - l1Misses) * weights.l1Hit + (l1Misses - ramHits) * weights.llHit + ramHits * weights.ramHit
+    + (e('Bcm') + e('Bim')) * weights.branchMiss;
+}
+
+/** Pure: event totals → the breakdown a row keeps (count.events, per operation once divided). */
+export const breakdownOf = (events) => ({
+  instructions: events.Ir ?? 0,
+  l1Misses: (events.I1mr ?? 0) + (events.D1mr ?? 0) + (events.D1mw ?? 0),
+  llMisses: (events.ILmr ?? 0) + (events.DLmr ?? 0) + (events.DLmw ?? 0),
+  branchMispredicts: (events.Bcm ?? 0) + (events.Bim ?? 0),
+});
+
+/** The event totals of the last `chunks` dumps of a finished count process in `dir`: its windows. */
+function readEvents(dir, chunks) {
+  const dumps = fs.readdirSync(dir).map((f) => /^cg\.out\.(\d+)$/.exec(f)?.[1]).filter(Boolean).map(Number).sort((a, b) => a - b);
+  if (dumps.length < chunks + 1) throw new Error(`callgrind dumped ${dumps.length} times, not ${chunks + 1} or more: the count's marker (${MARKER}) was not reached`);
+  return dumps.slice(-chunks).map((k) => {
+    const events = parseEventTotals(fs.readFileSync(path.join(dir, `cg.out.${k}`), 'utf8'));
+    if (!events || events.I1mr === undefined) throw new Error('a callgrind dump had no cache events in its summary line');
+    return events;
+  });
+}
+
+const readWindows = (dir, chunks) => readEvents(dir, chunks).map((events) => estimatedCycles(events));
+
+/** The windows' breakdown (breakdownOf), added up over the last `chunks` dumps. */
+function breakdown(dir, chunks) {
+  const sums = breakdownOf({});
+  for (const events of readEvents(dir, chunks)) for (const [k, v] of Object.entries(breakdownOf(events))) sums[k] += v;
+  return sums;
+}
+
+// Provisional: instructions' floors (0.1 %, and theirs for execute and pipelining), not yet measured
+// for cycles run to run; to be measured (twin runs, as docs/history/2026-11-27-twins.md did for instructions).
+const NOISE_FLOOR_PCT = 0.1;
+
+export default Object.freeze({
+  name: 'cycles',
+  unit: 'est. cycles/op',
+  shortUnit: 'est. cyc/op',
+  noun: 'estimated cycles',
+  counts: 'estimated cycle counts',
+  perOp: 'estimated cycles per operation',
+  title: 'Estimated cycles per operation under Valgrind (simulated caches)',
+  heading: 'ESTIMATED CYCLES (replay under Valgrind, simulated caches)',
+  help: "estimates each row's CPU cycles per operation from callgrind's simulated caches and branch predictor (fixed, the same on every host)",
+  tool: 'callgrind',
+  toolArgs: CALLGRIND_ARGS,
+  outputArgs: instructions.outputArgs,
+  v8Flags: COUNT_V8_FLAGS,
+  mallocTunables: COUNT_MALLOC_TUNABLES,
+  noiseFloorPct: NOISE_FLOOR_PCT,
+  benchFloorsPct: instructions.benchFloorsPct,
+  cacheConfig: CACHE_CONFIG,
+  size: instructions.size,
+  readWindows,
+  breakdown,
+  profileFlags: instructions.profileFlags,
+  record: ({ jitNames = false } = {}) => ({ valgrind: assertValgrind(process.env, 'cycles'), valgrindArgs: [...CALLGRIND_ARGS], cacheConfig: { ...CACHE_CONFIG },
+    cycleWeights: { ...CYCLE_WEIGHTS }, v8Flags: [...COUNT_V8_FLAGS], mallocTunables: COUNT_MALLOC_TUNABLES, ...(jitNames ? { profileFlags: [...PROFILE_FLAGS] } : {}) }),
+  counting: (count) => `each bench × driver in one process under ${count.valgrind} (callgrind, simulated caches), warmed up uninstrumented, then three windows counted`,
+  countedWith: (count) => `estimated from ${count.valgrind}'s simulated caches (I1 ${count.cacheConfig.I1}, D1 ${count.cacheConfig.D1}, LL ${count.cacheConfig.LL}: size,ways,line) with V8's determinism flags (${count.v8Flags.join(' ')}), one process per row`,
+  method: (count) => `L1 hits + ${count.cycleWeights.llHit} × LL hits + ${count.cycleWeights.ramHit} × RAM accesses${count.cycleWeights.branchMiss ? ` + ${count.cycleWeights.branchMiss} × branch mispredictions` : ''}, under ${count.valgrind}'s callgrind (--cache-sim, --branch-sim), after an uninstrumented warm-up, three windows of N operations each`,
+});
