@@ -1,4 +1,4 @@
-// One instruction-count process (--count instructions), run under Valgrind's callgrind by count.js,
+// One count process (--count instructions, cycles), run under Valgrind's callgrind by count.js,
 // instrumentation off: a driver on one bench, its connection answered by a replay set in this
 // process. Every `ops` operations it passes a boundary: it writes the operation's index on stdout and
 // calls os.getPriority(), on which callgrind dumps its counters (when instrumented). At index `warmup`

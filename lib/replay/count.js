@@ -27,6 +27,9 @@ const CHILD = fileURLToPath(new URL('./count-process.js', import.meta.url));
 
 const VALGRIND_TIMEOUT_MS = 600000;
 
+// Windows per row: their spread shows whether the row was steady.
+const CHUNKS = 3;
+
 // A window that counts this many times the row's median window holds a one-off event, not the
 // row's steady cost: mysql2's `execute` had windows of 16.9 billion instructions against 2.4 billion,
 // 70 % of it in TurboFan recompiling the generated row parser, in 2 to 3 processes of 6. Such a row is
@@ -101,9 +104,10 @@ export async function countOnce(job, { counter, live = new Set(), signal, keep =
           return reject(new Error(`the count process under valgrind ${sig ? `was killed (${sig})` : `exited with code ${code}`}${last ? `: ${last}` : ''}`));
         }
         try {
-          const windows = counter.readWindows(dir, job.chunks);
-          const events = counter.breakdown?.(dir, job.chunks) ?? null;
-          if (keep) keepProfile({ dir, chunks: job.chunks, dest: keep, perfMap });
+          const counted = job.chunks - (counter.warmWindows ?? 0); // the last ones: warm windows come first
+          const windows = counter.readWindows(dir, counted);
+          const events = counter.breakdown?.(dir, counted) ?? null;
+          if (keep) keepProfile({ dir, chunks: counted, dest: keep, perfMap });
           resolve({ windows, events, result });
         } catch (err) { reject(err); }
       });
@@ -114,9 +118,6 @@ export async function countOnce(job, { counter, live = new Set(), signal, keep =
   }
 }
 
-// Windows per row: their spread shows whether the row was steady.
-const CHUNKS = 3;
-
 /**
  * Count one bench on one driver. Returns a row: { count: { what, perOp, ops, warmup, windows,
  * spreadPct, events?, recountedFrom?, unsteady?, profile? } } or a failed one. `profiles`: { out, startedAt },
@@ -126,7 +127,9 @@ async function countRow({ counter, bench, driver, context, file, target, live, s
   const sized = counter.size(decodeConversation(readSet(file)));
   // --smoke: an eighth of the operations: that the count runs, not a figure to keep.
   const { warmup, ops } = smoke ? { warmup: Math.max(64, sized.warmup / 8), ops: Math.max(16, sized.ops / 8) } : sized;
-  const job = { spec: driver.loadSpec ?? driver.name, bench: bench.name, benches: addedBenchSources(), set: file, context, target, warmup, ops, chunks: CHUNKS };
+  // A counter's warm windows (cycles: one, to fill its simulated caches) run instrumented before the
+  // counted ones and are not read.
+  const job = { spec: driver.loadSpec ?? driver.name, bench: bench.name, benches: addedBenchSources(), set: file, context, target, warmup, ops, chunks: CHUNKS + (counter.warmWindows ?? 0) };
   // A window that held a one-off event (UNSTEADY_WINDOW_RATIO): counted again, in a new process.
   const kept = profiles ? profilePath(profiles.startedAt, bench.name, driver.name) : null;
   const keep = kept ? path.join(profiles.out, kept) : null;

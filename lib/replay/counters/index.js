@@ -14,6 +14,7 @@
 //   noiseFloorPct, benchFloorsPct     the run-to-run spread a Δ must exceed, and benches' own (wider) ones, in %
 //   size(recording)          { warmup, ops }: the operations before the windows and in each, from a replay set
 //   readWindows(dir, n)      the last n windows' figures, from what the tool wrote into dir
+//   warmWindows              optional: windows run instrumented before the counted ones, not read (cycles: 1, to fill its caches)
 //   breakdown(dir, n)        optional: what the figure is made of ({ name: total } over the n windows), kept per operation as a row's count.events
 //   cacheConfig              optional: the simulated caches the figure depends on ({ I1, D1, LL }: 'size,ways,line'), for a platform's fingerprint
 //   profileFlags(dir, rec)   optional: V8 flags added when the row's profile is kept (replay/profiles.js), from settings.count (rec)
