@@ -65,7 +65,9 @@ function breakdown(dir, chunks) {
 }
 
 // Provisional: instructions' floors (0.1 %, and theirs for execute and pipelining), not yet measured
-// for cycles run to run; to be measured (twin runs, as docs/history/2026-11-27-twins.md did for instructions).
+// for cycles run to run; to be measured (twin runs, as docs/history/2026-11-27-twins.md did for
+// instructions). A first hint: two full counts of `do` differed by 0.04-0.13 % (mysql, mysql2, mariadb),
+// their instructions by under 0.01 %, so the floor may well need to be wider.
 const NOISE_FLOOR_PCT = 0.1;
 
 export default Object.freeze({
@@ -86,8 +88,8 @@ export default Object.freeze({
   noiseFloorPct: NOISE_FLOOR_PCT,
   benchFloorsPct: instructions.benchFloorsPct,
   cacheConfig: CACHE_CONFIG,
-  // The simulated caches start empty when instrumentation is switched on: without a window to fill
-  // them, the first counted window read the most (mysql2's `do`, smoke: 104.6, 102.0, 100.9 million).
+  // The simulated caches start empty when instrumentation is switched on: one window fills them
+  // (mysql2's `do`, smoke: LL misses 63.4/op without it, 48.6 with; 50,057 est. cycles/op, 49,137).
   warmWindows: 1,
   size: instructions.size,
   readWindows,
@@ -96,6 +98,6 @@ export default Object.freeze({
   record: ({ jitNames = false } = {}) => ({ valgrind: assertValgrind(process.env, 'cycles'), valgrindArgs: [...CALLGRIND_ARGS], cacheConfig: { ...CACHE_CONFIG },
     cycleWeights: { ...CYCLE_WEIGHTS }, v8Flags: [...COUNT_V8_FLAGS], mallocTunables: COUNT_MALLOC_TUNABLES, ...(jitNames ? { profileFlags: [...PROFILE_FLAGS] } : {}) }),
   counting: (count) => `each bench × driver in one process under ${count.valgrind} (callgrind, simulated caches), warmed up uninstrumented, then three windows counted`,
-  countedWith: (count) => `counted under ${count.valgrind} with simulated caches (I1 ${count.cacheConfig.I1}, D1 ${count.cacheConfig.D1}, LL ${count.cacheConfig.LL}: size,ways,line) with V8's determinism flags (${count.v8Flags.join(' ')}), one process per row`,
+  countedWith: (count) => `counted under ${count.valgrind} with simulated caches (I1 ${count.cacheConfig.I1}, D1 ${count.cacheConfig.D1}, LL ${count.cacheConfig.LL}: size,ways,line) and V8's determinism flags (${count.v8Flags.join(' ')}), one process per row`,
   method: (count) => `L1 hits + ${count.cycleWeights.llHit} × LL hits + ${count.cycleWeights.ramHit} × RAM accesses${count.cycleWeights.branchMiss ? ` + ${count.cycleWeights.branchMiss} × branch mispredictions` : ''}, under ${count.valgrind}'s callgrind (--cache-sim, --branch-sim), after an uninstrumented warm-up and a window that fills the caches, three windows of N operations each`,
 });
