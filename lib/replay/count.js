@@ -47,9 +47,9 @@ const lastLine = (stderr) => stderr.split('\n').map((l) => l.replace(/^==\d+==\s
 /**
  * One count process under the counter's Valgrind tool; resolves to { windows: [the counter's figure
  * of each window], events (the counter's breakdown over them, or null), result } or rejects with the
- * reason. Instrumentation is switched on through vgdb when the process passes its warm-up. `keep`: a directory where the row's profile is kept (profiles.js),
- * the process then run with the counter's profileFlags for the run's `recorded` settings.count (with
- * --jit-names: V8's perf map, for names).
+ * reason. Instrumentation is switched on through vgdb when the process passes its warm-up. `keep`: a
+ * directory where the row's profile is kept (profiles.js), the process then run with the counter's
+ * profileFlags for the run's `recorded` settings.count (with --jit-names: V8's perf map, for names).
  */
 export async function countOnce(job, { counter, live = new Set(), signal, keep = null, recorded = null } = {}) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mdb-count-'));

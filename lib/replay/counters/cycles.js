@@ -1,8 +1,9 @@
 // --count cycles: estimated CPU cycles per operation, from callgrind's simulation of a fixed cache and
-// branch predictor: what instructions miss (an operation that touches more memory costs more), still
-// the same count on every run and host. The same windows as --count instructions (instructions.js),
-// the process under callgrind --cache-sim=yes --branch-sim=yes; each window's figure its events
-// weighted by CYCLE_WEIGHTS (estimatedCycles). The registry's second entry (index.js says what an entry holds).
+// branch predictor: what instructions miss (an operation that touches more memory costs more), the
+// caches fixed, not the host's (its run-to-run spread is not yet measured). The same windows as
+// --count instructions (instructions.js), under callgrind --cache-sim=yes --branch-sim=yes; each
+// window's figure its events weighted by CYCLE_WEIGHTS (estimatedCycles). The registry's second
+// entry (index.js says what an entry holds).
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseEventTotals } from '../callgrind.js';
@@ -79,7 +80,7 @@ export default Object.freeze({
   perOp: 'estimated cycles per operation',
   title: 'Estimated cycles per operation under Valgrind (simulated caches)',
   heading: 'ESTIMATED CYCLES (replay under Valgrind, simulated caches)',
-  help: "estimates each row's CPU cycles per operation from callgrind's simulated caches and branch predictor (fixed, the same on every host)",
+  help: "estimates each row's CPU cycles per operation from callgrind's simulated caches and branch predictor (fixed sizes, not the host's)",
   tool: 'callgrind',
   toolArgs: CALLGRIND_ARGS,
   outputArgs: instructions.outputArgs,

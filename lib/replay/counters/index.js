@@ -16,11 +16,10 @@
 //   readWindows(dir, n)      the last n windows' figures, from what the tool wrote into dir
 //   warmWindows              optional: windows run instrumented before the counted ones, not read (cycles: 1, to fill its caches)
 //   breakdown(dir, n)        optional: what the figure is made of ({ name: total } over the n windows), kept per operation as a row's count.events
-//   cacheConfig              optional: the simulated caches the figure depends on ({ I1, D1, LL }: 'size,ways,line'), for a platform's fingerprint
 //   profileFlags(dir, rec)   optional: V8 flags added when the row's profile is kept (replay/profiles.js), from settings.count (rec)
 //   record()                 the tool's part of settings.count (its version, arguments, flags): what makes counts comparable
 //   counting(count), countedWith(count), method(count)   the run's log line, the table's settings line, how a figure was taken
-//   cacheConfig              optional: the simulated cache (a value, or a function of none), kept in settings.count.platform
+//   cacheConfig              optional: the simulated cache (a value, or a function of none), kept in settings.count.platform (cycles: { I1, D1, LL })
 import { usageError } from '../../common/errors.js';
 import { hostPlatform } from '../platform.js';
 import instructions from './instructions.js';
