@@ -13,7 +13,8 @@ import { rowKey } from '../common/row-key.js';
 export const CROSS_HOST_FLOOR_PCT = 0.3;
 
 // The spread of one set's counts taken by two commits of the harness itself, the drivers, sets, Node
-// and host the same: a count process loads the harness's modules too, and its heap moves the count.
+// and host the same: a driver that captures a stack per query (mysql2's promise wrapper) walks the
+// harness's own frames too, and they change with the harness (the Δ's profile: stack walking).
 // One refactor (a79af4d) moved mysql's `do` by +0.33 % (42,446 → 42,584); the 13 rows of mysql2
 // releases' `do` moved +0.09 to +0.89 % between commits 3604c57 and 02e3d61 (most by about 90
 // instructions/op; docs/history/2026-11-27-bisect.md). The floor of two runs whose harness differs.
