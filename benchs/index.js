@@ -5,6 +5,7 @@ import { sqlFileBench } from './sql_file/index.js';
 // --sql files, read and checked by the command line (lib/ reaches the benches through this file only).
 export { parseSetupFile, parseSqlFile } from './sql_file/parse.js';
 export { sqlBenchName } from './sql_file/index.js';
+export { CERTIFICATE_CHECKS } from './connect.js';
 import doBench from './do.js';
 import insert from './insert.js';
 import batch from './batch.js';

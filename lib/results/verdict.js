@@ -4,7 +4,7 @@
 // differences that are not speed (n/a, failed, a TLS check a driver lacks, types returned differently).
 // Nothing is computed here that the run's tables do not already carry: every speed claim names the
 // row, the reference, the deltaPct and the deltaCI it rests on. Rendering: reporting/verdict-text.js.
-import { CERTIFICATE_CHECKS } from '../../benchs/connect.js';
+import { CERTIFICATE_CHECKS } from '../../benchs/index.js';
 import { countFloorPct } from './counts.js';
 
 /** A bench entry's label: its name, with its level when the run measured several (`do @4`). */
