@@ -22,6 +22,7 @@ import { median, sum } from '../common/stats.js';
 import { decodeConversation, readSet } from '../conversations/sets.js';
 import { addedBenchSources } from '../../benchs/index.js';
 import { PROFILES_DIR, keepProfile, profilePath, pruneProfiles } from './profiles.js';
+import { confirmSteps } from './confirm-steps.js';
 
 const CHILD = fileURLToPath(new URL('./count-process.js', import.meta.url));
 
@@ -213,6 +214,14 @@ export async function countRun({ counter, benches, drivers, results, context, ta
     };
     const parallel = Math.max(1, Math.min(8, os.availableParallelism(), cells.length));
     await Promise.all(Array.from({ length: parallel }, worker));
+    // A release history's steps, each side counted again (confirm-steps.js); not at --smoke size.
+    if (results.settings.releaseRanges?.length && !smoke) {
+      await confirmSteps(entries, {
+        floorOf: (bench) => counter.benchFloorsPct?.[bench.name] ?? counter.noiseFloorPct,
+        recount: (bench, i) => countCell({ counter, bench, driver: drivers[i], context, target, live, signal, smoke, profiles: null }),
+        parallel, signal, log: (line) => progress?.log?.(line),
+      });
+    }
     results.complete = true;
   } finally {
     for (const child of live) child.kill('SIGKILL');

@@ -1,0 +1,60 @@
+// A release history's steps, confirmed before they are reported. Now and then a count process settles
+// in a state of its own: mysql2 3.7.1's `do` read 89,076 instructions/op in one process of four and
+// 88,862–88,864 in the others, the whole Δ in one V8 lookup (docs/history/2026-11-27-bisect.md), which
+// a history would call a step of +0.24 %. So each row on either side of a step is counted again in a
+// new process; when the two disagree beyond the bench's floor, a third decides (the median).
+
+/** Pure: the indexes of the rows on either side of a step (consecutive counted rows beyond `floorPct`). */
+export function stepRows(rows, floorPct) {
+  const marked = new Set();
+  let previous = null;
+  rows.forEach((row, i) => {
+    const value = row?.ok ? row.count?.perOp : null;
+    if (!(value > 0)) return;
+    if (previous && Math.abs((value / previous.value - 1) * 100) > floorPct) marked.add(previous.i).add(i);
+    previous = { i, value };
+  });
+  return [...marked].sort((a, b) => a - b);
+}
+
+/** Pure: whether two counts of a row agree within `floorPct`. */
+export const agree = (a, b, floorPct) => Math.abs((b / a - 1) * 100) <= floorPct;
+
+/** Pure: of three counted rows, the one whose figure is the median. */
+export function medianRow(rows) {
+  return [...rows].sort((a, b) => a.count.perOp - b.count.perOp)[1];
+}
+
+/**
+ * Confirm the steps of every entry ({ bench, entry: { results } }) in place: `recount(bench, i)` counts
+ * row i of the bench again in a new process (resolving to a row). A confirmed row keeps its first count
+ * and says so (count.processes: every process's figure); one whose second count disagrees is the median
+ * of three (a recount keeps no profile). Returns how many rows were counted again.
+ */
+export async function confirmSteps(entries, { floorOf, recount, parallel = 1, signal, log = () => {} }) {
+  const cells = entries.flatMap(({ bench, entry }) => stepRows(entry.results, floorOf(bench)).map((i) => ({ bench, entry, i })));
+  if (!cells.length) return 0;
+  log(`confirming the steps: ${cells.length} row(s) counted again, each in a new process`);
+  let next = 0;
+  const worker = async () => {
+    while (next < cells.length) {
+      signal?.throwIfAborted();
+      const { bench, entry, i } = cells[next++];
+      const first = entry.results[i];
+      const second = await recount(bench, i);
+      if (!second?.ok) continue;
+      const floor = floorOf(bench);
+      if (agree(first.count.perOp, second.count.perOp, floor)) {
+        first.count.processes = [first.count.perOp, second.count.perOp];
+        continue;
+      }
+      const third = await recount(bench, i);
+      if (!third?.ok) continue;
+      const chosen = medianRow([first, second, third]);
+      chosen.count.processes = [first, second, third].map((r) => r.count.perOp);
+      entry.results[i] = chosen;
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(parallel, cells.length)) }, worker));
+  return cells.length;
+}
