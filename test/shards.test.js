@@ -111,6 +111,10 @@ test('merge: each cell from the shard that measured it, the machines named; refu
   refused([shards[0], other((r) => { r.settings.rounds = 7; })], /different settings \(rounds: \d+ ≠ 7\)/);
   refused([shards[0], other((r) => { r.server.version = '11.4.2-MariaDB'; })], /different servers/);
   refused([shards[0], other((r) => { r.drivers[1].version = '9.9.9'; })], /different drivers/);
+  // A replayed run's shards, one after the other on one machine: the second reuses the first's sets.
+  const replayed = (i, captured) => { const s = structuredClone(shards[i]); s.results.settings.replay = { figure: 'instructions', sets: 50, captured, reused: 50 - captured, dir: `/out-${i}/replay` }; return s; };
+  assert.equal(mergeShards([replayed(0, 50), replayed(1, 0)]).settings.shard.merged, true);
+  refused([replayed(0, 50), other((r) => { r.settings.replay = { figure: 'time', sets: 50, captured: 0, reused: 50 }; })], /different settings \(replay\.figure: "instructions" ≠ "time"\)/);
 });
 
 test('merge on the command line: the file written whole or not at all; a missing shard leaves an existing file alone', async () => {

@@ -12,11 +12,16 @@ const codeOf = (r) => `mysql-driver-bench ${r.env?.harness?.version ?? '?'}${r.e
 const driverOf = (d) => `${d.name} ${d.version}${d.via ? ` via ${d.via}` : ''}${d.runtime && !d.runtime.harness ? ` on ${d.runtime.kind} ${d.runtime.version}` : ''}`;
 const serverOf = (r) => `${r.server?.kind ?? '?'} ${r.server?.version ?? '?'}`;
 
-/** The settings that must agree: all but the shard's own index, schema, and the machine's CPU placement. */
+/**
+ * The settings that must agree: all but the shard's own index, schema, the machine's CPU placement,
+ * and where its replay sets are and how many it captured or found there (a shard after another on
+ * one machine reuses the first's: 50 captured against 0).
+ */
 function comparableSettings(settings) {
   // Each shard may have its own schema on a shared server, and its own CPUs.
-  const { shard, placement, schema, ...rest } = settings ?? {};
-  return { ...rest, shardCount: shard?.count };
+  const { shard, placement, schema, replay, ...rest } = settings ?? {};
+  const { captured, reused, dir, ...sameReplay } = replay ?? {};
+  return { ...rest, ...(replay ? { replay: sameReplay } : {}), shardCount: shard?.count };
 }
 
 /** The first key whose value differs between two plain objects, as `key: a ≠ b`; null when none. */
