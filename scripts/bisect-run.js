@@ -6,7 +6,7 @@
 //          --drivers mysql2@git:.#<good>,mysql2@git:.#HEAD --baseline mysql2@git:.#<good> --threshold <pct>
 // The command gets `--json <file>` added, so that a row that failed its check (exit 1 too) is told
 // apart from a regression.
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -32,15 +32,33 @@ export function bisectCode(code, stderr, results) {
   return STOP;
 }
 
-function main(argv) {
+/** Run the command and wait for it; a SIGINT or SIGTERM meanwhile is passed on to it (its results then say stop). */
+function runCommand(argv, json) {
+  return new Promise((resolve) => {
+    const child = spawn(argv[0], [...argv.slice(1), '--json', json], { stdio: ['ignore', 'inherit', 'pipe'] });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (d) => { stderr += d; });
+    const forward = (signal) => child.kill(signal);
+    process.on('SIGINT', forward).on('SIGTERM', forward);
+    const done = (r) => {
+      process.off('SIGINT', forward).off('SIGTERM', forward);
+      resolve({ ...r, stderr });
+    };
+    child.on('error', (error) => done({ error }));
+    child.on('close', (status, signal) => done({ status, signal }));
+  });
+}
+
+async function main(argv) {
   if (!argv.length) {
     process.stderr.write('usage: bisect-run.js <count command...> (it gets --json <file> added)\n');
     return STOP;
   }
+  // Removed however the command ends, a signal included (it is passed on, and waited for).
   const dir = mkdtempSync(join(tmpdir(), 'mdb-bisect-run-'));
   try {
     const json = join(dir, 'results.json');
-    const r = spawnSync(argv[0], [...argv.slice(1), '--json', json], { stdio: ['ignore', 'inherit', 'pipe'], encoding: 'utf8' });
+    const r = await runCommand(argv, json);
     if (r.error) {
       process.stderr.write(`bisect-run.js: cannot run ${argv[0]}: ${r.error.message}\n`);
       return STOP;
@@ -56,4 +74,4 @@ function main(argv) {
   }
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1]).href) process.exitCode = main(process.argv.slice(2));
+if (import.meta.url === pathToFileURL(process.argv[1]).href) process.exitCode = await main(process.argv.slice(2));

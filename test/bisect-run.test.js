@@ -65,3 +65,21 @@ test('without a command: a usage line and 128, so that git stops', () => {
   assert.equal(r.status, STOP);
   assert.match(r.stderr, /^usage: bisect-run\.js <count command\.\.\.>/);
 });
+
+test('stopped by SIGTERM while its command runs: the signal passed on, 128 (git stops), its temp dir removed', async () => {
+  const { spawn } = await import('node:child_process');
+  const { readdirSync } = await import('node:fs');
+  const tmp = mkdtempSync(join(base, 'tmp-'));
+  const slow = join(base, 'slow.js');
+  writeFileSync(slow, "process.on('SIGTERM', () => { process.stderr.write('slow: stopped\\n'); process.exit(143); });\nsetTimeout(() => {}, 60000);\n");
+  const child = spawn(process.execPath, [SCRIPT, process.execPath, slow], { env: { ...process.env, TMPDIR: tmp }, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (d) => { stderr += d; });
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+  assert.deepEqual(readdirSync(tmp).filter((f) => f.startsWith('mdb-bisect-run-')).length, 1, 'its dir while the command runs');
+  child.kill('SIGTERM');
+  const code = await new Promise((resolve) => child.on('close', resolve));
+  assert.equal(code, STOP, stderr);
+  assert.match(stderr, /slow: stopped/);
+  assert.deepEqual(readdirSync(tmp), []);
+});
