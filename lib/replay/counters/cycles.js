@@ -4,10 +4,8 @@
 // --count instructions (instructions.js), under callgrind --cache-sim=yes --branch-sim=yes; each
 // window's figure its events weighted by CYCLE_WEIGHTS (estimatedCycles). The registry's second
 // entry (index.js says what an entry holds).
-import fs from 'node:fs';
-import path from 'node:path';
 import { parseEventTotals } from '../callgrind.js';
-import { COUNT_MALLOC_TUNABLES, COUNT_V8_FLAGS, MARKER, assertValgrind } from '../valgrind.js';
+import { COUNT_MALLOC_TUNABLES, COUNT_V8_FLAGS, MARKER, assertValgrind, lastDumps } from '../valgrind.js';
 import instructions, { PROFILE_FLAGS } from './instructions.js';
 
 // The simulated caches, given explicitly so that no count depends on the host's (callgrind otherwise
@@ -47,10 +45,8 @@ export const breakdownOf = (events) => ({
 
 /** The event totals of the last `chunks` dumps of a finished count process in `dir`: its windows. */
 function readEvents(dir, chunks) {
-  const dumps = fs.readdirSync(dir).map((f) => /^cg\.out\.(\d+)$/.exec(f)?.[1]).filter(Boolean).map(Number).sort((a, b) => a - b);
-  if (dumps.length < chunks + 1) throw new Error(`callgrind dumped ${dumps.length} times, not ${chunks + 1} or more: the count's marker (${MARKER}) was not reached`);
-  return dumps.slice(-chunks).map((k) => {
-    const events = parseEventTotals(fs.readFileSync(path.join(dir, `cg.out.${k}`), 'utf8'));
+  return lastDumps(dir, chunks).map((text) => {
+    const events = parseEventTotals(text);
     if (!events || events.I1mr === undefined) throw new Error('a callgrind dump had no cache events in its summary line');
     return events;
   });

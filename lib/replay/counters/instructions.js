@@ -1,9 +1,8 @@
 // --count instructions: machine instructions per operation, counted by Valgrind's callgrind (the same
 // count run to run within 0.1 %, host to host within 0.3 %). The counter registry's first entry
 // (index.js says what an entry holds).
-import fs from 'node:fs';
 import path from 'node:path';
-import { COUNT_MALLOC_TUNABLES, COUNT_V8_FLAGS, MARKER, assertValgrind } from '../valgrind.js';
+import { COUNT_MALLOC_TUNABLES, COUNT_V8_FLAGS, MARKER, assertValgrind, lastDumps } from '../valgrind.js';
 
 // callgrind, instrumentation off until the count process passes its warm-up, a dump at each window's marker.
 const CALLGRIND_ARGS = Object.freeze(['--tool=callgrind', '--instr-atstart=no', `--dump-before=${MARKER}`]);
@@ -42,10 +41,8 @@ export function parseDumpTotal(text) {
 
 /** The instruction totals of the last `chunks` dumps of a finished count process in `dir`: its windows. */
 function readWindows(dir, chunks) {
-  const dumps = fs.readdirSync(dir).map((f) => /^cg\.out\.(\d+)$/.exec(f)?.[1]).filter(Boolean).map(Number).sort((a, b) => a - b);
-  if (dumps.length < chunks + 1) throw new Error(`callgrind dumped ${dumps.length} times, not ${chunks + 1} or more: the count's marker (${MARKER}) was not reached`);
-  return dumps.slice(-chunks).map((k) => {
-    const total = parseDumpTotal(fs.readFileSync(path.join(dir, `cg.out.${k}`), 'utf8'));
+  return lastDumps(dir, chunks).map((text) => {
+    const total = parseDumpTotal(text);
     if (total === null) throw new Error('a callgrind dump had no summary line');
     return total;
   });
