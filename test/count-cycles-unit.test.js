@@ -6,7 +6,7 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from '
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import cycles, { CACHE_CONFIG, CYCLE_WEIGHTS, estimatedCycles } from '../lib/replay/counters/cycles.js';
+import cycles, { CACHE_CONFIG, CYCLE_WEIGHTS, estimatedCycles, weighedEvents } from '../lib/replay/counters/cycles.js';
 import { countSettings, counterNamed, counterNames, registerCounter } from '../lib/replay/counters/index.js';
 import { parseCallgrind, parseEventTotals, selfSum } from '../lib/replay/callgrind.js';
 import { countIncomparability } from '../lib/results/compare-counts.js';
@@ -50,7 +50,12 @@ test("a count process's windows: the last dumps' estimated cycles, and their bre
   const cycles1 = estimatedCycles(parseEventTotals(DUMP));
   assert.equal(cycles1, (126561 + 27888 + 11769 - 2654) + 5 * (2654 - 2395) + 35 * 2395);
   assert.deepEqual(cycles.readWindows(at, 3), [cycles1, cycles1, cycles1]);
-  assert.deepEqual(cycles.breakdown(at, 3), { instructions: 3 * 126561, l1Misses: 3 * 2654, llMisses: 3 * 2395, branchMispredicts: 3 * 3288 });
+  const breakdown = cycles.breakdown(at, 3);
+  assert.deepEqual(breakdown, { instructions: 3 * 126561, dataAccesses: 3 * (27888 + 11769), l1Misses: 3 * 2654, llMisses: 3 * 2395, branchMispredicts: 3 * 3288 });
+  // The breakdown weighs to the same estimate, under any weights: what calibrate --count re-weighs.
+  assert.equal(weighedEvents(breakdown), 3 * cycles1);
+  const heavy = { l1Hit: 1, llHit: 9, ramHit: 60, branchMiss: 15 };
+  assert.equal(weighedEvents(breakdown, heavy), 3 * estimatedCycles(parseEventTotals(DUMP), heavy));
   // A dump of an instruction count (no cache events) is refused, not read as zero misses.
   copyFileSync(join(at, 'cg.out.1'), join(at, 'cg.out.4'));
   assert.throws(() => cycles.readWindows(at, 3), /no cache events/);

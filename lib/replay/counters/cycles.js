@@ -35,9 +35,13 @@ export function estimatedCycles(events, weights = CYCLE_WEIGHTS) {
     + (e('Bcm') + e('Bim')) * weights.branchMiss;
 }
 
-/** Pure: event totals → the breakdown a row keeps (count.events, per operation once divided). */
+/**
+ * Pure: event totals → the breakdown a row keeps (count.events, per operation once divided): enough to
+ * weigh a row's events again with other weights (weighedEvents; calibrate --count fits them).
+ */
 export const breakdownOf = (events) => ({
   instructions: events.Ir ?? 0,
+  dataAccesses: (events.Dr ?? 0) + (events.Dw ?? 0),
   l1Misses: (events.I1mr ?? 0) + (events.D1mr ?? 0) + (events.D1mw ?? 0),
   llMisses: (events.ILmr ?? 0) + (events.DLmr ?? 0) + (events.DLmw ?? 0),
   branchMispredicts: (events.Bcm ?? 0) + (events.Bim ?? 0),
@@ -50,6 +54,16 @@ function readEvents(dir, chunks) {
     if (!events || events.I1mr === undefined) throw new Error('a callgrind dump had no cache events in its summary line');
     return events;
   });
+}
+
+/**
+ * Pure: a breakdown's (breakdownOf's, or a row's count.events) estimated cycles under `weights`: the
+ * same figure as estimatedCycles of the events it came from.
+ */
+export function weighedEvents(b, weights = CYCLE_WEIGHTS) {
+  const accesses = b.instructions + b.dataAccesses;
+  return (accesses - b.l1Misses) * weights.l1Hit + (b.l1Misses - b.llMisses) * weights.llHit + b.llMisses * weights.ramHit
+    + b.branchMispredicts * weights.branchMiss;
 }
 
 const readWindows = (dir, chunks) => readEvents(dir, chunks).map((events) => estimatedCycles(events));
