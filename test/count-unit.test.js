@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseDumpTotal, sizeCount } from '../lib/replay/counters/instructions.js';
-import { unsteadyWindows } from '../lib/replay/count.js';
+import { reportOf, unsteadyWindows } from '../lib/replay/count.js';
 import { COUNT_V8_FLAGS } from '../lib/replay/valgrind.js';
 import { DETERMINISTIC_V8_FLAGS, FIXED_MALLOC_TUNABLES, fixedLayoutLauncher, fixedMallocTunables } from '../lib/measuring/processes/same-program.js';
 import { processRuntime } from '../lib/measuring/processes/launch.js';
@@ -177,4 +177,14 @@ test("a results file of schema 2 is read with its counted rows' figures in count
     assert.equal(row.instructionsPerOp, undefined);
     assert.equal(row.instructions, undefined);
   }
+});
+
+test("a count process's report is its last stdout line when that is an object with ok; a killed process's window number is none", () => {
+  assert.deepEqual(reportOf('0\n4096\n{"ok":true,"ops":512}\n'), { ok: true, ops: 512 });
+  assert.deepEqual(reportOf('{"ok":false,"error":""}'), { ok: false, error: '' });
+  // Killed mid-run: the last line is the window it had reached (a smoke cycles count under load read as a failure with no reason).
+  assert.equal(reportOf('0\n4096\n8192\n'), null);
+  assert.equal(reportOf(''), null);
+  assert.equal(reportOf('null'), null);
+  assert.equal(reportOf('{"ops":3}'), null);
 });

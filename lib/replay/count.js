@@ -26,7 +26,19 @@ import { confirmSteps } from './confirm-steps.js';
 
 const CHILD = fileURLToPath(new URL('./count-process.js', import.meta.url));
 
-const VALGRIND_TIMEOUT_MS = 600000;
+// The most a count process may take; a cycles count under load took over 600 s for one row of a
+// --smoke select_100_cols (nine Valgrind processes on two cores), so each counter's own limit.
+const DEFAULT_TIMEOUT_S = 600;
+
+/** Pure: a count process's last stdout line as its report ({ ok, … }), or null (a killed process's last line may be a number). */
+export function reportOf(stdout) {
+  try {
+    const report = JSON.parse(stdout.trim().split('\n').pop());
+    return report !== null && typeof report === 'object' && typeof report.ok === 'boolean' ? report : null;
+  } catch {
+    return null;
+  }
+}
 
 // Windows per row: their spread shows whether the row was steady.
 const CHUNKS = 3;
@@ -88,7 +100,9 @@ export async function countOnce(job, { counter, live = new Set(), signal, keep =
         });
       });
       child.stderr.on('data', (d) => { stderr = (stderr + d).slice(-20000); });
-      const timer = setTimeout(() => child.kill('SIGKILL'), VALGRIND_TIMEOUT_MS);
+      const timeoutS = counter.timeoutS ?? DEFAULT_TIMEOUT_S;
+      let timedOut = false;
+      const timer = setTimeout(() => { timedOut = true; child.kill('SIGKILL'); }, timeoutS * 1000);
       const stopListening = whenAborted(signal, () => child.kill('SIGKILL'));
       child.on('error', (err) => reject(new Error(`cannot run valgrind: ${err.message}`)));
       child.on('close', (code, sig) => {
@@ -97,9 +111,9 @@ export async function countOnce(job, { counter, live = new Set(), signal, keep =
         stopListening();
         live.delete(child);
         forget();
-        let result = null;
-        try { result = JSON.parse(stdout.trim().split('\n').pop()); } catch { /* none */ }
-        if (result && !result.ok) return reject(new Error(result.error));
+        const result = reportOf(stdout);
+        if (result && !result.ok) return reject(new Error(result.error || 'the count process failed and gave no reason'));
+        if (timedOut) return reject(new Error(`the count process under valgrind took over ${timeoutS} s and was stopped: the machine is too busy, or the row too long to count here`));
         if (code !== 0 || !result) {
           const last = lastLine(stderr);
           return reject(new Error(`the count process under valgrind ${sig ? `was killed (${sig})` : `exited with code ${code}`}${last ? `: ${last}` : ''}`));
