@@ -27,8 +27,9 @@ export const COMMAND_EXIT_CODES = {
     'a row failed its check or its driver errored, or (with --threshold) is slower than the baseline beyond it (REGRESSION: lines)'),
   aa: measuring('every row measured and checked, and no A/A difference called significant',
     'a row failed its check or errored, or the A/A called a difference significant'),
-  calibrate: measuring('every row measured and checked, and every harness/bare ratio at least 0.98',
-    'a row failed its check or errored, or a harness/bare ratio is below 0.98'),
+  calibrate: measuring('every row measured and checked, and every harness/bare ratio at least 0.98 (with --count: estimated cycles '
+    + 'track time within the target on held-out rows, from at least 3 sittings)',
+  'a row failed its check or errored, or a harness/bare ratio is below 0.98 (with --count: the target missed, or fewer than 3 sittings)'),
   compare: [[EXIT.OK, 'compared; no significant regression beyond --threshold (or no threshold)'],
     [EXIT.ROWS_FAILED, 'a judged row is significantly slower beyond --threshold, or newly fails its check'],
     [EXIT.USAGE, 'unusable input: a missing or unreadable file, not a results file, no row in common, an --anchor not in '

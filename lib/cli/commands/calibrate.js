@@ -3,7 +3,8 @@
 // (benchmark.js, the sampler's batching, checks, latency recording) and a bare loop (the statement
 // awaited back to back, nothing else), which takes its windows in the harness row's processes, on
 // the same connections, in each round the same process as the harness's window. The ratio is the
-// paired one: the median over rounds of harness/bare, with its 95 % interval.
+// paired one: the median over rounds of harness/bare, with its 95 % interval. With --count cycles it
+// calibrates the counts against time instead (calibrate-count.js).
 import Table from 'cli-table3';
 import { selectBenches } from '../../../benchs/index.js';
 import { EXIT } from '../../common/errors.js';
@@ -13,10 +14,12 @@ import { pairedDelta } from '../../measuring/figures/paired-delta.js';
 import { describeRun } from '../../reporting/table.js';
 import { BUILTIN_DRIVERS, assertDriverNames } from '../../drivers/index.js';
 import { runBenchmark } from '../../run.js';
-import { splitList } from '../../common/config.js';
+import { positiveInteger, splitList } from '../../common/config.js';
 import { addMeasureOptions } from '../options.js';
 import { exitCodesHelp } from '../exit-codes.js';
 import { redactArgv } from '../../common/redact.js';
+import { DESIGN_BENCHES } from '../../../benchs/index.js';
+import { DEFAULT_SITTINGS, calibrateCount } from './calibrate-count.js';
 
 export const MIN_RATIO = 0.98;
 export const CALIBRATION_BENCHES = ['do', 'select_100_cols'];
@@ -81,13 +84,26 @@ export const calibrationBenches = () => selectBenches(CALIBRATION_BENCHES);
 
 export function registerCalibrate(program, { stdout, stderr, env, signal, setExitCode, argv = [] }) {
   addMeasureOptions(program.command('calibrate'))
-    .description(`check that the harness reports what a bare await loop of the same driver and statement measures, in interleaved windows (harness/bare >= ${MIN_RATIO} per driver on ${CALIBRATION_BENCHES.join(' and ')})`)
+    .description(`check that the harness reports what a bare await loop of the same driver and statement measures, in interleaved windows (harness/bare >= ${MIN_RATIO} per driver on ${CALIBRATION_BENCHES.join(' and ')}); `
+      + 'with --count cycles, check instead how counts rank the drivers against timed replay (docs/replay.md)')
+    .argument('[bench...]', `benches (default: ${CALIBRATION_BENCHES.join(' and ')}; with --count, the seven design benches)`)
     .option('-d, --drivers <list>', 'drivers to calibrate', splitList, BUILTIN_DRIVERS)
+    .option('--sittings <n>', `with --count: timed replay runs after the count, one after another, each interleaving the drivers (default ${DEFAULT_SITTINGS}); a row's time ratio is their median`, positiveInteger('--sittings'))
+    .option('--counts <file>', 'with --count: a --replay --count cycles results file to use instead of counting')
+    .option('--smoke', 'with --count: one short pass of the whole command (small counts, tiny sittings): it checks that it runs, its figures are not to quote')
+    .option('--timed <files>', 'with --count: timed --replay results files (comma-separated) to use instead of timing', splitList)
     .addHelpText('after', exitCodesHelp('calibrate'))
-    .action(async (opts) => {
+    .action(async (benchNames, opts) => {
       assertDriverNames(opts.drivers);
+      const command = { argv: redactArgv(argv, env) };
+      if (opts.count) {
+        const benches = selectBenches(benchNames.length ? benchNames : DESIGN_BENCHES.map((b) => b.name));
+        setExitCode(await calibrateCount({ benches, opts, env, stdout, stderr, signal, command }));
+        return;
+      }
+      const benches = benchNames.length ? selectBenches(benchNames) : calibrationBenches();
       setExitCode(await runBenchmark({
-        benches: calibrationBenches(), opts: { ...opts, baseline: opts.drivers[0], concurrency: 1 }, env, stdout, stderr, signal, variant: calibrateVariant(stderr), command: { argv: redactArgv(argv, env) },
+        benches, opts: { ...opts, baseline: opts.drivers[0], concurrency: 1 }, env, stdout, stderr, signal, variant: calibrateVariant(stderr), command,
       }));
     });
 }

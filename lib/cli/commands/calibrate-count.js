@@ -1,0 +1,86 @@
+// `calibrate --count cycles`: one cycles count of the benches and drivers (which reads their instructions
+// too, in the same windows), then --sittings timed replay runs of the same rows, one after another, each
+// interleaving the drivers in its rounds; then every row's ratios and errors (results/count-calibration.js),
+// and a calibration file beside the runs' results. --counts and --timed take runs already made instead.
+import { join, resolve } from 'node:path';
+import { writeFileSync } from 'node:fs';
+import { EXIT, usageError } from '../../common/errors.js';
+import { runBenchmark } from '../../run.js';
+import { readResults, resultsFileName } from '../../results/file.js';
+import { calibrateCounts, calibrationInputs, TARGET } from '../../results/count-calibration.js';
+import { renderCountCalibration } from '../../reporting/count-calibration-text.js';
+
+export const DEFAULT_SITTINGS = 3;
+
+/** One measuring run of `benches`, its table sent to stderr; resolves to { results, file (where it was saved), code }. */
+async function subRun({ benches, opts, env, stderr, signal, command }) {
+  let results = null;
+  const variant = { exitCode: (r, code) => { results = r; return code; } };
+  const code = await runBenchmark({ benches, opts, env, stdout: stderr, stderr, signal, variant, command });
+  return { results, file: results ? resolve(join(opts.out, resultsFileName(results))) : null, code };
+}
+
+/** A results file given by --counts or --timed, checked for what calibrate --count needs of it (exit 2 otherwise). */
+function readRun(file, { counted }) {
+  const results = readResults(file);
+  if (!results.settings.replay) throw usageError(`${file} is not a --replay run: calibrate --count compares replayed rows only`);
+  if (counted && results.settings.count?.what !== 'cycles') throw usageError(`--counts ${file}: not a --count cycles run (it ${results.settings.count ? `counts ${results.settings.count.what}` : 'is timed'})`);
+  if (!counted && results.settings.count) throw usageError(`--timed ${file}: a --count run, not a timed one`);
+  return { results, file: resolve(file) };
+}
+
+/** Pure: the calibration file's content: what was calibrated against what, and every figure. */
+export const calibrationRecord = ({ calibration, countsFile, timedFiles, createdAt }) => ({
+  tool: 'mysql-driver-bench', kind: 'count-calibration', createdAt, target: { ...TARGET }, counts: countsFile, timed: timedFiles,
+  published: calibration.published, fitted: calibration.fitted, summaries: calibration.summaries, met: calibration.met,
+  rows: calibration.rows.map((r) => ({
+    bench: r.bench, driver: r.driver, reference: r.reference, events: r.events, referenceEvents: r.referenceEvents,
+    instructionRatio: r.instructionRatio, publishedRatio: r.publishedRatio, fittedRatio: r.fittedRatio,
+    heldOutRatio: r.heldOutRatio, heldOutWeights: r.heldOutWeights, heldOutBenchRatio: r.heldOutBenchRatio, timeRatios: r.timeRatios, timeRatio: r.timeRatio,
+  })),
+});
+
+/** The whole command; returns its exit code. */
+export async function calibrateCount({ benches, opts, env, stdout, stderr, signal, command }) {
+  if (opts.count !== 'cycles') throw usageError(`calibrate --count ${opts.count}: calibrate counts with cycles, whose count reads instructions too, in the same windows`, 'run calibrate --count cycles');
+  const sittings = opts.sittings ?? DEFAULT_SITTINGS;
+  const runOpts = { ...opts, replay: true, json: undefined, concurrency: 1, quiet: opts.quiet };
+  const log = (line) => { if (!opts.quiet) stderr.write(`${line}\n`); };
+  let counts;
+  if (opts.counts) counts = readRun(opts.counts, { counted: true });
+  else {
+    log('calibrate --count: the cycles count of every row first');
+    const { results, file, code } = await subRun({ benches, opts: { ...runOpts, count: 'cycles' }, env, stderr, signal, command });
+    if (!results?.complete || code !== EXIT.OK) return code === EXIT.OK ? EXIT.ROWS_FAILED : code;
+    counts = { results, file };
+  }
+  const timed = [];
+  if (opts.timed) for (const file of opts.timed) timed.push(readRun(file, { counted: false }));
+  else {
+    for (let s = 1; s <= sittings; s++) {
+      log(`calibrate --count: timed replay, sitting ${s} of ${sittings}`);
+      const { results, file, code } = await subRun({ benches, opts: { ...runOpts, count: undefined }, env, stderr, signal, command });
+      if (!results?.complete || code !== EXIT.OK) return code === EXIT.OK ? EXIT.ROWS_FAILED : code;
+      timed.push({ results, file });
+    }
+  }
+  let rows;
+  try {
+    rows = calibrationInputs(counts.results, timed.map((t) => t.results));
+  } catch (err) {
+    throw usageError(err.message);
+  }
+  if (!rows.length) throw usageError('no bench has a row counted and timed against the same reference', 'give the count and the timed runs the same benches and drivers');
+  const calibration = calibrateCounts(rows);
+  const record = calibrationRecord({ calibration, countsFile: counts.file, timedFiles: timed.map((t) => t.file), createdAt: new Date().toISOString() });
+  const file = join(opts.out, `count-calibration-${record.createdAt.replace(/[:.]/g, '-')}.json`);
+  writeFileSync(file, `${JSON.stringify(record, null, 2)}\n`);
+  if (opts.json === true || opts.json === '-') stdout.write(`${JSON.stringify(record, null, 2)}\n`);
+  else {
+    if (typeof opts.json === 'string') writeFileSync(opts.json, `${JSON.stringify(record, null, 2)}\n`);
+    stdout.write(renderCountCalibration(calibration, { sittings: timed.length }));
+  }
+  stderr.write(`calibration saved to ${resolve(file)}\n`);
+  if (timed.length < DEFAULT_SITTINGS) stderr.write(`calibrate --count: ${timed.length} sitting(s) timed; the target is judged on at least ${DEFAULT_SITTINGS}\n`);
+  return calibration.met && timed.length >= DEFAULT_SITTINGS ? EXIT.OK : EXIT.ROWS_FAILED;
+}
