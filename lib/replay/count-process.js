@@ -59,6 +59,6 @@ async function main() {
 }
 
 main().then(() => process.exit(0), (err) => {
-  say({ ok: false, error: takeMismatch() ?? err?.message ?? String(err) });
+  say({ ok: false, error: takeMismatch() || err?.message || String(err) });
   process.exit(1);
 });

@@ -3,10 +3,10 @@
 // interleaving the drivers in its rounds; then every row's ratios and errors (results/count-calibration.js),
 // and a calibration file beside the runs' results. --counts and --timed take runs already made instead.
 import { join, resolve } from 'node:path';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { EXIT, usageError } from '../../common/errors.js';
 import { runBenchmark } from '../../run.js';
-import { readResults, resultsFileName } from '../../results/file.js';
+import { assertWritableDir, readResults, resultsFileName } from '../../results/file.js';
 import { calibrateCounts, calibrationInputs, TARGET } from '../../results/count-calibration.js';
 import { renderCountCalibration } from '../../reporting/count-calibration-text.js';
 
@@ -43,6 +43,7 @@ export const calibrationRecord = ({ calibration, countsFile, timedFiles, created
 /** The whole command; returns its exit code. */
 export async function calibrateCount({ benches, opts, env, stdout, stderr, signal, command }) {
   if (opts.count !== 'cycles') throw usageError(`calibrate --count ${opts.count}: calibrate counts with cycles, whose count reads instructions too, in the same windows`, 'run calibrate --count cycles');
+  assertWritableDir(opts.out);
   const sittings = opts.sittings ?? DEFAULT_SITTINGS;
   const runOpts = { ...opts, replay: true, json: undefined, concurrency: 1, quiet: opts.quiet };
   const log = (line) => { if (!opts.quiet) stderr.write(`${line}\n`); };
@@ -73,6 +74,7 @@ export async function calibrateCount({ benches, opts, env, stdout, stderr, signa
   if (!rows.length) throw usageError('no bench has a row counted and timed against the same reference', 'give the count and the timed runs the same benches and drivers');
   const calibration = calibrateCounts(rows);
   const record = calibrationRecord({ calibration, countsFile: counts.file, timedFiles: timed.map((t) => t.file), createdAt: new Date().toISOString() });
+  mkdirSync(opts.out, { recursive: true });
   const file = join(opts.out, `count-calibration-${record.createdAt.replace(/[:.]/g, '-')}.json`);
   writeFileSync(file, `${JSON.stringify(record, null, 2)}\n`);
   if (opts.json === true || opts.json === '-') stdout.write(`${JSON.stringify(record, null, 2)}\n`);
