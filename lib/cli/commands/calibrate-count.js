@@ -45,7 +45,7 @@ export async function calibrateCount({ benches, opts, env, stdout, stderr, signa
   if (opts.count !== 'cycles') throw usageError(`calibrate --count ${opts.count}: calibrate counts with cycles, whose count reads instructions too, in the same windows`, 'run calibrate --count cycles');
   assertWritableDir(opts.out);
   const sittings = opts.sittings ?? DEFAULT_SITTINGS;
-  const runOpts = { ...opts, replay: true, json: undefined, concurrency: 1, quiet: opts.quiet };
+  const runOpts = { ...opts, replay: true, json: undefined, concurrency: 1 };
   const log = (line) => { if (!opts.quiet) stderr.write(`${line}\n`); };
   let counts;
   if (opts.counts) counts = readRun(opts.counts, { counted: true });
@@ -76,10 +76,11 @@ export async function calibrateCount({ benches, opts, env, stdout, stderr, signa
   const record = calibrationRecord({ calibration, countsFile: counts.file, timedFiles: timed.map((t) => t.file), createdAt: new Date().toISOString() });
   mkdirSync(opts.out, { recursive: true });
   const file = join(opts.out, `count-calibration-${record.createdAt.replace(/[:.]/g, '-')}.json`);
-  writeFileSync(file, `${JSON.stringify(record, null, 2)}\n`);
-  if (opts.json === true || opts.json === '-') stdout.write(`${JSON.stringify(record, null, 2)}\n`);
+  const json = `${JSON.stringify(record, null, 2)}\n`;
+  writeFileSync(file, json);
+  if (opts.json === true || opts.json === '-') stdout.write(json);
   else {
-    if (typeof opts.json === 'string') writeFileSync(opts.json, `${JSON.stringify(record, null, 2)}\n`);
+    if (typeof opts.json === 'string') writeFileSync(opts.json, json);
     stdout.write(renderCountCalibration(calibration, { sittings: timed.length }));
   }
   stderr.write(`calibration saved to ${resolve(file)}\n`);

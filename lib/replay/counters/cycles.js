@@ -25,19 +25,6 @@ export const PUBLISHED_CYCLE_WEIGHTS = Object.freeze({ l1Hit: 1, llHit: 5, ramHi
 export const CYCLE_WEIGHTS = PUBLISHED_CYCLE_WEIGHTS;
 
 /**
- * Pure: the estimated cycles of a dump's event totals ({ Ir, Dr, Dw, I1mr, D1mr, D1mw, ILmr, DLmr, DLmw,
- * Bcm, Bim }; a missing one is 0): L1 hits + 5 × LL hits + 35 × RAM hits (+ branchMiss × mispredictions).
- */
-export function estimatedCycles(events, weights = CYCLE_WEIGHTS) {
-  const e = (name) => events[name] ?? 0;
-  const accesses = e('Ir') + e('Dr') + e('Dw');
-  const l1Misses = e('I1mr') + e('D1mr') + e('D1mw');
-  const ramHits = e('ILmr') + e('DLmr') + e('DLmw');
-  return (accesses - l1Misses) * weights.l1Hit + (l1Misses - ramHits) * weights.llHit + ramHits * weights.ramHit
-    + (e('Bcm') + e('Bim')) * weights.branchMiss;
-}
-
-/**
  * Pure: event totals → the breakdown a row keeps (count.events, per operation once divided): enough to
  * weigh a row's events again with other weights (weighedEvents; calibrate --count fits them).
  */
@@ -49,6 +36,19 @@ export const breakdownOf = (events) => ({
   branchMispredicts: (events.Bcm ?? 0) + (events.Bim ?? 0),
 });
 
+/**
+ * Pure: a breakdown's (breakdownOf's, or a row's count.events) estimated cycles under `weights`: L1 hits
+ * + 5 × LL hits + 35 × RAM hits (+ branchMiss × mispredictions) under the published ones.
+ */
+export function weighedEvents(b, weights = CYCLE_WEIGHTS) {
+  const accesses = b.instructions + b.dataAccesses;
+  return (accesses - b.l1Misses) * weights.l1Hit + (b.l1Misses - b.llMisses) * weights.llHit + b.llMisses * weights.ramHit
+    + b.branchMispredicts * weights.branchMiss;
+}
+
+/** Pure: the estimated cycles of a dump's event totals ({ Ir, Dr, Dw, I1mr, …, Bim }; a missing one is 0), weighed as a breakdown. */
+export const estimatedCycles = (events, weights = CYCLE_WEIGHTS) => weighedEvents(breakdownOf(events), weights);
+
 /** The event totals of the last `chunks` dumps of a finished count process in `dir`: its windows. */
 function readEvents(dir, chunks) {
   return lastDumps(dir, chunks).map((text) => {
@@ -56,16 +56,6 @@ function readEvents(dir, chunks) {
     if (!events || events.I1mr === undefined) throw new Error('a callgrind dump had no cache events in its summary line');
     return events;
   });
-}
-
-/**
- * Pure: a breakdown's (breakdownOf's, or a row's count.events) estimated cycles under `weights`: the
- * same figure as estimatedCycles of the events it came from.
- */
-export function weighedEvents(b, weights = CYCLE_WEIGHTS) {
-  const accesses = b.instructions + b.dataAccesses;
-  return (accesses - b.l1Misses) * weights.l1Hit + (b.l1Misses - b.llMisses) * weights.llHit + b.llMisses * weights.ramHit
-    + b.branchMispredicts * weights.branchMiss;
 }
 
 const readWindows = (dir, chunks) => readEvents(dir, chunks).map((events) => estimatedCycles(events));
