@@ -27,10 +27,11 @@ const EPYC = {
 const XEON = { ...EPYC, cpu: { vendor: 'GenuineIntel', model: 'Intel(R) Xeon(R) Platinum 8370C CPU @ 2.80GHz' }, glibc: '2.39' };
 
 /** The fixture's run, counted on `platform` (none: as recorded before platforms were), mysql2's `do` at `perOp`, saved as `name`. */
-function saved(name, { platform, perOp = 25590, valgrind } = {}) {
+function saved(name, { platform, perOp = 25590, valgrind, threadPool } = {}) {
   const r = structuredClone(FIXTURE);
   if (platform) r.settings.count.platform = platform;
   if (valgrind) r.settings.count.valgrind = valgrind;
+  if (threadPool) r.settings.count.threadPool = threadPool;
   r.benches[0].results[0].instructionsPerOp = perOp;
   writeFileSync(join(dir, name), JSON.stringify(r));
   return join(dir, name);
@@ -88,6 +89,14 @@ test('another Node, or another Valgrind: refused in one line, exit 2', async () 
   const valgrind = await compare(base, saved('vg.json', { platform: EPYC, valgrind: 'valgrind-3.22.0' }));
   assert.equal(valgrind.code, EXIT.USAGE);
   assert.match(valgrind.err, /^mysql-driver-bench: error: .*Valgrind version differs: valgrind-3\.19\.0 \(base\) vs valgrind-3\.22\.0 \(new\)[^\n]*\n$/);
+});
+
+test('a run counted with libuv\'s thread pool of one thread against one counted before it was fixed: refused in one line, exit 2', async () => {
+  const { code, out, err } = await compare(saved('pool4.json', { platform: EPYC }), saved('pool1.json', { platform: EPYC, threadPool: 1 }));
+  assert.equal(code, EXIT.USAGE);
+  assert.equal(out, '');
+  assert.match(err, /^mysql-driver-bench: error: .*libuv thread pool differs: none \(base\) vs 1 \(new\)[^\n]*\n$/);
+  assert.equal((await compare(saved('pool1a.json', { platform: EPYC, threadPool: 1 }), saved('pool1b.json', { platform: EPYC, threadPool: 1 }))).code, EXIT.OK);
 });
 
 test('a run that recorded no platform: compared as before, its platform said to be unknown', async () => {

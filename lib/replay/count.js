@@ -14,6 +14,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DRIVER_PROCESS_TZ } from '../measuring/processes/launch.js';
 import { fixedMallocTunables } from '../measuring/processes/same-program.js';
+import { COUNT_THREAD_POOL } from './valgrind.js';
 import { notApplicableReason, planFor } from '../measuring/bench/plan.js';
 import { failedRow, naRow } from '../measuring/planning/rows.js';
 import { killOnExit } from '../common/children.js';
@@ -74,7 +75,7 @@ export async function countOnce(job, { counter, live = new Set(), signal, keep =
       const child = spawn('valgrind', [...counter.toolArgs, ...counter.outputArgs(dir),
         process.execPath, ...counter.v8Flags, ...profileFlags, CHILD, JSON.stringify({ ...job, go })], {
         stdio: ['ignore', 'pipe', 'pipe'],
-        env: { ...process.env, TZ: DRIVER_PROCESS_TZ, GLIBC_TUNABLES: fixedMallocTunables(process.env.GLIBC_TUNABLES, counter.mallocTunables) },
+        env: { ...process.env, TZ: DRIVER_PROCESS_TZ, GLIBC_TUNABLES: fixedMallocTunables(process.env.GLIBC_TUNABLES, counter.mallocTunables), UV_THREADPOOL_SIZE: String(COUNT_THREAD_POOL) },
       });
       live.add(child);
       if (profileFlags.length) perfMap = `/tmp/perf-${child.pid}.map`;

@@ -26,6 +26,14 @@ export const MARKER = 'uv_os_getpriority';
 // _int_free and unlink_chunk; with tcache_count=2000, six processes read 1,026,198 to 1,026,293.
 export const COUNT_MALLOC_TUNABLES = `${FIXED_MALLOC_TUNABLES}:glibc.malloc.tcache_count=2000`;
 
+// libuv's thread pool in a counted process: one thread. Start-up reads the harness's modules through
+// the pool, and with libuv's four threads their order of completion, and so the order of what the heap
+// holds, varied from process to process: mysql2 3.4.5's `do` counted 88,575 or 88,993 instructions/op
+// (5 of 8 processes the latter), all of the difference in V8's property lookup behind mysql2's
+// per-query Object.assign (a lookup cache keyed by addresses). With one thread, 8 of 8 read 88,992-88,993,
+// and 3.2.4's 6 of 6 88,961 (docs/history/2026-11-27-bisect.md#one-thread-in-libuvs-pool).
+export const COUNT_THREAD_POOL = 1;
+
 /** Valgrind's version ('valgrind-3.19.0'), or null when it is not installed. */
 export function valgrindVersion() {
   const r = spawnSync('valgrind', ['--version'], { encoding: 'utf8' });
