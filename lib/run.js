@@ -108,6 +108,8 @@ export async function runBenchmark({ benches, opts, env, stdout, stderr, signal,
       // What a bench refuses (a --sql file the server cannot prepare) stops the run before anything is measured.
       for (const bench of benches) await bench.preflight?.(stage.session.admin, stage.session.context);
     }
+    // A signal while the server started or the sets were captured: stop before measuring (main says so).
+    signals.signal.throwIfAborted();
     log(describeBaseline(baseline)); // once the server is up, so a failure to reach it stays one line
     if (opts.startAt) {
       // The shards of a run on one server start measuring together (set-up done, nothing measured yet).

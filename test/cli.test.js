@@ -159,6 +159,28 @@ test('the terminal closed (SIGHUP to the process group) mid-run: exit 129, parti
   assertNothingLeft(tmp);
 });
 
+test('SIGHUP while a replay run captures its sets: exit 129 in one line, no stack trace, nothing left', async () => {
+  const { tmp, out } = isolatedDirs();
+  let sent = false;
+  const { done } = startCli(['do', '--replay', '--out', out], {
+    tmp,
+    onStderr: (text, child) => {
+      if (!sent && /replay: capturing/.test(text)) {
+        sent = true;
+        process.kill(-child.pid, 'SIGHUP');
+      }
+    },
+    detached: true,
+  });
+  const r = await done;
+  assert.ok(sent, 'the signal was sent');
+  assert.equal(r.code, 129, r.stderr);
+  assert.match(r.stderr, /^mysql-driver-bench: interrupted by SIGHUP: stopped before anything was measured, nothing left running$/m);
+  assert.doesNotMatch(r.stderr, /unexpected error/);
+  assert.ok(noStackTrace(r.stderr));
+  assertNothingLeft(tmp);
+});
+
 test('the harness itself killed (SIGKILL) mid-run: its stopped driver processes, server and temp dir are cleaned up by the watchdogs', async () => {
   const { tmp, out } = isolatedDirs();
   let drivers = [];

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { EXIT, UserError } from '../common/errors.js';
 import { redact } from '../common/redact.js';
+import { Interrupted } from '../server/session.js';
 import { registerRun } from './commands/run.js';
 import { registerAa } from './commands/aa.js';
 import { registerCalibrate } from './commands/calibrate.js';
@@ -70,6 +71,12 @@ export async function main(argv, io = {}) {
       if (err.code === 'commander.helpDisplayed' || err.code === 'commander.help' || err.code === 'commander.version') return EXIT.OK;
       // commander already printed its one-line message
       return EXIT.USAGE;
+    }
+    // A signal before anything was measured (a replay run's capture, a server starting): what a run
+    // started was cleaned up on the way here, and there are no rows to save.
+    if (err instanceof Interrupted) {
+      stderr.write(`mysql-driver-bench: ${err.message}: stopped before anything was measured, nothing left running\n`);
+      return err.exitCode;
     }
     stderr.write(`${formatError(err, debug)}\n`);
     return err instanceof UserError ? err.exitCode : EXIT.UNEXPECTED;
