@@ -15,6 +15,7 @@ import { renderTable } from '../lib/reporting/table.js';
 import { resultsProblem, serialize } from '../lib/results/file.js';
 import { renderResultsMarkdown } from '../lib/reporting/markdown.js';
 import { runCli } from './helpers/cli.js';
+import { fixedLayoutLauncher } from '../lib/measuring/processes/same-program.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mdb-cycles-test-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -106,6 +107,12 @@ test('a cycles run records its caches and weights, says est. cycles/op and never
   assert.match(countIncomparability(instructions, results), /^Valgrind options differ/);
   const reweighted = { ...results, settings: { ...results.settings, count: { ...count, cycleWeights: { ...CYCLE_WEIGHTS, branchMiss: 10 } } } };
   assert.match(countIncomparability(results, reweighted), /^cycle weights differ/);
+  // Its processes run with one address layout where setarch -R runs (as on this Debian), and a run
+  // whose layout was randomized is not compared with it.
+  assert.equal(cycles.fixedLayout, true);
+  assert.equal(count.addressLayout, fixedLayoutLauncher() ? 'fixed' : 'randomized (setarch -R could not run)');
+  const randomized = { ...results, settings: { ...results.settings, count: { ...count, addressLayout: 'randomized (setarch -R could not run)' } } };
+  assert.match(countIncomparability(results, randomized), /^address layout differs/);
 });
 
 test('the CLI takes --count cycles (with --replay) and lists it in --help', async () => {

@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DRIVER_PROCESS_TZ } from '../measuring/processes/launch.js';
-import { fixedMallocTunables } from '../measuring/processes/same-program.js';
+import { fixedLayoutLauncher, fixedMallocTunables } from '../measuring/processes/same-program.js';
 import { COUNT_THREAD_POOL } from './valgrind.js';
 import { notApplicableReason, planFor } from '../measuring/bench/plan.js';
 import { failedRow, naRow } from '../measuring/planning/rows.js';
@@ -72,7 +72,10 @@ export async function countOnce(job, { counter, live = new Set(), signal, keep =
   try {
     return await new Promise((resolve, reject) => {
       const profileFlags = keep ? counter.profileFlags?.(dir, recorded) ?? [] : [];
-      const child = spawn('valgrind', [...counter.toolArgs, ...counter.outputArgs(dir),
+      // A counter whose figure depends on where pages lie runs with one address layout (setarch -R execs
+      // valgrind: the same pid, for vgdb).
+      const fixed = counter.fixedLayout ? fixedLayoutLauncher() : null;
+      const child = spawn(fixed ? fixed.command : 'valgrind', [...(fixed ? [...fixed.args, 'valgrind'] : []), ...counter.toolArgs, ...counter.outputArgs(dir),
         process.execPath, ...counter.v8Flags, ...profileFlags, CHILD, JSON.stringify({ ...job, go })], {
         stdio: ['ignore', 'pipe', 'pipe'],
         env: { ...process.env, TZ: DRIVER_PROCESS_TZ, GLIBC_TUNABLES: fixedMallocTunables(process.env.GLIBC_TUNABLES, counter.mallocTunables), UV_THREADPOOL_SIZE: String(COUNT_THREAD_POOL) },

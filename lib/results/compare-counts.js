@@ -30,6 +30,7 @@ const SAME = [
   ['Valgrind version', (r) => r.settings?.count?.valgrind],
   ['Valgrind options', (r) => r.settings?.count?.valgrindArgs?.join(' ')],
   ['malloc settings', (r) => r.settings?.count?.mallocTunables],
+  ['address layout', (r) => r.settings?.count?.addressLayout], // --count cycles' (counters/cycles.js)
   ['libuv thread pool', (r) => r.settings?.count?.threadPool], // which of a row's address-keyed states it counts (replay/valgrind.js)
   ['cycle weights', (r) => (r.settings?.count?.cycleWeights ? JSON.stringify(r.settings.count.cycleWeights) : undefined)], // --count cycles' (counters/cycles.js)
   ['profile flags', (r) => r.settings?.count?.profileFlags?.join(' ')], // JIT names move the count (replay/counters/instructions.js)

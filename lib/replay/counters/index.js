@@ -15,6 +15,7 @@
 //   size(recording)          { warmup, ops }: the operations before the windows and in each, from a replay set
 //   readWindows(dir, n)      the last n windows' figures, from what the tool wrote into dir
 //   warmWindows              optional: windows run instrumented before the counted ones, not read (cycles: 1, to fill its caches)
+//   fixedLayout              optional: run the counted processes with address-space randomization off (setarch -R, where it runs; cycles)
 //   timeoutS                 optional: the most seconds a count process may take (default 600; cycles 1800)
 //   breakdown(dir, n)        optional: what the figure is made of ({ name: total } over the n windows), kept per operation as a row's count.events
 //   profileFlags(dir, rec)   optional: V8 flags added when the row's profile is kept (replay/profiles.js), from settings.count (rec)
