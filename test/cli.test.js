@@ -135,13 +135,14 @@ test('Ctrl-C half-way: exit 130, partial results saved, server, driver processes
   assertNothingLeft(tmp);
 });
 
-test('the terminal closed (SIGHUP to the process group) mid-run: exit 129, partial results saved, nothing left', async () => {
+/** Run the CLI with `args` (and --out) in its own process group, and SIGHUP the group once stderr matches `when`. */
+async function hungUpWhen(when, args) {
   const { tmp, out } = isolatedDirs();
   let sent = false;
-  const { done } = startCli(['do', 'insert', 'batch', '--time', '0.5', '--warmup', '0.1', '--out', out], {
+  const { done } = startCli([...args, '--out', out], {
     tmp,
     onStderr: (text, child) => {
-      if (!sent && /\[\s*2\/\d+\]/.test(text)) {
+      if (!sent && when.test(text)) {
         sent = true;
         process.kill(-child.pid, 'SIGHUP');
       }
@@ -151,6 +152,11 @@ test('the terminal closed (SIGHUP to the process group) mid-run: exit 129, parti
   const r = await done;
   assert.ok(sent, 'the signal was sent');
   assert.equal(r.code, 129, r.stderr);
+  return { r, tmp, out };
+}
+
+test('the terminal closed (SIGHUP to the process group) mid-run: exit 129, partial results saved, nothing left', async () => {
+  const { r, tmp, out } = await hungUpWhen(/\[\s*2\/\d+\]/, ['do', 'insert', 'batch', '--time', '0.5', '--warmup', '0.1']);
   const [json] = savedResults(out);
   assert.equal(json.complete, false);
   assert.equal(json.stoppedBy, 'interrupted by SIGHUP');
@@ -160,21 +166,7 @@ test('the terminal closed (SIGHUP to the process group) mid-run: exit 129, parti
 });
 
 test('SIGHUP while a replay run captures its sets: exit 129 in one line, no stack trace, nothing left', async () => {
-  const { tmp, out } = isolatedDirs();
-  let sent = false;
-  const { done } = startCli(['do', '--replay', '--out', out], {
-    tmp,
-    onStderr: (text, child) => {
-      if (!sent && /replay: capturing/.test(text)) {
-        sent = true;
-        process.kill(-child.pid, 'SIGHUP');
-      }
-    },
-    detached: true,
-  });
-  const r = await done;
-  assert.ok(sent, 'the signal was sent');
-  assert.equal(r.code, 129, r.stderr);
+  const { r, tmp } = await hungUpWhen(/replay: capturing/, ['do', '--replay']);
   assert.match(r.stderr, /^mysql-driver-bench: interrupted by SIGHUP: stopped before anything was measured, nothing left running$/m);
   assert.doesNotMatch(r.stderr, /unexpected error/);
   assert.ok(noStackTrace(r.stderr));
