@@ -2,7 +2,7 @@
 // measured, where the results say it ran. Recorded in the results (never connection secrets).
 import { BENCHES, DEFAULT_BENCHES } from '../../../benchs/index.js';
 import { driverProcessFlags } from '../processes/launch.js';
-import { FIXED_MALLOC_TUNABLES, fixedLayoutLauncher } from '../processes/same-program.js';
+import { FIXED_MALLOC_TUNABLES, addressLayout } from '../processes/same-program.js';
 import { REPLAY_MIN_BUDGET_S, REPLAY_RUN_TARGET_S } from './pace.js';
 import { REPLAY_WARMUP_OPS, SMOKE_REPLAY_WARMUP_OPS, collectionPoint } from '../figures/warm-up-lengths.js';
 import { BUILTIN_DRIVERS } from '../../drivers/index.js';
@@ -134,7 +134,7 @@ export function resolveSettings(opts, benches) {
       // Timed, a row's processes run the same program on the same operations (same-program.js, warm-up.js).
       warmupOps,
       warmupCollectionAfterOps: collectionPoint(warmupOps),
-      addressLayout: fixedLayoutLauncher() ? 'fixed' : 'randomized (setarch -R could not run)',
+      addressLayout: addressLayout(),
       mallocTunables: FIXED_MALLOC_TUNABLES,
     };
   }

@@ -32,6 +32,9 @@ export function fixedLayoutLauncher() {
   return launcher;
 }
 
+/** What a run records as its processes' address layout: 'fixed', or why not. */
+export const addressLayout = () => (fixedLayoutLauncher() ? 'fixed' : 'randomized (setarch -R could not run)');
+
 // glibc's malloc moves its mmap and trim thresholds with what a process happened to free first, and
 // replayed processes of one row ran up to 1.4 times apart until both were fixed
 // (docs/history/2026-11-26-replay-pace.md#2026-11-26-early-afternoon-mallocs-moving-thresholds-issue-33).

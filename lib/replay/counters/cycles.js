@@ -7,7 +7,7 @@
 import { parseEventTotals } from '../callgrind.js';
 import { COUNT_MALLOC_TUNABLES, COUNT_V8_FLAGS, MARKER, assertValgrind, lastDumps } from '../valgrind.js';
 import instructions, { PROFILE_FLAGS } from './instructions.js';
-import { fixedLayoutLauncher } from '../../measuring/processes/same-program.js';
+import { addressLayout } from '../../measuring/processes/same-program.js';
 
 // The simulated caches, given explicitly so that no count depends on the host's (callgrind otherwise
 // reads the host's CPU): 32 KiB 8-way L1 instruction and data caches, an 8 MiB 16-way last level,
@@ -105,7 +105,7 @@ export default Object.freeze({
   breakdown,
   profileFlags: instructions.profileFlags,
   record: ({ jitNames = false } = {}) => ({ valgrind: assertValgrind(process.env, 'cycles'), valgrindArgs: [...CALLGRIND_ARGS], cacheConfig: { ...CACHE_CONFIG },
-    cycleWeights: { ...CYCLE_WEIGHTS }, addressLayout: fixedLayoutLauncher() ? 'fixed' : 'randomized (setarch -R could not run)', v8Flags: [...COUNT_V8_FLAGS], mallocTunables: COUNT_MALLOC_TUNABLES, ...(jitNames ? { profileFlags: [...PROFILE_FLAGS] } : {}) }),
+    cycleWeights: { ...CYCLE_WEIGHTS }, addressLayout: addressLayout(), v8Flags: [...COUNT_V8_FLAGS], mallocTunables: COUNT_MALLOC_TUNABLES, ...(jitNames ? { profileFlags: [...PROFILE_FLAGS] } : {}) }),
   counting: (count) => `each bench × driver in one process under ${count.valgrind} (callgrind, simulated caches), warmed up uninstrumented, then three windows counted`,
   countedWith: (count) => `counted under ${count.valgrind} with simulated caches (I1 ${count.cacheConfig.I1}, D1 ${count.cacheConfig.D1}, LL ${count.cacheConfig.LL}: size,ways,line) and V8's determinism flags (${count.v8Flags.join(' ')}), one process per row`,
   method: (count) => `L1 hits + ${count.cycleWeights.llHit} × LL hits + ${count.cycleWeights.ramHit} × RAM accesses${count.cycleWeights.branchMiss ? ` + ${count.cycleWeights.branchMiss} × branch mispredictions` : ''}, under ${count.valgrind}'s callgrind (--cache-sim, --branch-sim), after an uninstrumented warm-up and a window that fills the caches, three windows of N operations each`,
