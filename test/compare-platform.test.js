@@ -27,11 +27,12 @@ const EPYC = {
 const XEON = { ...EPYC, cpu: { vendor: 'GenuineIntel', model: 'Intel(R) Xeon(R) Platinum 8370C CPU @ 2.80GHz' }, glibc: '2.39' };
 
 /** The fixture's run, counted on `platform` (none: as recorded before platforms were), mysql2's `do` at `perOp`, saved as `name`. */
-function saved(name, { platform, perOp = 25590, valgrind, threadPool } = {}) {
+function saved(name, { platform, perOp = 25590, valgrind, threadPool, moduleLoading } = {}) {
   const r = structuredClone(FIXTURE);
   if (platform) r.settings.count.platform = platform;
   if (valgrind) r.settings.count.valgrind = valgrind;
   if (threadPool) r.settings.count.threadPool = threadPool;
+  if (moduleLoading) r.settings.count.moduleLoading = moduleLoading;
   r.benches[0].results[0].instructionsPerOp = perOp;
   writeFileSync(join(dir, name), JSON.stringify(r));
   return join(dir, name);
@@ -97,6 +98,14 @@ test('a run counted with libuv\'s thread pool of one thread against one counted 
   assert.equal(out, '');
   assert.match(err, /^mysql-driver-bench: error: .*libuv thread pool differs: none \(base\) vs 1 \(new\)[^\n]*\n$/);
   assert.equal((await compare(saved('pool1a.json', { platform: EPYC, threadPool: 1 }), saved('pool1b.json', { platform: EPYC, threadPool: 1 }))).code, EXIT.OK);
+});
+
+test('runs whose counted processes loaded the harness differently (import() against require()): refused in one line, exit 2', async () => {
+  const { code, out, err } = await compare(saved('import.json', { platform: EPYC, threadPool: 1, moduleLoading: 'import' }), saved('require.json', { platform: EPYC, threadPool: 1, moduleLoading: 'require' }));
+  assert.equal(code, EXIT.USAGE);
+  assert.equal(out, '');
+  assert.match(err, /^mysql-driver-bench: error: .*module loading differs: import \(base\) vs require \(new\)[^\n]*\n$/);
+  assert.equal((await compare(saved('req1.json', { platform: EPYC, threadPool: 1, moduleLoading: 'require' }), saved('req2.json', { platform: EPYC, threadPool: 1, moduleLoading: 'require' }))).code, EXIT.OK);
 });
 
 test('a run that recorded no platform: compared as before, its platform said to be unknown', async () => {

@@ -1,9 +1,11 @@
 // --count instructions, the pure parts: sizing, reading Valgrind's total, Δ and comparing two counts.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { fileURLToPath } from 'node:url';
 import { parseDumpTotal, sizeCount } from '../lib/replay/counters/instructions.js';
 import { reportOf, unsteadyWindows } from '../lib/replay/count.js';
 import { COUNT_V8_FLAGS } from '../lib/replay/valgrind.js';
+import { builtinAdapterFile } from '../lib/drivers/index.js';
 import { DETERMINISTIC_V8_FLAGS, FIXED_MALLOC_TUNABLES, fixedLayoutLauncher, fixedMallocTunables } from '../lib/measuring/processes/same-program.js';
 import { processRuntime } from '../lib/measuring/processes/launch.js';
 import { compareCounts, countIncomparability } from '../lib/results/compare-counts.js';
@@ -187,4 +189,15 @@ test("a count process's report is its last stdout line when that is an object wi
   assert.equal(reportOf(''), null);
   assert.equal(reportOf('null'), null);
   assert.equal(reportOf('{"ops":3}'), null);
+});
+
+test("a count process requires the built-in adapter its driver builds on, whatever the spec's release, checkout, options, label or tag", () => {
+  const adapter = (name) => fileURLToPath(new URL(`../lib/drivers/${name}.js`, import.meta.url));
+  for (const spec of ['mysql2', 'mysql2#aa', 'mysql2@3.9.0', 'mysql2@file:/tmp/checkout', 'mysql2@git:../x#v3.9.0#2', 'head=mysql2@git:.#HEAD', 'mysql2:rowsAsArray=true']) {
+    assert.equal(builtinAdapterFile(spec), adapter('mysql2'), spec);
+  }
+  assert.equal(builtinAdapterFile('mysql'), adapter('mysql'), 'mysql is not taken for mysql2, nor the reverse');
+  assert.equal(builtinAdapterFile('mariadb@3.4.0'), adapter('mariadb'));
+  assert.equal(builtinAdapterFile('./my-adapter.js'), null, 'an adapter file of its own: none');
+  assert.equal(builtinAdapterFile('/abs/adapter.mjs'), null);
 });

@@ -72,7 +72,7 @@ test('a counter registered by a test reaches the table, the JSON (valid by the s
   const read = readResults(base);
   assert.equal(resultsProblem(JSON.parse(serialize(read))), null);
   const { platform, ...count } = read.settings.count;
-  assert.deepEqual(count, { what: 'widgets', fakegrind: 'fakegrind-1.0', v8Flags: ['--predictable'], threadPool: 1, noiseFloorPct: 0.5, benchFloorsPct: { execute: 4 } });
+  assert.deepEqual(count, { what: 'widgets', fakegrind: 'fakegrind-1.0', v8Flags: ['--predictable'], threadPool: 1, moduleLoading: process.features.require_module ? 'require' : 'import', noiseFloorPct: 0.5, benchFloorsPct: { execute: 4 } });
   assert.equal(platform.node.version, process.version, 'and the platform it was counted on');
   const mariadb = read.benches[0].results[1];
   assert.deepEqual([mariadb.count.what, mariadb.count.perOp, mariadb.deltaPct, mariadb.deltaSignificant], ['widgets', 900, 11.111, true]);

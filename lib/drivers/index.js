@@ -1,7 +1,7 @@
 // Which drivers a run compares: built-in adapters by name, or adapter modules by path.
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { usageError } from '../common/errors.js';
 import { assertVersionedSpec, defaultCacheDir, isVersionedSpec, loadVersionedDriver } from './versions.js';
 import { inspectCheckout, isLocalSpec, loadLocalDriver } from './local.js';
@@ -35,6 +35,17 @@ function splitSpec(spec) {
   const { base: withRuntime, tag } = splitRepeat(unlabelled);
   const { base: withOptions, runtime } = splitRuntime(withRuntime);
   return { label, tag, runtime, withOptions, ...splitVariant(withOptions) };
+}
+
+/**
+ * The file of the built-in adapter a spec builds on (lib/drivers/mysql2.js for mysql2, mysql2@3.9.0,
+ * a checkout or a commit of mysql2, with or without options, label or tag), or null: an adapter file
+ * of its own. Pure.
+ */
+export function builtinAdapterFile(spec) {
+  const { base } = splitSpec(spec);
+  const name = isPath(base) ? null : base.split('@')[0];
+  return Object.hasOwn(BUILTIN, name ?? '') ? fileURLToPath(new URL(`./${name}.js`, import.meta.url)) : null;
 }
 
 /** Check the names before anything starts: built-in drivers, releases, checkouts, or adapter files that exist. */

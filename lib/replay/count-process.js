@@ -5,23 +5,31 @@
 // it waits until the file `go` exists, its parent having switched instrumentation on meanwhile; then
 // `chunks` windows of `ops` operations follow, each a dump of its own. Every result is checked. Last,
 // one JSON line on stdout ({ ok, ops, protocol } or { ok: false, error }).
-//   node count-process.js '<json: { spec, bench, benches, set, context, target, warmup, ops, chunks, go }>'
+//   node count-entry.cjs '<json: { spec, bench, benches, set, context, target, warmup, ops, chunks, go }>'
 // (benches: the sources of the run's benches from outside benchs/, --bench-file)
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import { replayConnections, takeMismatch } from '../conversations/transport.js';
 import { decodeConversation, readSet } from '../conversations/sets.js';
 
 const args = JSON.parse(process.argv[2]);
+// What start-up goes on to load comes in as this file did (count-entry.cjs): with require() where
+// Node can, so that no module read interleaves with the process's other work.
+const requireModule = process.features.require_module ? createRequire(import.meta.url) : null;
+const load = async (file) => (requireModule ? requireModule(file) : import(file));
 const say = (obj) => process.stdout.write(`${JSON.stringify(obj)}\n`);
 
 async function main() {
   const set = readSet(args.set);
   // Before the driver loads: it may keep its own reference to node:net's connect.
   replayConnections(decodeConversation(set));
-  const { loadDrivers } = await import('../drivers/index.js');
-  const { benchNamed, loadBenchSources } = await import('../../benchs/index.js');
-  const { planBench, targetFor } = await import('../measuring/bench/plan.js');
+  const { builtinAdapterFile, loadDrivers } = await load('../drivers/index.js');
+  const { benchNamed, loadBenchSources } = await load('../../benchs/index.js');
+  const { planBench, targetFor } = await load('../measuring/bench/plan.js');
+  // The driver's built-in adapter too, which loadDrivers then import()s loaded.
+  const adapter = builtinAdapterFile(args.spec);
+  if (requireModule && adapter) requireModule(adapter);
   const [driver] = await loadDrivers([args.spec], { checked: true });
   await loadBenchSources(args.benches);
   const bench = benchNamed(args.bench);

@@ -1,5 +1,5 @@
 // --replay --count <counter> (counters/: instructions, cycles): each row's client cost counted by Valgrind
-// instead of timed. Per bench and driver one process (count-process.js) replays the row's set with
+// instead of timed. Per bench and driver one process (count-process.js, count-entry.cjs) replays the row's set with
 // V8's determinism flags under the counter's tool (callgrind): instrumentation off for start-up and
 // warm-up (Valgrind's uninstrumented speed, about 8 × faster), then on for three windows of N
 // operations, each delimited by a dump of the tool's counters. The figure per operation is the windows' total over their operations;
@@ -21,11 +21,12 @@ import { killOnExit } from '../common/children.js';
 import { whenAborted } from '../common/timers.js';
 import { median, sum } from '../common/stats.js';
 import { decodeConversation, readSet } from '../conversations/sets.js';
+import { splitRepeat } from '../drivers/spec.js';
 import { addedBenchSources } from '../../benchs/index.js';
 import { PROFILES_DIR, keepProfile, profilePath, pruneProfiles } from './profiles.js';
 import { confirmSteps } from './confirm-steps.js';
 
-const CHILD = fileURLToPath(new URL('./count-process.js', import.meta.url));
+const CHILD = fileURLToPath(new URL('./count-entry.cjs', import.meta.url));
 
 // The most a count process may take; a cycles count under load took over 600 s for one row of a
 // --smoke select_100_cols (nine Valgrind processes on two cores), so each counter's own limit.
@@ -148,7 +149,9 @@ async function countRow({ counter, bench, driver, context, file, target, live, s
   const { warmup, ops } = smoke ? { warmup: Math.max(64, sized.warmup / 8), ops: Math.max(16, sized.ops / 8) } : sized;
   // A counter's warm windows (cycles: one, to fill its simulated caches) run instrumented before the
   // counted ones and are not read.
-  const job = { spec: driver.loadSpec ?? driver.name, bench: bench.name, benches: addedBenchSources(), set: file, context, target, warmup, ops, chunks: CHUNKS + (counter.warmWindows ?? 0) };
+  // A repeat's process loads its driver without the #tag: an A/A row runs the same program, the tag
+  // (a string in the process) moved where things lie, and so its simulated caches' figure.
+  const job = { spec: splitRepeat(driver.loadSpec ?? driver.name).base, bench: bench.name, benches: addedBenchSources(), set: file, context, target, warmup, ops, chunks: CHUNKS + (counter.warmWindows ?? 0) };
   // A window that held a one-off event (UNSTEADY_WINDOW_RATIO): counted again, in a new process.
   const kept = profiles ? profilePath(profiles.startedAt, bench.name, driver.name) : null;
   const keep = kept ? path.join(profiles.out, kept) : null;

@@ -32,6 +32,7 @@ const SAME = [
   ['malloc settings', (r) => r.settings?.count?.mallocTunables],
   ['address layout', (r) => r.settings?.count?.addressLayout], // --count cycles' (counters/cycles.js)
   ['libuv thread pool', (r) => r.settings?.count?.threadPool], // which of a row's address-keyed states it counts (replay/valgrind.js)
+  ['module loading', (r) => r.settings?.count?.moduleLoading], // the heap start-up leaves, and the engine's feedback from it (replay/valgrind.js)
   ['cycle weights', (r) => (r.settings?.count?.cycleWeights ? JSON.stringify(r.settings.count.cycleWeights) : undefined)], // --count cycles' (counters/cycles.js)
   ['profile flags', (r) => r.settings?.count?.profileFlags?.join(' ')], // JIT names move the count (replay/counters/instructions.js)
 ];

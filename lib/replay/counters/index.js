@@ -24,7 +24,7 @@
 //   cacheConfig              optional: the simulated cache (a value, or a function of none), kept in settings.count.platform (cycles: { I1, D1, LL })
 import { usageError } from '../../common/errors.js';
 import { hostPlatform } from '../platform.js';
-import { COUNT_THREAD_POOL } from '../valgrind.js';
+import { COUNT_THREAD_POOL, countModuleLoading } from '../valgrind.js';
 import instructions from './instructions.js';
 import cycles from './cycles.js';
 
@@ -60,10 +60,10 @@ export function registerCounter(entry) {
 
 /**
  * A count run's settings.count: what is counted, how (the tool's record, `options`: { jitNames }, and
- * the counted processes' libuv thread pool, valgrind.js), on
+ * the counted processes' libuv thread pool and module loading, valgrind.js), on
  * what platform (replay/platform.js; `platform` in place of this host's, for a test) and its noise floors.
  */
 export const countSettings = (counter, { platform, ...options } = {}) => ({
-  what: counter.name, ...counter.record(options), threadPool: COUNT_THREAD_POOL, platform: platform ?? hostPlatform(counter),
+  what: counter.name, ...counter.record(options), threadPool: COUNT_THREAD_POOL, moduleLoading: countModuleLoading(), platform: platform ?? hostPlatform(counter),
   noiseFloorPct: counter.noiseFloorPct, benchFloorsPct: { ...counter.benchFloorsPct },
 });
