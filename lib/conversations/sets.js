@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EXIT, UserError } from '../common/errors.js';
-import { splitRepeat } from '../drivers/index.js';
+import { programSpec } from '../drivers/index.js';
 
 export const SET_FORMAT = 'mysql-driver-bench/replay-set';
 export const SET_VERSION = 3; // 2: each step also says how many bytes the client sent; 3: the greeting's per-connection bytes made the same
@@ -26,7 +26,7 @@ export function benchIdentity(bench) {
  */
 export function driverIdentity(driver) {
   if (driver.local) return null;
-  const spec = splitRepeat(driver.loadSpec ?? driver.name).base;
+  const spec = programSpec(driver);
   const identity = { spec, package: driver.packageName ?? driver.name, version: driver.version ?? 'unknown' };
   if (driver.source && existsSync(driver.source)) identity.file = sha256(readFileSync(driver.source)).slice(0, 16);
   return identity;

@@ -7,7 +7,7 @@ import { assertVersionedSpec, defaultCacheDir, isVersionedSpec, loadVersionedDri
 import { inspectCheckout, isLocalSpec, loadLocalDriver } from './local.js';
 import { assertGitSpec, prepareGitCheckout } from './git.js';
 import { pruneGitCache } from './git-cache.js';
-import { isGitSpec, splitLabel, splitRepeat } from './spec.js';
+import { isGitSpec, programSpec, splitLabel, splitRepeat } from './spec.js';
 import { expandReleaseRanges, isReleaseRange, parseReleaseRange } from './ranges.js';
 import { assertAllowedOptions, fairnessOverrides, splitVariant, unknownOptions, variantLabel } from './variants.js';
 import { harnessRuntime, parseRuntime, resolveRuntime, splitRuntime } from './runtimes.js';
@@ -27,7 +27,7 @@ export const BUILTIN_DRIVERS = ['mysql', 'mysql2', 'mariadb'];
 const isPath = (spec) => !isLocalSpec(spec) && !isGitSpec(spec) && /^(\.{1,2}\/|\/)|\.(m?js)$/.test(spec);
 const isRelease = (spec) => !isPath(spec) && !isLocalSpec(spec) && !isGitSpec(spec) && !isReleaseRange(spec) && isVersionedSpec(spec);
 
-export { splitRepeat };
+export { programSpec, splitRepeat };
 
 /** A spec's parts: { label, base (the driver itself), options, written, runtime, tag }. */
 function splitSpec(spec) {

@@ -20,6 +20,9 @@ export function splitRepeat(spec) {
   return { base: m[1], tag: m[2] };
 }
 
+/** What a row's process loads (a loaded driver's loadSpec, else its name) without a repeat's #tag: one program for a driver and its repeats. */
+export const programSpec = (driver) => splitRepeat(driver.loadSpec ?? driver.name).base;
+
 // A label the user gives a row: letters, digits and . _ + - (no '@', ':' or '/', which specs use).
 const LABELLED = /^([A-Za-z_][\w.+-]{0,59})=(.+)$/;
 

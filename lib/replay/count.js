@@ -21,7 +21,7 @@ import { killOnExit } from '../common/children.js';
 import { whenAborted } from '../common/timers.js';
 import { median, sum } from '../common/stats.js';
 import { decodeConversation, readSet } from '../conversations/sets.js';
-import { splitRepeat } from '../drivers/spec.js';
+import { programSpec } from '../drivers/spec.js';
 import { addedBenchSources } from '../../benchs/index.js';
 import { PROFILES_DIR, keepProfile, profilePath, pruneProfiles } from './profiles.js';
 import { confirmSteps } from './confirm-steps.js';
@@ -151,7 +151,7 @@ async function countRow({ counter, bench, driver, context, file, target, live, s
   // counted ones and are not read.
   // A repeat's process loads its driver without the #tag: an A/A row runs the same program, the tag
   // (a string in the process) moved where things lie, and so its simulated caches' figure.
-  const job = { spec: splitRepeat(driver.loadSpec ?? driver.name).base, bench: bench.name, benches: addedBenchSources(), set: file, context, target, warmup, ops, chunks: CHUNKS + (counter.warmWindows ?? 0) };
+  const job = { spec: programSpec(driver), bench: bench.name, benches: addedBenchSources(), set: file, context, target, warmup, ops, chunks: CHUNKS + (counter.warmWindows ?? 0) };
   // A window that held a one-off event (UNSTEADY_WINDOW_RATIO): counted again, in a new process.
   const kept = profiles ? profilePath(profiles.startedAt, bench.name, driver.name) : null;
   const keep = kept ? path.join(profiles.out, kept) : null;
