@@ -3,7 +3,7 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { aaRun, summarizeAA, renderAA, aaVariant, significantNote, DESIGN_BENCHES } from '../lib/cli/commands/aa.js';
+import { aaRun, summarizeAA, renderAA, aaVariant, significantNote } from '../lib/cli/commands/aa.js';
 import { EXIT } from '../lib/common/errors.js';
 import { isolatedDirs, removeIsolatedDirs, runCli, noStackTrace } from './helpers/cli.js';
 
@@ -29,7 +29,7 @@ function aaResults(deltas) {
 
 test('aa runs one driver against a second process of itself, on the seven design benches by default', () => {
   const run = aaRun([], { baseline: 'mysql2' });
-  assert.deepEqual(run.benches.map((b) => b.name), DESIGN_BENCHES);
+  assert.deepEqual(run.benches.map((b) => b.name), ['do', 'insert', 'batch', 'pipelining', 'select_100_cols', 'select_1000_rows', 'execute']);
   assert.deepEqual(run.opts.drivers, ['mysql2', 'mysql2#aa']);
   assert.equal(run.opts.baseline, 'mysql2');
   assert.deepEqual(aaRun(['do'], { baseline: 'mariadb' }).opts.drivers, ['mariadb', 'mariadb#aa']);

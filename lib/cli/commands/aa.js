@@ -3,7 +3,7 @@
 // (interleaved windows, placement, checks); whatever Δ appears between the two is the harness and
 // the host, not a driver.
 import Table from 'cli-table3';
-import { selectBenches } from '../../../benchs/index.js';
+import { DESIGN_BENCHES, selectBenches } from '../../../benchs/index.js';
 import { EXIT } from '../../common/errors.js';
 import { describeIntervalLevel, fmtDelta, jointIntervals } from '../../reporting/format.js';
 import { fmtBound, fmtOps, fmtPct, fmtSignedPct, fmtUs } from '../../common/format-numbers.js';
@@ -15,8 +15,6 @@ import { addMeasureOptions } from '../options.js';
 import { exitCodesHelp } from '../exit-codes.js';
 import { redactArgv } from '../../common/redact.js';
 
-// The design card's seven benches: the yardstick for every measuring change.
-export const DESIGN_BENCHES = ['do', 'insert', 'batch', 'pipelining', 'select_100_cols', 'select_1000_rows', 'execute'];
 export const TWIN_TAG = 'aa';
 
 /** The A/A pairs of a results object: per bench, the baseline's row and its twin's (pure). */
@@ -143,7 +141,7 @@ export function aaVariant() {
 
 /** `aa` options -> the run's: benches (the seven design benches by default) and the two drivers. */
 export function aaRun(benchNames, opts) {
-  const benches = selectBenches(benchNames?.length ? benchNames : DESIGN_BENCHES);
+  const benches = benchNames?.length ? selectBenches(benchNames) : DESIGN_BENCHES;
   const driver = opts.baseline;
   return { benches, opts: { ...opts, drivers: [driver, `${driver}#${TWIN_TAG}`], baseline: driver, scaleSmallRuns: false } };
 }
@@ -151,7 +149,7 @@ export function aaRun(benchNames, opts) {
 export function registerAa(program, { stdout, stderr, env, signal, setExitCode, argv = [] }) {
   addMeasureOptions(program.command('aa'))
     .description('A/A: measure the baseline driver against a second row of itself (processes of its own) with the normal machinery, and print the resolution this machine gives (differences below it cannot be told from noise)')
-    .argument('[bench...]', `benches (default: the seven design benches, ${DESIGN_BENCHES.join(', ')})`)
+    .argument('[bench...]', `benches (default: the seven design benches, ${DESIGN_BENCHES.map((b) => b.name).join(', ')})`)
     .option('-b, --baseline <driver>', 'the driver measured against itself (mysql2 by default: of the built-in drivers, mysql has no prepared statements for execute)', 'mysql2')
     .addHelpText('after', exitCodesHelp('aa'))
     .action(async (benchNames, opts) => {
