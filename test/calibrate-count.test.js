@@ -1,12 +1,13 @@
 // calibrate --count cycles, the command: for real once (a --smoke cycles count and one timed sitting of
 // `do` under Valgrind, the embedded server for the capture), and from saved runs (fixtures: the cycles
 // count and one timed sitting of the seven design benches behind docs/history/2026-11-27-cycles.md),
-// with the inputs it refuses.
+// with the inputs it refuses. Every calibration file it saves passes docs/count-calibration.schema.json.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
 import { useEmbeddedServer } from './helpers/server.js';
 import { isolatedDirs, removeIsolatedDirs, runCli } from './helpers/cli.js';
 
@@ -16,6 +17,10 @@ after(removeIsolatedDirs);
 const fixture = (name) => fileURLToPath(new URL(`./fixtures/results/${name}`, import.meta.url));
 const COUNTS = fixture('calibrate-count-cycles.json');
 const TIMED = fixture('calibrate-count-timed.json');
+const { default: Ajv2020 } = createRequire(import.meta.url)('ajv/dist/2020.js');
+const SCHEMA = JSON.parse(readFileSync(new URL('../docs/count-calibration.schema.json', import.meta.url), 'utf8'));
+const validate = new Ajv2020({ allErrors: true }).compile(SCHEMA);
+const assertValid = (calibration) => assert.ok(validate(calibration), JSON.stringify(validate.errors?.slice(0, 3)));
 
 test('calibrate --count cycles counts, times and calibrates, saving the runs and the calibration', async () => {
   const { out, tmp } = isolatedDirs();
@@ -30,6 +35,7 @@ test('calibrate --count cycles counts, times and calibrates, saving the runs and
   const files = readdirSync(out);
   const calibration = JSON.parse(readFileSync(join(out, files.find((f) => f.startsWith('count-calibration-'))), 'utf8'));
   assert.equal(calibration.kind, 'count-calibration');
+  assertValid(calibration);
   assert.equal(calibration.rows.length, 2);
   // The calibration names the runs it rests on, both saved beside it.
   const counts = JSON.parse(readFileSync(calibration.counts, 'utf8'));
@@ -45,6 +51,7 @@ test('calibrate --count from saved runs: the held-out weights and the verdict, e
   const r = await runCli(['calibrate', '--count', 'cycles', '--counts', COUNTS, '--timed', `${TIMED},${TIMED},${TIMED}`, '--out', out], { tmp });
   const calibration = JSON.parse(readFileSync(join(out, readdirSync(out).find((f) => f.startsWith('count-calibration-'))), 'utf8'));
   assert.equal(r.code, calibration.met ? 0 : 1, r.stderr);
+  assertValid(calibration);
   // Seven benches, two drivers against mysql (execute: mariadb against mysql2); the count's A/A row,
   // mysql2#aa, was not timed and is left out.
   assert.equal(calibration.rows.length, 13);
@@ -54,6 +61,26 @@ test('calibrate --count from saved runs: the held-out weights and the verdict, e
   assert.match(r.stdout, /^verdict: estimated cycles (track|do not track) time/m);
   const json = await runCli(['calibrate', '--count', 'cycles', '--counts', COUNTS, '--timed', TIMED, '--out', out, '--json'], { tmp });
   assert.deepEqual(JSON.parse(json.stdout).rows.map((x) => x.bench), calibration.rows.map((x) => x.bench));
+  // The schema can refuse: a row without its time ratio, and weights that are not numbers.
+  const [first, ...rest] = calibration.rows;
+  const { timeRatio, ...untimed } = first;
+  assert.equal(validate({ ...calibration, rows: [untimed, ...rest] }), false);
+  assert.equal(validate({ ...calibration, fitted: { ...calibration.fitted, llHit: '5' } }), false);
+});
+
+test('every field of the calibration schema says what it means', () => {
+  const undescribed = [];
+  const walk = (node, path) => {
+    for (const [name, child] of Object.entries(node.properties ?? {})) {
+      if (!child.description) undescribed.push(`${path}.${name}`);
+      walk(child, `${path}.${name}`);
+    }
+    if (node.items) walk(node.items, `${path}[]`);
+    for (const [i, alt] of (node.oneOf ?? []).entries()) walk(alt, `${path}|${i}`);
+  };
+  walk(SCHEMA, '');
+  for (const [name, def] of Object.entries(SCHEMA.$defs)) walk(def, `$defs.${name}`);
+  assert.deepEqual(undescribed, []);
 });
 
 test('calibrate --count refuses what it cannot calibrate, in one line, exit 2', async () => {
