@@ -6,6 +6,7 @@ import { fork } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { redact } from '../../common/redact.js';
+import { programSpec } from '../../drivers/spec.js';
 import { addedBenchSources } from '../../../benchs/index.js';
 import { DRIVER_PROCESS_TZ, processRuntime } from './launch.js';
 import { reap } from './reaping.js';
@@ -23,7 +24,8 @@ export class DriverProcessError extends Error {
 export class DriverHandle {
   /**
    * @param {object} p
-   * @param {object} p.driver the loaded adapter (its loadSpec and name say what the child loads)
+   * @param {object} p.driver the loaded adapter (its loadSpec and name say what the child loads; a
+   *   repeat's `#tag` stays in the parent, so an A/A twin's process loads the same program)
    * @param {object} p.target where the driver connects
    * @param {object} p.context { schema, server, options } handed to the benches
    * @param {(pid: number) => void} [p.place] pins the process to its CPUs (placement)
@@ -49,7 +51,7 @@ export class DriverHandle {
     // the drivers' CPU; nothing is measured before the placement.
     let loaded;
     try {
-      loaded = await handle.request('init', { spec: driver.loadSpec ?? driver.name, target, context, benches: addedBenchSources() }, START_TIMEOUT_MS);
+      loaded = await handle.request('init', { spec: programSpec(driver), target, context, benches: addedBenchSources() }, START_TIMEOUT_MS);
     } catch (err) {
       await handle.end(); // a driver that cannot load leaves no process behind until the run ends
       throw err;
