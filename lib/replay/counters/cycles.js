@@ -68,10 +68,10 @@ function breakdown(dir, chunks) {
   return sums;
 }
 
-// Measured: two runs of the seven design benches 1 h 22 min apart (27 rows with an A/A row) within
-// 0.049 %, but two checkouts of the same code 0.16 % apart on mariadb's `do`: where things lie moves
-// a simulated cache (docs/history/2026-11-27-cycles.md); instructions' bench floors hold for execute
-// and pipelining.
+// Measured: two runs of the seven design benches two hours apart at one commit (27 rows with an A/A
+// row) within 0.051 %, but two checkouts of the same code 0.16 % apart on mariadb's `do`: where things
+// lie moves a simulated cache (docs/history/2026-11-27-cycles.md); instructions' bench floors hold for
+// execute and pipelining.
 const NOISE_FLOOR_PCT = 0.15;
 
 export default Object.freeze({
