@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
 import { useEmbeddedServer } from './helpers/server.js';
 import { isolatedDirs, removeIsolatedDirs, runCli } from './helpers/cli.js';
+import { undescribedFields } from './helpers/schema.js';
 
 const state = useEmbeddedServer({ prepare: true });
 after(removeIsolatedDirs);
@@ -69,18 +70,7 @@ test('calibrate --count from saved runs: the held-out weights and the verdict, e
 });
 
 test('every field of the calibration schema says what it means', () => {
-  const undescribed = [];
-  const walk = (node, path) => {
-    for (const [name, child] of Object.entries(node.properties ?? {})) {
-      if (!child.description) undescribed.push(`${path}.${name}`);
-      walk(child, `${path}.${name}`);
-    }
-    if (node.items) walk(node.items, `${path}[]`);
-    for (const [i, alt] of (node.oneOf ?? []).entries()) walk(alt, `${path}|${i}`);
-  };
-  walk(SCHEMA, '');
-  for (const [name, def] of Object.entries(SCHEMA.$defs)) walk(def, `$defs.${name}`);
-  assert.deepEqual(undescribed, []);
+  assert.deepEqual(undescribedFields(SCHEMA), []);
 });
 
 test('calibrate --count refuses what it cannot calibrate, in one line, exit 2', async () => {

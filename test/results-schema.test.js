@@ -29,6 +29,7 @@ import { selectBenches } from '../benchs/index.js';
 import { EXIT, UserError } from '../lib/common/errors.js';
 import { main } from '../lib/cli/index.js';
 import { LatencyRecorder } from '../lib/measuring/driver/latency.js';
+import { undescribedFields } from './helpers/schema.js';
 
 const SCHEMA = JSON.parse(readFileSync(new URL('../docs/results.schema.json', import.meta.url), 'utf8'));
 const FIXTURES = fileURLToPath(new URL('./fixtures/results/', import.meta.url));
@@ -54,20 +55,7 @@ test('the schema is versioned as the code writes and reads results, and says wha
   assert.ok(READABLE_SCHEMAS.includes(SCHEMA_VERSION));
   assert.equal(SCHEMA.properties.tool.const, 'mysql-driver-bench');
   assert.equal(SCHEMA.$schema, 'https://json-schema.org/draft/2020-12/schema');
-  const undescribed = [];
-  const described = (node) => node.description || (node.$ref && SCHEMA.$defs[node.$ref.split('/').pop()].description);
-  const walk = (node, path) => {
-    if (!node || typeof node !== 'object') return;
-    for (const [key, child] of Object.entries(node.properties ?? {})) {
-      if (!described(child)) undescribed.push(`${path}.${key}`);
-      walk(child, `${path}.${key}`);
-    }
-    for (const key of ['items', 'additionalProperties', 'then']) walk(node[key], `${path}[${key}]`);
-    for (const child of [...(node.anyOf ?? []), ...(node.prefixItems ?? [])]) walk(child, path);
-    for (const [key, def] of Object.entries(node.$defs ?? {})) walk(def, `#${key}`);
-  };
-  walk(SCHEMA, '');
-  assert.deepEqual(undescribed, [], 'every field has a description (its meaning and unit)');
+  assert.deepEqual(undescribedFields(SCHEMA), [], 'every field has a description (its meaning and unit)');
 });
 
 /** Windows as a driver process reports them (sampler.js), around `opsPerSec`, in `processes` processes. */
