@@ -1,7 +1,8 @@
 // The project as npm installs it: `npm pack`, the tarball installed into an empty directory (its
 // dependencies from npm's cache), and the installed CLI run from there. The tarball must hold every
-// file the code reads at run time and nothing for development, and the installed copy must write
-// only under the working directory, the temp dir or the user's cache, never inside node_modules.
+// file the code reads at run time and nothing for development, `npm publish --dry-run` must pass,
+// and the installed copy must write only under the working directory, the temp dir or the user's
+// cache, never inside node_modules.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -102,6 +103,22 @@ test('the tarball holds every file the CLI reads at run time, and nothing for de
   assert.deepEqual(development, [], 'for development only, yet in the tarball');
   assert.equal(pkg.private, undefined);
   assert.match(pkg.repository.url, /^git\+https:\/\/github\.com\/.+\.git$/);
+});
+
+// What the release workflow's `npm publish` would send. --offline: npm 11's dry run otherwise asks
+// the registry for the package's published versions (and refuses one already there); this checks
+// the package, not the registry, so it runs without a network.
+test('`npm publish --dry-run` passes and sends the licence, the changelog and the README, and no test or development page', () => {
+  const r = run('npm', ['publish', '--dry-run', '--offline', '--json'], repo);
+  assert.equal(r.status, 0, explain(r));
+  const report = JSON.parse(r.stdout);
+  const published = report[pkg.name] ?? report; // npm 11 keys the report by the name; npm 10 does not
+  assert.equal(published.version, pkg.version);
+  assert.match(pkg.version, /^\d+\.\d+\.\d+$/, 'package.json\'s version is semver');
+  const files = published.files.map((f) => f.path);
+  for (const f of ['LICENSE', 'CHANGELOG.md', 'README.md', 'package.json', 'bin/mysql-driver-bench.js']) assert.ok(files.includes(f), `${f} is published`);
+  assert.deepEqual(files.filter((f) => f.startsWith('test/') || f === 'docs/development.md'), [], 'for development only, yet published');
+  assert.match(readFileSync(join(repo, 'CHANGELOG.md'), 'utf8'), new RegExp(`^## \\[${pkg.version.replaceAll('.', '\\.')}\\] - \\d{4}-\\d{2}-\\d{2}$`, 'm'), `CHANGELOG.md has a dated section for ${pkg.version}`);
 });
 
 test('installed from the tarball into an empty directory, `npx mysql-driver-bench --help` and `list` print what the clone prints', () => {
