@@ -45,22 +45,31 @@ test("a dump's cache and branch events are read from its summary line; its profi
   assert.equal(selfSum(parsed), parsed.totals);
 });
 
-test("a count process's windows: the last dumps' estimated cycles, and their breakdown", () => {
-  const at = mkdtempSync(join(dir, 'cg-'));
-  for (const k of [1, 2, 3, 4]) writeFileSync(join(at, `cg.out.${k}`), k === 1 ? 'events: Ir\nsummary: 1\n' : DUMP);
+test("a window's estimated cycles and their breakdown, V8's compile work left out", () => {
   const cycles1 = estimatedCycles(parseEventTotals(DUMP));
   assert.equal(cycles1, (126561 + 27888 + 11769 - 2654) + 5 * (2654 - 2395) + 35 * 2395);
-  assert.deepEqual(cycles.readWindows(at, 3), [cycles1, cycles1, cycles1]);
-  const breakdown = cycles.breakdown(at, 3);
-  assert.deepEqual(breakdown, { instructions: 3 * 126561, dataAccesses: 3 * (27888 + 11769), l1Misses: 3 * 2654, llMisses: 3 * 2395, branchMispredicts: 3 * 3288 });
+  const window = cycles.readWindow(DUMP);
+  assert.equal(window.figure, cycles1, 'no compile in this window');
+  assert.equal(window.jit, 0);
+  const breakdown = window.events;
+  assert.deepEqual(breakdown, { instructions: 126561, dataAccesses: 27888 + 11769, l1Misses: 2654, llMisses: 2395, branchMispredicts: 3288 });
   // The breakdown weighs to the same estimate, under any weights: what calibrate --count re-weighs.
-  assert.equal(weighedEvents(breakdown), 3 * cycles1);
+  assert.equal(weighedEvents(breakdown), cycles1);
   const heavy = { l1Hit: 1, llHit: 9, ramHit: 60, branchMiss: 15 };
-  assert.equal(weighedEvents(breakdown, heavy), 3 * estimatedCycles(parseEventTotals(DUMP), heavy));
+  assert.equal(weighedEvents(breakdown, heavy), estimatedCycles(parseEventTotals(DUMP), heavy));
+  // A compile called from JIT code: its events, inclusive, leave the figure and its breakdown.
+  const compiling = [
+    'events: Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw Bc Bcm Bi Bim', 'summary: 1000 200 100 10 10 0 5 5 0 100 10 0 0',
+    'fn=(1) Builtins_CEntry_Return1_ArgvOnStack_NoBuiltinExit', '0 600 100 50 5 5 0 2 2 0 50 5 0 0',
+    'cfn=(2) v8::internal::Runtime_CompileLazy(int, unsigned long*, v8::internal::Isolate*)', 'calls=1 0', '0 400 100 50 5 5 0 3 3 0 50 5 0 0',
+    'fn=(2)', '0 400 100 50 5 5 0 3 3 0 50 5 0 0', '',
+  ].join('\n');
+  const compiled = cycles.readWindow(compiling);
+  assert.equal(compiled.events.instructions, 600);
+  assert.equal(compiled.figure, estimatedCycles({ Ir: 600, Dr: 100, Dw: 50, I1mr: 5, D1mr: 5, ILmr: 2, DLmr: 2, Bcm: 5 }));
+  assert.equal(compiled.jit, estimatedCycles({ Ir: 400, Dr: 100, Dw: 50, I1mr: 5, D1mr: 5, ILmr: 3, DLmr: 3, Bcm: 5 }));
   // A dump of an instruction count (no cache events) is refused, not read as zero misses.
-  copyFileSync(join(at, 'cg.out.1'), join(at, 'cg.out.4'));
-  assert.throws(() => cycles.readWindows(at, 3), /no cache events/);
-  assert.throws(() => cycles.readWindows(at, 4), /callgrind dumped 4 times, not 5 or more/);
+  assert.throws(() => cycles.readWindow('events: Ir\nsummary: 1\n'), /no cache events/);
 });
 
 test('the registry lists cycles after instructions, a whole entry with its fixed caches', () => {

@@ -2,8 +2,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
-import { parseDumpTotal, sizeCount } from '../lib/replay/counters/instructions.js';
-import { reportOf, unsteadyWindows } from '../lib/replay/count.js';
+import { instructionWindow, parseDumpTotal, sizeCount } from '../lib/replay/counters/instructions.js';
+import { unsteadyWindows } from '../lib/replay/count.js';
+import { countMessage } from '../lib/replay/count-row.js';
 import { COUNT_V8_FLAGS } from '../lib/replay/valgrind.js';
 import { builtinAdapterFile } from '../lib/drivers/index.js';
 import { DETERMINISTIC_V8_FLAGS, FIXED_MALLOC_TUNABLES, fixedLayoutLauncher, fixedMallocTunables } from '../lib/measuring/processes/same-program.js';
@@ -15,9 +16,21 @@ import { describeRegressions, regressionsAgainstBaseline } from '../lib/results/
 import { renderResultsMarkdown } from '../lib/reporting/markdown.js';
 import { renderResultsHtml } from '../lib/reporting/html.js';
 
-test("a window's instructions are read from its callgrind dump's summary line", () => {
+test("a window's instructions are read from its callgrind dump, V8's compile work left out", () => {
   assert.equal(parseDumpTotal('# callgrind format\nversion: 1\nevents: Ir\nsummary: 260182336\n\nfl=(1)\n'), 260182336);
   assert.equal(parseDumpTotal('events: Ir\ntotals: 5\n'), null);
+  assert.deepEqual(instructionWindow('events: Ir\nsummary: 5000\nfn=(1) main\n0 5000\n'), { figure: 5000, jit: 0 });
+  // A compile and a deoptimization called from builtins; a compile inside the compile counted once.
+  const dump = [
+    'events: Ir', 'summary: 10000',
+    'fn=(1) Builtins_CEntry_Return1_ArgvOnStack_NoBuiltinExit', '0 5000',
+    'cfn=(2) v8::internal::Runtime_CompileOptimized(int, unsigned long*, v8::internal::Isolate*)', 'calls=1 0', '0 3000',
+    'cfn=(3) v8::internal::Deoptimizer::New(unsigned long, v8::internal::DeoptimizeKind, v8::internal::Isolate*)', 'calls=2 0', '0 1000',
+    "fn=(2)", '0 1000', 'cfn=(4) v8::internal::Runtime_CompileLazy(int, unsigned long*, v8::internal::Isolate*)', 'calls=1 0', '0 2000',
+    'fn=(4)', '0 2000', 'fn=(3)', '0 1000', '',
+  ].join('\n');
+  assert.deepEqual(instructionWindow(dump), { figure: 6000, jit: 4000 });
+  assert.throws(() => instructionWindow('events: Ir\n'), /no summary line/);
 });
 
 test('a count is sized from the commands and bytes of a replayed operation, the same on every run', () => {
@@ -26,10 +39,10 @@ test('a count is sized from the commands and bytes of a replayed operation, the 
     cycleOps: 2,
     steps: [{ sent: 40, reply: Buffer.alloc(11) }, ...Array.from({ length: 2 * commands }, () => ({ sent, reply: Buffer.alloc(received) }))],
   });
-  assert.deepEqual(sizeCount(recording(30, 11)), { warmup: 131072, ops: 16384 });
-  assert.deepEqual(sizeCount(recording(20, 8400)), { warmup: 4096, ops: 512 });
-  assert.deepEqual(sizeCount(recording(30, 41000)), { warmup: 2048, ops: 128 });
-  assert.deepEqual(sizeCount(recording(148, 11, 10)), { warmup: 16384, ops: 2048 });
+  assert.deepEqual(sizeCount(recording(30, 11)), { warmup: 16384, ops: 1024 });
+  assert.deepEqual(sizeCount(recording(20, 8400)), { warmup: 1024, ops: 32 });
+  assert.deepEqual(sizeCount(recording(30, 41000)), { warmup: 1024, ops: 8 });
+  assert.deepEqual(sizeCount(recording(148, 11, 10)), { warmup: 2048, ops: 64 });
   assert.ok(COUNT_V8_FLAGS.includes('--predictable') && COUNT_V8_FLAGS.includes('--hash-seed=1'));
 });
 
@@ -181,14 +194,17 @@ test("a results file of schema 2 is read with its counted rows' figures in count
   }
 });
 
-test("a count process's report is its last stdout line when that is an object with ok; a killed process's window number is none", () => {
-  assert.deepEqual(reportOf('0\n4096\n{"ok":true,"ops":512}\n'), { ok: true, ops: 512 });
-  assert.deepEqual(reportOf('{"ok":false,"error":""}'), { ok: false, error: '' });
-  // Killed mid-run: the last line is the window it had reached (a smoke cycles count under load read as a failure with no reason).
-  assert.equal(reportOf('0\n4096\n8192\n'), null);
-  assert.equal(reportOf(''), null);
-  assert.equal(reportOf('null'), null);
-  assert.equal(reportOf('{"ops":3}'), null);
+test("a count process's lines: its asks to switch instrumentation, and each worker's report; anything else is the driver's", () => {
+  assert.deepEqual(countMessage('on 2'), { switch: 'on', index: 2, prime: false });
+  assert.deepEqual(countMessage('primeoff 0'), { switch: 'off', index: 0, prime: true });
+  assert.deepEqual(countMessage('{"index":1,"ok":true,"protocol":"text"}'), { report: { index: 1, ok: true, protocol: 'text' } });
+  assert.deepEqual(countMessage('{"ok":false,"error":""}'), { report: { ok: false, error: '' } });
+  // A driver's own output is not a message.
+  assert.equal(countMessage('4096'), null);
+  assert.equal(countMessage(''), null);
+  assert.equal(countMessage('null'), null);
+  assert.equal(countMessage('{"ops":3}'), null);
+  assert.equal(countMessage('{ not json'), null);
 });
 
 test("a count process requires the built-in adapter its driver builds on, whatever the spec's release, checkout, options, label or tag", () => {

@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { countSettings, counterNamed, registerCounter } from '../lib/replay/counters/index.js';
+import { COUNT_PROCESS, countSettings, counterNamed, registerCounter } from '../lib/replay/counters/index.js';
+import { sandboxRecord } from '../lib/replay/count-sandbox.js';
 import { readResults, resultsProblem, saveResults, serialize } from '../lib/results/file.js';
 import { renderTable } from '../lib/reporting/table.js';
 import { createProgress } from '../lib/reporting/progress.js';
@@ -34,7 +35,7 @@ const unregister = registerCounter({
   noiseFloorPct: 0.5,
   benchFloorsPct: { execute: 4 },
   size: () => ({ warmup: 64, ops: 16 }),
-  readWindows: () => [1, 1, 1],
+  readWindow: () => ({ figure: 1, jit: 0 }),
   record: () => ({ fakegrind: 'fakegrind-1.0', v8Flags: ['--predictable'] }),
   counting: () => 'each row under fakegrind',
   countedWith: (count) => `counted under ${count.fakegrind}, one process per row`,
@@ -72,7 +73,7 @@ test('a counter registered by a test reaches the table, the JSON (valid by the s
   const read = readResults(base);
   assert.equal(resultsProblem(JSON.parse(serialize(read))), null);
   const { platform, ...count } = read.settings.count;
-  assert.deepEqual(count, { what: 'widgets', fakegrind: 'fakegrind-1.0', v8Flags: ['--predictable'], threadPool: 1, moduleLoading: process.features.require_module ? 'require' : 'import', noiseFloorPct: 0.5, benchFloorsPct: { execute: 4 } });
+  assert.deepEqual(count, { what: 'widgets', fakegrind: 'fakegrind-1.0', v8Flags: ['--predictable'], threadPool: 1, moduleLoading: process.features.require_module ? 'require' : 'import', process: COUNT_PROCESS, sandbox: sandboxRecord(), noiseFloorPct: 0.5, benchFloorsPct: { execute: 4 } });
   assert.equal(platform.node.version, process.version, 'and the platform it was counted on');
   const mariadb = read.benches[0].results[1];
   assert.deepEqual([mariadb.count.what, mariadb.count.perOp, mariadb.deltaPct, mariadb.deltaSignificant], ['widgets', 900, 11.111, true]);

@@ -118,3 +118,50 @@ export function parseEventTotals(text) {
 
 /** Pure: the self costs of a parsed dump's functions, added up (equal to its total when it was read whole). */
 export const selfSum = (parsed) => parsed.functions.reduce((n, f) => n + f.self, 0);
+
+/**
+ * Pure: a dump's event totals and what the calls into `isRoot` functions cost, inclusive, by the
+ * `events:` line's names: { totals: { Ir, … }, rooted: { Ir, … } }, or null without a summary. Only
+ * calls made from outside those functions count, so a root called inside another is counted once.
+ */
+export function rootedEvents(text, isRoot) {
+  const totals = parseEventTotals(text);
+  if (!totals) return null;
+  const names = Object.keys(totals);
+  const rooted = new Array(names.length).fill(0);
+  const fns = new Map();
+  let npos = 1;
+  let callerRoot = false;
+  let pending = false; // the next cost line is a call's cost, into a root from outside one
+  let inCall = false;
+  for (const raw of text.split('\n')) {
+    const line = raw.trimEnd();
+    if (!line || line[0] === '#') continue;
+    const c = line.charCodeAt(0);
+    if ((c >= 48 && c <= 57) || c === 43 || c === 45 || c === 42) {
+      if (inCall) {
+        if (pending) {
+          const parts = line.split(/\s+/);
+          for (let i = 0; i < names.length; i++) rooted[i] += Number(parts[npos + i] ?? 0);
+        }
+        inCall = false;
+        pending = false;
+      }
+      continue;
+    }
+    if (line.startsWith('positions:')) npos = line.slice(10).trim().split(/\s+/).length;
+    else if (line.startsWith('fn=')) callerRoot = isRoot(baseName(named(fns, line.slice(3))));
+    else if (line.startsWith('cfn=')) pending = !callerRoot && isRoot(baseName(named(fns, line.slice(4))));
+    else if (line.startsWith('calls=')) inCall = true;
+  }
+  return { totals, rooted: Object.fromEntries(names.map((n, i) => [n, rooted[i]])) };
+}
+
+// The functions through which V8 compiles, tiers up and deoptimizes: the runtime entries that JIT code
+// and builtins call for it. A window's count leaves their cost out (count.js): when a function happens
+// to be compiled is not what an operation costs, and how much a compile costs moved with where the
+// compiler's tables lay, from process to process.
+export const JIT_ENTRY = /^v8::internal::(?:Runtime_(?:Compile\w*|InstallBaselineCode|NotifyDeoptimized|BytecodeBudgetInterrupt\w*)|Deoptimizer::New|Deoptimizer::ComputeOutputFrames)\(/;
+
+/** Pure: is `name` (a callgrind function name) one of V8's compile, tier-up or deoptimization entries? */
+export const isJitEntry = (name) => JIT_ENTRY.test(name);

@@ -1,7 +1,36 @@
-// The count process's entry (count.js runs it under Valgrind): count-process.js, loaded with require()
-// where Node can require ES modules (20.19, 22.12 and later), so that start-up reads the harness's
-// modules one after another, in one order in every process. With import(), the reads completed in an
-// order that varied from process to process, and so did the heap they left
-// (docs/history/2026-11-27-cycles.md#modules-read-in-one-order).
-if (process.features.require_module) require('./count-process.js');
-else import('./count-process.js');
+// A row's count process (count.js runs it under Valgrind): its main thread runs one worker thread
+// per bench, one after another, each in an isolate of its own (its own heap, JIT and modules), after a
+// primer worker that runs every bench of the row briefly (count-worker.cjs). The main thread waits,
+// blocked, while a worker runs, so that only the worker's instructions are counted. Last, one JSON line
+// a worker on stdout: { primer } or { index, ok, protocol } or { index, ok: false, error }.
+//   node count-entry.cjs <job.json: { items: [bench items], primer: [bench items], chunks }>
+const fs = require('node:fs');
+const path = require('node:path');
+const { Worker } = require('node:worker_threads');
+
+const job = JSON.parse(fs.readFileSync(process.argv[2], 'utf8'));
+const WORKER = path.join(__dirname, 'count-worker.cjs');
+const say = (obj) => fs.writeSync(1, `${JSON.stringify(obj)}\n`);
+
+/** One worker over `items`; resolves to its report ({ ok, protocol } or { ok: false, error }). */
+function runWorker(items, primer) {
+  const done = new Int32Array(new SharedArrayBuffer(4));
+  const worker = new Worker(WORKER, { workerData: { items, chunks: job.chunks, primer, done } });
+  // Blocked until the worker says it is finished (its last act): nothing of this thread's runs meanwhile.
+  Atomics.wait(done, 0, 0);
+  return new Promise((resolve) => {
+    let report = { ok: false, error: 'the count worker ended without a report' };
+    worker.on('message', (m) => { report = m; });
+    worker.on('error', (err) => { report = { ok: false, error: err?.message ?? String(err) }; });
+    worker.on('exit', () => resolve(report));
+  });
+}
+
+(async () => {
+  say({ primer: true, ...(await runWorker(job.primer, true)) });
+  for (const item of job.items) say({ index: item.index, ...(await runWorker([item], false)) });
+  process.exit(0);
+})().catch((err) => {
+  say({ ok: false, error: err?.message ?? String(err) });
+  process.exit(1);
+});

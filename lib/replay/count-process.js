@@ -1,72 +1,72 @@
-// One count process (--count instructions, cycles), run under Valgrind's callgrind by count.js,
-// instrumentation off: a driver on one bench, its connection answered by a replay set in this
-// process. Every `ops` operations it passes a boundary: it writes the operation's index on stdout and
-// calls os.getPriority(), on which callgrind dumps its counters (when instrumented). At index `warmup`
-// it waits until the file `go` exists, its parent having switched instrumentation on meanwhile; then
-// `chunks` windows of `ops` operations follow, each a dump of its own. Every result is checked. Last,
-// one JSON line on stdout ({ ok, ops, protocol } or { ok: false, error }).
-//   node count-entry.cjs '<json: { spec, bench, benches, set, context, target, warmup, ops, chunks, go }>'
-// (benches: the sources of the run's benches from outside benchs/, --bench-file)
+// One bench counted in a worker thread of a row's count process (count-entry.cjs): the driver's
+// connection answered by the bench's replay set, a warm-up, then `chunks` windows of `ops` operations,
+// each ended by os.getPriority(), on which callgrind dumps its counters. The parent switches
+// instrumentation on and off around the windows: the worker asks, on stdout, and waits for one byte on
+// stdin. Every result is checked. A primer runs the same path with a few operations and is not counted.
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import os from 'node:os';
-import { replayConnections, takeMismatch } from '../conversations/transport.js';
+import { replayConnections } from '../conversations/transport.js';
 import { decodeConversation, readSet } from '../conversations/sets.js';
+import { builtinAdapterFile, loadDrivers } from '../drivers/index.js';
+import { benchNamed, loadBenchSources } from '../../benchs/index.js';
+import { planBench, targetFor } from '../measuring/bench/plan.js';
 
-const args = JSON.parse(process.argv[2]);
-// What start-up goes on to load comes in as this file did (count-entry.cjs): with require() where
-// Node can, so that no module read interleaves with the process's other work.
-const requireModule = process.features.require_module ? createRequire(import.meta.url) : null;
-const load = async (file) => (requireModule ? requireModule(file) : import(file));
-const say = (obj) => process.stdout.write(`${JSON.stringify(obj)}\n`);
+// A primer's operations: enough to take every path a counted bench takes, boundaries and asks included.
+const PRIMER_SIZE = Object.freeze({ warmup: 16, ops: 4 });
 
-async function main() {
-  const set = readSet(args.set);
+const byte = Buffer.alloc(1);
+/** Say `line` to the parent and wait for its answer (instrumentation switched, or nothing to do). */
+const ask = (line) => {
+  fs.writeSync(1, `${line}\n`);
+  fs.readSync(0, byte, 0, 1);
+};
+
+/**
+ * Count (or prime) one bench: `item` { spec, bench, set, context, target, warmup, ops, index },
+ * `chunks` windows. Resolves to the plan's protocol.
+ */
+export async function countBench(item, { chunks, primer = false, requireModule = null }) {
+  const set = readSet(item.set);
   // Before the driver loads: it may keep its own reference to node:net's connect.
   replayConnections(decodeConversation(set));
-  const { builtinAdapterFile, loadDrivers } = await load('../drivers/index.js');
-  const { benchNamed, loadBenchSources } = await load('../../benchs/index.js');
-  const { planBench, targetFor } = await load('../measuring/bench/plan.js');
-  // The driver's built-in adapter too, which loadDrivers then import()s loaded.
-  const adapter = builtinAdapterFile(args.spec);
+  // The driver's built-in adapter loaded the way start-up loads the rest, which loadDrivers then import()s.
+  const adapter = builtinAdapterFile(item.spec);
   if (requireModule && adapter) requireModule(adapter);
-  const [driver] = await loadDrivers([args.spec], { checked: true });
-  await loadBenchSources(args.benches);
-  const bench = benchNamed(args.bench);
-  if (!bench) throw new Error(`unknown bench ${args.bench}`);
-  const context = { ...args.context, ...(set.setupData === null ? {} : { setupData: set.setupData }) };
+  const [driver] = await loadDrivers([item.spec], { checked: true });
+  await loadBenchSources(item.benches);
+  const bench = benchNamed(item.bench);
+  if (!bench) throw new Error(`unknown bench ${item.bench}`);
+  const context = { ...item.context, ...(set.setupData === null ? {} : { setupData: set.setupData }) };
   const { plan, check, notApplicable } = planBench(bench, driver, context);
   if (notApplicable) throw new Error(notApplicable.unsupported ?? notApplicable.unavailable);
-  const conn = await driver.connect(targetFor(plan, args.target));
+  const conn = await driver.connect(targetFor(plan, item.target));
   await plan.init?.(conn);
+  // A timer the driver set while connecting and cleared (mysql2's connectTimeout) leaves libuv's timer
+  // armed; it fired seconds later, inside a window on a slow or busy host, with a compile of Node's
+  // timer code. A timer of 1 ms rearms it now, before anything is counted.
+  await new Promise((resolve) => { setTimeout(resolve, 1); });
   const op = plan.op(conn);
-  // One loop, in one activation, for the warm-up and the windows, and the same code at every
-  // boundary: a window that began with a new call, a branch not taken before, or a stream written,
-  // began with a deoptimization and a compile (up to 50 million instructions, counted in it).
-  const { warmup, ops, chunks, go } = args;
-  const pause = new Int32Array(new SharedArrayBuffer(4));
+  const { warmup, ops } = primer ? PRIMER_SIZE : item;
+  const tag = primer ? 'prime' : '';
   const boundary = (i) => {
-    fs.writeSync(1, `${i}\n`);
-    while (!fs.existsSync(go) && i >= warmup) Atomics.wait(pause, 0, 0, 2);
+    if (i === warmup) ask(`${tag}on ${item.index}`);
     globalThis.gc({ type: 'minor' });
     os.getPriority();
   };
-  // Start-up loads modules asynchronously, and leaves a heap that differs by a page from run to run:
-  // in some runs a mark-compact then fell early in the warm-up, and mariadb's `insert` counted 7 %
-  // more in every window (115,520 against 107,945 instructions/op, 2 runs of 4). Two full collections
-  // here give every run the same heap to start from (6 runs of 6 within 0.006 %).
+  // Every run starts from a collected heap: start-up left one that differed by a page between runs.
   globalThis.gc();
   globalThis.gc();
+  // One call site for every boundary, the last included: a call after the loop was one never made
+  // before, and the function deoptimized inside the last window.
   const total = warmup + chunks * ops;
-  for (let i = 0; i < total; i++) {
-    if (i % ops === 0) boundary(i);
+  for (let i = 0; ; i++) {
+    if (i % ops === 0) {
+      boundary(i);
+      if (i === total) break;
+    }
     check(await op());
   }
-  boundary(total);
-  say({ ok: true, ops: args.ops, protocol: plan.protocol });
+  ask(`${tag}off ${item.index}`);
+  await conn.close?.();
+  return plan.protocol;
 }
-
-main().then(() => process.exit(0), (err) => {
-  say({ ok: false, error: takeMismatch() || err?.message || String(err) });
-  process.exit(1);
-});

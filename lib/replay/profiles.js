@@ -19,12 +19,11 @@ const segment = (name) => String(name).replace(/[^A-Za-z0-9._@#+=-]/g, '_');
 /** Pure: a row's profile directory, relative to --out. */
 export const profilePath = (startedAt, bench, driver) => [PROFILES_DIR, segment(startedAt.replace(/[:.]/g, '-')), segment(bench), segment(driver)].join('/');
 
-/** Keep a finished count process's last `chunks` dumps (in `dir`, cg.out.<k>) and its perf map in `dest`, gzipped. */
-export function keepProfile({ dir, chunks, dest, perfMap }) {
-  const dumps = fs.readdirSync(dir).map((f) => /^cg\.out\.(\d+)$/.exec(f)?.[1]).filter(Boolean).map(Number).sort((a, b) => a - b).slice(-chunks);
+/** Keep a bench's window dumps (`files`, in order) and its process's perf map in `dest`, gzipped. */
+export function keepProfile({ files, dest, perfMap }) {
   fs.rmSync(dest, { recursive: true, force: true });
   fs.mkdirSync(dest, { recursive: true });
-  dumps.forEach((k, i) => fs.writeFileSync(path.join(dest, windowFile(i)), zlib.gzipSync(fs.readFileSync(path.join(dir, `cg.out.${k}`)), { level: 9 })));
+  files.forEach((file, i) => fs.writeFileSync(path.join(dest, windowFile(i)), zlib.gzipSync(fs.readFileSync(file), { level: 9 })));
   if (perfMap && fs.existsSync(perfMap)) fs.writeFileSync(path.join(dest, PERF_MAP_FILE), zlib.gzipSync(fs.readFileSync(perfMap), { level: 9 }));
 }
 

@@ -3,8 +3,6 @@
 // one counter adds (its tool's arguments, how its windows are read, its noise floor) is its entry in
 // counters/.
 import { spawnSync } from 'node:child_process';
-import fs from 'node:fs';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { installError } from '../common/errors.js';
 import { JIT_HOOK_FLAG, driverProcessFlags } from '../measuring/processes/launch.js';
@@ -62,14 +60,4 @@ export function assertValgrind(env = process.env, what = 'instructions') {
   if (version) return version;
   throw installError(`valgrind was not found: --count ${what} runs each row under it`,
     'install the Debian/Ubuntu package valgrind (as root: npm run setup -- --valgrind, or apt-get install valgrind)');
-}
-
-/**
- * The texts of the last `chunks` callgrind dumps (cg.out.<n>) of a finished count process in `dir`:
- * its windows, one dump each, after the one that ends the warm-up.
- */
-export function lastDumps(dir, chunks) {
-  const dumps = fs.readdirSync(dir).map((f) => /^cg\.out\.(\d+)$/.exec(f)?.[1]).filter(Boolean).map(Number).sort((a, b) => a - b);
-  if (dumps.length < chunks + 1) throw new Error(`callgrind dumped ${dumps.length} times, not ${chunks + 1} or more: the count's marker (${MARKER}) was not reached`);
-  return dumps.slice(-chunks).map((k) => fs.readFileSync(path.join(dir, `cg.out.${k}`), 'utf8'));
 }

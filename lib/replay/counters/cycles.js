@@ -4,8 +4,8 @@
 // --count instructions (instructions.js), under callgrind --cache-sim=yes --branch-sim=yes; each
 // window's figure its events weighted by CYCLE_WEIGHTS (estimatedCycles). The registry's second
 // entry (index.js says what an entry holds).
-import { parseEventTotals } from '../callgrind.js';
-import { COUNT_MALLOC_TUNABLES, COUNT_V8_FLAGS, MARKER, assertValgrind, lastDumps } from '../valgrind.js';
+import { isJitEntry, rootedEvents } from '../callgrind.js';
+import { COUNT_MALLOC_TUNABLES, COUNT_V8_FLAGS, MARKER, assertValgrind } from '../valgrind.js';
 import instructions, { PROFILE_FLAGS } from './instructions.js';
 import { addressLayout } from '../../measuring/processes/same-program.js';
 
@@ -50,22 +50,15 @@ export function weighedEvents(b, weights = CYCLE_WEIGHTS) {
 /** Pure: the estimated cycles of a dump's event totals ({ Ir, Dr, Dw, I1mr, …, Bim }; a missing one is 0), weighed as a breakdown. */
 export const estimatedCycles = (events, weights = CYCLE_WEIGHTS) => weighedEvents(breakdownOf(events), weights);
 
-/** The event totals of the last `chunks` dumps of a finished count process in `dir`: its windows. */
-function readEvents(dir, chunks) {
-  return lastDumps(dir, chunks).map((text) => {
-    const events = parseEventTotals(text);
-    if (!events || events.I1mr === undefined) throw new Error('a callgrind dump had no cache events in its summary line');
-    return events;
-  });
-}
-
-const readWindows = (dir, chunks) => readEvents(dir, chunks).map((events) => estimatedCycles(events));
-
-/** The windows' breakdown (breakdownOf), added up over the last `chunks` dumps. */
-function breakdown(dir, chunks) {
-  const sums = breakdownOf({});
-  for (const events of readEvents(dir, chunks)) for (const [k, v] of Object.entries(breakdownOf(events))) sums[k] += v;
-  return sums;
+/**
+ * Pure: one window's figure from its callgrind dump: the estimated cycles of its events without those
+ * of V8's compiles, tier-ups and deoptimizations (`jit`, kept apart), and their breakdown (`events`).
+ */
+export function cycleWindow(text) {
+  const counted = rootedEvents(text, isJitEntry);
+  if (!counted || counted.totals.I1mr === undefined) throw new Error('a callgrind dump had no cache events in its summary line');
+  const own = Object.fromEntries(Object.entries(counted.totals).map(([k, v]) => [k, v - (counted.rooted[k] ?? 0)]));
+  return { figure: estimatedCycles(own), jit: estimatedCycles(counted.rooted), events: breakdownOf(own) };
 }
 
 // Measured: two runs of the seven design benches two hours apart at one commit (27 rows with an A/A
@@ -102,8 +95,7 @@ export default Object.freeze({
   // Cache simulation is about twice as slow as an instruction count: a count process may take 30 minutes.
   timeoutS: 1800,
   size: instructions.size,
-  readWindows,
-  breakdown,
+  readWindow: cycleWindow,
   profileFlags: instructions.profileFlags,
   record: ({ jitNames = false } = {}) => ({ valgrind: assertValgrind(process.env, 'cycles'), valgrindArgs: [...CALLGRIND_ARGS], cacheConfig: { ...CACHE_CONFIG },
     cycleWeights: { ...CYCLE_WEIGHTS }, addressLayout: addressLayout(), v8Flags: [...COUNT_V8_FLAGS], mallocTunables: COUNT_MALLOC_TUNABLES, ...(jitNames ? { profileFlags: [...PROFILE_FLAGS] } : {}) }),

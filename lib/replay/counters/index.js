@@ -13,23 +13,23 @@
 //   v8Flags, mallocTunables           the counted process's V8 flags and GLIBC_TUNABLES
 //   noiseFloorPct, benchFloorsPct     the run-to-run spread a Δ must exceed, and benches' own (wider) ones, in %
 //   size(recording)          { warmup, ops }: the operations before the windows and in each, from a replay set
-//   readWindows(dir, n)      the last n windows' figures, from what the tool wrote into dir
+//   readWindow(text)         a window's { figure, jit, events? } from its dump: the figure without V8's compile work (jit)
 //   warmWindows              optional: windows run instrumented before the counted ones, not read (cycles: 1, to fill its caches)
 //   fixedLayout              optional: run the counted processes with address-space randomization off (setarch -R, where it runs; cycles)
 //   timeoutS                 optional: the most seconds a count process may take (default 600; cycles 1800)
-//   breakdown(dir, n)        optional: what the figure is made of ({ name: total } over the n windows), kept per operation as a row's count.events
-//   profileFlags(dir, rec)   optional: V8 flags added when the row's profile is kept (replay/profiles.js), from settings.count (rec)
+//   profileFlags(rec)        optional: V8 flags added when the row's profile is kept (replay/profiles.js), from settings.count (rec)
 //   record()                 the tool's part of settings.count (its version, arguments, flags): what makes counts comparable
 //   counting(count), countedWith(count), method(count)   the run's log line, the table's settings line, how a figure was taken
 //   cacheConfig              optional: the simulated cache (a value, or a function of none), kept in settings.count.platform (cycles: { I1, D1, LL })
 import { usageError } from '../../common/errors.js';
 import { hostPlatform } from '../platform.js';
 import { COUNT_THREAD_POOL, countModuleLoading } from '../valgrind.js';
+import { sandboxRecord } from '../count-sandbox.js';
 import instructions from './instructions.js';
 import cycles from './cycles.js';
 
 const FIELDS = ['name', 'unit', 'shortUnit', 'noun', 'counts', 'perOp', 'title', 'heading', 'help', 'tool', 'toolArgs', 'outputArgs', 'v8Flags',
-  'mallocTunables', 'noiseFloorPct', 'benchFloorsPct', 'size', 'readWindows', 'record', 'counting', 'countedWith', 'method'];
+  'mallocTunables', 'noiseFloorPct', 'benchFloorsPct', 'size', 'readWindow', 'record', 'counting', 'countedWith', 'method'];
 
 const counters = new Map([instructions, cycles].map((c) => [c.name, c]));
 
@@ -58,12 +58,16 @@ export function registerCounter(entry) {
   return () => counters.delete(entry.name);
 }
 
+// How a row is counted (count.js): the design a figure belongs to, which compare requires to match.
+export const COUNT_PROCESS = 'one process per row, a worker thread per bench after a primer of all; compile work left out';
+
 /**
  * A count run's settings.count: what is counted, how (the tool's record, `options`: { jitNames }, and
  * the counted processes' libuv thread pool and module loading, valgrind.js), on
  * what platform (replay/platform.js; `platform` in place of this host's, for a test) and its noise floors.
  */
 export const countSettings = (counter, { platform, ...options } = {}) => ({
-  what: counter.name, ...counter.record(options), threadPool: COUNT_THREAD_POOL, moduleLoading: countModuleLoading(), platform: platform ?? hostPlatform(counter),
+  what: counter.name, ...counter.record(options), threadPool: COUNT_THREAD_POOL, moduleLoading: countModuleLoading(), process: COUNT_PROCESS, sandbox: sandboxRecord(),
+  platform: platform ?? hostPlatform(counter),
   noiseFloorPct: counter.noiseFloorPct, benchFloorsPct: { ...counter.benchFloorsPct },
 });

@@ -2,7 +2,8 @@
 // count run to run within 0.1 %, host to host within 0.3 %). The counter registry's first entry
 // (index.js says what an entry holds).
 import path from 'node:path';
-import { COUNT_MALLOC_TUNABLES, COUNT_V8_FLAGS, MARKER, assertValgrind, lastDumps } from '../valgrind.js';
+import { isJitEntry, rootedEvents } from '../callgrind.js';
+import { COUNT_MALLOC_TUNABLES, COUNT_V8_FLAGS, MARKER, assertValgrind } from '../valgrind.js';
 
 // callgrind, instrumentation off until the count process passes its warm-up, a dump at each window's marker.
 const CALLGRIND_ARGS = Object.freeze(['--tool=callgrind', '--instr-atstart=no', `--dump-before=${MARKER}`]);
@@ -16,21 +17,33 @@ const NOISE_FLOOR_PCT = 0.1;
 // generated row parser up at different operations), its `pipelining` by 0.19 % (three steady values).
 const BENCH_FLOORS_PCT = Object.freeze({ execute: 3.5, pipelining: 0.25 });
 
+// What a window holds, in instructions estimated from the replay set, and the warm-up's budget: a window
+// need only hold one operation's work many times over (the figure leaves compiles out and repeats
+// within a few thousandths of a per cent), and the warm-up, uninstrumented, runs about eight times as
+// fast as a counted window.
+const WINDOW_INSTRUCTIONS = 32e6;
+const WARMUP_INSTRUCTIONS = 1e9;
+// At least this many operations before the windows: V8 compiles what an operation calls once with
+// TurboFan after some hundreds of calls (mysql2's generated row parsers among them).
+const MIN_WARMUP_OPS = 1024;
+const MAX_OPS = 16384;
+
+/** Pure: the power of two nearest `x`, within [lo, hi]. */
+const powerOfTwo = (x, lo, hi) => Math.max(lo, Math.min(hi, 2 ** Math.round(Math.log2(x))));
+
 /**
  * How many operations each window runs (N) and the warm-up before them (W), from what a replayed
  * operation moves (from the set): its commands, the bytes the driver sends and those it receives
- * (about 30,000, 30 and 100 instructions each, fitted to the seven design benches' counts) estimate
- * its instructions, and N holds about 600 million; W is 8N, at least 2,048 operations (uninstrumented,
- * so cheap). The same W and N on every run of a set: a count depends on where its windows lie (sized
- * from a timing, W and N flipped between runs and counts moved by up to 15 %).
+ * (about 30,000, 30 and 100 instructions each) estimate its instructions; N holds about
+ * WINDOW_INSTRUCTIONS and W about WARMUP_INSTRUCTIONS, at least MIN_WARMUP_OPS. The same W and N on
+ * every run of a set: a count depends on where its windows lie.
  */
 export function sizeCount(recording) {
   const loop = recording.steps.slice(recording.cycleFrom);
   const ops = Math.max(1, recording.cycleOps ?? recording.ops - 1);
   const per = (bytes) => loop.reduce((n, s) => n + bytes(s), 0) / ops;
   const estimate = 30000 * (loop.length / ops) + 30 * per((s) => s.sent ?? 0) + 100 * per((s) => s.reply.length);
-  const n = Math.max(64, Math.min(16384, 2 ** Math.round(Math.log2(600e6 / estimate))));
-  return { warmup: Math.max(2048, 8 * n), ops: n };
+  return { warmup: powerOfTwo(WARMUP_INSTRUCTIONS / estimate, MIN_WARMUP_OPS, MAX_OPS), ops: powerOfTwo(WINDOW_INSTRUCTIONS / estimate, 8, MAX_OPS) };
 }
 
 /** The instructions a callgrind dump holds (its "summary:" line), or null. */
@@ -39,22 +52,21 @@ export function parseDumpTotal(text) {
   return m ? Number(m[1]) : null;
 }
 
-/** The instruction totals of the last `chunks` dumps of a finished count process in `dir`: its windows. */
-function readWindows(dir, chunks) {
-  return lastDumps(dir, chunks).map((text) => {
-    const total = parseDumpTotal(text);
-    if (total === null) throw new Error('a callgrind dump had no summary line');
-    return total;
-  });
+/**
+ * Pure: one window's figure from its callgrind dump: its instructions without those of V8's compiles,
+ * tier-ups and deoptimizations (`jit`, kept apart).
+ */
+export function instructionWindow(text) {
+  const events = rootedEvents(text, isJitEntry);
+  if (!events) throw new Error('a callgrind dump had no summary line');
+  return { figure: events.totals.Ir - events.rooted.Ir, jit: events.rooted.Ir };
 }
 
-// A kept profile's names (profiles.js), with --jit-names: V8 writes a perf map of its JIT code, which
-// callgrind shows as bare addresses; its log goes into the count's temp dir. Not by default: the flag
-// moves the count itself (mysql2's `do`, smoke: 25,574 against 25,466, +0.42 %, twice each; mariadb's
-// within its spread), so a run with names is compared only with one with names (settings.count.profileFlags).
+// A kept profile's names (profiles.js), with --jit-names: V8's perf map of its JIT code, which callgrind
+// shows as bare addresses; V8's log goes to the count process's directory. Not by default: the flag
+// moves the count itself, so a run with names is compared only with one with names (settings.count.profileFlags).
 export const PROFILE_FLAGS = Object.freeze(['--perf-basic-prof']);
-const profileFlags = (dir, recorded) => (recorded?.profileFlags?.length
-  ? [...recorded.profileFlags, '--no-logfile-per-isolate', `--logfile=${path.join(dir, 'v8.log')}`] : []);
+const profileFlags = (recorded) => (recorded?.profileFlags?.length ? [...recorded.profileFlags, '--no-logfile-per-isolate', '--logfile=v8.log'] : []);
 
 export default Object.freeze({
   name: 'instructions',
@@ -74,7 +86,7 @@ export default Object.freeze({
   noiseFloorPct: NOISE_FLOOR_PCT,
   benchFloorsPct: BENCH_FLOORS_PCT,
   size: sizeCount,
-  readWindows,
+  readWindow: instructionWindow,
   profileFlags,
   record: ({ jitNames = false } = {}) => ({ valgrind: assertValgrind(process.env, 'instructions'), valgrindArgs: [...CALLGRIND_ARGS], v8Flags: [...COUNT_V8_FLAGS], mallocTunables: COUNT_MALLOC_TUNABLES,
     ...(jitNames ? { profileFlags: [...PROFILE_FLAGS] } : {}) }),

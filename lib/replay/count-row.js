@@ -1,0 +1,161 @@
+// One row's count process under the counter's Valgrind tool (count-entry.cjs, in its sandbox): a
+// primer, then the row's benches, each in a worker thread of its own. Instrumentation is off but for
+// each bench's windows: the worker asks ("on k", "off k" on stdout) and waits for a byte on stdin
+// while vgdb switches it. At "off k" the bench's window dumps are read (the counter's readWindow) and,
+// when asked, kept as the row's profile (profiles.js).
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { killOnExit } from '../common/children.js';
+import { whenAborted } from '../common/timers.js';
+import { fixedLayoutLauncher } from '../measuring/processes/same-program.js';
+import { COUNT_NODE_FLAGS, commandPath, makeSandbox } from './count-sandbox.js';
+import { keepProfile } from './profiles.js';
+
+// The most a count process may take per bench it counts, unless the counter says otherwise.
+const DEFAULT_TIMEOUT_S = 600;
+
+/** The last line Valgrind or the process wrote on stderr, without Valgrind's "==pid==" prefix. */
+const lastLine = (stderr) => stderr.split('\n').map((l) => l.replace(/^==\d+==\s?/, '').trim()).filter(Boolean).slice(-1)[0] ?? '';
+
+/** Pure: a line of a count process's stdout as a message: { switch, index, prime } or { report } or null. */
+export function countMessage(line) {
+  const m = /^(prime)?(on|off) (\d+)$/.exec(line);
+  if (m) return { switch: m[2], index: Number(m[3]), prime: Boolean(m[1]) };
+  if (line.startsWith('{')) {
+    try {
+      const report = JSON.parse(line);
+      if (report && typeof report.ok === 'boolean') return { report };
+    } catch { /* a driver's own output */ }
+  }
+  return null;
+}
+
+/** The callgrind dumps in `dir`, by number (cg.out.<n>), ascending. */
+const dumpsIn = (dir) => fs.readdirSync(dir).map((f) => /^cg\.out\.(\d+)$/.exec(f)?.[1]).filter(Boolean).map(Number).sort((a, b) => a - b);
+
+/**
+ * Count `items` (each { bench, set, context, target, benches, warmup, ops }) of one row (`spec`) in
+ * one process, after a primer over `primer` (the row's benches). `chunks` windows a bench, the last
+ * `counted` of them read. `keepOf(i)`: where item i's profile goes, or null; `profileFlags`, V8 flags
+ * then added. Calls onItem(i, { windows, jit, events, protocol } | { error }) as each bench ends, and
+ * resolves when the process has ended (every item reported once).
+ */
+export async function countItems({ counter, spec, items, primer = items, chunks, counted, live = new Set(), signal, keepOf = () => null, profileFlags = [], onItem }) {
+  const sandbox = makeSandbox({ spec, items, chunks, primer });
+  const dir = sandbox.dir;
+  const reported = new Set();
+  const windowsOf = new Map();
+  const report = (i, outcome) => {
+    if (reported.has(i)) return;
+    reported.add(i);
+    onItem(i, outcome);
+  };
+  let perfMap = null; // V8 writes it to /tmp/perf-<pid>.map, whatever TMPDIR says
+  try {
+    await new Promise((resolve) => {
+      const fixed = counter.fixedLayout ? fixedLayoutLauncher() : null;
+      // vgdb finds the process through FIFOs named under one prefix, whatever TMPDIR each of them has.
+      const prefix = `--vgdb-prefix=${path.join(dir, 'vgdb')}`;
+      const args = [...counter.toolArgs, ...counter.outputArgs(dir), prefix, process.execPath, ...counter.v8Flags, ...COUNT_NODE_FLAGS, ...profileFlags, sandbox.entry, sandbox.job];
+      const valgrind = commandPath('valgrind');
+      const child = spawn(fixed ? commandPath(fixed.command) : valgrind, fixed ? [...fixed.args, valgrind, ...args] : args, {
+        cwd: dir,
+        stdio: ['pipe', 'pipe', 'pipe'],
+        env: { ...sandbox.env, GLIBC_TUNABLES: counter.mallocTunables },
+      });
+      live.add(child);
+      if (profileFlags.length) perfMap = `/tmp/perf-${child.pid}.map`;
+      const forget = killOnExit(child);
+      let pending = '';
+      let stderr = '';
+      let closed = false;
+      let failure = null; // why the process was stopped
+      let before = 0; // the last dump before the current bench's windows
+      let queue = Promise.resolve(); // switches, one at a time: the worker waits for each
+      const answer = () => { if (!closed) child.stdin.write('x'); };
+      const stop = (why) => { failure ??= why; child.kill('SIGKILL'); };
+      const vgdb = (what) => new Promise((done) => {
+        const v = spawn('vgdb', [prefix, `--pid=${child.pid}`, 'instrumentation', what], { stdio: 'ignore' });
+        v.on('error', (err) => { stop(`cannot run vgdb (Valgrind's, to switch instrumentation ${what}): ${err.message}`); done(); });
+        v.on('close', (code) => {
+          if (code !== 0 && !closed) stop(`vgdb could not switch instrumentation ${what} (exit ${code})`);
+          done();
+        });
+      });
+      const windowsAt = (i) => {
+        const files = dumpsIn(dir).filter((n) => n > before).map((n) => path.join(dir, `cg.out.${n}`));
+        try {
+          if (files.length < counted + 1) throw new Error(`callgrind dumped ${files.length} times in the windows, not ${counted + 1} or more: the count's marker was not reached`);
+          const mine = files.slice(-counted);
+          const read = mine.map((f) => counter.readWindow(fs.readFileSync(f, 'utf8')));
+          windowsOf.set(i, read);
+          const dest = keepOf(i);
+          if (dest) keepProfile({ files: mine, dest, perfMap });
+        } catch (err) {
+          windowsOf.set(i, { error: err.message });
+        } finally {
+          for (const f of files) fs.rmSync(f, { force: true });
+        }
+      };
+      const onMessage = (msg) => {
+        if (msg.switch) {
+          queue = queue.then(async () => {
+            if (!msg.prime) {
+              await vgdb(msg.switch);
+              if (msg.switch === 'on') before = dumpsIn(dir).at(-1) ?? 0;
+              else windowsAt(msg.index);
+            }
+            answer();
+          });
+        } else if (msg.report && msg.report.index !== undefined) {
+          queue = queue.then(() => {
+            const i = msg.report.index;
+            const read = windowsOf.get(i);
+            if (!msg.report.ok) return report(i, { error: msg.report.error || 'the count failed and gave no reason' });
+            if (!read || read.error) return report(i, { error: read?.error ?? 'the bench ended without counted windows' });
+            const events = read.every((w) => w.events) ? sumEvents(read.map((w) => w.events)) : null;
+            return report(i, { windows: read.map((w) => w.figure), jit: read.map((w) => w.jit), events, protocol: msg.report.protocol });
+          });
+        }
+      };
+      child.stdout.on('data', (d) => {
+        pending += d;
+        for (let nl = pending.indexOf('\n'); nl >= 0; nl = pending.indexOf('\n')) {
+          const msg = countMessage(pending.slice(0, nl));
+          pending = pending.slice(nl + 1);
+          if (msg) onMessage(msg);
+        }
+      });
+      child.stderr.on('data', (d) => { stderr = (stderr + d).slice(-20000); });
+      child.stdin.on('error', () => {}); // the process ended while an answer was on its way
+      const timeoutS = (counter.timeoutS ?? DEFAULT_TIMEOUT_S) * (items.length + 1);
+      const timer = setTimeout(() => stop(`the count process under valgrind took over ${timeoutS} s and was stopped: the machine is too busy, or the row too long to count here`), timeoutS * 1000);
+      const stopListening = whenAborted(signal, () => child.kill('SIGKILL'));
+      child.on('error', (err) => { failure ??= `cannot run valgrind: ${err.message}`; });
+      child.on('close', (code, sig) => {
+        closed = true;
+        clearTimeout(timer);
+        stopListening();
+        live.delete(child);
+        forget();
+        queue.then(() => {
+          const last = lastLine(stderr);
+          const why = failure ?? `the count process under valgrind ${sig ? `was killed (${sig})` : `exited with code ${code}`}${last ? `: ${last}` : ''}`;
+          items.forEach((_, i) => report(i, { error: why }));
+          resolve();
+        });
+      });
+    });
+  } finally {
+    sandbox.remove();
+    if (perfMap) fs.rmSync(perfMap, { force: true });
+  }
+}
+
+/** Pure: breakdowns ({ name: n }) added up. */
+export function sumEvents(list) {
+  const sums = {};
+  for (const events of list) for (const [k, v] of Object.entries(events)) sums[k] = (sums[k] ?? 0) + v;
+  return sums;
+}

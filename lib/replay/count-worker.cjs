@@ -1,0 +1,29 @@
+// A worker thread of a row's count process (count-entry.cjs): counts one bench, or primes every bench
+// of the row (count-process.js). Modules load with require() where Node can require ES modules, so
+// that start-up reads them one after another in one order in every process. Its last act is to say it
+// is finished, which wakes the main thread.
+const { parentPort, workerData } = require('node:worker_threads');
+
+const requireModule = process.features.require_module ? require : null;
+const load = async (file) => (requireModule ? requireModule(file) : import(file));
+
+async function main() {
+  const { countBench } = await load('./count-process.js');
+  const { takeMismatch } = await load('../conversations/transport.js');
+  let protocol = null;
+  for (const item of workerData.items) {
+    try {
+      protocol = await countBench(item, { chunks: workerData.chunks, primer: workerData.primer, requireModule });
+    } catch (err) {
+      // A primer goes on to the next bench: the bench itself fails, with its own reason, when it is counted.
+      if (!workerData.primer) return { ok: false, error: takeMismatch() || err?.message || String(err) };
+    }
+  }
+  return { ok: true, protocol };
+}
+
+main().catch((err) => ({ ok: false, error: err?.message ?? String(err) })).then((report) => {
+  parentPort.postMessage(report);
+  Atomics.store(workerData.done, 0, 1);
+  Atomics.notify(workerData.done, 0);
+});
