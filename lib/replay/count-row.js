@@ -5,6 +5,7 @@
 // when asked, kept as the row's profile (profiles.js).
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { killOnExit } from '../common/children.js';
 import { whenAborted } from '../common/timers.js';
@@ -35,15 +36,16 @@ export function countMessage(line) {
 const dumpsIn = (dir) => fs.readdirSync(dir).map((f) => /^cg\.out\.(\d+)$/.exec(f)?.[1]).filter(Boolean).map(Number).sort((a, b) => a - b);
 
 /**
- * Count `items` (each { bench, set, context, target, benches, warmup, ops }) of one row (`spec`) in
- * one process, after a primer over `primer` (the row's benches). `chunks` windows a bench, the last
+ * Count `items` (each { bench, set, context, target, benches, warmup, ops }) of one row (`spec`, and
+ * `identity`: what names its sandbox) in one process, after a primer over `primer` (the row's benches). `chunks` windows a bench, the last
  * `counted` of them read. `keepOf(i)`: where item i's profile goes, or null; `profileFlags`, V8 flags
  * then added. Calls onItem(i, { windows, jit, events, protocol } | { error }) as each bench ends, and
  * resolves when the process has ended (every item reported once).
  */
-export async function countItems({ counter, spec, items, primer = items, chunks, counted, live = new Set(), signal, keepOf = () => null, profileFlags = [], onItem }) {
-  const sandbox = makeSandbox({ spec, items, chunks, primer });
-  const dir = sandbox.dir;
+export async function countItems({ counter, spec, identity, items, primer = items, chunks, counted, live = new Set(), signal, keepOf = () => null, profileFlags = [], onItem }) {
+  const sandbox = makeSandbox({ spec, items, chunks, primer, identity });
+  // Valgrind's own files (the dumps, vgdb's FIFOs): this process's, apart from the sandbox a twin may share.
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mdb-count-'));
   const reported = new Set();
   const windowsOf = new Map();
   const report = (i, outcome) => {
@@ -60,7 +62,7 @@ export async function countItems({ counter, spec, items, primer = items, chunks,
       const args = [...counter.toolArgs, ...counter.outputArgs(dir), prefix, process.execPath, ...counter.v8Flags, ...COUNT_NODE_FLAGS, ...profileFlags, sandbox.entry, sandbox.job];
       const valgrind = commandPath('valgrind');
       const child = spawn(fixed ? commandPath(fixed.command) : valgrind, fixed ? [...fixed.args, valgrind, ...args] : args, {
-        cwd: dir,
+        cwd: sandbox.dir,
         stdio: ['pipe', 'pipe', 'pipe'],
         env: { ...sandbox.env, GLIBC_TUNABLES: counter.mallocTunables },
       });
@@ -149,6 +151,7 @@ export async function countItems({ counter, spec, items, primer = items, chunks,
     });
   } finally {
     sandbox.remove();
+    fs.rmSync(dir, { recursive: true, force: true });
     if (perfMap) fs.rmSync(perfMap, { force: true });
   }
 }

@@ -1,9 +1,12 @@
 // Where a count process runs, so that its count does not depend on which checkout of the harness made
-// it, nor on the environment it inherits: a directory of one length (/tmp/mdb-XXXXXX) holding links to
-// the harness (h), to its dependencies (node_modules, when they lie outside it) and to a checkout's
-// driver (d), its replay sets and its job; the process runs there with Node keeping the links' paths
-// (--preserve-symlinks) and a fixed environment. Two clones of the harness at paths of another length
-// counted a driver that captures a stack per query 0.8 % apart.
+// it, nor on the environment it inherits: a directory named by what the process counts
+// (/tmp/mdb-<12 hex digits>: the same row, benches and sets, the same name in every run and clone)
+// holding links to the harness (h), to its dependencies (node_modules, when they lie outside it) and
+// to a checkout's driver (d), its replay sets and its job; the process runs there with Node keeping
+// the links' paths (--preserve-symlinks) and a fixed environment. Two clones of the harness at paths of
+// another length counted a driver that captures a stack per query 0.8 % apart, and directories named
+// at random put one row in one of two states 0.04 % apart.
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -69,13 +72,47 @@ export function checkoutSpec(spec, link, exists = fs.existsSync) {
   return null;
 }
 
+// Directories this process uses, and how many of its count processes use each (an A/A twin shares its row's).
+const users = new Map();
+
+/** Pure: a sandbox's name from what its process counts (`identity`, any JSON value). */
+export const sandboxName = (identity) => `mdb-${createHash('sha256').update(JSON.stringify(identity)).digest('hex').slice(0, 12)}`;
+
+/** The directory for `identity`: this process's own when it has one, else a new one; another run's is not shared. */
+function claim(identity) {
+  const dir = path.join(SANDBOX_ROOT, sandboxName(identity));
+  if (users.has(dir)) {
+    users.set(dir, users.get(dir) + 1);
+    return { dir, fresh: false };
+  }
+  try {
+    fs.mkdirSync(dir);
+  } catch (err) {
+    if (err.code !== 'EEXIST') throw err;
+    // Another run counts the same row now: a name of the same length, at random.
+    const other = fs.mkdtempSync(path.join(SANDBOX_ROOT, `${sandboxName(identity).slice(0, -6)}`));
+    users.set(other, 1);
+    return { dir: other, fresh: true };
+  }
+  users.set(dir, 1);
+  return { dir, fresh: true };
+}
+
+function release(dir) {
+  const n = (users.get(dir) ?? 1) - 1;
+  if (n > 0) return users.set(dir, n);
+  users.delete(dir);
+  fs.rmSync(dir, { recursive: true, force: true });
+}
+
 /**
- * Make a count process's directory for a row (`spec`) and its benches (`items`, each with its replay
- * set's path as `set`). Returns { dir, entry (the process's script), job (its job file), items (with
- * the sandbox's paths), env, remove() }.
+ * Make (or share) a count process's directory for a row (`spec`, named in `identity` by what makes
+ * its code: a commit, a release) and its benches (`items`, each with its replay set's path as `set`).
+ * Returns { dir, entry (the process's script), job (its job file), env, remove() }.
  */
-export function makeSandbox({ spec, items, chunks, primer }) {
-  const dir = fs.mkdtempSync(path.join(SANDBOX_ROOT, 'mdb-'));
+export function makeSandbox({ spec, items, chunks, primer, identity }) {
+  const { dir, fresh } = claim(identity);
+  if (!fresh) return sandboxAt(dir);
   try {
     fs.symlinkSync(HARNESS_ROOT, path.join(dir, 'h'), 'dir');
     const deps = dependencyDir();
@@ -96,18 +133,20 @@ export function makeSandbox({ spec, items, chunks, primer }) {
     const primed = primer.map((item, index) => ({ ...place(item), index }));
     const job = path.join(dir, 'job.json');
     fs.writeFileSync(job, JSON.stringify({ items: counted, primer: primed, chunks }));
-    return {
-      dir,
-      entry: path.join(dir, 'h', 'lib', 'replay', 'count-entry.cjs'),
-      job,
-      env: countEnv(),
-      remove: () => fs.rmSync(dir, { recursive: true, force: true }),
-    };
+    return sandboxAt(dir);
   } catch (err) {
-    fs.rmSync(dir, { recursive: true, force: true });
+    release(dir);
     throw err;
   }
 }
+
+const sandboxAt = (dir) => ({
+  dir,
+  entry: path.join(dir, 'h', 'lib', 'replay', 'count-entry.cjs'),
+  job: path.join(dir, 'job.json'),
+  env: countEnv(),
+  remove: () => release(dir),
+});
 
 /** A count process's environment: fixed, whatever the harness's was (its cache, where a release is installed, and Valgrind's own library). */
 function countEnv() {

@@ -14,8 +14,14 @@ import { decodeConversation, readSet } from '../conversations/sets.js';
 import { programSpec } from '../drivers/spec.js';
 import { addedBenchSources } from '../../benchs/index.js';
 import { PROFILES_DIR, profilePath, pruneProfiles } from './profiles.js';
-import { confirmSteps } from './confirm-steps.js';
+import { confirmSteps, stepRows } from './confirm-steps.js';
+import { PROFILE_FLAGS } from './counters/instructions.js';
 import { countItems } from './count-row.js';
+import { harnessCode } from '../common/harness.js';
+
+// The harness's version and commit, asked of git once.
+let harness;
+const harnessOnce = () => (harness ??= harnessCode());
 
 // Windows per bench: their spread shows whether the row was steady.
 const CHUNKS = 3;
@@ -58,6 +64,9 @@ export function countedRow({ counter, driver, warmup, ops, counted, again = null
   };
 }
 
+/** Pure: are the rows one package's (releases, commits, checkouts of one driver)? */
+const onePackage = (drivers) => drivers.length > 1 && new Set(drivers.map((d) => d.packageName ?? d.name.split('@')[0])).size === 1;
+
 /** A row's benches: each one's cell (n/a, failed, or an item to count: its set, and sized by the counter). */
 function rowCells({ counter, benches, driver, context, smoke }) {
   return benches.map((bench) => {
@@ -66,10 +75,11 @@ function rowCells({ counter, benches, driver, context, smoke }) {
     const file = bench.replaySets?.[driver.name];
     if (na || !file) return { row: naRow(driver, na ?? 'no replay set') };
     if (file.failed) return { row: failedRow(driver, file.failed, plan.protocol) };
-    const sized = counter.size(decodeConversation(readSet(file)));
+    const set = readSet(file);
+    const sized = counter.size(decodeConversation(set));
     // --smoke: an eighth of the operations: that the count runs, not a figure to keep.
     const { warmup, ops } = smoke ? { warmup: Math.max(64, sized.warmup / 8), ops: Math.max(8, sized.ops / 8) } : sized;
-    return { bench, plan, item: { bench: bench.name, benches: addedBenchSources(), set: file, warmup, ops } };
+    return { bench, plan, digest: set.digest, item: { bench: bench.name, benches: addedBenchSources(), set: file, warmup, ops } };
   });
 }
 
@@ -79,19 +89,22 @@ function rowCells({ counter, benches, driver, context, smoke }) {
  * to keep each bench's profile, or null. A bench whose windows held a one-off event is counted again
  * in a new process.
  */
-async function countRow({ counter, driver, cells, only = null, context, target, live, signal, profiles, done }) {
+async function countRow({ counter, driver, cells, only = null, context, target, live, signal, profiles, named = false, done }) {
   const all = cells.map((c, k) => ({ ...c, k })).filter((c) => c.item);
   const chosen = only ? all.filter((c) => only.includes(c.k)) : all;
   if (!chosen.length) return;
   const base = { spec: programSpec(driver), context, target };
   const itemOf = (c) => ({ ...base, ...c.item });
   const warm = counter.warmWindows ?? 0;
-  const kept = (c) => (profiles ? profilePath(profiles.startedAt, c.bench.name, driver.name) : null);
+  const kept = (c) => (profiles ? profilePath(profiles.startedAt, c.bench.name, named ? `${driver.name}+names` : driver.name) : null);
+  // What the process counts, which names its sandbox: the harness's code, the row's, the benches and their sets.
+  const what = (c) => [c.item.bench, c.digest, c.item.warmup, c.item.ops];
   const run = (list, keep) => new Promise((resolve, reject) => {
     const outcomes = new Map();
     countItems({
       counter,
       spec: base.spec,
+      identity: { harness: harnessOnce(), row: driver.git?.commit ? `${driver.packageName}@git:${driver.git.commit}` : base.spec, items: list.map(what), primer: all.map(what), keep, named },
       items: list.map(itemOf),
       primer: all.map(itemOf),
       chunks: CHUNKS + warm,
@@ -99,7 +112,7 @@ async function countRow({ counter, driver, cells, only = null, context, target, 
       live,
       signal,
       keepOf: (i) => (keep && kept(list[i]) ? path.join(profiles.out, kept(list[i])) : null),
-      profileFlags: keep ? counter.profileFlags?.(profiles.recorded) ?? [] : [],
+      profileFlags: keep ? counter.profileFlags?.(named ? { profileFlags: [...PROFILE_FLAGS] } : profiles.recorded) ?? [] : [],
       onItem: (i, outcome) => outcomes.set(list[i].k, outcome),
     }).then(() => resolve(outcomes), reject);
   });
@@ -169,6 +182,25 @@ export async function countRun({ counter, benches, drivers, results, context, ta
         }),
         parallel, signal, log: (line) => progress?.log?.(line),
       });
+    }
+    // The rows on either side of a step, counted again with V8's JIT names (--perf-basic-prof), which
+    // moves a count: their profiles name the driver's functions, their figures stay the unnamed ones.
+    if (profiles && !results.settings.count?.profileFlags?.length && onePackage(drivers)) {
+      const floorOf = (bench) => counter.benchFloorsPct?.[bench.name] ?? counter.noiseFloorPct;
+      const wanted = drivers.map(() => []);
+      entries.forEach(({ bench, entry }, k) => stepRows(entry.results, floorOf(bench)).forEach((i) => wanted[i].push(k)));
+      const named = wanted.map((only, i) => ({ only, i })).filter((w) => w.only.length);
+      if (named.length) progress?.log?.(`naming the steps' functions: ${named.reduce((n, w) => n + w.only.length, 0)} row(s) counted again with V8's JIT names`);
+      let next2 = 0;
+      const namer = async () => {
+        while (next2 < named.length) {
+          signal?.throwIfAborted();
+          const { only, i } = named[next2++];
+          await countRow({ counter, driver: drivers[i], cells: rows[i].cells, only, context, target, live, signal, profiles, named: true,
+            done: (k, row) => { if (row.ok && entries[k].entry.results[i]?.count) entries[k].entry.results[i].count.namedProfile = row.count.profile; } });
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(parallel, named.length) }, namer));
     }
     results.complete = true;
   } finally {
