@@ -165,7 +165,10 @@ export async function countRun({ counter, benches, drivers, results, context, ta
       while (next < rows.length) {
         signal?.throwIfAborted();
         const { driver, d, cells } = rows[next++];
+        const started = Date.now();
         await countRow({ counter, driver, cells, context, target, live, signal, profiles, done: fill(d) });
+        const counted = cells.filter((c) => c.item).length;
+        if (counted) progress?.log?.(`  counted ${driver.name}: ${counted} bench${counted === 1 ? '' : 'es'} in one process (${Math.round((Date.now() - started) / 1000)} s)`);
       }
     };
     const parallel = Math.max(1, Math.min(8, os.availableParallelism(), rows.length));

@@ -8,15 +8,13 @@ import { COUNT_MALLOC_TUNABLES, COUNT_V8_FLAGS, MARKER, assertValgrind } from '.
 // callgrind, instrumentation off until the count process passes its warm-up, a dump at each window's marker.
 const CALLGRIND_ARGS = Object.freeze(['--tool=callgrind', '--instr-atstart=no', `--dump-before=${MARKER}`]);
 
-// A Δ within the run-to-run spread measured here is not called: most rows repeat within 0.01 %, mariadb's
-// select_100_cols (a collection in its first window) within 0.15 % (docs/history/2026-11-27-twins.md).
+// A Δ within the run-to-run spread measured here is not called: every design bench's count, execute and
+// pipelining included, repeats within a few hundredths of a per cent (docs/history/2026-11-28-gate.md).
 const NOISE_FLOOR_PCT = 0.1;
 
-// Benches whose count moves more than that between processes of the same code and replay set
-// (docs/history/2026-11-27-twins.md, 2026-11-27-git-refs.md): mysql2's `execute` by 3.0 % (V8 tiers its
-// generated row parser up at different operations), its `pipelining` by 0.19 % (three steady values).
-const BENCH_FLOORS_PCT = Object.freeze({ execute: 3.5, pipelining: 0.25 });
-
+// Benches whose count moves more than that between processes of the same code: none since compile work
+// is left out of a window's figure (execute had 3.5 %, pipelining 0.25 %).
+const BENCH_FLOORS_PCT = Object.freeze({});
 // What a window holds, in instructions estimated from the replay set, and the warm-up's budget: a window
 // need only hold one operation's work many times over (the figure leaves compiles out and repeats
 // within a few thousandths of a per cent), and the warm-up, uninstrumented, runs about eight times as
