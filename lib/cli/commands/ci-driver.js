@@ -2,9 +2,10 @@
 // project's action (action.yml) runs. The head and the base commit are two git rows of one
 // instruction-count run (--replay --count instructions); a bench where the head needs more than
 // --threshold % more instructions per operation fails it. The verdict and the Markdown report go to
-// stdout and to the job summary ($GITHUB_STEP_SUMMARY).
-import { appendFileSync, existsSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+// stdout and to the job summary ($GITHUB_STEP_SUMMARY); --comment writes the pull request's comment,
+// --artifact copies what a reviewer reads after the run (the results, kept profiles, replay sets).
+import { accessSync, appendFileSync, constants, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import { DESIGN_BENCHES, selectBenches } from '../../../benchs/index.js';
 import { EXIT, usageError } from '../../common/errors.js';
 import { splitList } from '../../common/config.js';
@@ -12,6 +13,8 @@ import { defaultCacheDir } from '../../drivers/versions.js';
 import { GIT_PACKAGES, openRepository, resolveCommit } from '../../drivers/git.js';
 import { regressionsAgainstBaseline } from '../../results/regressions.js';
 import { renderResultsMarkdown } from '../../reporting/markdown.js';
+import { renderGateComment } from '../../reporting/gate-comment.js';
+import { checkArtifactDir, copyArtifact } from '../../results/artifact.js';
 import { nonNegativeNumber } from '../options.js';
 import { exitCodesHelp } from '../exit-codes.js';
 
@@ -48,6 +51,27 @@ export function runArguments({ repo, pkg, base, head, benches, threshold, out, j
     '--replay', '--count', 'instructions', '--threshold', String(threshold), '--out', out, '--json', json];
 }
 
+/** Refuse, before a run of minutes, a --comment whose directory cannot be made or written. */
+function checkWritableDir(flag, file) {
+  const dir = dirname(resolve(file));
+  try {
+    mkdirSync(dir, { recursive: true });
+    accessSync(dir, constants.W_OK);
+  } catch (err) {
+    throw usageError(`${flag} ${file}: cannot write in ${dir} (${err.code ?? err.message})`);
+  }
+}
+
+/**
+ * The artifact as the comment names it: the results file's path as `profile` reads it, and in a
+ * GitHub Actions run the run it is uploaded from (action.yml names the artifact after its directory).
+ */
+function artifactForComment(copied, given, env) {
+  const name = basename(copied.dir);
+  const run = env.GITHUB_RUN_ID && env.GITHUB_REPOSITORY ? { id: env.GITHUB_RUN_ID, repository: env.GITHUB_REPOSITORY } : null;
+  return { name, run, path: join(run ? name : given, basename(copied.results)) };
+}
+
 export function registerCiDriver(program, { stdout, stderr, env, run, setExitCode }) {
   program.command('ci-driver')
     .description("a driver repository's pull-request gate: its head and base commits as two rows of one instruction-count run; exit 1 when a bench needs more than --threshold % more instructions per operation")
@@ -59,6 +83,8 @@ export function registerCiDriver(program, { stdout, stderr, env, run, setExitCod
     .option('--threshold <pct>', 'fail when a bench needs more than this many per cent more instructions per operation (beyond the noise floor)', nonNegativeNumber('--threshold'), CI_DRIVER_THRESHOLD)
     .option('--summary <file>', 'append the verdict and the Markdown report to this file (default: $GITHUB_STEP_SUMMARY when set)')
     .option('-o, --out <dir>', 'where the results JSON and the replay sets go (default: ci-driver/ in the cache directory, outside the repository)')
+    .option('--comment <file>', "write the pull request's comment here (Markdown; scripts/pr-comment.js posts it): one line when no bench moved, else the verdict, the table and the profile command")
+    .option('--artifact <dir>', 'copy what a reviewer reads after the run here: the results JSON, its rows\' kept profiles and the replay sets (outside --out; action.yml uploads it)')
     .option('--smoke', 'an eighth of the operations counted: that the gate runs, not figures to keep')
     .option('-q, --quiet', 'no progress lines on stderr')
     .option('--debug', 'print stack traces on errors')
@@ -78,6 +104,9 @@ It runs, with both commits extracted and installed in the cache (the repository 
       const head = resolveCommit(`--head ${opts.head}`, repo, opts.head);
       if (base === head) throw usageError(`--base ${opts.base} and --head ${opts.head} are the same commit (${short(head)}): nothing to compare`, 'give the pull request\'s base commit as --base');
       const out = resolve(opts.out ?? join(defaultCacheDir(env), 'ci-driver'));
+      if (opts.comment) checkWritableDir('--comment', opts.comment);
+      if (opts.artifact) checkArtifactDir(opts.artifact, out);
+      const started = Date.now();
       const json = join(out, `ci-driver-${short(base)}-${short(head)}-${Date.now()}.json`);
       const argv = runArguments({ repo: repo.dir, pkg: opts.package, base, head, benches, threshold: opts.threshold, out, json });
       if (opts.smoke) argv.push('--smoke');
@@ -85,14 +114,23 @@ It runs, with both commits extracted and installed in the cache (the repository 
       if (opts.debug) argv.push('--debug');
       const code = await run(argv);
       if (!existsSync(json)) return setExitCode(code); // refused or stopped before any row: its one line is said
+      const wallMs = Date.now() - started;
       const results = JSON.parse(readFileSync(json, 'utf8'));
       const rowOf = (sha) => results.drivers.find((d) => d.git?.commit === sha);
-      const verdict = driverVerdict(results, { threshold: opts.threshold, base: { label: rowOf(base).name, commit: base }, head: { label: rowOf(head).name, commit: head } });
+      const rows = { base: { label: rowOf(base).name, commit: base }, head: { label: rowOf(head).name, commit: head } };
+      const verdict = driverVerdict(results, { threshold: opts.threshold, ...rows });
       stdout.write(`\n${verdict.lines.join('\n').replace(/\*\*/g, '')}\n`);
       const summary = opts.summary ?? env.GITHUB_STEP_SUMMARY;
       if (summary) {
         appendFileSync(summary, `${['### mysql-driver-bench: instructions per operation, head against base', '', ...verdict.lines, '', renderResultsMarkdown(results)].join('\n')}\n`);
         if (!opts.quiet) stderr.write(`the verdict and the report were added to ${resolve(summary)}\n`);
+      }
+      const copied = opts.artifact ? copyArtifact({ out, json, results, dir: resolve(opts.artifact) }) : null;
+      if (copied && !opts.quiet) stderr.write(`the results, ${copied.profiles} rows' profiles${copied.replay ? ' and the replay sets' : ''} were copied to ${copied.dir}\n`);
+      if (opts.comment) {
+        const artifact = copied && artifactForComment(copied, opts.artifact, env);
+        writeFileSync(opts.comment, renderGateComment(results, { verdict, threshold: opts.threshold, ...rows, wallMs, artifact }));
+        if (!opts.quiet) stderr.write(`the pull request's comment was written to ${resolve(opts.comment)}\n`);
       }
       setExitCode(code === EXIT.OK && (verdict.regressed || verdict.failed.length) ? EXIT.ROWS_FAILED : code);
     });

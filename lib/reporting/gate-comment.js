@@ -1,0 +1,89 @@
+// Pure: a driver's gate (ci-driver --comment) as the pull request's comment, in Markdown. A hidden
+// marker comes first: scripts/pr-comment.js finds the comment by it and updates that one on every push.
+// When no bench moved beyond the threshold and no row failed, the comment is one line; otherwise the
+// verdict, each bench's base and head count, its change and its noise floor, the functions that moved
+// (when a profile diff is given) and the command that reads the run's artifact.
+import { countFloorPct } from '../results/counts.js';
+import { fmtInt, fmtPct } from '../common/format-numbers.js';
+
+export const GATE_COMMENT_MARKER = '<!-- mysql-driver-bench gate -->';
+
+// Functions listed under a bench that moved: enough to name the change, short enough for a comment.
+const TOP_FUNCTIONS = 5;
+
+/** Pure: a wall time in words: "52 s", "1 min 52 s", "1 h 3 min". */
+export function fmtWallTime(ms) {
+  const s = Math.round(ms / 1000);
+  if (s < 60) return `${s} s`;
+  if (s < 3600) return `${Math.floor(s / 60)} min ${s % 60} s`;
+  return `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} min`;
+}
+
+/** Pure: a word as a POSIX shell reads it back unchanged. */
+const shellWord = (w) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${String(w).replace(/'/g, "'\\''")}'`);
+
+const signed = (n, digits = 2) => `${n > 0 ? '+' : n < 0 ? '−' : '±'}${Math.abs(n).toFixed(digits)} %`;
+const signedInt = (n) => `${n > 0 ? '+' : n < 0 ? '−' : '±'}${fmtInt(Math.abs(n))}`;
+
+/**
+ * Pure: each bench's base and head count per operation and the change in % (head ÷ base − 1: + is
+ * more instructions at the head), its floor, and whether it moved: |change| beyond both the threshold
+ * and the floor. [{ bench, base, head, changePct, floorPct, moved, cells }] (base, head: a count or
+ * null; cells: the two as the table shows them).
+ */
+export function gateRows(results, { threshold, base, head }) {
+  return (results.benches ?? []).map((bench) => {
+    const row = (label) => bench.results.find((r) => r.driver === label);
+    const [b, h] = [row(base.label), row(head.label)];
+    const perOp = (r) => (r?.ok && r.count?.perOp > 0 ? r.count.perOp : null);
+    const [x, y] = [perOp(b), perOp(h)];
+    const changePct = x && y ? (y / x - 1) * 100 : null;
+    const floorPct = countFloorPct(results.settings?.count, bench.name);
+    const moved = changePct !== null && Math.abs(changePct) > threshold && Math.abs(changePct) > floorPct;
+    // What stands in a count's cell when there is none: the row's status (failed, n/a) or its absence.
+    const cell = (r, n) => (n !== null ? fmtInt(n) : r?.status === 'n/a' ? 'n/a' : r ? 'failed' : 'not run');
+    return { bench: bench.name, base: x, head: y, changePct, floorPct, moved, cells: [cell(b, x), cell(h, y)] };
+  });
+}
+
+/**
+ * The comment's body. `verdict`: driverVerdict's { regressed, failed, lines }; `base`, `head`:
+ * { label, commit }; `wallMs`: the gate's wall time; `artifact` (optional): { name, path, run } — the
+ * results file as `profile` reads it (`path`), and, for an artifact uploaded by a workflow run,
+ * run: { id, repository } (the path is then inside the downloaded directory `name`);
+ * `profiles` (optional): { functions: { [bench]: [{ name, deltaPerOp }] } }, the functions whose
+ * instructions per operation changed most, listed under each bench that moved.
+ */
+export function renderGateComment(results, { verdict, threshold, base, head, wallMs, artifact = null, profiles = null }) {
+  const rows = gateRows(results, { threshold, base, head });
+  const moved = rows.filter((r) => r.moved);
+  const benches = `${rows.length} bench${rows.length === 1 ? '' : 'es'}`;
+  const quiet = !moved.length && !verdict.regressed && !verdict.failed.length && results.complete !== false;
+  if (quiet) return `${GATE_COMMENT_MARKER}\n✅ mysql-driver-bench: no bench needs more than ${threshold} % more instructions (${benches}, ${fmtWallTime(wallMs)})\n`;
+
+  const out = [GATE_COMMENT_MARKER, '### mysql-driver-bench: instructions per operation, head against base', '', ...verdict.lines, ''];
+  if (results.complete === false) out.push(`⚠️ The run stopped part-way${results.stoppedBy ? ` (${results.stoppedBy})` : ''}: the benches it did not reach are not run.`, '');
+  out.push('| bench | base | head | change | floor |', '|:--|--:|--:|--:|--:|');
+  for (const r of rows) {
+    const change = r.changePct === null ? '-' : r.moved ? `**${signed(r.changePct)}**` : signed(r.changePct);
+    out.push(`| ${r.bench} | ${r.cells[0]} | ${r.cells[1]} | ${change} | ${fmtPct(r.floorPct, 2)} |`);
+  }
+  out.push('', `Instructions per operation; + is more at the head; a change within its floor is the count's noise. ${benches}, ${fmtWallTime(wallMs)} in all (installs and captures included).`);
+
+  const functions = profiles?.functions ?? {};
+  for (const r of moved.filter((m) => functions[m.bench]?.length)) {
+    out.push('', `**${r.bench}**, the functions whose instructions per operation changed most:`, '');
+    out.push(...functions[r.bench].slice(0, TOP_FUNCTIONS).map((f) => `- \`${f.name}\` ${signedInt(f.deltaPerOp)}`));
+  }
+
+  if (artifact) {
+    const bench = (moved[0] ?? rows.find((r) => r.changePct !== null) ?? rows[0])?.bench;
+    const command = ['mysql-driver-bench', 'profile', artifact.path, '--bench', bench, '--a', base.label, '--b', head.label].map(shellWord).join(' ');
+    const lines = artifact.run
+      ? [`gh run download ${artifact.run.id} -R ${shellWord(artifact.run.repository)} -n ${shellWord(artifact.name)} -D ${shellWord(artifact.name)}`, command]
+      : [command];
+    const where = artifact.run ? `the artifact \`${artifact.name}\` of this workflow run` : `\`${artifact.name}\``;
+    out.push('', `Where the instructions went, function by function (any bench with \`--bench\`): the results, kept profiles and replay sets are ${where}.`, '', '```sh', ...lines, '```');
+  }
+  return `${out.join('\n')}\n`;
+}

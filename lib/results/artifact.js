@@ -1,0 +1,39 @@
+// The reviewer's artifact (ci-driver --artifact): what reading a count run again needs, copied out of
+// its --out into one directory: the results file, the profiles its rows kept (at their count.profile
+// paths, so `profile` reads the copy as it reads the original) and the replay sets the rows were
+// counted from (replay/, as `--replay --out <artifact>` would look them up).
+import { cpSync, existsSync, mkdirSync } from 'node:fs';
+import { basename, join, relative, resolve, sep } from 'node:path';
+import { usageError } from '../common/errors.js';
+
+/** Refuse, before a run, an artifact directory that is --out or inside it (the copy would be copied into itself). */
+export function checkArtifactDir(dir, out) {
+  const rel = relative(resolve(out), resolve(dir));
+  if (rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !rel.startsWith(sep))) {
+    throw usageError(`--artifact ${dir} is --out's directory or inside it`, 'give a directory outside --out (e.g. in $RUNNER_TEMP)');
+  }
+}
+
+/**
+ * Copy a finished run's results file `json` (in `out`), its rows' kept profiles and `out`'s replay
+ * sets into `dir`. A profile that was pruned is left out (`profile` says so of its row). Returns
+ * { dir, results (the copied file's path), profiles (how many rows' profiles), replay (whether the sets were there) }.
+ */
+export function copyArtifact({ out, json, results, dir }) {
+  mkdirSync(dir, { recursive: true });
+  const copied = join(dir, basename(json));
+  cpSync(json, copied);
+  let profiles = 0;
+  for (const bench of results.benches ?? []) {
+    for (const row of bench.results ?? []) {
+      const kept = row.count?.profile;
+      if (!kept || !existsSync(join(out, kept))) continue;
+      cpSync(join(out, kept), join(dir, kept), { recursive: true });
+      profiles++;
+    }
+  }
+  // In the action --out is the job's own (under $RUNNER_TEMP): its replay/ holds this run's sets only.
+  const replay = join(out, 'replay');
+  if (existsSync(replay)) cpSync(replay, join(dir, 'replay'), { recursive: true });
+  return { dir, results: copied, profiles, replay: existsSync(replay) };
+}

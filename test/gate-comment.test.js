@@ -1,0 +1,227 @@
+// The gate's pull-request comment and artifact (ci-driver --comment, --artifact), without Valgrind: the
+// renderer on synthetic count results (one line when nothing moved; else the verdict, the table with
+// each bench's floor, the functions that moved, the profile command), the artifact copied from a
+// synthetic --out, and ci-driver's handler with a stand-in for the run, whose comment's profile
+// command reads the artifact it copied.
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { Command } from 'commander';
+import { driverVerdict, registerCiDriver } from '../lib/cli/commands/ci-driver.js';
+import { GATE_COMMENT_MARKER, fmtWallTime, gateRows, renderGateComment } from '../lib/reporting/gate-comment.js';
+import { checkArtifactDir, copyArtifact } from '../lib/results/artifact.js';
+import { countDeltaPct, countFloorPct } from '../lib/results/counts.js';
+import { profilePath, windowFile } from '../lib/replay/profiles.js';
+import { resultsValidator } from '../lib/results/file.js';
+import { makeDriverRepo } from './helpers/driver-repo.js';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const BIN = join(root, 'bin', 'mysql-driver-bench.js');
+const dir = mkdtempSync(join(tmpdir(), 'mdb-gate-comment-test-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+const FIXTURE = JSON.parse(readFileSync(join(root, 'test/fixtures/results/count-instructions.json'), 'utf8'));
+const SEVEN = ['do', 'insert', 'batch', 'pipelining', 'select_100_cols', 'select_1000_rows', 'execute'];
+const label = (sha) => `mysql2@3.24.5+${sha.slice(0, 7)}`;
+const OPS = 1000;
+
+/**
+ * A ci-driver run's results as `run` writes them (schema-valid): the base and the head commit as two
+ * git rows, each bench's counts per operation from `perOp` ({ bench: [base, head] }, a null count a
+ * failed row), the noise floor 0.05 % (select_1000_rows: 0.2 %), each row's profile path.
+ */
+function countResults({ base, head, perOp, startedAt = '2026-11-28T10:00:00.000Z' }) {
+  const { schema } = resultsValidator().schema.properties;
+  const count = { ...FIXTURE.settings.count, noiseFloorPct: 0.05, benchFloorsPct: { select_1000_rows: 0.2 } };
+  const driver = (sha) => ({ ...FIXTURE.drivers[0], name: label(sha), git: { repository: '/r', ref: sha, commit: sha } });
+  const row = (bench, sha, n, ref) => {
+    if (n === null) return { driver: label(sha), protocol: 'text', ok: false, status: 'failed', error: 'wrong rows', deltaPct: null, deltaSignificant: null };
+    const deltaPct = sha === base ? 0 : countDeltaPct(ref, n);
+    return {
+      driver: label(sha), protocol: 'text', ok: true, status: 'ok', error: null, deltaPct,
+      deltaSignificant: sha === base ? null : Math.abs(deltaPct) > countFloorPct(count, bench),
+      count: { what: 'instructions', perOp: n, ops: OPS, warmup: 64, windows: [n * OPS], spreadPct: 0.01, profile: profilePath(startedAt, bench, label(sha)) },
+    };
+  };
+  return {
+    ...FIXTURE,
+    schema: Math.max(...schema.enum),
+    startedAt,
+    drivers: [driver(base), driver(head)],
+    settings: { ...FIXTURE.settings, drivers: [label(base), label(head)], baseline: label(base), benches: Object.keys(perOp), count },
+    benches: Object.entries(perOp).map(([name, [b, h]]) => ({
+      ...FIXTURE.benches[0], name, deltaReference: label(base), results: [row(name, base, b, b), row(name, head, h, b)],
+    })),
+  };
+}
+
+const BASE = 'a'.repeat(40);
+const HEAD = 'c'.repeat(40);
+const who = { threshold: 1, base: { label: label(BASE), commit: BASE }, head: { label: label(HEAD), commit: HEAD } };
+const steady = Object.fromEntries(SEVEN.map((b, i) => [b, [10000 + i * 1000, 10000 + i * 1000 + 3]]));
+
+test('the results the tests make are valid results files', () => {
+  const check = resultsValidator();
+  assert.ok(check(countResults({ base: BASE, head: HEAD, perOp: steady })), JSON.stringify(check.errors?.[0]));
+});
+
+test('nothing moved: the marker and one line, with the benches and the wall time', () => {
+  const results = countResults({ base: BASE, head: HEAD, perOp: steady });
+  const verdict = driverVerdict(results, who);
+  assert.equal(renderGateComment(results, { verdict, ...who, wallMs: 112_400 }),
+    `${GATE_COMMENT_MARKER}\n✅ mysql-driver-bench: no bench needs more than 1 % more instructions (7 benches, 1 min 52 s)\n`);
+  assert.deepEqual([fmtWallTime(52_000), fmtWallTime(586_000), fmtWallTime(3_790_000)], ['52 s', '9 min 46 s', '1 h 3 min']);
+});
+
+test('a bench moved: the verdict, base and head, the change (+ is more) and each floor, the functions that moved, the profile command', () => {
+  const perOp = { ...steady, do: [99079, 102302], select_1000_rows: [500000, 480000], insert: [20000, 20100] };
+  const results = countResults({ base: BASE, head: HEAD, perOp });
+  const verdict = driverVerdict(results, who);
+  const functions = { do: [{ name: 'Connection.query', deltaPerOp: 3100 }, { name: 'Packet.parse', deltaPerOp: -40 }], insert: [{ name: 'never shown', deltaPerOp: 100 }] };
+  const artifact = { name: 'mysql-driver-bench-42-1', run: { id: '42', repository: 'o/driver' }, path: 'mysql-driver-bench-42-1/ci-driver-aaaaaaa-ccccccc-1.json' };
+  const text = renderGateComment(results, { verdict, ...who, wallMs: 586_000, artifact, profiles: { functions } });
+  const lines = text.split('\n');
+  assert.equal(lines[0], GATE_COMMENT_MARKER);
+  assert.ok(text.includes(verdict.lines.join('\n')), 'the verdict as driverVerdict says it');
+  assert.ok(lines.includes(`| do | 99,079 | 102,302 | **+3.25 %** | 0.05 % |`), text);
+  assert.ok(lines.includes(`| select_1000_rows | 500,000 | 480,000 | **−4.00 %** | 0.20 % |`), 'an improvement beyond the threshold moved too; its own floor');
+  assert.ok(lines.includes(`| insert | 20,000 | 20,100 | +0.50 % | 0.05 % |`), 'within the threshold: not bold');
+  assert.match(text, /\+ is more at the head.*7 benches, 9 min 46 s in all/);
+  assert.ok(lines.includes('- `Connection.query` +3,100') && lines.includes('- `Packet.parse` −40'));
+  assert.doesNotMatch(text, /never shown/, 'functions only under a bench that moved');
+  assert.ok(lines.includes('gh run download 42 -R o/driver -n mysql-driver-bench-42-1 -D mysql-driver-bench-42-1'));
+  assert.ok(lines.includes(`mysql-driver-bench profile mysql-driver-bench-42-1/ci-driver-aaaaaaa-ccccccc-1.json --bench do --a ${label(BASE)} --b ${label(HEAD)}`));
+  // No profile data, no artifact: neither section.
+  const bare = renderGateComment(results, { verdict, ...who, wallMs: 586_000 });
+  assert.doesNotMatch(bare, /functions whose|profile|gh run/);
+});
+
+test('a failed row or a run stopped part-way is never the one line; the cell says failed, n/a or not run', () => {
+  const results = countResults({ base: BASE, head: HEAD, perOp: { ...steady, batch: [30000, null] } });
+  results.benches.find((b) => b.name === 'execute').results[1].status = 'n/a';
+  results.benches.find((b) => b.name === 'execute').results[1].ok = false;
+  delete results.benches.find((b) => b.name === 'execute').results[1].count;
+  const verdict = driverVerdict(results, who);
+  const text = renderGateComment(results, { verdict, ...who, wallMs: 1000 });
+  assert.ok(text.includes('| batch | 30,000 | failed | - | 0.05 % |'), text);
+  assert.ok(text.includes('| execute | 16,000 | n/a | - | 0.05 % |'), text);
+  const stopped = countResults({ base: BASE, head: HEAD, perOp: { do: steady.do } });
+  stopped.complete = false;
+  stopped.stoppedBy = 'SIGTERM';
+  stopped.benches[0].results.pop();
+  const partial = renderGateComment(stopped, { verdict: driverVerdict(stopped, who), ...who, wallMs: 1000 });
+  assert.match(partial, /stopped part-way \(SIGTERM\)/);
+  assert.ok(partial.includes('| do | 10,000 | not run | - | 0.05 % |'));
+  assert.deepEqual(gateRows(stopped, who).map((r) => r.moved), [false]);
+});
+
+/** A tiny callgrind dump: `query` and `parse` with these instructions per operation. */
+const dump = (query, parse) => `events: Ir\nsummary: ${(query + parse) * OPS}\nob=(1) /usr/bin/node\nfl=(1) node_modules/mysql2/lib/x.js\nfn=(1) query\n1 ${query * OPS}\nfn=(2) parse\n2 ${parse * OPS}\ntotals: ${(query + parse) * OPS}\n`;
+
+/** An --out as a count run leaves it: the results file, each row's profile, the replay sets, and an older run's profile. */
+function syntheticOut(out, results, json) {
+  mkdirSync(out, { recursive: true });
+  writeFileSync(json, JSON.stringify(results));
+  for (const bench of results.benches) {
+    for (const row of bench.results.filter((r) => r.count?.profile)) {
+      mkdirSync(join(out, row.count.profile), { recursive: true });
+      writeFileSync(join(out, row.count.profile, windowFile(0)), gzipSync(dump(row.count.perOp - 1000, 1000)));
+    }
+  }
+  mkdirSync(join(out, 'replay', 'do'), { recursive: true });
+  writeFileSync(join(out, 'replay', 'do', 'mysql2-0123456789abcdef.json'), '{"format":"mysql-driver-bench/replay-set"}');
+  const old = join(out, profilePath('2026-11-01T00:00:00.000Z', 'do', 'mysql2@3.24.4'));
+  mkdirSync(old, { recursive: true });
+  writeFileSync(join(old, windowFile(0)), gzipSync(dump(1, 1)));
+}
+
+test('the artifact: the results file, this run\'s kept profiles and the replay sets; never inside --out', () => {
+  const out = join(dir, 'copy', 'out');
+  const results = countResults({ base: BASE, head: HEAD, perOp: { do: [10000, 12000], insert: [20000, 20000] } });
+  const json = join(out, 'ci-driver-aaaaaaa-ccccccc-1.json');
+  syntheticOut(out, results, json);
+  rmSync(join(out, results.benches[1].results[1].count.profile), { recursive: true }); // pruned: left out
+  const artifact = join(dir, 'copy', 'artifact');
+  const copied = copyArtifact({ out, json, results, dir: artifact });
+  assert.deepEqual(copied, { dir: artifact, results: join(artifact, 'ci-driver-aaaaaaa-ccccccc-1.json'), profiles: 3, replay: true });
+  assert.deepEqual(readdirSync(artifact).sort(), ['ci-driver-aaaaaaa-ccccccc-1.json', 'profiles', 'replay']);
+  assert.equal(readFileSync(copied.results, 'utf8'), readFileSync(json, 'utf8'));
+  assert.deepEqual(readdirSync(join(artifact, 'profiles')), [profilePath(results.startedAt, 'do', 'x').split('/')[1]], 'this run\'s profiles only');
+  for (const row of results.benches[0].results) assert.ok(existsSync(join(artifact, row.count.profile, windowFile(0))));
+  assert.ok(existsSync(join(artifact, 'replay', 'do', 'mysql2-0123456789abcdef.json')));
+  assert.throws(() => checkArtifactDir(out, out), /--artifact .* is --out's directory or inside it/);
+  assert.throws(() => checkArtifactDir(join(out, 'a'), out), /inside it/);
+  checkArtifactDir(join(dir, 'copy', 'out-artifact'), out);
+  checkArtifactDir(join(dir, 'copy'), out);
+});
+
+/** ci-driver with a stand-in for the count run: it writes `perOp`'s results (and --out's files) where the run would. */
+async function ciDriver(args, { perOp, env = {}, code = 0 }) {
+  const said = { stdout: '', stderr: '', code: null, argv: null };
+  const program = new Command().exitOverride();
+  registerCiDriver(program, {
+    stdout: { write: (s) => { said.stdout += s; return true; } },
+    stderr: { write: (s) => { said.stderr += s; return true; } },
+    env: { MYSQL_DRIVER_BENCH_CACHE: join(dir, 'cache'), ...env },
+    setExitCode: (c) => { said.code = c; },
+    run: async (argv) => {
+      said.argv = argv;
+      const at = (flag) => argv[argv.indexOf(flag) + 1];
+      const [base, head] = at('--drivers').split(',').map((spec) => spec.split('#')[1]);
+      syntheticOut(at('--out'), countResults({ base, head, perOp }), at('--json'));
+      return code;
+    },
+  });
+  await program.parseAsync(['ci-driver', ...args], { from: 'user' });
+  return said;
+}
+
+test('ci-driver --comment --artifact: the comment written, the artifact copied, and the comment\'s profile command reads the artifact', async () => {
+  const repo = makeDriverRepo(join(dir, 'mysql2'));
+  repo.commit('a loop in the query path', { 'README.md': 'x\n' });
+  const run = join(dir, 'runner-temp');
+  const comment = join(run, 'mdb-comment.md');
+  const artifact = join(run, 'mysql-driver-bench-42-1');
+  const args = (given) => ['do', 'insert', '--repo', repo.dir, '--base', 'v1', '--out', join(run, 'mysql-driver-bench'), '--comment', comment, '--artifact', given, '--summary', join(run, 'summary.md')];
+
+  const slower = await ciDriver(args(artifact), { perOp: { do: [10000, 12000], insert: [20000, 20001] }, env: { GITHUB_RUN_ID: '42', GITHUB_REPOSITORY: 'o/driver' } });
+  assert.equal(slower.code, 1, slower.stderr);
+  const text = readFileSync(comment, 'utf8');
+  assert.equal(text.split('\n')[0], GATE_COMMENT_MARKER);
+  assert.match(text, /\| do \| 10,000 \| 12,000 \| \*\*\+20\.00 %\*\* \| 0\.05 % \|/);
+  assert.match(slower.stderr, /the results, 4 rows' profiles and the replay sets were copied to .*mysql-driver-bench-42-1\n/);
+  assert.ok(readdirSync(artifact).some((f) => /^ci-driver-[0-9a-f]{7}-[0-9a-f]{7}-\d+\.json$/.test(f)));
+  assert.ok(existsSync(join(artifact, 'replay')) && existsSync(join(artifact, 'profiles')));
+  // As a reviewer would: in the directory the download made, the command as the comment gives it.
+  const [download, command] = text.split('```sh\n')[1].split('\n');
+  assert.equal(download, 'gh run download 42 -R o/driver -n mysql-driver-bench-42-1 -D mysql-driver-bench-42-1');
+  assert.match(command, /^mysql-driver-bench profile mysql-driver-bench-42-1\/ci-driver-\S+\.json --bench do --a \S+ --b \S+$/);
+  const profile = spawnSync(process.execPath, [BIN, ...command.split(' ').slice(1)], { cwd: dirname(artifact), encoding: 'utf8' });
+  assert.equal(profile.status, 0, profile.stderr);
+  assert.match(profile.stdout, /^do: [\s\S]*query/);
+
+  // The same code: one line; a local run's command names the artifact as given.
+  const same = await ciDriver(args(join(run, 'local-artifact')), { perOp: { do: [10000, 10001], insert: [20000, 20000] } });
+  assert.equal(same.code, 0, same.stderr);
+  assert.match(readFileSync(comment, 'utf8'), /^<!-- mysql-driver-bench gate -->\n✅ mysql-driver-bench: no bench needs more than 1 % more instructions \(2 benches, \d+ s\)\n$/);
+  const local = await ciDriver(args(join(run, 'local-artifact')), { perOp: { do: [10000, 11000], insert: [20000, 20000] } });
+  assert.equal(local.code, 1);
+  assert.ok(readFileSync(comment, 'utf8').split('\n').some((l) => l.startsWith(`mysql-driver-bench profile ${join(run, 'local-artifact')}/ci-driver-`)), 'outside a workflow run: the directory as given, no download');
+  assert.doesNotMatch(readFileSync(comment, 'utf8'), /gh run download/);
+});
+
+test('ci-driver refuses an --artifact inside --out and a --comment it cannot write, before the run', async () => {
+  const repo = makeDriverRepo(join(dir, 'mysql2-refused'));
+  repo.commit('docs', { 'README.md': 'x\n' });
+  const out = join(dir, 'refused-out');
+  const run = (args) => ciDriver(['do', '--repo', repo.dir, '--base', 'v1', '--out', out, ...args], { perOp: { do: [1, 1] } });
+  await assert.rejects(run(['--artifact', join(out, 'artifact')]), /--artifact .* is --out's directory or inside it/);
+  writeFileSync(join(dir, 'a-file'), '');
+  await assert.rejects(run(['--comment', join(dir, 'a-file', 'comment.md')]), /^UserError: --comment .*: cannot write in .*a-file \((EEXIST|ENOTDIR)\)$/);
+  assert.equal(existsSync(out), false, 'nothing ran');
+});
