@@ -67,6 +67,5 @@ export async function countBench(item, { chunks, primer = false, requireModule =
     check(await op());
   }
   ask(`${tag}off ${item.index}`);
-  await conn.close?.();
   return plan.protocol;
 }

@@ -26,4 +26,6 @@ main().catch((err) => ({ ok: false, error: err?.message ?? String(err) })).then(
   parentPort.postMessage(report);
   Atomics.store(workerData.done, 0, 1);
   Atomics.notify(workerData.done, 0);
+  // Nothing of the worker is needed after its report: ended at once, not by its connection's teardown.
+  process.exit(0);
 });

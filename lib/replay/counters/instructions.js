@@ -19,11 +19,12 @@ const BENCH_FLOORS_PCT = Object.freeze({});
 // need only hold one operation's work many times over (the figure leaves compiles out and repeats
 // within a few thousandths of a per cent), and the warm-up, uninstrumented, runs about eight times as
 // fast as a counted window.
-const WINDOW_INSTRUCTIONS = 32e6;
-const WARMUP_INSTRUCTIONS = 1e9;
+const WINDOW_INSTRUCTIONS = 16e6;
+const WARMUP_INSTRUCTIONS = 0.5e9;
 // At least this many operations before the windows: V8 compiles what an operation calls once with
 // TurboFan after some hundreds of calls (mysql2's generated row parsers among them).
 const MIN_WARMUP_OPS = 1024;
+const MAX_WARMUP_OPS = 8192;
 const MAX_OPS = 16384;
 
 /** Pure: the power of two nearest `x`, within [lo, hi]. */
@@ -41,7 +42,7 @@ export function sizeCount(recording) {
   const ops = Math.max(1, recording.cycleOps ?? recording.ops - 1);
   const per = (bytes) => loop.reduce((n, s) => n + bytes(s), 0) / ops;
   const estimate = 30000 * (loop.length / ops) + 30 * per((s) => s.sent ?? 0) + 100 * per((s) => s.reply.length);
-  return { warmup: powerOfTwo(WARMUP_INSTRUCTIONS / estimate, MIN_WARMUP_OPS, MAX_OPS), ops: powerOfTwo(WINDOW_INSTRUCTIONS / estimate, 8, MAX_OPS) };
+  return { warmup: powerOfTwo(WARMUP_INSTRUCTIONS / estimate, MIN_WARMUP_OPS, MAX_WARMUP_OPS), ops: powerOfTwo(WINDOW_INSTRUCTIONS / estimate, 8, MAX_OPS) };
 }
 
 /** The instructions a callgrind dump holds (its "summary:" line), or null. */
