@@ -39,10 +39,10 @@ test('a count is sized from the commands and bytes of a replayed operation, the 
     cycleOps: 2,
     steps: [{ sent: 40, reply: Buffer.alloc(11) }, ...Array.from({ length: 2 * commands }, () => ({ sent, reply: Buffer.alloc(received) }))],
   });
-  assert.deepEqual(sizeCount(recording(30, 11)), { warmup: 16384, ops: 1024 });
-  assert.deepEqual(sizeCount(recording(20, 8400)), { warmup: 1024, ops: 32 });
+  assert.deepEqual(sizeCount(recording(30, 11)), { warmup: 8192, ops: 512 });
+  assert.deepEqual(sizeCount(recording(20, 8400)), { warmup: 1024, ops: 16 });
   assert.deepEqual(sizeCount(recording(30, 41000)), { warmup: 1024, ops: 8 });
-  assert.deepEqual(sizeCount(recording(148, 11, 10)), { warmup: 2048, ops: 64 });
+  assert.deepEqual(sizeCount(recording(148, 11, 10)), { warmup: 1024, ops: 32 });
   assert.ok(COUNT_V8_FLAGS.includes('--predictable') && COUNT_V8_FLAGS.includes('--hash-seed=1'));
 });
 
