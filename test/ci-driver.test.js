@@ -31,7 +31,7 @@ test('the verdict: a bench beyond the threshold is a regression, said as how muc
   assert.deepEqual(failed.failed, ['do · h: wrong rows']);
   assert.doesNotMatch(failed.lines.join('\n'), /✅/);
   assert.deepEqual(runArguments({ repo: '/r', pkg: null, base: 'B', head: 'H', benches: ['do'], threshold: 1, out: '/o', json: '/o/x.json' }),
-    ['do', '--drivers', 'git:/r#B,git:/r#H', '--baseline', 'git:/r#B', '--replay', '--count', 'instructions', '--threshold', '1', '--out', '/o', '--json', '/o/x.json']);
+    ['do', '--drivers', 'git:/r#B,git:/r#H', '--baseline', 'git:/r#B', '--replay', '--count', 'instructions', '--jit-names', '--threshold', '1', '--out', '/o', '--json', '/o/x.json']);
 });
 
 test('a head with several % more instructions per operation fails the gate; a head with the base\'s code passes; the repository is only read', async () => {

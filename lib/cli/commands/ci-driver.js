@@ -48,7 +48,7 @@ export function driverVerdict(results, { threshold, base, head }) {
 export function runArguments({ repo, pkg, base, head, benches, threshold, out, json }) {
   const row = (ref) => `${pkg ? `${pkg}@` : ''}git:${repo}#${ref}`;
   return [...benches, '--drivers', `${row(base)},${row(head)}`, '--baseline', row(base),
-    '--replay', '--count', 'instructions', '--threshold', String(threshold), '--out', out, '--json', json];
+    '--replay', '--count', 'instructions', '--jit-names', '--threshold', String(threshold), '--out', out, '--json', json];
 }
 
 /** Refuse, before a run of minutes, a --comment whose directory cannot be made or written. */
