@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { countArguments, countsOf } from '../lib/cli/commands/bisect.js';
+import { countArguments, countsOf, moreOrFewer } from '../lib/cli/commands/bisect.js';
 import { movedBenches, nextStep, stepsLeft, verdictOf } from '../lib/results/bisection.js';
 import { gitIn, makeDriverRepo } from './helpers/driver-repo.js';
 import { isolatedDirs, leftovers, noStackTrace, removeIsolatedDirs, runCli } from './helpers/cli.js';
@@ -35,6 +35,8 @@ test('moved: beyond the noise floor (and --threshold); a commit is bad nearer ba
   assert.equal(verdictOf({ do: 1019 }, by2, { thresholdPct: 2 }), 'good');
   assert.equal(verdictOf({ do: 900 }, by2, { thresholdPct: 2 }), 'good');
   assert.equal(movedBenches({ do: 1000 }, { do: 1015 }, { floors: { do: 0.3 }, thresholdPct: 2 })[0].moved, false);
+  // Said with + for more instructions, and in words.
+  assert.deepEqual([moved[0].changePct, faster[0].changePct].map(moreOrFewer), ['+10 % more instructions/op', '-50 % fewer instructions/op']);
 });
 
 test('the search: the middle, a skipped commit replaced by its nearer neighbour, the first bad found, or only skipped commits left', () => {
@@ -115,7 +117,7 @@ test('bisect finds the commit that added the loop, skipping the one that cannot 
   const r = await bisect(['--good', 'v1', '--bad', 'HEAD', '--json', json], 900000);
   if (process.env.BISECT_TEST_LOG) writeFileSync(process.env.BISECT_TEST_LOG, `$ bisect … (exit ${r.code})\n--- stderr\n${r.stderr}--- stdout\n${r.stdout}`);
   assert.equal(r.code, 0, r.stderr);
-  assert.match(r.stdout, new RegExp(`^first moved commit: ${commits[8].slice(0, 7)} a loop in the query path\n  do: [\\d,]+ -> [\\d,]+ instructions/op against its parent ${commits[7].slice(0, 7)}: \\+\\d+(?:\\.\\d+)? %\n$`)); // +8 % when the change is 8.00 %
+  assert.match(r.stdout, new RegExp(`^first moved commit: ${commits[8].slice(0, 7)} a loop in the query path\n  do: \\+\\d+(?:\\.\\d+)? % more instructions/op against its parent ${commits[7].slice(0, 7)} \\([\\d,]+ → [\\d,]+\\)\n$`)); // +8 % when the change is 8.00 %
   assert.match(r.stderr, new RegExp(`^\\[1\\] ${commits[5].slice(0, 7)} skip  \\(.*cannot install the dependencies.*\\)  step 6 `, 'm'));
   assert.match(r.stderr, new RegExp(`^\\[\\d\\] ${commits[8].slice(0, 7)} bad   do [\\d,]+  a loop in the query path`, 'm'));
   const report = JSON.parse(readFileSync(json, 'utf8'));

@@ -17,16 +17,21 @@ after(() => {
   removeIsolatedDirs();
 });
 
-test('the verdict: a bench beyond the threshold is a regression, said as how much more the head does; a failed row is named', () => {
-  const rows = (delta, ok = true) => [{ driver: 'b', ok: true, deltaPct: null }, { driver: 'h', ok, status: ok ? 'ok' : 'failed', error: ok ? undefined : 'wrong rows', deltaPct: delta, deltaSignificant: delta !== null }];
-  const results = (delta, ok) => ({ benches: [{ name: 'do', results: rows(delta, ok) }] });
+test('the verdict: a bench beyond the threshold is a regression, said as how much more the head does (+); a failed row is named', () => {
+  const row = (driver, perOp, delta, ok = true) => ({ driver, ok, status: ok ? 'ok' : 'failed', error: ok ? undefined : 'wrong rows', deltaPct: delta, deltaSignificant: delta === null ? null : delta !== 0,
+    ...(perOp ? { count: { what: 'instructions', perOp } } : {}) });
+  // The head's count ÷ the base's − 1 (+ is more work), as the run's Δ has it.
+  const results = (head, ok = true) => ({ settings: { baseline: 'b', count: { what: 'instructions', noiseFloorPct: 0.05 } },
+    benches: [{ name: 'do', deltaReference: 'b', results: [row('b', 99079, 0), row('h', head, head ? Math.round((head / 99079 - 1) * 1e5) / 1e3 : null, ok)] }] });
   const who = { threshold: 1, base: { label: 'b', commit: 'a'.repeat(40) }, head: { label: 'h', commit: 'c'.repeat(40) } };
-  const slower = driverVerdict(results(-3.237), who);
+  const slower = driverVerdict(results(102302), who);
   assert.equal(slower.regressed, true);
-  assert.match(slower.lines.join('\n'), /REGRESSION: do: the head needs 3\.35 % more instructions per operation than the base \(Δ -3\.237 %\), beyond 1 %/);
-  const within = driverVerdict(results(-0.5), who);
+  assert.match(slower.lines.join('\n'), /REGRESSION: do: the head needs \+3\.25 % more instructions per operation than the base \(99,079 → 102,302\), beyond 1 %/);
+  const within = driverVerdict(results(99500), who);
   assert.equal(within.regressed, false);
   assert.match(within.lines.join('\n'), /✅ no bench needs more than 1 %/);
+  const fewer = driverVerdict(results(95000), who);
+  assert.equal(fewer.regressed, false, '4 % fewer instructions is no regression');
   const failed = driverVerdict(results(null, false), who);
   assert.deepEqual(failed.failed, ['do · h: wrong rows']);
   assert.doesNotMatch(failed.lines.join('\n'), /✅/);
@@ -55,8 +60,8 @@ test('a head with several % more instructions per operation fails the gate; a he
 
   const slower = await gate(['--base', 'v1']);
   assert.equal(slower.code, 1, slower.stderr);
-  assert.match(slower.stderr, /^REGRESSION: do · mysql2@[\d.]+\+[0-9a-f]{7}: -\d+\.\d+ % instructions\/op against mysql2@[\d.]+\+[0-9a-f]{7}, beyond --threshold 3 %$/m);
-  assert.match(slower.stdout, /REGRESSION: do: the head needs \d+\.\d+ % more instructions per operation/);
+  assert.match(slower.stderr, /^REGRESSION: do · mysql2@[\d.]+\+[0-9a-f]{7}: \+\d+\.\d+ % more instructions\/op \([\d,]+ → [\d,]+\) against mysql2@[\d.]+\+[0-9a-f]{7}, beyond --threshold 3 %$/m);
+  assert.match(slower.stdout, /REGRESSION: do: the head needs \+\d+\.\d+ % more instructions per operation than the base \([\d,]+ → [\d,]+\)/);
   assert.match(slower.summary, /^### mysql-driver-bench: instructions per operation, head against base[\s\S]*REGRESSION: do[\s\S]*\| do \| mysql2@/);
 
   const same = await gate(['--base', 'v1', '--head', 'HEAD~1']);

@@ -409,7 +409,7 @@ test('compare: unusable input exits 2 with one line', async () => {
   for (const [file, msg] of [
     [join(dir, 'missing.json'), /cannot read results file .*missing\.json': no such file/],
     [notResults, /is not a mysql-driver-bench results file/],
-    [future, /has results schema 99; this version reads schemas 1, 2 and 3/],
+    [future, /has results schema 99; this version reads schemas 1, 2, 3 and 4/],
     [broken, /cannot read results file/],
     [empty, /have no bench × driver row measured in both/],
   ]) {

@@ -90,7 +90,7 @@ function cyclesRun(perOp) {
     count: { what: 'cycles', perOp: n, ops: 48, warmup: 64, windows: [16 * n, 16 * n, 16 * n], spreadPct: 0,
       events: { instructions: n / 2, l1Misses: 40, llMisses: 3, branchMispredicts: 90 } } });
   return {
-    schema: 3, tool: 'mysql-driver-bench', startedAt: '2026-11-28T10:00:00.000Z', finishedAt: null, complete: true, stoppedBy: null,
+    schema: 4, tool: 'mysql-driver-bench', startedAt: '2026-11-28T10:00:00.000Z', finishedAt: null, complete: true, stoppedBy: null,
     env: { host: 'h', node: 'v20.20.2', platform: 'linux', release: '6', arch: 'x64', cpuModel: 'cpu', cpus: 2, memoryGiB: 4 },
     server: { version: '10.11.19-MariaDB', kind: 'mariadb', replayed: true },
     drivers: [{ name: 'mysql2', package: 'mysql2', version: '3.24.5', options: {} }, { name: 'mariadb', package: 'mariadb', version: '3.5.4', options: {} }],

@@ -2,6 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
 import { instructionWindow, parseDumpTotal, sizeCount } from '../lib/replay/counters/instructions.js';
 import { unsteadyWindows } from '../lib/replay/count.js';
 import { countMessage } from '../lib/replay/count-row.js';
@@ -58,25 +59,29 @@ const run = (perOp, extra = {}) => ({
   complete: true,
 });
 
-test('an instruction Δ has the sign of ops/s and is called beyond the noise floor only', () => {
+test('an instruction Δ is the row\'s count ÷ the reference\'s − 1 (+ is more work), called beyond the noise floor only', () => {
   const r = applyDeltas(run({ mysql2: 25000, mariadb: 25250 }));
   const mariadb = r.benches[0].results[1];
-  assert.equal(mariadb.deltaPct, -0.99);
+  assert.equal(mariadb.deltaPct, 1);
   assert.equal(mariadb.deltaSignificant, true);
+  assert.equal(applyDeltas(run({ mysql2: 25000, mariadb: 24750 })).benches[0].results[1].deltaPct, -1, 'fewer instructions: below 0');
   const same = applyDeltas(run({ mysql2: 25000, mariadb: 25005 })).benches[0].results[1];
   assert.equal(same.deltaSignificant, false);
-  assert.match(renderTable(r), /-0\.99 % ±0\.05/);
+  assert.match(renderTable(r), /\+1\.00 % ±0\.05/);
   assert.match(renderTable(r), /instructions\/op/);
+  assert.match(renderTable(r), /Δ: the row's instructions\/op ÷ the reference's − 1 \(\+ is more work\)/);
 });
 
 test('two counts: more work beyond the floor and the threshold is a regression; counted differently is refused', () => {
   const c = compareCounts(run({ mysql2: 25000, mariadb: 23000 }), run({ mysql2: 25500, mariadb: 23005 }), { threshold: 1 });
   const [mysql2, mariadb] = c.rows;
-  assert.equal(mysql2.changePct, -1.961);
+  assert.equal(mysql2.changePct, 2, '25,000 → 25,500: +2 %, more work');
   assert.equal(mysql2.regression, true);
   assert.equal(mariadb.beyondFloor, false);
   assert.equal(c.regressions.length, 1);
   assert.equal(compareCounts(run({ mysql2: 25000 }), run({ mysql2: 25100 }), { threshold: 1 }).regressions.length, 0);
+  const fewer = compareCounts(run({ mysql2: 25500 }), run({ mysql2: 25000 }), { threshold: 1 });
+  assert.deepEqual([fewer.rows[0].changePct, fewer.rows[0].beyondFloor, fewer.regressions.length], [-1.961, true, 0], 'fewer instructions beyond the threshold: no regression');
   assert.equal(countIncomparability(run({ mysql2: 1 }), run({ mysql2: 1 })), null);
   const otherNode = { ...run({ mysql2: 1 }), env: { node: 'v22.1.0' } };
   assert.match(countIncomparability(run({ mysql2: 1 }), otherNode), /Node version differs/);
@@ -84,17 +89,30 @@ test('two counts: more work beyond the floor and the threshold is a regression; 
   assert.match(countIncomparability(run({ mysql2: 1 }), otherFlags), /V8 flags differ/);
 });
 
-test('run --threshold: a row slower than the baseline beyond its interval and the threshold, in one line', () => {
+test('run --threshold: a row doing more work than the baseline beyond its noise floor and the threshold, in one line', () => {
   const results = applyDeltas(run({ mysql2: 25000, mariadb: 25400 }));
-  assert.deepEqual(regressionsAgainstBaseline(results, 1), [{ bench: 'do', driver: 'mariadb', deltaPct: -1.575 }]);
+  assert.deepEqual(regressionsAgainstBaseline(results, 1), [{ bench: 'do', driver: 'mariadb', reference: 'mysql2', deltaPct: 1.6, counts: [25000, 25400] }]);
   assert.deepEqual(regressionsAgainstBaseline(results, 2), []);
+  // Fewer instructions beyond the threshold is no regression.
+  assert.deepEqual(regressionsAgainstBaseline(applyDeltas(run({ mysql2: 25000, mariadb: 24000 })), 1), []);
   // Within the count's noise floor: not called, whatever the threshold.
   assert.deepEqual(regressionsAgainstBaseline(applyDeltas(run({ mysql2: 25000, mariadb: 25010 })), 0), []);
   const failed = run({ mysql2: 25000, mariadb: 30000 });
   failed.benches[0].results[1] = { ...failed.benches[0].results[1], ok: false, status: 'failed' };
   assert.deepEqual(regressionsAgainstBaseline(applyDeltas(failed), 0), []);
   assert.deepEqual(describeRegressions(regressionsAgainstBaseline(results, 1), { baseline: 'mysql2', thresholdPct: 1, figure: 'instructions/op' }),
-    ['REGRESSION: do · mariadb: -1.575 % instructions/op against mysql2, beyond --threshold 1 %']);
+    ['REGRESSION: do · mariadb: +1.60 % more instructions/op (25,000 → 25,400) against mysql2, beyond --threshold 1 %']);
+});
+
+test('a head that needs more instructions reads + and "more" in its REGRESSION: line', () => {
+  const results = applyDeltas(run({ 'mysql2@3.23.4+928c3c5': 99079, 'mysql2@3.23.4+23714c4': 100302 }, { settings: { baseline: 'mysql2@3.23.4+928c3c5', count } }));
+  const found = regressionsAgainstBaseline(results, 1);
+  assert.deepEqual(found.map((r) => [r.driver, r.deltaPct]), [['mysql2@3.23.4+23714c4', 1.234]]);
+  assert.deepEqual(describeRegressions(found, { baseline: 'mysql2@3.23.4+928c3c5', thresholdPct: 1, figure: 'instructions/op' }),
+    ['REGRESSION: do · mysql2@3.23.4+23714c4: +1.23 % more instructions/op (99,079 → 100,302) against mysql2@3.23.4+928c3c5, beyond --threshold 1 %']);
+  // A timed run's line keeps ops/s' sign: below 0 is slower.
+  const timed = { settings: { baseline: 'a' }, benches: [{ name: 'do', deltaReference: 'a', results: [{ driver: 'a', ok: true, deltaPct: 0 }, { driver: 'b', ok: true, deltaPct: -5.2, deltaSignificant: true }] }] };
+  assert.deepEqual(describeRegressions(regressionsAgainstBaseline(timed, 1), { baseline: 'a', thresholdPct: 1 }), ['REGRESSION: do · b: -5.2 % ops/s against a, beyond --threshold 1 %']);
 });
 
 test('a count run as Markdown and HTML: instructions/op, the windows\' spread and Δ, not ops/s', () => {
@@ -102,7 +120,7 @@ test('a count run as Markdown and HTML: instructions/op, the windows\' spread an
   const md = renderResultsMarkdown(results);
   assert.match(md, /\| bench \| driver \| protocol \| instructions\/op \| ops counted \| window spread \| Δ vs mysql2 \|/);
   assert.match(md, /\| do \| mysql2 \| text \| 25,000 \| 3,072 \| 0\.00 % \| baseline \|/);
-  assert.match(md, /-1\.57 % ±0\.05/);
+  assert.match(md, /\+1\.60 % ±0\.05/);
   assert.doesNotMatch(md, /ops\/s/);
   const html = renderResultsHtml(results);
   assert.match(html, /do: instructions\/op per driver/);
@@ -183,7 +201,7 @@ test('--count with an unknown counter: one line listing the counters, the usage 
 test("a results file of schema 2 is read with its counted rows' figures in count, as a run writes them now", async () => {
   const { readResults } = await import('../lib/results/file.js');
   const data = readResults(new URL('./fixtures/results/count-instructions.json', import.meta.url).pathname);
-  assert.equal(data.schema, 2);
+  assert.equal(data.schema, 4, 'read as schema 4: its counted Δs turned too');
   const rows = data.benches.flatMap((b) => b.results).filter((r) => r.ok);
   assert.ok(rows.length > 0);
   for (const row of rows) {
@@ -216,4 +234,26 @@ test("a count process requires the built-in adapter its driver builds on, whatev
   assert.equal(builtinAdapterFile('mariadb@3.4.0'), adapter('mariadb'));
   assert.equal(builtinAdapterFile('./my-adapter.js'), null, 'an adapter file of its own: none');
   assert.equal(builtinAdapterFile('/abs/adapter.mjs'), null);
+});
+
+test("a count run's Δs written before schema 4 (+ was less work) are read with today's sign, once", async () => {
+  const { readResults, SCHEMA_VERSION } = await import('../lib/results/file.js');
+  const { COUNT_DELTA_SCHEMA, flipCountDelta, readCountDeltas } = await import('../lib/results/counts.js');
+  assert.equal(SCHEMA_VERSION, COUNT_DELTA_SCHEMA);
+  const file = new URL('./fixtures/results/count-instructions.json', import.meta.url).pathname;
+  const onDisk = JSON.parse(readFileSync(file, 'utf8')).benches[0].results[1];
+  assert.deepEqual([onDisk.driver, onDisk.instructionsPerOp, onDisk.deltaPct, onDisk.deltaSignificant], ['slow-mysql2', 25606, -0.062, true], 'as schema 2 wrote it: 25,590 ÷ 25,606 − 1');
+  const data = readResults(file);
+  const slow = data.benches[0].results[1];
+  assert.equal(slow.deltaPct, 0.062, '25,606 ÷ 25,590 − 1: more work, +');
+  assert.deepEqual(slow.deltaCI.map((x) => Math.round(x * 1e3) / 1e3), [0.012, 0.112], 'the interval keeps its width');
+  assert.equal(slow.deltaSignificant, true, "the run's call stands");
+  assert.equal(data.benches[0].results[0].deltaPct, 0, 'the reference stays 0');
+  assert.equal(data.schema, 4);
+  // Read again (a file merge wrote from it): not turned twice.
+  assert.equal(readCountDeltas(data).benches[0].results[1].deltaPct, 0.062);
+  assert.equal(flipCountDelta(67.533), -40.31, "mysql2's 48,724 against mysql's 81,629 instructions/op: 40 % fewer");
+  // A timed file of an older schema is read as it is.
+  const timed = readResults(new URL('./fixtures/results/readme-example.json', import.meta.url).pathname);
+  assert.equal(timed.schema, 2);
 });

@@ -97,13 +97,13 @@ test('a counter registered by a test reaches the table, the JSON (valid by the s
   const text = sink();
   assert.equal(await main(['compare', base, next, '--threshold', '1'], { stdout: text, stderr: sink() }), EXIT.ROWS_FAILED);
   assert.match(text.text, /base wdg\/op/);
-  assert.match(text.text, /change: base widgets\/op ÷ new − 1/);
+  assert.match(text.text, /change: new widgets\/op ÷ base − 1 \(\+ is more work\)/);
   assert.match(text.text, /REGRESSION/);
   const json = sink();
   await main(['compare', base, next, '--json', '-'], { stdout: json, stderr: sink() });
   const c = JSON.parse(json.text);
   assert.equal(c.kind, 'widgets');
-  assert.deepEqual(c.rows.map((r) => [r.driver, r.base, r.next, r.changePct, r.beyondFloor]), [['mysql2', 1000, 1100, -9.091, true], ['mariadb', 900, 901, -0.111, false]]);
+  assert.deepEqual(c.rows.map((r) => [r.driver, r.base, r.next, r.changePct, r.beyondFloor]), [['mysql2', 1000, 1100, 10, true], ['mariadb', 900, 901, 0.111, false]]);
 
   // An instruction count and a widget count are different figures: never compared.
   const refused = sink();

@@ -79,7 +79,7 @@ for (const name of FILES) {
       assert.ok(marks[i].includes(row.deltaSignificant ? '●' : '○'), marks[i]);
       assert.equal(marks[i].includes('~'), !row.deltaSignificant, marks[i]);
     }
-    assert.match(lines.at(-1), /\+ = (faster|fewer instructions)/);
+    assert.match(lines.at(-1), results.settings.count ? /\+ = more instructions/ : /\+ = faster/);
     assert.ok(lines.every((l) => l.length <= 130), 'short lines');
   });
 }
@@ -92,10 +92,14 @@ test('the aa fixture: both Δs are ~, the band is the run\'s resolution', () => 
   assert.match(mdBlock(renderResultsMarkdown(results)).at(-1), /resolution ±2\.6 %/);
 });
 
-test('an instruction count: + means fewer instructions, the band is the count\'s noise floor', () => {
+test('an instruction count: + means more instructions, the band is the count\'s noise floor', () => {
   const results = fixture('count-instructions');
   const svg = forestOf(renderResultsHtml(results));
-  assert.match(svg, /fewer instructions →/);
+  assert.match(svg, /more instructions →/);
+  assert.match(svg, /← fewer instructions than mysql2/);
+  // slow-mysql2 needs more instructions than mysql2: its point is right of 0.
+  const [slow] = forestData(results).items;
+  assert.deepEqual([slow.driver, slow.deltaPct > 0, slow.text], ['slow-mysql2', true, '+0.06 % ±0.05']);
   assert.match(svg, /noise floor, ±0\.05 %/);
   const md = renderResultsMarkdown(results);
   assert.doesNotMatch(md, /ops\/s/);

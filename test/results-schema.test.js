@@ -137,6 +137,9 @@ test("a --count instructions run's results pass the schema, its rows carrying co
   const read = readResults(file);
   assert.equal(read.resolution, null);
   assert.equal(read.benches[0].results[1].deltaSignificant, true);
+  // Written as schema 4 and read as written: mariadb's fewer instructions are below 0.
+  assert.equal(JSON.parse(readFileSync(file, 'utf8')).schema, 4);
+  assert.equal(read.benches[0].results[1].deltaPct, -5.823);
 });
 
 test('real results files pass the schema and go through readResults and `report`', async () => {
@@ -188,7 +191,7 @@ test('a broken results file is refused in one line naming the first offending fi
   const list = join(dir, 'list.json');
   writeFileSync(list, '[]');
   assertRefused(list, /is not a mysql-driver-bench results file: \(the top level\) must be object$/);
-  assertRefused(broken('future.json', (d) => { d.schema = 4; delete d.env; }), /future\.json' has results schema 4; this version reads schemas 1, 2 and 3$/);
+  assertRefused(broken('future.json', (d) => { d.schema = 5; delete d.env; }), /future\.json' has results schema 5; this version reads schemas 1, 2, 3 and 4$/);
 
   // Through the commands that read results: one line on stderr, exit 2, nothing on stdout.
   for (const args of [['report', stringFigure], ['compare', stringFigure, join(FIXTURES, 'aa-end-to-end.json')]]) {

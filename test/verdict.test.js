@@ -33,6 +33,7 @@ const FILES = {
   'aa-end-to-end': () => recorded('aa-end-to-end'),
   'replay-client-cost': () => recorded('replay-client-cost'),
   'count-instructions': () => recorded('count-instructions'),
+  'calibrate-count-cycles': () => recorded('calibrate-count-cycles'),
   'smoke-probes': () => recorded('smoke-probes'),
 };
 
@@ -44,6 +45,8 @@ for (const [name, load] of Object.entries(FILES)) {
     const results = load();
     const v = verdict(results);
     const digits = results.settings.count ? 2 : 1;
+    // Ahead of the reference: above 0 in ops/s, below 0 in a count (+ is more work).
+    const ahead = results.settings.count ? -1 : 1;
     const text = renderVerdictText(results);
     for (const c of v.claims) {
       const bench = benchOf(results, c);
@@ -53,8 +56,8 @@ for (const [name, load] of Object.entries(FILES)) {
       assert.equal(c.reference, bench.deltaReference, what);
       assert.equal(c.deltaPct, row.deltaPct, what);
       assert.deepEqual(c.deltaCI, row.deltaCI, what);
-      if (c.kind === 'faster') assert.ok(row.deltaSignificant === true && row.deltaPct > 0, what);
-      if (c.kind === 'slower') assert.ok(row.deltaSignificant === true && row.deltaPct < 0, what);
+      if (c.kind === 'faster') assert.ok(row.deltaSignificant === true && ahead * row.deltaPct > 0, what);
+      if (c.kind === 'slower') assert.ok(row.deltaSignificant === true && ahead * row.deltaPct < 0, what);
       if (c.kind === 'tied') assert.equal(row.deltaSignificant, false, what);
       // Written as the table writes the row's Δ, and there in the verdict.
       assert.equal(claimDelta(c, digits), fmtDelta(row, bench, results.settings.baseline, { digits }), what);
@@ -69,11 +72,13 @@ for (const [name, load] of Object.entries(FILES)) {
       const rows = bench.results.filter((r) => r.ok && Number.isFinite(r.deltaPct));
       const w = rows.find((r) => r.driver === b.fastest);
       for (const x of rows.filter((r) => r !== w)) {
-        if (w.driver === b.reference) assert.ok(x.deltaSignificant && x.deltaPct < 0, `${b.bench}: ${x.driver} behind ${w.driver}`);
-        else if (x.driver === b.reference) assert.ok(w.deltaSignificant && w.deltaPct > 0, `${b.bench}: ${w.driver} ahead of ${x.driver}`);
-        else if (!(x.deltaSignificant && x.deltaPct < 0)) assert.ok(w.deltaCI[0] > x.deltaCI[1], `${b.bench}: ${w.driver} above ${x.driver}`);
+        if (w.driver === b.reference) assert.ok(x.deltaSignificant && ahead * x.deltaPct < 0, `${b.bench}: ${x.driver} behind ${w.driver}`);
+        else if (x.driver === b.reference) assert.ok(w.deltaSignificant && ahead * w.deltaPct > 0, `${b.bench}: ${w.driver} ahead of ${x.driver}`);
+        else if (!(x.deltaSignificant && ahead * x.deltaPct < 0)) {
+          assert.ok(ahead > 0 ? w.deltaCI[0] > x.deltaCI[1] : w.deltaCI[1] < x.deltaCI[0], `${b.bench}: ${w.driver} ${ahead > 0 ? 'above' : 'below'} ${x.driver}`);
+        }
       }
-      assert.match(text, new RegExp(`${b.fastest} (fastest|fewest instructions): [^\\n]*${b.bench}`));
+      assert.match(text, new RegExp(`${b.fastest} (fastest|fewest instructions|fewest estimated cycles): [^\\n]*${b.bench}`));
     }
     // Rows that were not measured are no claim, and are said.
     for (const bench of results.benches) {
@@ -118,6 +123,12 @@ test('fastestOf: the reference when every other row is behind it; a row above ev
   assert.equal(fastestOf('a', [ref, row('b', 20, [15, 25], true), row('c', 12, [8, 16], true)], 2), null, 'overlapping intervals');
   assert.equal(fastestOf('a', [ref, row('b', 20, [15, 25], true), row('c', 12, [8, 14.9], true)], 10), null, 'a gap within the margin');
   assert.equal(fastestOf('a', [ref], 2), null);
+  // Counts: + is more work, so ahead is below 0.
+  const lower = { lower: true };
+  assert.equal(fastestOf('a', [ref, row('b', 10, [9.9, 10.1], true), row('c', 5, [4.9, 5.1], true)], 0.1, lower), 'a');
+  assert.equal(fastestOf('a', [ref, row('b', -20, [-20.1, -19.9], true), row('c', -12, [-12.1, -11.9], true)], 0.1, lower), 'b');
+  assert.equal(fastestOf('a', [ref, row('b', -20, [-20.1, -19.9], true), row('c', -19.95, [-20.05, -19.85], true)], 0.1, lower), null, 'overlapping intervals');
+  assert.equal(fastestOf('a', [ref, row('b', 20, [19.9, 20.1], true), row('c', 12, [11.9, 12.1], true)], 0.1, lower), 'a', 'both do more work');
 });
 
 test('a timed replay run says its speed is the client\'s alone', () => {
@@ -125,11 +136,14 @@ test('a timed replay run says its speed is the client\'s alone', () => {
   assert.doesNotMatch(renderVerdictText(recorded('readme-example')), /replayed/);
 });
 
-test('a count run says fewer instructions, never faster', () => {
+test('a count run says fewer or more instructions, + for more, never faster', () => {
   const text = renderVerdictText(recorded('count-instructions'));
-  assert.match(text, /\+ is fewer instructions than the bench's reference/);
-  assert.match(text, /mysql2 fewest instructions: do \(next slow-mysql2 -0\.06 % ±0\.05\)/);
+  assert.match(text, /\+ is more instructions than the bench's reference/);
+  assert.match(text, /mysql2 fewest instructions: do \(next slow-mysql2 \+0\.06 % ±0\.05\)/, 'slow-mysql2 needs more: +');
   assert.doesNotMatch(text, /fast|slow(?!-mysql2)|speed/);
+  const cycles = verdictLines(recorded('calibrate-count-cycles')).lines;
+  assert.match(cycles[0], /^mariadb fewest estimated cycles: do -45\.75 % ±0\.10, .* against mysql; execute -39\.22 % ±3\.50 against mysql2$/);
+  assert.ok(cycles.includes('mariadb more estimated cycles than mysql: insert +23.10 % ±0.10'), cycles.join('\n'));
 });
 
 /** readme-example with do as a --rtt 0.2 run held in the driver processes would record it (docs/network.md's example). */

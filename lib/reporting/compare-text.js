@@ -107,7 +107,7 @@ export function renderCountComparisonText(c) {
     const verdict = r.regression ? 'REGRESSION' : r.status !== 'ok' ? r.status.toUpperCase() : r.beyondFloor ? '' : '~';
     table.push([r.bench, r.driver, fmtOps(r.base), fmtOps(r.next), r.changePct === null ? '-' : fmtSignedPct(r.changePct, 2), verdict]);
   }
-  const rule = `change: base ${counter.unit} ÷ new − 1 (+ is less work); ~ within the count's noise floor (±${c.floorPct} %)`
+  const rule = `change: new ${counter.unit} ÷ base − 1 (+ is more work); ~ within the count's noise floor (±${c.floorPct} %)`
     + (c.threshold === null ? '' : `; REGRESSION: more work by over ${Math.max(c.threshold, c.floorPct)} %`);
   return `${table.toString()}\n  ${rule}\n${c.platform?.note ? `  ${c.platform.note}\n` : ''}`;
 }
@@ -119,5 +119,5 @@ export function renderCountComparisonMarkdown(c) {
   for (const r of c.rows) {
     lines.push(`| ${r.bench} | ${r.driver} | ${fmtOps(r.base)} | ${fmtOps(r.next)} | ${r.changePct === null ? '-' : fmtSignedPct(r.changePct, 2)} | ${r.regression ? '**REGRESSION**' : r.beyondFloor ? '' : '~'} |`);
   }
-  return `${lines.join('\n')}\n\n${counter.title}; ~ within the count's noise floor (±${c.floorPct} %).\n${c.platform?.note ? `\n${c.platform.note}.\n` : ''}`;
+  return `${lines.join('\n')}\n\n${counter.title}; change: new ÷ base − 1 (+ is more work); ~ within the count's noise floor (±${c.floorPct} %).\n${c.platform?.note ? `\n${c.platform.note}.\n` : ''}`;
 }

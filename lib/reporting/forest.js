@@ -47,8 +47,9 @@ export function forestData(results) {
     band,
     bandName: count ? 'the count\'s noise floor' : 'the run\'s resolution',
     baseline,
-    faster: count ? `fewer ${counterOf(count).noun}` : 'faster',
-    slower: count ? `more ${counterOf(count).noun}` : 'slower',
+    // The words either side of 0: + is faster, or for a count more work.
+    plus: count ? `more ${counterOf(count).noun}` : 'faster',
+    minus: count ? `fewer ${counterOf(count).noun}` : 'slower',
   };
 }
 
@@ -115,8 +116,8 @@ export function forestSvg(results, { colour = () => '#0072B2' } = {}) {
   }
   parts.push(`<line class="forest-zero" x1="${f1(x0)}" y1="${top - 6}" x2="${f1(x0)}" y2="${top + plotH}" stroke="#444" stroke-width="1.2"/>`);
   // The two directions, either side of 0, kept inside the picture when 0 is near an edge.
-  const left = `← ${data.slower} than ${data.baseline}`;
-  const right = `${data.faster} →`;
+  const left = `← ${data.minus} than ${data.baseline}`;
+  const right = `${data.plus} →`;
   parts.push(`<text x="${f1(Math.max(x0 - 8, left.length * 6.8 + 4))}" y="${top - 12}" font-size="13" fill="#333" text-anchor="end">${esc(left)}</text>`);
   parts.push(`<text x="${f1(Math.min(x0 + 8, width - right.length * 6.8 - 4))}" y="${top - 12}" font-size="13" fill="#333">${esc(right)}</text>`);
   items.forEach((item, n) => {
@@ -197,7 +198,7 @@ export function forestTextLines(results, { width = 41 } = {}) {
     cells[at] = item.significant ? '●' : '○';
     lines.push(`${fit(item.label)}  ${cells.join('')}  ${item.text}`);
   }
-  const legend = [`● Δ vs ${data.baseline}, + = ${data.faster}`, '[ ] interval', '○ ~ no real difference',
+  const legend = [`● Δ vs ${data.baseline}, + = ${data.plus}`, '[ ] interval', '○ ~ no real difference',
     ...(band ? [`··· ${data.bandName.replace(/^the (run's )?/, '')} ±${band} %`] : []), ...(cut ? [`< > cut at ±${CLAMP_PCT} %`] : [])];
   lines.push(legend.join(' · '));
   return lines;

@@ -65,7 +65,7 @@ function opsCell(row) {
   return row.status === 'n/a' ? 'n/a' : 'FAILED';
 }
 
-/** --count: the counter's figure per operation per row, with its Δ (+: less work than the reference). */
+/** --count: the counter's figure per operation per row, with its Δ (+: more work than the reference). */
 function renderCountTable(results, { color }) {
   const { baseline, count } = results.settings;
   const table = new Table({

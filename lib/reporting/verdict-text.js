@@ -28,12 +28,12 @@ function groupBy(items, key) {
 
 const andList = (names) => (names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`);
 
-/** The words of a timed run and of a count run. */
+/** The words of a timed run and of a count run (whose + is more work). */
 function wordsOf(v) {
   const plus = `faster than the bench's reference${v.replayed ? ' (client side only: replayed, no server)' : ''}`;
-  if (!v.counted) return { fastest: 'fastest', faster: 'faster than', slower: 'slower than', plus, margin: 'the run\'s resolution' };
+  if (!v.counted) return { fastest: 'fastest', faster: 'faster than', slower: 'slower than', over: 'over', plus, margin: 'the run\'s resolution' };
   const noun = counterOf({ what: v.what }).noun;
-  return { fastest: `fewest ${noun}`, faster: `fewer ${noun} than`, slower: `more ${noun} than`, plus: `fewer ${noun} than the bench's reference`, margin: 'the count\'s noise floor' };
+  return { fastest: `fewest ${noun}`, faster: `fewer ${noun} than`, slower: `more ${noun} than`, over: 'against', plus: `more ${noun} than the bench's reference`, margin: 'the count\'s noise floor' };
 }
 
 /** The winners' lines: per driver, the benches it is fastest on, each with the Δ that shows it. */
@@ -45,7 +45,7 @@ function winnerLines(v, words, digits, shown) {
       const b0 = benches[0];
       if (b0.fastest === b0.reference) {
         // The reference itself: every other row is significantly behind it; the closest one shows by how much.
-        const closest = v.claims.filter((c) => c.bench === b0.bench && c.kind === 'slower').sort((a, b) => b.deltaPct - a.deltaPct)[0];
+        const closest = v.claims.filter((c) => c.bench === b0.bench && c.kind === 'slower').sort((a, b) => Math.abs(a.deltaPct) - Math.abs(b.deltaPct))[0];
         shown.add(closest);
         return `${b0.bench} (next ${closest.driver} ${claimDelta(closest, digits)})`;
       }
@@ -54,7 +54,7 @@ function winnerLines(v, words, digits, shown) {
         shown.add(c);
         return `${b.bench} ${claimDelta(c, digits)}`;
       });
-      return `${segments.join(', ')} over ${b0.reference}`;
+      return `${segments.join(', ')} ${words.over} ${b0.reference}`;
     });
     return `${driver} ${words.fastest}: ${parts.join('; ')}`;
   });

@@ -1,6 +1,6 @@
 // Two --count runs compared row by row (pure). A count does not move with the host, so
 // a row's change is judged directly (no anchor): beyond the count's noise floor and --threshold, a
-// row doing more work per operation is a regression. Runs whose counts were taken differently
+// row doing more work per operation (a change above 0) is a regression. Runs whose counts were taken differently
 // (Node, V8 flags, Valgrind, a driver's options) are refused, naming what differs; runs counted on
 // different platforms (settings.count.platform: CPU, kernel, glibc, the harness's commit) are
 // compared with a wider noise floor, and the one line that says what differs.
@@ -84,8 +84,8 @@ export function platformChange(base, next, { baseFile = 'base', newFile = 'new' 
 
 /**
  * Pure: { kind (what was counted: 'instructions'), floorPct (the floor of a bench without its own), threshold, rows
- * (each with its bench's floorPct, and unsteady when a side's windows held a one-off event), regressions, platform (platformChange) }. A row's changePct is the base's
- * count per operation ÷ the new one's − 1 (in %, + is less work: the sign of an ops/s change). The floor is at
+ * (each with its bench's floorPct, and unsteady when a side's windows held a one-off event), regressions, platform (platformChange) }. A row's changePct is the new
+ * run's count per operation ÷ the base's − 1 (in %, + is more work). The floor is at
  * least CROSS_HOST_FLOOR_PCT when the platforms differ, CROSS_HARNESS_FLOOR_PCT when the harness's commits do.
  */
 export function compareCounts(base, next, { threshold = null, baseFile = null, newFile = null } = {}) {
@@ -112,7 +112,7 @@ export function compareCounts(base, next, { threshold = null, baseFile = null, n
         changePct, beyondFloor,
         floorPct: floor,
         unsteady,
-        regression: threshold !== null && (nowFails || (beyondFloor && changePct < -Math.max(threshold, floor))),
+        regression: threshold !== null && (nowFails || (beyondFloor && changePct > Math.max(threshold, floor))),
         status: r.ok ? 'ok' : r.status,
       });
     }

@@ -79,9 +79,9 @@ function roundsOf(row, bench) {
 }
 
 /**
- * Counts (--count): Δ = the reference's count per operation ÷ the row's − 1 (in %, + is less work,
- * the sign of ops/s), called when beyond the bench's noise floor (counts.js countFloorPct) and
- * neither row is unsteady (a window held a one-off event in both its counts).
+ * Counts (--count): Δ = the row's count per operation ÷ the reference's − 1 (in %, + is more work),
+ * called when beyond the bench's noise floor (counts.js countFloorPct) and neither row is unsteady (a
+ * window held a one-off event in both its counts).
  */
 function applyCountDeltas(compared, results) {
   for (const [row, ref, bench] of compared) {

@@ -6,16 +6,18 @@ import { dirname, join, resolve } from 'node:path';
 import { usageError } from '../common/errors.js';
 import { redact } from '../common/redact.js';
 import { applyDeltas } from './deltas.js';
-import { readCountRows } from './counts.js';
+import { readCountDeltas, readCountRows } from './counts.js';
 import { describeRuntime } from '../drivers/runtimes.js';
 import { harnessCode } from '../common/harness.js';
 
+// 4: a counted row's deltaPct and deltaCI are its count ÷ the reference's − 1 (+ is more work; counts.js
+// readCountDeltas reads 2's and 3's, which had the sign of ops/s, as 4's).
 // 3: a counted row's figures in `count` (counts.js readCountRows reads 2's instructionsPerOp as it).
 // 2: one process per driver, interleaved windows, paired Δ with its interval (deltaCI), cost per
 // operation, placement. `compare` still reads 1. The format is published as docs/results.schema.json
 // (its `schema` enum is READABLE_SCHEMAS; test/results-schema.test.js holds the two together).
-export const SCHEMA_VERSION = 3;
-export const READABLE_SCHEMAS = [1, 2, 3];
+export const SCHEMA_VERSION = 4;
+export const READABLE_SCHEMAS = [1, 2, 3, 4];
 
 /**
  * The machine, Node and harness a run ran on. The host's name only with `host` (a --shard run, whose
@@ -161,8 +163,8 @@ export function resultsProblem(data, file = 'results') {
 }
 
 /**
- * A results file, parsed and validated against docs/results.schema.json, older counted rows read as
- * today's (readCountRows); anything else is a usage error (exit 2) in one line.
+ * A results file, parsed and validated against docs/results.schema.json, older counted rows and their
+ * Δs read as today's (readCountRows, readCountDeltas); anything else is a usage error (exit 2) in one line.
  */
 export function readResults(file) {
   let data;
@@ -173,7 +175,7 @@ export function readResults(file) {
   }
   const problem = resultsProblem(data, file);
   if (problem) throw usageError(problem);
-  return readCountRows(data);
+  return readCountDeltas(readCountRows(data));
 }
 
 /** A driver as the results record it: a variant's options and any fairness rule it overrides included. */

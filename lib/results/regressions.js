@@ -1,25 +1,40 @@
-// `run --threshold`: the rows of one run that are slower than its baseline by more than a threshold,
-// and called so (beyond their Δ's interval, or the count's noise floor). Pure; for a CI job that runs
-// a change and its base as two rows of one run (e.g. mysql2@3.24.4 and mysql2@file:.).
+// `run --threshold`: the rows of one run that are worse than their bench's reference by more than a
+// threshold, and called so (beyond their Δ's interval, or the count's noise floor): slower in ops/s,
+// or in a --count run more work. Pure; for a CI job that runs a change and its base as two rows of
+// one run (e.g. mysql2@3.24.4 and mysql2@file:.).
+import { fmtOps, fmtSignedPct } from '../common/format-numbers.js';
 
 /**
- * [{ bench, driver, deltaPct }] of the rows whose Δ against the baseline (applyDeltas) is a
- * significant loss beyond `thresholdPct`. A row that failed its check is a failure of the run
- * already (exit 1), not a regression.
+ * [{ bench, driver, reference, deltaPct, counts? }] of the rows whose Δ against their bench's reference
+ * (applyDeltas) is a significant loss beyond `thresholdPct`: below −thresholdPct in ops/s, above
+ * +thresholdPct in a count (+ is more work); `counts`: [the reference's, the row's] per operation. A
+ * row that failed its check is a failure of the run already (exit 1), not a regression.
  */
 export function regressionsAgainstBaseline(results, thresholdPct) {
+  const counted = Boolean(results.settings?.count);
   const found = [];
   for (const bench of results.benches ?? []) {
     for (const row of bench.results ?? []) {
-      if (row.ok && row.deltaSignificant && row.deltaPct !== null && row.deltaPct < -thresholdPct) {
-        found.push({ bench: bench.name, driver: row.driver, deltaPct: row.deltaPct });
-      }
+      if (!row.ok || !row.deltaSignificant || !Number.isFinite(row.deltaPct)) continue;
+      if (counted ? row.deltaPct <= thresholdPct : row.deltaPct >= -thresholdPct) continue;
+      const reference = bench.deltaReference ?? results.settings?.baseline ?? null;
+      const ref = bench.results.find((r) => r.driver === reference);
+      found.push({ bench: bench.name, driver: row.driver, reference, deltaPct: row.deltaPct,
+        ...(counted ? { counts: [ref?.count?.perOp ?? null, row.count?.perOp ?? null] } : {}) });
     }
   }
   return found;
 }
 
-/** One line per regression, naming the baseline and the threshold. */
+/**
+ * One line per regression, naming the reference and the threshold; a count's says "more" and its two
+ * counts: `REGRESSION: do · h: +1.23 % more instructions/op (99,079 → 100,302) against b, beyond --threshold 1 %`.
+ */
 export function describeRegressions(found, { baseline, thresholdPct, figure = 'ops/s' }) {
-  return found.map((r) => `REGRESSION: ${r.bench} · ${r.driver}: ${r.deltaPct} % ${figure} against ${baseline}, beyond --threshold ${thresholdPct} %`);
+  return found.map((r) => {
+    const against = `against ${r.reference ?? baseline}, beyond --threshold ${thresholdPct} %`;
+    if (!r.counts) return `REGRESSION: ${r.bench} · ${r.driver}: ${r.deltaPct} % ${figure} ${against}`;
+    const counts = r.counts.every(Number.isFinite) ? ` (${r.counts.map(fmtOps).join(' → ')})` : '';
+    return `REGRESSION: ${r.bench} · ${r.driver}: ${fmtSignedPct(r.deltaPct, 2)} more ${figure}${counts} ${against}`;
+  });
 }

@@ -21,16 +21,19 @@ const marginOf = (results, bench) => (results.settings?.count ? countFloorPct(re
  * every other row is significantly behind it. Another row is, when it is significantly ahead of
  * the reference and every other row is either significantly behind the reference or lies wholly
  * below it: its interval's low bound above the row's high bound, and the gap above the margin (the
- * run's intervals hold together, so two that do not overlap order their rows).
+ * run's intervals hold together, so two that do not overlap order their rows). `lower`: a count's
+ * Δs, where ahead is below 0 (+ is more work).
  */
-export function fastestOf(reference, rows, marginPct) {
+export function fastestOf(reference, rows, marginPct, { lower = false } = {}) {
+  const gain = (r) => (lower ? -r.deltaPct : r.deltaPct);
+  const bounds = (r) => (lower ? [-r.deltaCI[1], -r.deltaCI[0]] : r.deltaCI);
   const others = rows.filter((r) => r.driver !== reference);
   if (others.length === 0) return null;
-  if (others.every((r) => r.deltaSignificant === true && r.deltaPct < 0)) return reference;
-  const ahead = others.filter((r) => r.deltaSignificant === true && r.deltaPct > 0 && r.deltaCI);
+  if (others.every((r) => r.deltaSignificant === true && gain(r) < 0)) return reference;
+  const ahead = others.filter((r) => r.deltaSignificant === true && gain(r) > 0 && r.deltaCI);
   const wins = ahead.filter((w) => others.every((x) => x === w
-    || (x.deltaSignificant === true && x.deltaPct < 0)
-    || (x.deltaCI && w.deltaCI[0] > x.deltaCI[1] && w.deltaPct - x.deltaPct > marginPct)));
+    || (x.deltaSignificant === true && gain(x) < 0)
+    || (x.deltaCI && bounds(w)[0] > bounds(x)[1] && gain(w) - gain(x) > marginPct)));
   return wins.length === 1 ? wins[0].driver : null;
 }
 
@@ -42,9 +45,9 @@ const claim = (kind, label, bench, row, fastest = false) => ({
 
 /**
  * Per bench (closed-loop entries only; a --rate pass has its own tables), the claims its Δs allow:
- * `faster` (the fastest's, when there is one; else every significant Δ above 0), `slower` (every
- * significant Δ below 0), `tied` (a Δ with an interval that is not significant); benches whose Δs
- * have no interval are `uncalled`.
+ * `faster` (the fastest's, when there is one; else every significant Δ ahead of the reference: above
+ * 0, in a count run below it), `slower` (every significant Δ behind it), `tied` (a Δ with an interval
+ * that is not significant); benches whose Δs have no interval are `uncalled`.
  */
 function speedClaims(results) {
   const benches = [];
@@ -58,11 +61,13 @@ function speedClaims(results) {
     const rows = bench.results.filter((r) => r.ok && Number.isFinite(r.deltaPct));
     const others = rows.filter((r) => r.driver !== ref);
     if (others.length === 0) continue;
-    const fastest = fastestOf(ref, rows, marginOf(results, bench));
+    const fastest = fastestOf(ref, rows, marginOf(results, bench), { lower: Boolean(count) });
+    // A count's + is more work: behind the reference.
+    const gain = (row) => (count ? -row.deltaPct : row.deltaPct);
     const own = [];
     for (const row of others) {
-      if (row.deltaSignificant === true && row.deltaPct < 0) own.push(claim('slower', label, bench, row, fastest === ref));
-      else if (row.deltaSignificant === true && row.deltaPct > 0 && (fastest === null || fastest === row.driver)) own.push(claim('faster', label, bench, row, fastest === row.driver));
+      if (row.deltaSignificant === true && gain(row) < 0) own.push(claim('slower', label, bench, row, fastest === ref));
+      else if (row.deltaSignificant === true && gain(row) > 0 && (fastest === null || fastest === row.driver)) own.push(claim('faster', label, bench, row, fastest === row.driver));
       else if (row.deltaSignificant === false && row.deltaCI && !row.count?.unsteady && !(count && bench.results.find((r) => r.driver === ref)?.count?.unsteady)) own.push(claim('tied', label, bench, row));
     }
     if (others.every((r) => r.deltaSignificant !== true && !r.deltaCI)) uncalled.push(label);

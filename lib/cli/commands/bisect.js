@@ -18,6 +18,8 @@ import { exitCodesHelp } from '../exit-codes.js';
 const short = (sha) => sha.slice(0, 7);
 const n = (x) => Math.round(x).toLocaleString('en-US');
 const signed = (pct) => `${pct > 0 ? '+' : ''}${pct} %`;
+/** Pure: a count's change with its direction in words too (+ is more instructions): `+8 % more instructions/op`. */
+export const moreOrFewer = (pct) => `${signed(pct)} ${pct > 0 ? 'more' : pct < 0 ? 'fewer' : 'the same'} instructions/op`;
 const countsText = (counts) => Object.entries(counts).map(([bench, c]) => `${bench} ${n(c)}`).join(' · ');
 const sink = { write: () => true };
 
@@ -162,7 +164,7 @@ Each step counts one commit (and the first, good and bad together) as a run woul
       };
       say(`  good ${short(good)}  ${countsText(steps[0].counts)}  ${subjects.get(good)}`);
       say(`  bad  ${short(bad)}  ${countsText(steps[1].counts)}  ${subjects.get(bad)}`);
-      for (const m of moved) say(`  ${m.bench}: ${signed(m.changePct)} instructions/op from good to bad (noise floor ${m.floorPct} %${report.thresholdPct === null ? '' : `, --threshold ${report.thresholdPct} %`})${m.unsteady ? ': unsteady at good or bad, not judged' : m.moved ? '' : ': not moved, not judged'}`);
+      for (const m of moved) say(`  ${m.bench}: ${moreOrFewer(m.changePct)} from good to bad (${n(m.good)} → ${n(m.bad)}; noise floor ${m.floorPct} %${report.thresholdPct === null ? '' : `, --threshold ${report.thresholdPct} %`})${m.unsteady ? ': unsteady at good or bad, not judged' : m.moved ? '' : ': not moved, not judged'}`);
       if (!moved.some((m) => m.moved)) {
         const beyond = report.thresholdPct === null ? "the count's noise floor" : `the noise floor and --threshold ${report.thresholdPct} %`;
         const shaky = moved.filter((m) => m.unsteady).map((m) => m.bench);
@@ -182,7 +184,7 @@ Each step counts one commit (and the first, good and bad together) as a run woul
           const deltas = moved.filter((m) => m.moved).map((m) => ({ bench: m.bench, parent: countsBefore[m.bench], commit: countsAt[m.bench], changePct: changePct(countsBefore[m.bench], countsAt[m.bench]) }));
           report.answer = { found: true, commit: at.commit, subject: at.subject, parent, deltas };
           stdout.write(`first moved commit: ${short(at.commit)} ${at.subject}\n`);
-          for (const d of deltas) stdout.write(`  ${d.bench}: ${n(d.parent)} -> ${n(d.commit)} instructions/op against its parent ${short(parent)}: ${signed(d.changePct)}\n`);
+          for (const d of deltas) stdout.write(`  ${d.bench}: ${moreOrFewer(d.changePct)} against its parent ${short(parent)} (${n(d.parent)} → ${n(d.commit)})\n`);
           say(`bisect: ${steps.length - 2} step(s) after good and bad (${steps.filter((s) => s.verdict === 'skip').length} skipped), ${runs} count run(s), ${Math.round((Date.now() - started) / 1000)} s`);
           return finish(EXIT.OK);
         }

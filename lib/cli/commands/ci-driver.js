@@ -32,11 +32,12 @@ const short = (sha) => sha.slice(0, 7);
 export function driverVerdict(results, { threshold, base, head }) {
   const found = regressionsAgainstBaseline(results, threshold);
   const failed = results.benches.flatMap((b) => b.results.filter((r) => r.status === 'failed').map((r) => `${b.name} · ${r.driver}: ${r.error ?? 'failed'}`));
-  // Δ is the base's count over the head's − 1 (+ is less work); said here as how much more the head does.
-  const more = (deltaPct) => ((1 / (1 + deltaPct / 100) - 1) * 100).toFixed(2);
+  // Δ is the head's count over the base's − 1: + is more instructions, as the line says it.
+  const more = (pct) => `${pct > 0 ? '+' : ''}${pct.toFixed(2)} %`;
+  const counts = (r) => (r.counts?.every(Number.isFinite) ? ` (${r.counts.map((n) => Math.round(n).toLocaleString('en-US')).join(' → ')})` : '');
   const lines = [`**${head.label}** (head, ${short(head.commit)}) against **${base.label}** (base, ${short(base.commit)}), instructions per operation, threshold ${threshold} %:`];
   if (found.length) {
-    lines.push('', ...found.map((r) => `- ❌ REGRESSION: ${r.bench}: the head needs ${more(r.deltaPct)} % more instructions per operation than the base (Δ ${r.deltaPct} %), beyond ${threshold} %`));
+    lines.push('', ...found.map((r) => `- ❌ REGRESSION: ${r.bench}: the head needs ${more(r.deltaPct)} more instructions per operation than the base${counts(r)}, beyond ${threshold} %`));
   } else if (!failed.length) {
     lines.push('', `- ✅ no bench needs more than ${threshold} % more instructions per operation (beyond the count's noise floor)`);
   }
