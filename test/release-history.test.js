@@ -8,8 +8,9 @@ import { historyChart, renderHistoryHtml, renderHistoryMarkdown, renderHistoryTe
 import { renderRun } from '../lib/reporting/sections.js';
 import { renderResultsMarkdown } from '../lib/reporting/markdown.js';
 import { renderResultsHtml } from '../lib/reporting/html.js';
-import { readFileSync } from 'node:fs';
-import { readCountRows } from '../lib/results/counts.js';
+import { renderVerdictText } from '../lib/reporting/verdict-text.js';
+import { fileURLToPath } from 'node:url';
+import { readResults } from '../lib/results/file.js';
 
 const release = (version, pkg = 'mysql2') => ({ name: `${pkg}@${version}`, package: pkg, version, source: `${pkg}@${version}`, options: {} });
 
@@ -123,7 +124,8 @@ test('the text chart: a column per release between the lowest and highest figure
 test('renderers: terminal, Markdown and HTML carry the chart and the steps; nothing for a run that is not a history', () => {
   const r = countResults({ do: DO, select_100_cols: SELECT_100 });
   const text = renderHistoryText(r);
-  assert.match(text, /^\nRelease history: mysql2@3\.21\.1\.\.3\.24\.5:last-of-minor\n/);
+  assert.match(text, /^Release history: mysql2@3\.21\.1\.\.3\.24\.5:last-of-minor\n/);
+  assert.match(text, /a step: a change beyond the count's noise floor of ±0\.05 %; change: the later release's instructions\/op ÷ the earlier's − 1 \(\+ is more work\)\.\n\n$/);
   assert.match(text, /select_100_cols · instructions\/op \(fewer is better\) · 3\.21\.1 → 3\.24\.5: -79\.7 %, 4 steps/);
   assert.match(text, /3 {2}3\.23\.5 → 3\.24\.0 {2}1,888,700 → 1,232,848 {2}-34\.7 % {2}better/);
   assert.match(text, /a step: a change beyond the count's noise floor of ±0\.05 %/);
@@ -138,7 +140,7 @@ test('renderers: terminal, Markdown and HTML carry the chart and the steps; noth
   assert.match(html, /<path d="M80\.0 [\d.]+ H/);
   assert.ok(!/<script|https?:\/\/(?!www\.w3\.org)/.test(html), 'inline SVG only');
   // Wired into the run's report in all three forms: a recorded count run whose two rows are made releases of a range.
-  const run = readCountRows(JSON.parse(readFileSync(new URL('./fixtures/results/count-instructions.json', import.meta.url), 'utf8')));
+  const run = readResults(fileURLToPath(new URL('./fixtures/results/count-instructions.json', import.meta.url)));
   const names = { mysql2: 'mysql2@3.24.0', 'slow-mysql2': 'mysql2@3.24.5' };
   run.drivers = run.drivers.map((d) => ({ ...d, name: names[d.name], version: names[d.name].split('@')[1] }));
   for (const b of run.benches) for (const row of b.results) row.driver = names[row.driver];
@@ -146,7 +148,7 @@ test('renderers: terminal, Markdown and HTML carry the chart and the steps; noth
   run.settings.releaseRanges = [{ spec: 'mysql2@3.24.0..3.24.5:minor', releases: ['3.24.0', '3.24.5'] }];
   const runText = renderHistoryText(run);
   assert.match(runText, /Release history: mysql2@3\.24\.0\.\.3\.24\.5:minor/);
-  assert.ok(renderRun(run).endsWith(runText));
+  assert.ok(renderRun(run).startsWith(renderVerdictText(run) + runText), 'right after the verdict its steps make');
   assert.ok(renderResultsMarkdown(run).includes(renderHistoryMarkdown(run)));
   assert.ok(renderResultsHtml(run).includes(renderHistoryHtml(run)));
   const notHistory = countResults({ do: { '3.9.0': 1, '3.10.0': 2 } }, { ranges: false });

@@ -1,7 +1,8 @@
 // The verdict every report opens with (results/verdict.js, reporting/verdict-text.js), held against
 // the run's own tables on recorded results files: every claim is a significant Δ of the same run
 // (or a tie, a not-significant one) with the sign and size the table prints; ties are said as ties;
-// count runs say "fewer instructions"; the terminal, Markdown and HTML reports open with it.
+// count runs say "fewer instructions" or "more" (+ is more work); a release history's verdict is its
+// steps, its chart and table next; the terminal, Markdown and HTML reports open with it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readResults } from '../lib/results/file.js';
@@ -12,6 +13,7 @@ import { renderTable } from '../lib/reporting/table.js';
 import { renderRun, renderSections } from '../lib/reporting/sections.js';
 import { renderResultsMarkdown } from '../lib/reporting/markdown.js';
 import { renderResultsHtml } from '../lib/reporting/html.js';
+import { renderHistoryText } from '../lib/reporting/history.js';
 
 const recorded = (name) => readResults(new URL(`./fixtures/results/${name}.json`, import.meta.url).pathname);
 
@@ -212,6 +214,7 @@ test('the terminal, Markdown and HTML reports open with the verdict, before the 
     const text = renderRun(results);
     assert.ok(text.startsWith('VERDICT ('), 'the terminal report opens with it');
     assert.ok(text.indexOf(lines.at(-1)) < text.indexOf('┌'), 'before the first table');
+    assert.equal(renderHistoryText(results), '', 'not a release history');
     assert.equal(text, renderVerdictText(results) + renderTable(results) + renderSections(results), 'then the report as before');
     const md = renderResultsMarkdown(results);
     assert.ok(md.indexOf('**Verdict**') > md.indexOf('### mysql-driver-bench'));
@@ -231,4 +234,46 @@ test('a run with nothing to say opens with no verdict', () => {
   assert.equal(renderVerdictText(r), '');
   assert.doesNotMatch(renderResultsHtml(r), /class="verdict"/);
   assert.doesNotMatch(renderResultsMarkdown(r), /\*\*Verdict\*\*/);
+});
+
+test('a release history: its steps are the verdict, then its chart and table, then the rows (text, Markdown, HTML)', () => {
+  const results = recorded('release-history-count');
+  const { heading, lines, verdict: v } = verdictLines(results);
+  assert.equal(heading, "release history: its steps, consecutive releases beyond the count's noise floor; + is more instructions");
+  assert.deepEqual(lines, [
+    'do: 3.23.5 → 3.24.0: 43,075 → 25,600 instructions/op, -40.6 %, better (1 step; 3.21.1 → 3.24.5: -40.6 % in all)',
+    'select_100_cols: 3.21.1 → 3.22.0: 1,813,355 → 1,779,975 instructions/op, -1.8 %, better; 3.22.0 → 3.23.4: 1,779,975 → 1,888,263, +6.1 %, worse; '
+      + '3.23.5 → 3.24.0: 1,888,700 → 1,232,848, -34.7 %, better; 3.24.0 → 3.24.5: 1,232,848 → 368,207, -70.1 %, better (4 steps; 3.21.1 → 3.24.5: -79.7 % in all)',
+  ]);
+  assert.ok(v.history && v.claims.length > 0, 'the claims against the first release are still made, and not said');
+  assert.doesNotMatch(lines.join('\n'), /fewest|against mysql2@3\.21\.1|over mysql2@3\.21\.1/);
+  const text = renderRun(results);
+  const order = (s, marks) => marks.map((m) => s.indexOf(m)).every((at, i, all) => at >= 0 && (i === 0 || at > all[i - 1]));
+  assert.ok(order(text, ['VERDICT (release history', 'Release history: mysql2, 6 releases', '1  3.23.5 → 3.24.0', '┌']), text);
+  assert.equal(text, renderVerdictText(results) + renderHistoryText(results) + renderTable(results) + renderSections(results));
+  const md = renderResultsMarkdown(results);
+  assert.ok(order(md, ['**Verdict** (release history', '#### Release history', '| 1 | 3.23.5 → 3.24.0 |', '● Δ vs mysql2@3.21.1, + = more instructions', '| bench |']), md);
+  const html = renderResultsHtml(results);
+  assert.ok(order(html, ['<section class="verdict"', '<section class="history"', '<svg class="chart history"', '<svg class="forest"', '<section class="bench"']));
+  // A step of more work reads + and worse.
+  assert.match(html, /<li>select_100_cols: [^<]*3\.22\.0 → 3\.23\.4: 1,779,975 → 1,888,263, \+6\.1 %, worse;/);
+});
+
+test('a release history with no step and a timed one say so in their own sign', () => {
+  const flat = recorded('release-history-count');
+  flat.benches = flat.benches.filter((b) => b.name === 'do');
+  for (const row of flat.benches[0].results) row.count.perOp = 43070 + (row.driver.endsWith('3.24.5') ? 10 : 0);
+  assert.deepEqual(verdictLines(flat).lines, ["do: no step (3.21.1 → 3.24.5: +0.02 % in all): each release within the count's noise floor (±0.05 %) of the one before"]);
+  const timed = {
+    drivers: ['3.0.0', '3.1.0', '3.2.0'].map((v) => ({ name: `mysql2@${v}`, package: 'mysql2', version: v })),
+    settings: { baseline: 'mysql2@3.0.0' },
+    benches: [{ name: 'do', deltaReference: 'mysql2@3.0.0', results: [
+      { driver: 'mysql2@3.0.0', ok: true, status: 'ok', opsPerSec: 30000, deltaPct: 0, deltaCI: null },
+      { driver: 'mysql2@3.1.0', ok: true, status: 'ok', opsPerSec: 30300, deltaPct: 1, deltaCI: [-1.5, 3.5], deltaSignificant: false },
+      { driver: 'mysql2@3.2.0', ok: true, status: 'ok', opsPerSec: 36000, deltaPct: 20, deltaCI: [17, 23], deltaSignificant: true },
+    ] }],
+  };
+  const t = verdictLines(timed);
+  assert.match(t.heading, /paired Δ intervals do not overlap; \+ is faster \(ops\/s\)$/);
+  assert.deepEqual(t.lines, ['do: 3.1.0 → 3.2.0: 30,300 → 36,000 ops/s, +18.8 %, better (1 step; 3.0.0 → 3.2.0: +20.0 % in all)']);
 });

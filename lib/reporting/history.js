@@ -11,6 +11,9 @@ const unitOf = (results) => (results.settings?.count ? counterOf(results.setting
 const better = (h) => (h.counted ? 'fewer is better' : 'higher is better');
 const rule = (h) => (h.counted ? `a step: a change beyond the count's noise floor of ±${h.floorPct} %`
   : "a step: the two releases' paired Δ intervals do not overlap");
+// Each form's legend says which way a change is signed: a count's own way (+ is more work), ops/s's.
+const changeRule = (h, unit) => (h.counted ? `change: the later release's ${unit} ÷ the earlier's − 1 (+ is more work)`
+  : "change: the later release's ops/s ÷ the earlier's − 1, from their paired Δs (+ is faster)");
 
 /** One line per bench above its chart. */
 function heading(h, unit) {
@@ -48,10 +51,13 @@ export function historyChart(h, { height = 6 } = {}) {
   return lines.join('\n');
 }
 
+/** A change from one release to another as the history prints it: two decimals under 1 %, else one. */
+export const fmtStepChange = (pct) => fmtSignedPct(pct, Math.abs(pct) < 1 ? 2 : 1);
+
 /** The steps as rows: [#, from → to, figure → figure, change, which way]. */
 function stepRows(h) {
   return h.steps.map((s, i) => [String(i + 1), `${s.from} → ${s.to}`, `${fmtOps(s.fromValue)} → ${fmtOps(s.toValue)}`,
-    fmtSignedPct(s.changePct, Math.abs(s.changePct) < 1 ? 2 : 1), s.better ? 'better' : 'worse']);
+    fmtStepChange(s.changePct), s.better ? 'better' : 'worse']);
 }
 
 const STEP_HEAD = (unit) => ['#', 'releases', unit, 'change', ''];
@@ -76,19 +82,19 @@ function title(history) {
   return `Release history: ${what}`;
 }
 
-/** Pure: the terminal's release history ('' when the run's rows are not one). */
+/** Pure: the terminal's release history, ending in a blank line before the table ('' when the run's rows are not one). */
 export function renderHistoryText(results) {
   const history = releaseHistory(results);
   if (!history?.benches.length) return '';
   const unit = unitOf(results);
-  const out = ['', title(history)];
+  const out = [title(history)];
   for (const h of history.benches) {
     out.push('', heading(h, unit), historyChart(h));
     out.push(h.steps.length ? textTable(STEP_HEAD(unit), stepRows(h)) : '  no step: every release within the noise of the one before');
     for (const n of notes(h)) out.push(`  ${n}`);
   }
-  out.push('', `${rule(history.benches[0])}; change: the figure's own, from one release to the next.`);
-  return `${out.join('\n')}\n`;
+  out.push('', `${rule(history.benches[0])}; ${changeRule(history.benches[0], unit)}.`);
+  return `${out.join('\n')}\n\n`;
 }
 
 const mdCell = (s) => String(s).replace(/\|/g, '\\|');
@@ -107,7 +113,7 @@ export function renderHistoryMarkdown(results) {
     for (const n of notes(h)) out.push(`- ${mdCell(n)}`);
     if (notes(h).length) out.push('');
   }
-  out.push(`${rule(history.benches[0])}; change: the figure's own, from one release to the next.`, '');
+  out.push(`${rule(history.benches[0])}; ${changeRule(history.benches[0], unit)}.`, '');
   return out.join('\n');
 }
 
@@ -157,7 +163,7 @@ export function renderHistoryHtml(results) {
   if (!history?.benches.length) return '';
   const unit = unitOf(results);
   const out = [`<section class="history" id="release-history"><h2>${esc(title(history))}</h2>`,
-    `<p class="sub">${esc(rule(history.benches[0]))}; change: the figure's own, from one release to the next. Step points are drawn larger: green better, orange worse.</p>`];
+    `<p class="sub">${esc(rule(history.benches[0]))}; ${esc(changeRule(history.benches[0], unit))}. Step points are drawn larger: green better, orange worse.</p>`];
   for (const h of history.benches) {
     out.push(`<h3>${esc(heading(h, unit))}</h3>`, historySvg(h, unit));
     if (h.steps.length) {

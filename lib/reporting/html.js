@@ -74,6 +74,9 @@ export function renderResultsHtml(results, { profileDiffs = [] } = {}) {
   body.push(`<h1>mysql-driver-bench results${results.complete === false ? ' (INCOMPLETE)' : ''}</h1>`);
   const opening = verdictHtml(results);
   if (opening) body.push(opening);
+  // A release history's chart and steps are the evidence of the verdict its steps make: right after it.
+  const history = renderHistoryHtml(results);
+  if (history) body.push(history);
   const tested = results.benches.some((b) => b.results.some((r) => typeof r.deltaSignificant === 'boolean'));
   const count = results.settings?.count;
   const counted = Boolean(count);
@@ -129,8 +132,6 @@ export function renderResultsHtml(results, { profileDiffs = [] } = {}) {
     body.push('</section>');
   }
   body.push(...rateSections(results, colour));
-  const history = renderHistoryHtml(results);
-  if (history) body.push(history);
   return page(`mysql-driver-bench results ${results.startedAt ?? ''}`, body.join('\n'));
 }
 

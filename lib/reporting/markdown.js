@@ -85,6 +85,12 @@ function environmentList(r) {
   return environmentFacts(r).map(([k, v]) => `- **${k}**: ${mdCell(v)}`).join('\n');
 }
 
+/** A release history's section (its chart and steps), right after the verdict its steps make: [] when the rows are not one. */
+function historyMarkdown(results) {
+  const history = renderHistoryMarkdown(results);
+  return history ? [history] : [];
+}
+
 /** A --count run as Markdown: the counter's figure per operation per row, with its Δ. */
 function renderCountMarkdown(results) {
   const baseline = results.settings.baseline;
@@ -101,14 +107,13 @@ function renderCountMarkdown(results) {
     `### mysql-driver-bench ${counterOf(results.settings.count).counts}${results.complete === false ? ' (INCOMPLETE)' : ''}`,
     '',
     ...verdictMarkdown(results, mdCell),
+    ...historyMarkdown(results),
     ...forestMarkdown(results),
     mdTable(['bench', 'driver', 'protocol', ...countHead(results.settings.count), `Δ vs ${baseline}`], rows, ['left', 'left', 'left', 'right', 'right', 'right', 'right']),
     '',
   ];
   if (notes.length) out.push(notes.map((n) => `- ${mdCell(n)}`).join('\n'), '');
   out.push(`${describeCount(results.settings.count)}.`, '');
-  const history = renderHistoryMarkdown(results);
-  if (history) out.push(history);
   out.push('<details><summary>Environment</summary>', '', environmentList(results), '', '</details>', '');
   return out.join('\n');
 }
@@ -144,6 +149,7 @@ export function renderResultsMarkdown(results) {
     `### mysql-driver-bench results${results.complete === false ? ' (INCOMPLETE)' : ''}`,
     '',
     ...verdictMarkdown(results, mdCell),
+    ...historyMarkdown(results),
     ...forestMarkdown(results),
     mdTable(['bench', 'driver', 'protocol', 'ops/s', '± rme', 'samples', 'p50 µs', 'p99 µs', ...COST_HEAD, `Δ vs ${baseline}`],
       rows, ['left', 'left', 'left', ...Array(9).fill('right')]),
@@ -162,8 +168,6 @@ export function renderResultsMarkdown(results) {
     + `cpu µs/op: the driver process's CPU time (all threads) per operation; gc ms/1k: its GC pauses per 1 000 operations; `
     + `server µs/op: the embedded server's CPU time per operation${anySig ? `; ${describeSignificanceRule(results.resolution)}` : ''}.`, '');
   if (results.resolution) out.push(`Resolution: this run resolves ${describeResolution(results.resolution)}.`, '');
-  const history = renderHistoryMarkdown(results);
-  if (history) out.push(history);
   out.push('<details><summary>Environment</summary>', '', environmentList(results), '', '</details>', '');
   return out.join('\n');
 }

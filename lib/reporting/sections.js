@@ -1,9 +1,10 @@
 // Pure: everything a run prints about its results, from one entry point. The verdict first (a few
-// lines a reader can act on, verdict-text.js), then the main table, then
-// the sections: the rate tables (--rate), the scaling tables (runs at several --concurrency levels), the release history
-// (rows that are releases of one package in order, history.js), each bench's own section
-// (`section(results)` in its module), and each probe's section (`probe.section(results)`), in the
-// order of the bench list. A section with nothing to show returns ''. No bench is named here.
+// lines a reader can act on, verdict-text.js); when the rows are releases of one package in order,
+// the release history next (history.js: its steps are the verdict, its chart and table the evidence);
+// then the main table, then the sections: the rate tables (--rate), the scaling tables (runs at
+// several --concurrency levels), each bench's own section (`section(results)` in its module), and
+// each probe's section (`probe.section(results)`), in the order of the bench list. A section with
+// nothing to show returns ''. No bench is named here.
 import { BENCHES } from '../../benchs/index.js';
 import { renderScaling } from './scaling.js';
 import { renderRates } from './rates.js';
@@ -15,11 +16,11 @@ import { renderVerdictText } from './verdict-text.js';
 export function renderSections(results, benches = BENCHES) {
   const own = [...new Set(benches.map((b) => b.section).filter(Boolean))];
   const probes = [...new Set(benches.map((b) => b.probe?.section).filter(Boolean))];
-  return [renderRates(results), renderScaling(results), renderHistoryText(results), ...own.map((render) => render(results)), ...probes.map((render) => render(results))]
+  return [renderRates(results), renderScaling(results), ...own.map((render) => render(results)), ...probes.map((render) => render(results))]
     .filter(Boolean).join('');
 }
 
-/** Pure: what a run prints on stdout: the verdict, the main table, then every section. */
+/** Pure: what a run prints on stdout: the verdict, a release history, the main table, then every section. */
 export function renderRun(results, { color = false, latency = false } = {}, benches = BENCHES) {
-  return renderVerdictText(results) + renderTable(results, { color, latency }) + renderSections(results, benches);
+  return renderVerdictText(results) + renderHistoryText(results) + renderTable(results, { color, latency }) + renderSections(results, benches);
 }

@@ -1,11 +1,13 @@
 // Pure: the verdict (results/verdict.js) as the few plain lines every report opens with, and those
 // lines for the terminal, Markdown and HTML. Benches with the same fastest driver share a line; each
 // Δ is written as the table writes it (sign, one decimal, ± the larger side of its interval; two
-// decimals for instruction counts), and a count run says "fewer instructions", never "faster".
+// decimals for instruction counts), and a count run says "fewer instructions" or "more" (its + is
+// more work), never "faster". A release history's verdict is its steps, one line per bench.
 import { verdict } from '../results/verdict.js';
 import { counterOf } from '../replay/counters/index.js';
 import { deltaMargin } from './format.js';
-import { fmtPct, fmtSignedPct, fmtUs } from '../common/format-numbers.js';
+import { fmtStepChange } from './history.js';
+import { fmtOps, fmtPct, fmtSignedPct, fmtUs } from '../common/format-numbers.js';
 import { esc } from './svg.js';
 
 /** A claim's Δ as the table prints it: `+18.2 % ±5.7` (`~ ` before a tie). */
@@ -121,11 +123,41 @@ function differenceLines(differences) {
 }
 
 /**
+ * A release history's steps (v.history, results/history.js), one line per bench: each step with its
+ * releases, figures, change (the figure's own: for a count + is more work, timed + is faster) and
+ * which way, then the whole range's change; a bench without a step says so.
+ */
+function historyLines(v, unit) {
+  return v.history.benches.map((h) => {
+    const total = `${h.total.from} → ${h.total.to}: ${fmtStepChange(h.total.changePct)} in all`;
+    const unjudged = h.unjudged ? `; ${h.unjudged} pair${h.unjudged === 1 ? '' : 's'} of releases had no interval to judge` : '';
+    if (!h.steps.length) {
+      const noise = h.counted ? `the count's noise floor (±${h.floorPct} %)` : 'the noise (their paired Δ intervals overlap)';
+      return `${h.bench}: no step (${total}): each release within ${noise} of the one before${unjudged}`;
+    }
+    const steps = h.steps.map((s, i) => `${s.from} → ${s.to}: ${fmtOps(s.fromValue)} → ${fmtOps(s.toValue)}${i === 0 ? ` ${unit}` : ''}, `
+      + `${fmtStepChange(s.changePct)}, ${s.better ? 'better' : 'worse'}`);
+    return `${h.bench}: ${steps.join('; ')} (${h.steps.length} step${h.steps.length === 1 ? '' : 's'}; ${total})${unjudged}`;
+  });
+}
+
+/** A release history's heading: what a step is, and the sign of its change. */
+function historyHeading(v) {
+  if (!v.counted) return 'release history: its steps, consecutive releases whose paired Δ intervals do not overlap; + is faster (ops/s)';
+  const noun = counterOf({ what: v.what }).noun;
+  return `release history: its steps, consecutive releases beyond the count's noise floor; + is more ${noun}`;
+}
+
+/**
  * Pure: the verdict's heading and lines for a results object ({ heading, lines }; no lines when it
- * has nothing to say).
+ * has nothing to say). Rows that are a release history are answered by its steps.
  */
 export function verdictLines(results) {
   const v = verdict(results);
+  if (v.history) {
+    const unit = v.counted ? counterOf({ what: v.what }).unit : 'ops/s';
+    return { heading: historyHeading(v), lines: [...historyLines(v, unit), ...networkLines(v.network), ...differenceLines(v.differences)], verdict: v };
+  }
   const words = wordsOf(v);
   const digits = v.counted ? 2 : 1;
   const shown = new Set();

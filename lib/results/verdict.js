@@ -3,9 +3,11 @@
 // significant Δs; the Δs that are ties; how the drivers' latencies close up under --rtt; and the
 // differences that are not speed (n/a, failed, a TLS check a driver lacks, types returned differently).
 // Nothing is computed here that the run's tables do not already carry: every speed claim names the
-// row, the reference, the deltaPct and the deltaCI it rests on. Rendering: reporting/verdict-text.js.
+// row, the reference, the deltaPct and the deltaCI it rests on. When the rows are a release history
+// (history.js), its steps are the answer, and the verdict carries them. Rendering: reporting/verdict-text.js.
 import { CERTIFICATE_CHECKS } from '../../benchs/index.js';
 import { countFloorPct } from './counts.js';
+import { releaseHistory } from './history.js';
 
 /** A bench entry's label: its name, with its level when the run measured several (`do @4`). */
 export function benchLabel(bench, results) {
@@ -75,6 +77,12 @@ function speedClaims(results) {
     claims.push(...own);
   }
   return { benches, claims, uncalled };
+}
+
+/** A release history with a bench to show (history.js releaseHistory), or null. */
+function historyClaim(results) {
+  const history = releaseHistory(results);
+  return history?.benches.length ? history : null;
 }
 
 /**
@@ -176,8 +184,10 @@ function typeDifferences(results) {
 
 /**
  * The verdict of a results object (deltas applied): { counted, marginPct, benches, claims,
- * uncalled, network, differences }. `counted`: a --count run, whose claims are about fewer
+ * uncalled, history, network, differences }. `counted`: a --count run, whose claims are about fewer
  * instructions, never speed; `replayed`: a timed --replay run, whose speed is the client's alone. `marginPct`: the run's resolution, or the count's noise floor.
+ * `history`: when the rows are a release history, its benches' steps (history.js releaseHistory), which
+ * are then the answer; else null.
  */
 export function verdict(results, { certificateChecks = CERTIFICATE_CHECKS } = {}) {
   const count = results.settings?.count ?? null;
@@ -190,6 +200,7 @@ export function verdict(results, { certificateChecks = CERTIFICATE_CHECKS } = {}
     benches,
     claims,
     uncalled,
+    history: historyClaim(results),
     network: networkClaim(results),
     differences: [...missingRows(results), ...tlsChecks(results, certificateChecks), ...typeDifferences(results)],
   };
