@@ -10,7 +10,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 export const GOOD = 0;
 export const BAD = 1;
@@ -32,10 +32,17 @@ export function bisectCode(code, stderr, results) {
   return STOP;
 }
 
+// `mysql-driver-bench` as the command is this harness's own CLI: from a clone it is on no PATH.
+const OWN_CLI = fileURLToPath(new URL('../bin/mysql-driver-bench.js', import.meta.url));
+
+/** Pure: the program and arguments to start for `argv` (`mysql-driver-bench …`: this harness's CLI, on this Node). */
+export const commandOf = (argv) => (argv[0] === 'mysql-driver-bench' ? [process.execPath, [OWN_CLI, ...argv.slice(1)]] : [argv[0], argv.slice(1)]);
+
 /** Run the command and wait for it; a SIGINT or SIGTERM meanwhile is passed on to it (its results then say stop). */
 function runCommand(argv, json) {
   return new Promise((resolve) => {
-    const child = spawn(argv[0], [...argv.slice(1), '--json', json], { stdio: ['ignore', 'inherit', 'pipe'] });
+    const [program, args] = commandOf(argv);
+    const child = spawn(program, [...args, '--json', json], { stdio: ['ignore', 'inherit', 'pipe'] });
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (d) => { stderr += d; });
     const forward = (signal) => child.kill(signal);

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BAD, GOOD, SKIP, STOP, bisectCode } from '../scripts/bisect-run.js';
+import { BAD, GOOD, SKIP, STOP, bisectCode, commandOf } from '../scripts/bisect-run.js';
 import { gitIn } from './helpers/driver-repo.js';
 
 const SCRIPT = fileURLToPath(new URL('../scripts/bisect-run.js', import.meta.url));
@@ -82,4 +82,12 @@ test('stopped by SIGTERM while its command runs: the signal passed on, 128 (git 
   assert.equal(code, STOP, stderr);
   assert.match(stderr, /slow: stopped/);
   assert.deepEqual(readdirSync(tmp), []);
+});
+
+test("`mysql-driver-bench` as the command is this harness's own CLI on this Node, found from a clone; another command is run as given", () => {
+  const [program, args] = commandOf(['mysql-driver-bench', 'do', '--replay']);
+  assert.equal(program, process.execPath);
+  assert.match(args[0], /\/bin\/mysql-driver-bench\.js$/);
+  assert.deepEqual(args.slice(1), ['do', '--replay']);
+  assert.deepEqual(commandOf(['npx', 'mysql-driver-bench', 'do']), ['npx', ['mysql-driver-bench', 'do']]);
 });
