@@ -17,7 +17,7 @@ import { printRun } from './reporting/output.js';
 import { renderRun } from './reporting/sections.js';
 import { closeStage, openStage } from './server/stage.js';
 import { openReplayStage } from './replay/stage.js';
-import { countRun } from './replay/count.js';
+import { countRun, primerOf } from './replay/count.js';
 import { countSettings, counterNamed, counterOf } from './replay/counters/index.js';
 import { shardBenches, waitUntil } from './measuring/planning/shards.js';
 import { Interrupted, trapSignals } from './server/session.js';
@@ -38,11 +38,11 @@ async function chooseDrivers(opts, variant) {
 }
 
 /** --count: every row counted under Valgrind by the run's counter (replay/count.js); an interruption keeps the rows counted so far. */
-async function countAll({ benches, drivers, results, stage, signals, progress, log, out }) {
+async function countAll({ benches, primerBenches, drivers, results, stage, signals, progress, log, out }) {
   const counter = counterOf(results.settings.count);
   log(`counting ${counter.noun}: ${counter.counting(results.settings.count)}`);
   try {
-    await countRun({ counter, benches, drivers, results, context: stage.session.context, target: stage.target, signal: signals.signal, progress, smoke: results.settings.mode === 'smoke', out });
+    await countRun({ counter, benches, primerBenches, drivers, results, context: stage.session.context, target: stage.target, signal: signals.signal, progress, smoke: results.settings.mode === 'smoke', out });
     return EXIT.OK;
   } catch (err) {
     const reason = signals.signal.aborted ? signals.signal.reason : err;
@@ -85,6 +85,7 @@ export async function runBenchmark({ benches, opts, env, stdout, stderr, signal,
   const stage = {};
   let processes = null;
   let results = null;
+  let primerBenches = null;
   let exitCode = EXIT.OK;
   try {
     const { baseline, drivers } = await chooseDrivers(opts, variant);
@@ -99,8 +100,13 @@ export async function runBenchmark({ benches, opts, env, stdout, stderr, signal,
     }
     if (settings.replay) {
       // --replay: the benches' sets found or captured first; nothing measured reaches a server.
-      await openReplayStage(stage, { benches, drivers, opts, env, settings, log, signals });
-      benches = stage.replay.benches;
+      // A count's primer runs the design benches too, whatever the run counts: their sets are captured with the rest.
+      const primer = settings.count ? primerOf(benches) : benches;
+      await openReplayStage(stage, { benches: primer, drivers, opts, env, settings, log, signals });
+      const measured = new Set(benches.map((b) => b.name));
+      primerBenches = stage.replay.benches;
+      benches = primerBenches.filter((b) => measured.has(b.name));
+      if (settings.count) settings.count.primer = primerBenches.map((b) => b.name);
       Object.assign(settings.replay, stage.replay.settings);
     } else {
       // A certificate is made only for a run with a bench that needs TLS.
@@ -127,7 +133,7 @@ export async function runBenchmark({ benches, opts, env, stdout, stderr, signal,
     }
     const matrixProgress = createProgress(stderr, benches.length * concurrencyLevels(settings.concurrency).length * ratePasses(settings.rate), { quiet: opts.quiet });
     if (settings.count) {
-      exitCode = await countAll({ benches, drivers, results, stage, signals, progress: matrixProgress, log, out: opts.out });
+      exitCode = await countAll({ benches, primerBenches, drivers, results, stage, signals, progress: matrixProgress, log, out: opts.out });
     } else {
       processes = startDriverProcesses(stage);
       exitCode = await measureRun({ benches, drivers, opts, settings, results, stage, processes, signals, progress: matrixProgress });

@@ -257,3 +257,11 @@ test("a count run's Δs written before schema 4 (+ was less work) are read with 
   const timed = readResults(new URL('./fixtures/results/readme-example.json', import.meta.url).pathname);
   assert.equal(timed.schema, 2);
 });
+
+test("two counts taken by another design, after another primer or in another sandbox are refused, naming what differs", () => {
+  const withCount = (extra) => ({ env: { node: 'v20.20.2' }, settings: { count: { ...count, process: 'rows', primer: ['do', 'insert'], sandbox: { root: '/tmp', nodeFlags: [], env: 'fixed' }, ...extra } } });
+  assert.equal(countIncomparability(withCount({}), withCount({})), null);
+  assert.match(countIncomparability(withCount({}), withCount({ primer: ['do'] })), /^primer differs: do insert \(base\) vs do \(new\)/);
+  assert.match(countIncomparability(withCount({}), withCount({ process: undefined })), /^count design differs/);
+  assert.match(countIncomparability(withCount({}), withCount({ sandbox: { root: '/var/tmp', nodeFlags: [], env: 'fixed' } })), /^sandbox differs/);
+});

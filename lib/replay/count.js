@@ -12,7 +12,7 @@ import { failedRow, naRow } from '../measuring/planning/rows.js';
 import { median, sum } from '../common/stats.js';
 import { decodeConversation, readSet } from '../conversations/sets.js';
 import { programSpec } from '../drivers/spec.js';
-import { addedBenchSources } from '../../benchs/index.js';
+import { DESIGN_BENCHES, addedBenchSources } from '../../benchs/index.js';
 import { PROFILES_DIR, profilePath, pruneProfiles } from './profiles.js';
 import { confirmSteps, stepRows } from './confirm-steps.js';
 import { PROFILE_FLAGS } from './counters/instructions.js';
@@ -64,6 +64,13 @@ export function countedRow({ counter, driver, warmup, ops, counted, again = null
   };
 }
 
+/**
+ * Pure: the benches a count's primer runs: the design benches, then the run's others. What ran before a
+ * bench could move its count (mysql2's execute read 4.56 M, 4.66 M or 4.75 M instructions/op by it), so
+ * the primer runs the same benches whatever subset of them a run counts (settings.count.primer).
+ */
+export const primerOf = (benches) => [...DESIGN_BENCHES, ...benches.filter((b) => !DESIGN_BENCHES.some((d) => d.name === b.name))];
+
 /** Pure: are the rows one package's (releases, commits, checkouts of one driver)? */
 const onePackage = (drivers) => drivers.length > 1 && new Set(drivers.map((d) => d.packageName ?? d.name.split('@')[0])).size === 1;
 
@@ -89,9 +96,10 @@ function rowCells({ counter, benches, driver, context, smoke }) {
  * to keep each bench's profile, or null. A bench whose windows held a one-off event is counted again
  * in a new process.
  */
-async function countRow({ counter, driver, cells, only = null, context, target, live, signal, profiles, named = false, done }) {
+async function countRow({ counter, driver, cells, primerCells, only = null, context, target, live, signal, profiles, named = false, done }) {
   const all = cells.map((c, k) => ({ ...c, k })).filter((c) => c.item);
   const chosen = only ? all.filter((c) => only.includes(c.k)) : all;
+  const primed = primerCells.filter((c) => c.item);
   if (!chosen.length) return;
   const base = { spec: programSpec(driver), context, target };
   const itemOf = (c) => ({ ...base, ...c.item });
@@ -104,9 +112,9 @@ async function countRow({ counter, driver, cells, only = null, context, target, 
     countItems({
       counter,
       spec: base.spec,
-      identity: { harness: harnessOnce(), row: driver.git?.commit ? `${driver.packageName}@git:${driver.git.commit}` : base.spec, items: list.map(what), primer: all.map(what), keep, named },
+      identity: { harness: harnessOnce(), row: driver.git?.commit ? `${driver.packageName}@git:${driver.git.commit}` : base.spec, items: list.map(what), primer: primed.map(what), keep, named },
       items: list.map(itemOf),
-      primer: all.map(itemOf),
+      primer: primed.map(itemOf),
       chunks: CHUNKS + warm,
       counted: CHUNKS,
       live,
@@ -136,7 +144,7 @@ async function countRow({ counter, driver, cells, only = null, context, target, 
  * reported when its rows are done. Rows fail alone; nothing is left running, also on abort. `out`: the
  * results' directory, where each row's profile is kept (under profiles/), or null to keep none.
  */
-export async function countRun({ counter, benches, drivers, results, context, target, signal, progress, smoke = false, out = null }) {
+export async function countRun({ counter, benches, primerBenches = benches, drivers, results, context, target, signal, progress, smoke = false, out = null }) {
   const profiles = out ? { out, startedAt: results.startedAt, recorded: results.settings.count } : null;
   const live = new Set(); // killed when the run ends early (an error); each is also killed if this process exits
   try {
@@ -158,15 +166,18 @@ export async function countRun({ counter, benches, drivers, results, context, ta
       entries[k].left--;
       report();
     };
-    const rows = drivers.map((driver, d) => ({ driver, d, cells: rowCells({ counter, benches, driver, context, smoke }) }));
+    const rows = drivers.map((driver, d) => {
+      const primerCells = rowCells({ counter, benches: primerBenches, driver, context, smoke });
+      return { driver, d, primerCells, cells: benches.map((b) => primerCells[primerBenches.indexOf(b)] ?? rowCells({ counter, benches: [b], driver, context, smoke })[0]) };
+    });
     for (const { d, cells } of rows) cells.forEach((c, k) => { if (c.row) fill(d)(k, c.row); });
     let next = 0;
     const worker = async () => {
       while (next < rows.length) {
         signal?.throwIfAborted();
-        const { driver, d, cells } = rows[next++];
+        const { driver, d, cells, primerCells } = rows[next++];
         const started = Date.now();
-        await countRow({ counter, driver, cells, context, target, live, signal, profiles, done: fill(d) });
+        await countRow({ counter, driver, cells, primerCells, context, target, live, signal, profiles, done: fill(d) });
         const counted = cells.filter((c) => c.item).length;
         if (counted) progress?.log?.(`  counted ${driver.name}: ${counted} bench${counted === 1 ? '' : 'es'} in one process (${Math.round((Date.now() - started) / 1000)} s)`);
       }
@@ -180,7 +191,7 @@ export async function countRun({ counter, benches, drivers, results, context, ta
         recount: (bench, i) => new Promise((resolve, reject) => {
           const k = benches.indexOf(bench);
           let row = null;
-          countRow({ counter, driver: drivers[i], cells: rows[i].cells, only: [k], context, target, live, signal, profiles: null, done: (_, r) => { row = r; } })
+          countRow({ counter, driver: drivers[i], cells: rows[i].cells, primerCells: rows[i].primerCells, only: [k], context, target, live, signal, profiles: null, done: (_, r) => { row = r; } })
             .then(() => resolve(row), reject);
         }),
         parallel, signal, log: (line) => progress?.log?.(line),
@@ -199,7 +210,7 @@ export async function countRun({ counter, benches, drivers, results, context, ta
         while (next2 < named.length) {
           signal?.throwIfAborted();
           const { only, i } = named[next2++];
-          await countRow({ counter, driver: drivers[i], cells: rows[i].cells, only, context, target, live, signal, profiles, named: true,
+          await countRow({ counter, driver: drivers[i], cells: rows[i].cells, primerCells: rows[i].primerCells, only, context, target, live, signal, profiles, named: true,
             done: (k, row) => { if (row.ok && entries[k].entry.results[i]?.count) entries[k].entry.results[i].count.namedProfile = row.count.profile; } });
         }
       };
