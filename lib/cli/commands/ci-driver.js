@@ -48,6 +48,7 @@ export function driverVerdict(results, { threshold, base, head }) {
 /** The run command's arguments for a head and a base commit of `repo`. */
 export function runArguments({ repo, pkg, base, head, benches, threshold, out, json }) {
   const row = (ref) => `${pkg ? `${pkg}@` : ''}git:${repo}#${ref}`;
+  // With V8's JIT names in both rows: a profile diff names the driver's functions, with no second count.
   return [...benches, '--drivers', `${row(base)},${row(head)}`, '--baseline', row(base),
     '--replay', '--count', 'instructions', '--jit-names', '--threshold', String(threshold), '--out', out, '--json', json];
 }
