@@ -39,7 +39,7 @@ const dumpsIn = (dir) => fs.readdirSync(dir).map((f) => /^cg\.out\.(\d+)$/.exec(
  * Count `items` (each { bench, set, context, target, benches, warmup, ops }) of one row (`spec`, and
  * `identity`: what names its sandbox) in one process, after a primer over `primer` (the row's benches). `chunks` windows a bench, the last
  * `counted` of them read. `keepOf(i)`: where item i's profile goes, or null; `profileFlags`, V8 flags
- * then added. Calls onItem(i, { windows, jit, events, protocol } | { error }) as each bench ends, and
+ * then added. Calls onItem(i, { windows, jit, events, protocol, seconds } | { error }) as each bench ends, and
  * resolves when the process has ended (every item reported once).
  */
 export async function countItems({ counter, spec, identity, items, primer = items, chunks, counted, live = new Set(), signal, keepOf = () => null, profileFlags = [], onItem }) {
@@ -74,6 +74,10 @@ export async function countItems({ counter, spec, identity, items, primer = item
       let closed = false;
       let failure = null; // why the process was stopped
       let before = 0; // the last dump before the current bench's windows
+      const started = Date.now();
+      let since = started; // when the current bench's worker began (the primer's end, or the last bench's)
+      const times = new Map(); // per bench: its warm-up (worker start included) and its windows, in seconds
+      const seconds = (from) => Math.round((Date.now() - from) / 100) / 10;
       let queue = Promise.resolve(); // switches, one at a time: the worker waits for each
       const answer = () => { if (!closed) child.stdin.write('x'); };
       const stop = (why) => { failure ??= why; child.kill('SIGKILL'); };
@@ -104,20 +108,29 @@ export async function countItems({ counter, spec, identity, items, primer = item
         if (msg.switch) {
           queue = queue.then(async () => {
             if (!msg.prime) {
+              if (msg.switch === 'on') times.set(msg.index, { warmup: seconds(since), on: Date.now() });
               await vgdb(msg.switch);
               if (msg.switch === 'on') before = dumpsIn(dir).at(-1) ?? 0;
-              else windowsAt(msg.index);
+              else {
+                windowsAt(msg.index);
+                const t = times.get(msg.index);
+                if (t) times.set(msg.index, { warmup: t.warmup, windows: seconds(t.on) });
+              }
             }
             answer();
           });
+        } else if (msg.report && msg.report.index === undefined) {
+          since = Date.now();
         } else if (msg.report && msg.report.index !== undefined) {
+          since = Date.now();
           queue = queue.then(() => {
             const i = msg.report.index;
             const read = windowsOf.get(i);
             if (!msg.report.ok) return report(i, { error: msg.report.error || 'the count failed and gave no reason' });
             if (!read || read.error) return report(i, { error: read?.error ?? 'the bench ended without counted windows' });
             const events = read.every((w) => w.events) ? sumEvents(read.map((w) => w.events)) : null;
-            return report(i, { windows: read.map((w) => w.figure), jit: read.map((w) => w.jit), events, protocol: msg.report.protocol });
+            const t = times.get(i);
+            return report(i, { windows: read.map((w) => w.figure), jit: read.map((w) => w.jit), events, protocol: msg.report.protocol, seconds: t?.windows !== undefined ? { warmup: t.warmup, windows: t.windows } : null });
           });
         }
       };

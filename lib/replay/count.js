@@ -38,7 +38,7 @@ export function unsteadyWindows(windows) {
 
 /** Pure: a counted bench's row from its windows ({ windows, jit, events, protocol }). */
 export function countedRow({ counter, driver, warmup, ops, counted, again = null, first = null, profile = null }) {
-  const { windows, jit, events, protocol } = counted;
+  const { windows, jit, events, protocol, seconds } = counted;
   const total = sum(windows);
   const perOp = (n) => Math.round((n / (CHUNKS * ops)) * 100) / 100;
   return {
@@ -58,6 +58,8 @@ export function countedRow({ counter, driver, warmup, ops, counted, again = null
       jitPerOp: perOp(sum(jit)),
       ...(events ? { events: Object.fromEntries(Object.entries(events).map(([k, n]) => [k, perOp(n)])) } : {}),
       ...(again ? { recountedFrom: first.windows } : {}),
+      // Wall time: the worker's start and warm-up, and its windows (instrumented).
+      ...(seconds ? { seconds } : {}),
       ...(unsteadyWindows(windows) ? { unsteady: true } : {}),
       ...(profile ? { profile } : {}),
     },
