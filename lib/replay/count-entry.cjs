@@ -1,7 +1,8 @@
 // A row's count process (count.js runs it under Valgrind): its main thread runs one worker thread
 // per bench, one after another, each in an isolate of its own (its own heap, JIT and modules), after a
 // primer worker that runs every bench of the row briefly (count-worker.cjs). The main thread waits,
-// blocked, while a worker runs, so that only the worker's instructions are counted. Last, one JSON line
+// blocked, while a worker runs, so that only the worker's instructions are counted. A worker that has
+// reported stays parked, not torn down (a second a worker under Valgrind), until the process exits. Last, one JSON line
 // a worker on stdout: { primer } or { index, ok, protocol } or { index, ok: false, error }.
 //   node count-entry.cjs <job.json: { items: [bench items], primer: [bench items], chunks }>
 const fs = require('node:fs');
@@ -19,10 +20,9 @@ function runWorker(items, primer) {
   // Blocked until the worker says it is finished (its last act): nothing of this thread's runs meanwhile.
   Atomics.wait(done, 0, 0);
   return new Promise((resolve) => {
-    let report = { ok: false, error: 'the count worker ended without a report' };
-    worker.on('message', (m) => { report = m; });
-    worker.on('error', (err) => { report = { ok: false, error: err?.message ?? String(err) }; });
-    worker.on('exit', () => resolve(report));
+    worker.on('message', resolve);
+    worker.on('error', (err) => resolve({ ok: false, error: err?.message ?? String(err) }));
+    worker.on('exit', () => resolve({ ok: false, error: 'the count worker ended without a report' }));
   });
 }
 

@@ -12,7 +12,7 @@ import { benchNamed, loadBenchSources } from '../../benchs/index.js';
 import { planBench, targetFor } from '../measuring/bench/plan.js';
 
 // A primer's operations: enough to take every path a counted bench takes, boundaries and asks included.
-const PRIMER_SIZE = Object.freeze({ warmup: 16, ops: 4 });
+const PRIMER_SIZE = Object.freeze({ warmup: 4, ops: 2 });
 
 const byte = Buffer.alloc(1);
 /** Say `line` to the parent and wait for its answer (instrumentation switched, or nothing to do). */

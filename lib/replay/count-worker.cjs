@@ -1,7 +1,7 @@
 // A worker thread of a row's count process (count-entry.cjs): counts one bench, or primes every bench
 // of the row (count-process.js). Modules load with require() where Node can require ES modules, so
 // that start-up reads them one after another in one order in every process. Its last act is to say it
-// is finished, which wakes the main thread.
+// is finished, which wakes the main thread; then it waits, parked, until the process ends.
 const { parentPort, workerData } = require('node:worker_threads');
 
 const requireModule = process.features.require_module ? require : null;
@@ -26,6 +26,5 @@ main().catch((err) => ({ ok: false, error: err?.message ?? String(err) })).then(
   parentPort.postMessage(report);
   Atomics.store(workerData.done, 0, 1);
   Atomics.notify(workerData.done, 0);
-  // Nothing of the worker is needed after its report: ended at once, not by its connection's teardown.
-  process.exit(0);
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);
 });

@@ -22,7 +22,10 @@ export const MARKER = 'uv_os_getpriority';
 // same set of mysql2's `pipelining` counted in one of three steady states, 1,026,545, 1,031,75x or
 // 1,042,0xx instructions/op (6 processes, 2026-11-27), all of the difference in _int_malloc,
 // _int_free and unlink_chunk; with tcache_count=2000, six processes read 1,026,198 to 1,026,293.
-export const COUNT_MALLOC_TUNABLES = `${FIXED_MALLOC_TUNABLES}:glibc.malloc.tcache_count=2000`;
+// Arenas enough that every worker thread of a row's process gets one of its own (its benches' workers
+// stay parked, each holding its arena): past glibc's limit, threads would share arenas as lock
+// contention had it.
+export const COUNT_MALLOC_TUNABLES = `${FIXED_MALLOC_TUNABLES}:glibc.malloc.tcache_count=2000:glibc.malloc.arena_max=64`;
 
 // libuv's thread pool in a counted process: one thread. Start-up reads the harness's modules through
 // the pool, and with libuv's four threads their order of completion, and so the order of what the heap
