@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { countArguments, countsOf, moreOrFewer } from '../lib/cli/commands/bisect.js';
 import { movedBenches, nextStep, stepsLeft, verdictOf } from '../lib/results/bisection.js';
-import { gitIn, makeDriverRepo } from './helpers/driver-repo.js';
+import { addedQueryWork, gitIn, makeDriverRepo } from './helpers/driver-repo.js';
 import { isolatedDirs, leftovers, noStackTrace, removeIsolatedDirs, runCli } from './helpers/cli.js';
 
 const base = mkdtempSync(join(tmpdir(), 'mdb-bisect-test-'));
@@ -77,7 +77,7 @@ for (let i = 1; i <= 12; i++) {
   if (i === 6) files['package.json'] = (text) => text.replace('"dependencies": {', '"dependencies": {\n    "mdb-missing": "file:./no-such-dir",');
   if (i === 7) files['package.json'] = (text) => text.replace('\n    "mdb-missing": "file:./no-such-dir",', '');
   // The ninth adds work to every query (as in ci-driver.test.js, a longer loop: a clearer step).
-  if (i === 9) files['lib/base/connection.js'] = (text) => text.replace('  query(sql, values, cb) {\n', '  query(sql, values, cb) {\n    let spin = this._spin | 0;\n    for (let i = 0; i < 300; i++) spin = (spin * 31 + i) | 0;\n    this._spin = spin;\n');
+  if (i === 9) files['lib/base/connection.js'] = addedQueryWork(300);
   commits.push(repo.commit(i === 9 ? 'a loop in the query path' : `step ${i}`, files));
 }
 const status = () => [gitIn(repo.dir, '--no-optional-locks', 'status', '--porcelain'), gitIn(repo.dir, 'rev-parse', 'HEAD')];

@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { driverVerdict, runArguments } from '../lib/cli/commands/ci-driver.js';
-import { gitIn, makeDriverRepo } from './helpers/driver-repo.js';
+import { addedQueryWork, gitIn, makeDriverRepo } from './helpers/driver-repo.js';
 import { isolatedDirs, leftovers, noStackTrace, removeIsolatedDirs, runCli } from './helpers/cli.js';
 
 const base = mkdtempSync(join(tmpdir(), 'mdb-ci-driver-test-'));
@@ -46,16 +46,18 @@ test('a head with several % more instructions per operation fails the gate; a he
   // operations): 90 iterations added 1.4 % to mysql2's `do` and once read 0.8 %, so the test takes a
   // loop of 500 (about +15 %) and a threshold of 3 %; the 1 % gate on a real repository is in docs/history/2026-11-27-git-refs.md.
   repo.commit('a loop in the query path', {
-    'lib/base/connection.js': (text) => text.replace('  query(sql, values, cb) {\n', '  query(sql, values, cb) {\n    let spin = this._spin | 0;\n    for (let i = 0; i < 500; i++) spin = (spin * 31 + i) | 0;\n    this._spin = spin;\n'),
+    'lib/base/connection.js': addedQueryWork(500),
   });
   const status = () => [gitIn(repo.dir, '--no-optional-locks', 'status', '--porcelain'), gitIn(repo.dir, 'rev-parse', 'HEAD')];
   const before = status();
   const gate = (args) => {
     const dirs = isolatedDirs();
     const summary = join(dirs.base, 'summary.md');
-    return runCli(['ci-driver', 'do', '--repo', repo.dir, '--smoke', '--threshold', '3', '--out', dirs.out, ...args],
+    const comment = join(dirs.base, 'comment.md');
+    const read = (file) => (existsSync(file) ? readFileSync(file, 'utf8') : null);
+    return runCli(['ci-driver', 'do', '--repo', repo.dir, '--smoke', '--threshold', '3', '--out', dirs.out, '--comment', comment, ...args],
       { tmp: dirs.tmp, env: { MYSQL_DRIVER_BENCH_CACHE: join(base, 'cache'), GITHUB_STEP_SUMMARY: summary }, timeoutMs: 400000 })
-      .then((r) => ({ ...r, summary: existsSync(summary) ? readFileSync(summary, 'utf8') : null, dirs }));
+      .then((r) => ({ ...r, summary: read(summary), comment: read(comment), dirs }));
   };
 
   const slower = await gate(['--base', 'v1']);
@@ -63,10 +65,15 @@ test('a head with several % more instructions per operation fails the gate; a he
   assert.match(slower.stderr, /^REGRESSION: do · mysql2@[\d.]+\+[0-9a-f]{7}: \+\d+\.\d+ % more instructions\/op \([\d,]+ → [\d,]+\) against mysql2@[\d.]+\+[0-9a-f]{7}, beyond --threshold 3 %$/m);
   assert.match(slower.stdout, /REGRESSION: do: the head needs \+\d+\.\d+ % more instructions per operation than the base \([\d,]+ → [\d,]+\)/);
   assert.match(slower.summary, /^### mysql-driver-bench: instructions per operation, head against base[\s\S]*REGRESSION: do[\s\S]*\| do \| mysql2@/);
+  // The added function is named first, in the log and in the comment, from the rows' kept profiles.
+  process.stderr.write(`${slower.stdout}\n${slower.comment}\n`);
+  assert.match(slower.stdout, /^do, the functions whose instructions per operation changed most: extraWorkForBench \+[\d,]+/m);
+  assert.match(slower.comment, /\*\*do\*\*, the functions whose instructions per operation changed most:\n\n- `extraWorkForBench` \(<driver>\/lib\/base\/connection\.js:\d+\) \+[\d,]+\n/);
 
   const same = await gate(['--base', 'v1', '--head', 'HEAD~1']);
   assert.equal(same.code, 0, same.stderr);
   assert.match(same.stdout, /✅ no bench needs more than 3 % more instructions per operation/);
+  assert.match(same.comment, /^<!-- mysql-driver-bench gate -->\n✅ /);
   assert.doesNotMatch(same.stderr, /REGRESSION/);
 
   const itself = await gate(['--base', 'HEAD', '--head', 'main']);

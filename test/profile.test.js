@@ -39,7 +39,9 @@ test('a recorded callgrind dump: every function\'s self instructions add up to i
   assert.equal(selfSum(dump), dump.summary);
   assert.equal(dump.totals, dump.summary);
   const costs = functionCosts({ windows: [gunzip('callgrind-window.cg.gz')], perfMap: gunzip('callgrind-window.map.gz') }, 1);
-  assert.equal(costs.summed, costs.total);
+  // Recorded with concurrent compiles, outside the compile entries: V8's compiler functions are left out by name.
+  assert.equal(costs.summed + costs.leftOut, dump.summary);
+  assert.ok(costs.leftOut > 0 && costs.leftOut < 0.1 * dump.summary, String(costs.leftOut));
   // work() (line 3), namedLoop inlined into it by TurboFan: named from the map, not an address.
   const named = [...costs.costs.values()].find((c) => c.name === 'work');
   assert.ok(named && named.self > 0.1 * costs.total, JSON.stringify(named));
@@ -76,7 +78,7 @@ test('profiles are kept gzipped and pruned oldest first past their bound', () =>
     for (let k = 1; k <= 4; k++) writeFileSync(join(src, `cg.out.${k}`), `summary: ${k}\n${'x'.repeat(5000)}\n`);
     const rows = ['a', 'b', 'c'].map((d, i) => {
       const dest = join(root, profilePath(`2026-01-0${i + 1}T00:00:00.000Z`, 'do', d));
-      keepProfile({ dir: src, chunks: 3, dest, perfMap: null });
+      keepProfile({ files: [2, 3, 4].map((k) => join(src, `cg.out.${k}`)), dest });
       const when = new Date(Date.UTC(2026, 0, i + 1));
       for (const f of readdirSync(dest)) utimesSync(join(dest, f), when, when);
       return dest;
@@ -105,7 +107,7 @@ test('a count keeps each row\'s profile; the profile diff names an added loop as
   const results = JSON.parse(r.stdout);
   const [a, b] = results.benches[0].results;
   assert.match(a.count.profile, /^profiles\/[\dT-]+Z\/do\/mysql2$/);
-  assert.deepEqual(results.settings.count.profileFlags, ['--perf-basic-prof']);
+  assert.deepEqual(results.settings.count.profileFlags, ['--perf-basic-prof', '--no-short-builtin-calls']);
   const file = join(out, (await import('../lib/results/file.js')).resultsFileName(results));
   const diff = await runCli(['profile', file, '--bench', 'do', '--a', 'mysql2', '--b', 'loop-mysql2', '--top', '5'], { tmp });
   assert.equal(diff.code, 0, diff.stderr);
@@ -113,7 +115,8 @@ test('a count keeps each row\'s profile; the profile diff names an added loop as
   const first = diff.stdout.split('\n')[3];
   assert.match(first, /^addedLoop\s+\S*loop-adapter\.js:11\s/);
   const share = Number(/([\d.]+) %$/.exec(first)[1]);
-  assert.ok(share >= 90, `addedLoop explains ${share} % of the Δ`);
+  // Most of the rest is V8's sweeper, measured at 13 % of the Δ (2026-11-28): the row's own, in its count too.
+  assert.ok(share >= 75, `addedLoop explains ${share} % of the Δ`);
   // A row of each of two runs (two commits' labels): the same file twice here, --a in the first, --b in the second.
   const across = await runCli(['profile', file, file, '--bench', 'do', '--a', 'mysql2', '--b', 'loop-mysql2', '--top', '5'], { tmp });
   assert.equal(across.code, 0, across.stderr);

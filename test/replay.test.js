@@ -122,7 +122,7 @@ test('--count instructions counts each row under Valgrind: a driver reads its ow
   // The slow adapter's 400 loop iterations (about 8,000 instructions on mysql2's 25,000) are a
   // regression beyond --threshold 5: exit 1, in one line; mysql2 against itself is not.
   assert.equal(r.code, 1, r.stderr);
-  assert.match(r.stderr, /REGRESSION: do · slow-mysql2: -\d+(\.\d+)? % instructions\/op against mysql2, beyond --threshold 5 %/);
+  assert.match(r.stderr, /REGRESSION: do · slow-mysql2: \+\d+(\.\d+)? % more instructions\/op \([\d,]+ → [\d,]+\) against mysql2, beyond --threshold 5 %/);
   assert.doesNotMatch(r.stderr, /REGRESSION: do · mysql2#aa/);
   const results = JSON.parse(r.stdout);
   assert.equal(results.settings.replay.figure, 'instructions');

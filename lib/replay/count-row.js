@@ -11,7 +11,7 @@ import { killOnExit } from '../common/children.js';
 import { whenAborted } from '../common/timers.js';
 import { fixedLayoutLauncher } from '../measuring/processes/same-program.js';
 import { COUNT_NODE_FLAGS, commandPath, makeSandbox } from './count-sandbox.js';
-import { keepProfile } from './profiles.js';
+import { keepPerfMap, keepProfile } from './profiles.js';
 
 // The most a count process may take per bench it counts, unless the counter says otherwise.
 const DEFAULT_TIMEOUT_S = 600;
@@ -54,6 +54,7 @@ export async function countItems({ counter, spec, identity, items, primer = item
     onItem(i, outcome);
   };
   let perfMap = null; // V8 writes it to /tmp/perf-<pid>.map, whatever TMPDIR says
+  const keptDests = [];
   try {
     await new Promise((resolve) => {
       const fixed = counter.fixedLayout ? fixedLayoutLauncher() : null;
@@ -97,7 +98,10 @@ export async function countItems({ counter, spec, identity, items, primer = item
           const read = mine.map((f) => counter.readWindow(fs.readFileSync(f, 'utf8')));
           windowsOf.set(i, read);
           const dest = keepOf(i);
-          if (dest) keepProfile({ files: mine, dest, perfMap });
+          if (dest) {
+            keepProfile({ files: mine, dest });
+            keptDests.push(dest);
+          }
         } catch (err) {
           windowsOf.set(i, { error: err.message });
         } finally {
@@ -165,7 +169,10 @@ export async function countItems({ counter, spec, identity, items, primer = item
   } finally {
     sandbox.remove();
     fs.rmSync(dir, { recursive: true, force: true });
-    if (perfMap) fs.rmSync(perfMap, { force: true });
+    if (perfMap) {
+      keepPerfMap(perfMap, keptDests);
+      fs.rmSync(perfMap, { force: true });
+    }
   }
 }
 

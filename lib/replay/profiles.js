@@ -19,12 +19,21 @@ const segment = (name) => String(name).replace(/[^A-Za-z0-9._@#+=-]/g, '_');
 /** Pure: a row's profile directory, relative to --out. */
 export const profilePath = (startedAt, bench, driver) => [PROFILES_DIR, segment(startedAt.replace(/[:.]/g, '-')), segment(bench), segment(driver)].join('/');
 
-/** Keep a bench's window dumps (`files`, in order) and its process's perf map in `dest`, gzipped. */
-export function keepProfile({ files, dest, perfMap }) {
+/** Keep a bench's window dumps (`files`, in order) in `dest`, gzipped. */
+export function keepProfile({ files, dest }) {
   fs.rmSync(dest, { recursive: true, force: true });
   fs.mkdirSync(dest, { recursive: true });
   files.forEach((file, i) => fs.writeFileSync(path.join(dest, windowFile(i)), zlib.gzipSync(fs.readFileSync(file), { level: 9 })));
-  if (perfMap && fs.existsSync(perfMap)) fs.writeFileSync(path.join(dest, PERF_MAP_FILE), zlib.gzipSync(fs.readFileSync(perfMap), { level: 9 }));
+}
+
+/**
+ * Keep a count process's perf map beside each of its kept profiles (`dests`), gzipped: read once the
+ * process has ended, since V8 buffers the map's lines until then.
+ */
+export function keepPerfMap(perfMap, dests) {
+  if (!perfMap || !dests.length || !fs.existsSync(perfMap)) return;
+  const gz = zlib.gzipSync(fs.readFileSync(perfMap), { level: 9 });
+  for (const dest of dests) fs.writeFileSync(path.join(dest, PERF_MAP_FILE), gz);
 }
 
 /** The row directories under `root` (<root>/<run>/<bench>/<driver>), each with its size and time. */

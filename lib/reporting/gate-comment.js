@@ -9,7 +9,7 @@ import { fmtInt, fmtPct } from '../common/format-numbers.js';
 export const GATE_COMMENT_MARKER = '<!-- mysql-driver-bench gate -->';
 
 // Functions listed under a bench that moved: enough to name the change, short enough for a comment.
-const TOP_FUNCTIONS = 5;
+export const TOP_FUNCTIONS = 5;
 
 /** Pure: a wall time in words: "52 s", "1 min 52 s", "1 h 3 min". */
 export function fmtWallTime(ms) {
@@ -23,7 +23,7 @@ export function fmtWallTime(ms) {
 const shellWord = (w) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${String(w).replace(/'/g, "'\\''")}'`);
 
 const signed = (n, digits = 2) => `${n > 0 ? '+' : n < 0 ? '−' : '±'}${Math.abs(n).toFixed(digits)} %`;
-const signedInt = (n) => `${n > 0 ? '+' : n < 0 ? '−' : '±'}${fmtInt(Math.abs(n))}`;
+export const signedInt = (n) => `${n > 0 ? '+' : n < 0 ? '−' : '±'}${fmtInt(Math.abs(n))}`;
 
 /**
  * Pure: each bench's base and head count per operation and the change in % (head ÷ base − 1: + is
@@ -51,7 +51,7 @@ export function gateRows(results, { threshold, base, head }) {
  * { label, commit }; `wallMs`: the gate's wall time; `artifact` (optional): { name, path, run } — the
  * results file as `profile` reads it (`path`), and, for an artifact uploaded by a workflow run,
  * run: { id, repository } (the path is then inside the downloaded directory `name`);
- * `profiles` (optional): { functions: { [bench]: [{ name, deltaPerOp }] } }, the functions whose
+ * `profiles` (optional): { functions: { [bench]: [{ name, where, deltaPerOp }] } }, the functions whose
  * instructions per operation changed most, listed under each bench that moved.
  */
 export function renderGateComment(results, { verdict, threshold, base, head, wallMs, artifact = null, profiles = null }) {
@@ -73,7 +73,7 @@ export function renderGateComment(results, { verdict, threshold, base, head, wal
   const functions = profiles?.functions ?? {};
   for (const r of moved.filter((m) => functions[m.bench]?.length)) {
     out.push('', `**${r.bench}**, the functions whose instructions per operation changed most:`, '');
-    out.push(...functions[r.bench].slice(0, TOP_FUNCTIONS).map((f) => `- \`${f.name}\` ${signedInt(f.deltaPerOp)}`));
+    out.push(...functions[r.bench].slice(0, TOP_FUNCTIONS).map((f) => `- \`${f.name}\`${f.where ? ` (${f.where})` : ''} ${signedInt(f.deltaPerOp)}`));
   }
 
   if (artifact) {

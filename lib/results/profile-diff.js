@@ -1,35 +1,68 @@
 // Where the instructions went: two counted rows' kept profiles (replay/profiles.js) set side by side,
-// function by function, per operation. A function is its name and file (a driver's file from its
-// node_modules/ on, so two installs of one driver match); V8's JIT code is named through the row's
-// perf map, and what the map does not name is one entry, '(unnamed JIT code)', said with its share.
+// function by function, per operation. A function is its name and its file as seen inside its package
+// or checkout (so two installs, two commits and two clones of one driver match); V8's JIT code is named
+// through the row's perf map, and what the map does not name is one entry, '(unnamed JIT code)', said
+// with its share. V8's compile work is left out of the totals, as from the count (replay/callgrind.js).
+import fs from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { usageError } from '../common/errors.js';
-import { parseCallgrind } from '../replay/callgrind.js';
+import { isJitEntry, parseCallgrind, rootedEvents } from '../replay/callgrind.js';
 import { bareAddress, readPerfMap } from '../replay/perf-map.js';
 import { readProfile } from '../replay/profiles.js';
 
 export const UNNAMED = '(unnamed JIT code)';
 
-/** Pure: a file as two installs of the same code share it (from its last node_modules/ on). */
-const sharedFile = (file) => {
+// This checkout of the harness, as a driver module outside the count's sandbox imports it (with a slash).
+const HARNESS_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+// Where a count process saw a checkout's driver and the harness (replay/count-sandbox.js), and where the
+// cache keeps a commit (drivers/git.js): prefixes that differ from row to row for the same file.
+const CHECKOUT_ROOTS = [
+  [/^.*\/mdb-[0-9a-f]{6,12}[A-Za-z0-9]*\/d\//, '<driver>/'],
+  [/^.*\/mdb-[0-9a-f]{6,12}[A-Za-z0-9]*\/h\//, '<harness>/'],
+  [/^.*\/git\/commits\/[0-9a-f]{40}\//, '<driver>/'],
+];
+
+/**
+ * Pure: a file as two installs of the same code share it: from its last node_modules/ on, or from the
+ * root of the checkout or harness it was loaded from.
+ */
+export function sharedFile(file) {
+  file = file.replace(/^file:\/\//, '');
   const i = file.lastIndexOf('node_modules/');
-  return i >= 0 ? file.slice(i) : file;
-};
+  if (i >= 0) return file.slice(i);
+  if (file.startsWith(HARNESS_ROOT)) return `<harness>/${file.slice(HARNESS_ROOT.length)}`;
+  for (const [root, as] of CHECKOUT_ROOTS) if (root.test(file)) return file.replace(root, as);
+  return file;
+}
+
+// V8's compiler and parser: their work counted inside the compile entries (isJitEntry), which the count leaves out.
+const COMPILER = /^v8::internal::(?:compiler|maglev|baseline|interpreter::BytecodeGenerator|Parser|ParserBase|PreParser|Scanner|AstValueFactory)\b/;
 
 /**
  * Pure: a profile's windows ({ windows: [dump text], perfMap }) → Map key → { name, where, self, inclusive }
- * per operation (÷ ops), and { total, unnamed, summed } per operation: the dumps' totals, the unnamed
- * share's instructions, and the functions' self costs added up (equal to total).
+ * per operation (÷ ops), and { total, compiling, unnamed, summed, leftOut } per operation: the dumps'
+ * totals without V8's compile work, that work, the unnamed share's instructions, the self costs of the
+ * functions outside V8's compiler added up, and those of its functions (summed + leftOut: the dumps' summaries).
  */
 export function functionCosts(profile, ops) {
   const resolve = profile.perfMap ? readPerfMap(profile.perfMap) : () => null;
   const costs = new Map();
   let total = 0;
   let summed = 0;
+  let compiling = 0;
+  let leftOut = 0;
   for (const text of profile.windows) {
     const dump = parseCallgrind(text);
-    total += dump.summary ?? dump.totals ?? 0;
+    const jit = rootedEvents(text, isJitEntry)?.rooted.Ir ?? 0;
+    total += (dump.summary ?? dump.totals ?? 0) - jit;
+    compiling += jit;
     for (const f of dump.functions) {
+      if (isJitEntry(f.name) || COMPILER.test(f.name)) {
+        leftOut += f.self;
+        continue;
+      }
       const address = bareAddress(f.name);
       let id;
       if (address === null) {
@@ -47,7 +80,7 @@ export function functionCosts(profile, ops) {
       costs.set(key, c);
     }
   }
-  return { costs, total: total / ops, summed: summed / ops, unnamed: costs.get(`${UNNAMED}\0`)?.self ?? 0 };
+  return { costs, total: total / ops, summed: summed / ops, compiling: compiling / ops, leftOut: leftOut / ops, unnamed: costs.get(`${UNNAMED}\0`)?.self ?? 0 };
 }
 
 /**
@@ -74,15 +107,28 @@ export function diffCosts(a, b, { top = 15, by = 'self' } = {}) {
   const unnamedDelta = b.unnamed - a.unnamed;
   return {
     base: a.total, next: b.total, totalDelta, rows: rows.slice(0, top),
+    compiling: [a.compiling ?? 0, b.compiling ?? 0],
+    ...(a.named !== undefined && a.named !== b.named ? { namesOnOneSide: true } : {}),
     unnamed: { selfDelta: unnamedDelta, sharePct: share(unnamedDelta) },
     unnamedPct: [a, b].map((s) => (s.total ? Math.round((s.unnamed / s.total) * 1000) / 10 : null)),
   };
 }
 
 /**
- * A counted row's profile, read: { costs, … } (functionCosts), from the results file `file` (its
- * directory is the run's --out). A row that is not there, not counted, counted before profiles were
- * kept, or whose profile was pruned is a usage error (exit 2) in one line.
+ * Pure: where a row's kept profile may be: under the run's --out (the directory its replay sets were in,
+ * settings.replay.dir's parent), else beside the results file (the run's --out when --json was not given).
+ */
+export function profileDirs(results, file, profile) {
+  const replayDir = results.settings?.replay?.dir;
+  const outs = [replayDir ? path.dirname(path.resolve(replayDir)) : null, path.dirname(path.resolve(file))].filter(Boolean);
+  return [...new Set(outs)].map((out) => path.join(out, profile));
+}
+
+/**
+ * A counted row's profile, read: { costs, … } (functionCosts), from the results file `file`. The row's
+ * profile with V8's JIT names (count.namedProfile, a second count of a step's rows) is read when it has
+ * one. A row that is not there, not counted, counted before profiles were kept, or whose profile is not
+ * found is a usage error (exit 2) in one line that says why.
  */
 export function rowCosts(results, file, bench, driver) {
   const b = (results.benches ?? []).find((x) => x.name === bench);
@@ -90,21 +136,28 @@ export function rowCosts(results, file, bench, driver) {
   const row = b.results.find((r) => r.driver === driver);
   if (!row) throw usageError(`'${file}' has no row ${bench} · ${driver}; its rows are ${b.results.map((r) => r.driver).join(', ')}`);
   if (!row.count) throw usageError(`${bench} · ${driver} in '${file}' was not counted: profiles come with --replay --count instructions`);
-  if (!row.count.profile) throw usageError(`${bench} · ${driver} in '${file}' has no profile: it was counted before profiles were kept, or failed`);
-  const dir = path.join(path.dirname(file), row.count.profile);
-  const profile = readProfile(dir);
-  if (!profile) throw usageError(`the profile of ${bench} · ${driver} in '${file}' is gone (${dir}): pruned to keep profiles within their bound, or removed`);
-  return { ...functionCosts(profile, row.count.ops), perOp: row.count.perOp };
+  const kept = row.count.namedProfile ?? row.count.profile;
+  if (!kept) throw usageError(`${bench} · ${driver} in '${file}' has no profile: the run kept none (it was counted before profiles were kept, or its row failed)`);
+  const dirs = profileDirs(results, file, kept);
+  for (const dir of dirs) {
+    const profile = readProfile(dir);
+    if (profile) return { ...functionCosts(profile, row.count.ops), perOp: row.count.perOp, named: Boolean(profile.perfMap) };
+  }
+  const pruned = dirs.find((d) => fs.existsSync(path.dirname(path.dirname(path.dirname(d)))));
+  throw usageError(pruned
+    ? `the profile of ${bench} · ${driver} in '${file}' is gone (${pruned}): pruned to keep profiles within their bound, or removed`
+    : `the profile of ${bench} · ${driver} in '${file}' is not found at ${dirs.join(' nor ')}: give the results file from the run's --out directory, where its profiles/ are`);
 }
 
 /**
  * Per bench of a count run read from `file`, the baseline row (or the first) against each other row
- * with a kept profile: [{ bench, a, b, diff }]; rows whose profiles are gone are left out. For the HTML report.
+ * with a kept profile: [{ bench, a, b, diff }]; rows whose profiles are gone are left out. `benches`:
+ * only these (all by default). For the HTML report and ci-driver's functions that moved.
  */
-export function runProfileDiffs(results, file, { top = 10 } = {}) {
+export function runProfileDiffs(results, file, { top = 10, benches = null } = {}) {
   const out = [];
-  for (const bench of results.benches ?? []) {
-    const kept = (bench.results ?? []).filter((r) => r.count?.profile);
+  for (const bench of (results.benches ?? []).filter((b) => !benches || benches.includes(b.name))) {
+    const kept = (bench.results ?? []).filter((r) => r.count?.profile || r.count?.namedProfile);
     if (kept.length < 2) continue;
     const base = kept.find((r) => r.driver === results.settings?.baseline) ?? kept[0];
     let a;

@@ -64,7 +64,8 @@ export function instructionWindow(text) {
 // A kept profile's names (profiles.js), with --jit-names: V8's perf map of its JIT code, which callgrind
 // shows as bare addresses; V8's log goes to the count process's directory. Not by default: the flag
 // moves the count itself, so a run with names is compared only with one with names (settings.count.profileFlags).
-export const PROFILE_FLAGS = Object.freeze(['--perf-basic-prof']);
+// Builtins stay in the binary, where callgrind names them: a worker's copy in its code range is in no map.
+export const PROFILE_FLAGS = Object.freeze(['--perf-basic-prof', '--no-short-builtin-calls']);
 const profileFlags = (recorded) => (recorded?.profileFlags?.length ? [...recorded.profileFlags, '--no-logfile-per-isolate', '--logfile=v8.log'] : []);
 
 export default Object.freeze({
