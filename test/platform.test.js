@@ -33,7 +33,7 @@ test('the fingerprint is built from the facts read on a host: CPU vendor and mod
 
 test("a count run's settings hold this host's platform next to the counter's record; a counter's cache configuration with it", () => {
   const count = countSettings(counterNamed('cached'));
-  assert.deepEqual(Object.keys(count), ['what', 'valgrind', 'v8Flags', 'threadPool', 'moduleLoading', 'platform', 'noiseFloorPct', 'benchFloorsPct']);
+  assert.deepEqual(Object.keys(count), ['what', 'valgrind', 'v8Flags', 'threadPool', 'moduleLoading', 'process', 'sandbox', 'platform', 'noiseFloorPct', 'benchFloorsPct']);
   assert.equal(count.threadPool, 1, "libuv's thread pool of the counted processes (replay/valgrind.js)");
   assert.equal(count.moduleLoading, process.features.require_module ? 'require' : 'import', 'how they load the harness (count-entry.cjs)');
   const p = count.platform;
