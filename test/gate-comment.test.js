@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { Command } from 'commander';
 import { driverVerdict, registerCiDriver } from '../lib/cli/commands/ci-driver.js';
-import { GATE_COMMENT_MARKER, fmtWallTime, gateRows, renderGateComment } from '../lib/reporting/gate-comment.js';
+import { GATE_COMMENT_MARKER, NOT_THE_DRIVER, fmtWallTime, gateRows, renderGateComment } from '../lib/reporting/gate-comment.js';
 import { checkArtifactDir, copyArtifact } from '../lib/results/artifact.js';
 import { countDeltaPct, countFloorPct } from '../lib/results/counts.js';
 import { profilePath, windowFile } from '../lib/replay/profiles.js';
@@ -82,7 +82,11 @@ test('a bench moved: the verdict, base and head, the change (+ is more) and each
   const perOp = { ...steady, do: [99079, 102302], select_1000_rows: [500000, 480000], insert: [20000, 20100] };
   const results = countResults({ base: BASE, head: HEAD, perOp });
   const verdict = driverVerdict(results, who);
-  const functions = { do: [{ name: 'Connection.query', deltaPerOp: 3100 }, { name: 'Packet.parse', deltaPerOp: -40 }], insert: [{ name: 'never shown', deltaPerOp: 100 }] };
+  const functions = {
+    do: [{ name: 'Connection.query', where: '<driver>/lib/base/connection.js:705', deltaPerOp: 3100 }, { name: 'Packet.parse', where: 'node_modules/mysql2/lib/packets/packet.js:40', deltaPerOp: -40 }],
+    select_1000_rows: [{ name: 'v8::internal::Sweeper::RawSweep', where: 'node', deltaPerOp: -20000 }, { name: 'Builtins_LoadIC', where: 'node', deltaPerOp: 300 }],
+    insert: [{ name: 'never shown', deltaPerOp: 100 }],
+  };
   const artifact = { name: 'mysql-driver-bench-42-1', run: { id: '42', repository: 'o/driver' }, path: 'mysql-driver-bench-42-1/ci-driver-aaaaaaa-ccccccc-1.json' };
   const text = renderGateComment(results, { verdict, ...who, wallMs: 586_000, artifact, profiles: { functions } });
   const lines = text.split('\n');
@@ -92,7 +96,10 @@ test('a bench moved: the verdict, base and head, the change (+ is more) and each
   assert.ok(lines.includes(`| select_1000_rows | 500,000 | 480,000 | **−4.00 %** | 0.20 % |`), 'an improvement beyond the threshold moved too; its own floor');
   assert.ok(lines.includes(`| insert | 20,000 | 20,100 | +0.50 % | 0.05 % |`), 'within the threshold: not bold');
   assert.match(text, /\+ is more at the head.*7 benches, 9 min 46 s in all/);
-  assert.ok(lines.includes('- `Connection.query` +3,100') && lines.includes('- `Packet.parse` −40'));
+  assert.ok(lines.includes('- `Connection.query` (<driver>/lib/base/connection.js:705) +3,100') && lines.includes('- `Packet.parse` (node_modules/mysql2/lib/packets/packet.js:40) −40'));
+  // A bench whose top functions are none of the driver's says so, once; one with the driver's code does not.
+  assert.equal(text.split(NOT_THE_DRIVER).length, 2, text);
+  assert.ok(text.indexOf(NOT_THE_DRIVER) > text.indexOf('`Builtins_LoadIC`'));
   assert.doesNotMatch(text, /never shown/, 'functions only under a bench that moved');
   assert.ok(lines.includes('gh run download 42 -R o/driver -n mysql-driver-bench-42-1 -D mysql-driver-bench-42-1'));
   assert.ok(lines.includes(`mysql-driver-bench profile mysql-driver-bench-42-1/ci-driver-aaaaaaa-ccccccc-1.json --bench do --a ${label(BASE)} --b ${label(HEAD)}`));

@@ -11,6 +11,13 @@ export const GATE_COMMENT_MARKER = '<!-- mysql-driver-bench gate -->';
 // Functions listed under a bench that moved: enough to name the change, short enough for a comment.
 export const TOP_FUNCTIONS = 5;
 
+/** Pure: is a function of a profile diff ({ where }) the driver's own code (its checkout or its package)? */
+export const isDriverCode = (f) => /^<driver>\/|(?:^|\/)node_modules\//.test(f.where ?? '');
+
+// Said under a bench whose top functions are all V8's or Node's: the change is not in the driver's code
+// (a path V8 keeps recompiling settles on other code when other work came before it in the process).
+export const NOT_THE_DRIVER = "None of these is the driver's own code: V8's work on this bench moved, not the driver's (docs/ci.md#when-a-bench-moves-without-the-drivers-code).";
+
 /** Pure: a wall time in words: "52 s", "1 min 52 s", "1 h 3 min". */
 export function fmtWallTime(ms) {
   const s = Math.round(ms / 1000);
@@ -74,6 +81,7 @@ export function renderGateComment(results, { verdict, threshold, base, head, wal
   for (const r of moved.filter((m) => functions[m.bench]?.length)) {
     out.push('', `**${r.bench}**, the functions whose instructions per operation changed most:`, '');
     out.push(...functions[r.bench].slice(0, TOP_FUNCTIONS).map((f) => `- \`${f.name}\`${f.where ? ` (${f.where})` : ''} ${signedInt(f.deltaPerOp)}`));
+    if (!functions[r.bench].some(isDriverCode)) out.push('', NOT_THE_DRIVER);
   }
 
   if (artifact) {

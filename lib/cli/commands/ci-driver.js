@@ -13,7 +13,7 @@ import { defaultCacheDir } from '../../drivers/versions.js';
 import { GIT_PACKAGES, openRepository, resolveCommit } from '../../drivers/git.js';
 import { regressionsAgainstBaseline } from '../../results/regressions.js';
 import { renderResultsMarkdown } from '../../reporting/markdown.js';
-import { TOP_FUNCTIONS, gateRows, renderGateComment, signedInt } from '../../reporting/gate-comment.js';
+import { NOT_THE_DRIVER, TOP_FUNCTIONS, gateRows, isDriverCode, renderGateComment, signedInt } from '../../reporting/gate-comment.js';
 import { runProfileDiffs } from '../../results/profile-diff.js';
 import { checkArtifactDir, copyArtifact } from '../../results/artifact.js';
 import { nonNegativeNumber } from '../options.js';
@@ -141,6 +141,7 @@ It runs, with both commits extracted and installed in the cache (the repository 
       const functions = movedFunctions(results, json, { threshold: opts.threshold, ...rows });
       for (const [bench, list] of Object.entries(functions)) {
         stdout.write(`${bench}, the functions whose instructions per operation changed most: ${list.map((f) => `${f.name} ${signedInt(f.deltaPerOp)}`).join(', ')}\n`);
+        if (!list.some(isDriverCode)) stdout.write(`  ${NOT_THE_DRIVER}\n`);
       }
       const summary = opts.summary ?? env.GITHUB_STEP_SUMMARY;
       if (summary) {
