@@ -11,7 +11,7 @@ import { gunzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { parseCallgrind, selfSum } from '../lib/replay/callgrind.js';
 import { bareAddress, describeEntry, readPerfMap } from '../lib/replay/perf-map.js';
-import { diffCosts, functionCosts, UNNAMED } from '../lib/results/profile-diff.js';
+import { diffCosts, functionCosts, profileDirs, sharedFile, UNNAMED } from '../lib/results/profile-diff.js';
 import { useEmbeddedServer } from './helpers/server.js';
 import { isolatedDirs, removeIsolatedDirs, runCli } from './helpers/cli.js';
 
@@ -50,6 +50,20 @@ test('a recorded callgrind dump: every function\'s self instructions add up to i
   assert.deepEqual(describeEntry('JS:*namedLoop /tmp/t.js:2:19'), { name: 'namedLoop', file: '/tmp/t.js', line: 2 });
   assert.equal(readPerfMap('10 10 JS:~f /a.js:1:1\n18 4 JS:*g /a.js:5:1\n')(0x19).name, 'g');
   assert.equal(bareAddress('0x000000000d067200'), 0xd067200);
+});
+
+test('a function is its file inside its package, checkout or harness; a profile is looked for under the run\'s --out, then beside the results file', () => {
+  const here = fileURLToPath(new URL('../', import.meta.url));
+  const inside = 'lib/packets/resultset_header.js';
+  assert.equal(sharedFile(`/root/.cache/x/git/deps/ab12/node_modules/mysql2/${inside}`), `node_modules/mysql2/${inside}`);
+  assert.equal(sharedFile(`file:///tmp/mdb-0123456789ab/d/${inside}`), `<driver>/${inside}`, 'a checkout seen through its count sandbox');
+  assert.equal(sharedFile(`/root/.cache/mysql-driver-bench/git/commits/${'a'.repeat(40)}/${inside}`), `<driver>/${inside}`);
+  assert.equal(sharedFile('/tmp/mdb-0123456789ab/h/lib/drivers/mysql2.js'), '<harness>/lib/drivers/mysql2.js');
+  assert.equal(sharedFile(`file://${here}lib/drivers/mysql2.js`), '<harness>/lib/drivers/mysql2.js', 'this checkout, as a module outside the sandbox imports it');
+  assert.equal(sharedFile('./malloc/./malloc/malloc.c'), './malloc/./malloc/malloc.c');
+  const results = { settings: { replay: { dir: '/runs/out/replay' } } };
+  assert.deepEqual(profileDirs(results, '/elsewhere/g.json', 'profiles/t/do/mysql2'), ['/runs/out/profiles/t/do/mysql2', '/elsewhere/profiles/t/do/mysql2']);
+  assert.deepEqual(profileDirs({}, '/runs/out/r.json', 'profiles/t/do/mysql2'), ['/runs/out/profiles/t/do/mysql2']);
 });
 
 test('diffCosts ranks by self Δ per operation, with each one\'s share and the unnamed share', () => {
