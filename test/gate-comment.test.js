@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { Command } from 'commander';
 import { driverVerdict, registerCiDriver } from '../lib/cli/commands/ci-driver.js';
-import { GATE_COMMENT_MARKER, NOT_THE_DRIVER, fmtWallTime, gateRows, renderGateComment } from '../lib/reporting/gate-comment.js';
+import { GATE_COMMENT_MARKER, NOT_THE_DRIVER, driverSharePct, fmtWallTime, gateRows, renderGateComment } from '../lib/reporting/gate-comment.js';
 import { checkArtifactDir, copyArtifact } from '../lib/results/artifact.js';
 import { countDeltaPct, countFloorPct } from '../lib/results/counts.js';
 import { profilePath, windowFile } from '../lib/replay/profiles.js';
@@ -88,7 +88,7 @@ test('a bench moved: the verdict, base and head, the change (+ is more) and each
     insert: [{ name: 'never shown', deltaPerOp: 100 }],
   };
   const artifact = { name: 'mysql-driver-bench-42-1', run: { id: '42', repository: 'o/driver' }, path: 'mysql-driver-bench-42-1/ci-driver-aaaaaaa-ccccccc-1.json' };
-  const text = renderGateComment(results, { verdict, ...who, wallMs: 586_000, artifact, profiles: { functions } });
+  const text = renderGateComment(results, { verdict, ...who, wallMs: 586_000, artifact, profiles: { functions, driverSharePct: { do: 96, select_1000_rows: 5 } } });
   const lines = text.split('\n');
   assert.equal(lines[0], GATE_COMMENT_MARKER);
   assert.ok(text.includes(verdict.lines.join('\n')), 'the verdict as driverVerdict says it');
@@ -97,7 +97,11 @@ test('a bench moved: the verdict, base and head, the change (+ is more) and each
   assert.ok(lines.includes(`| insert | 20,000 | 20,100 | +0.50 % | 0.05 % |`), 'within the threshold: not bold');
   assert.match(text, /\+ is more at the head.*7 benches, 9 min 46 s in all/);
   assert.ok(lines.includes('- `Connection.query` (<driver>/lib/base/connection.js:705) +3,100') && lines.includes('- `Packet.parse` (node_modules/mysql2/lib/packets/packet.js:40) −40'));
-  // A bench whose top functions are none of the driver's says so, once; one with the driver's code does not.
+  // A bench whose change is mostly outside the driver's functions says so, once; one with the driver's code does not.
+  const diff = (rows, totalDelta) => ({ totalDelta, rows: rows.map(([where, selfDelta]) => ({ where, selfDelta })) });
+  assert.equal(driverSharePct(diff([['<driver>/lib/base/connection.js:19', 3628], ['node', 214]], 3894)), 100 * 3628 / 3894);
+  assert.equal(driverSharePct(diff([['node', 30020], ['node', 28380], ['<driver>/lib/commands/command.js:23', 4816]], 93664)), 100 * 4816 / 93664);
+  assert.equal(driverSharePct(diff([['node_modules/mysql2/lib/x.js:1', 50]], 100)), 50);
   assert.equal(text.split(NOT_THE_DRIVER).length, 2, text);
   assert.ok(text.indexOf(NOT_THE_DRIVER) > text.indexOf('`Builtins_LoadIC`'));
   assert.doesNotMatch(text, /never shown/, 'functions only under a bench that moved');
