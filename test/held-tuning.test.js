@@ -1,4 +1,4 @@
-// The per-row tuning of --rtt's hold (lib/measuring/held-tuning.js), on a simulated driver: a virtual
+// The per-row tuning of --rtt's hold (lib/measuring/driver/held-tuning.js), on a simulated driver: a virtual
 // clock, and operations that take their loopback time unheld, and two holds plus the path's own cost
 // per round trip held. No server, no sockets.
 import { test } from 'node:test';

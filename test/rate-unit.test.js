@@ -1,4 +1,4 @@
-// --rate's open schedule (measuring/open-loop.js, rates.js) on a simulated clock: arrivals on time,
+// --rate's open schedule (measuring/driver/open-loop.js, rates.js) on a simulated clock: arrivals on time,
 // latency from intended starts, lag, skipped and late counts, the parsing of --rate; and --workers' sum of windows.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

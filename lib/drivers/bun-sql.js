@@ -3,7 +3,7 @@
 // connection is a client of max 1 connection; a pool is its client of `size`. Statements without
 // parameters go through `.simple()`, the text protocol (COM_QUERY). Bun.SQL prepares a statement
 // exactly when it has parameters (capabilities.preparesIfParams): a text bench with parameters and a
-// binary one without are n/a (measuring/plan.js). No batch, pipelining or streaming API.
+// binary one without are n/a (measuring/bench/plan.js). No batch, pipelining or streaming API.
 // The server's Com_* counters prove each path (test/runtimes.test.js).
 
 const version = () => globalThis.Bun?.version ?? 'unknown';

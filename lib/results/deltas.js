@@ -1,5 +1,5 @@
 // Each row's paired Δ against its bench's reference (the baseline, or the first driver that ran the
-// bench), the run's resolution, and each Δ's significance under the one rule (measuring/paired-delta.js).
+// bench), the run's resolution, and each Δ's significance under the one rule (measuring/figures/paired-delta.js).
 import { round1 } from '../common/stats.js';
 import { eachIntervalLevel, pairedDelta, pairedDrift, pairedResolution, pairedSignificant } from '../measuring/figures/paired-delta.js';
 import { countDeltaPct, countFloorPct } from './counts.js';
@@ -23,7 +23,7 @@ export function deltaReference(bench, baseline, driverOrder) {
 
 /**
  * Fill each row's paired Δ against its bench's reference (the baseline, or the first driver that ran
- * the bench), the run's resolution, and each Δ's significance under the one rule (measuring/paired-delta.js).
+ * the bench), the run's resolution, and each Δ's significance under the one rule (measuring/figures/paired-delta.js).
  * The run's Δ intervals hold together at 95 %: each is taken at 1 - 0.05 / (the run's number of Δs).
  */
 export function applyDeltas(results) {

@@ -38,7 +38,7 @@ async function openProxy(stage, { network, settings, log }) {
 /**
  * --rtt-via process: each driver process holds its own connections' chunks (drivers/held-sockets.js),
  * with the hold tuned by a probe that holds its connection the same way, then by each row on its own
- * driver (measuring/held-tuning.js, heldRttMs) where the probe tuned it. No process between drivers
+ * driver (measuring/driver/held-tuning.js, heldRttMs) where the probe tuned it. No process between drivers
  * and server; the admin connection is not held.
  */
 async function holdInDriverProcesses(stage, { network, settings, log }) {

@@ -26,7 +26,7 @@
 //   notReplayable: reason       --replay cannot mean anything for it (its replies depend on the server's
 //                   state, or several connections interleave): its rows are n/a with the reason
 //   concurrency: n              its own connections (or pool size and callers), whatever --concurrency says
-//   openSchedule: true          --rate can start its operations on a schedule (measuring/open-loop.js): any
+//   openSchedule: true          --rate can start its operations on a schedule (measuring/driver/open-loop.js): any
 //                   of its callers may take the next operation
 
 const isFunction = (v) => typeof v === 'function';

@@ -1,5 +1,5 @@
 // Runs the benches one after another, each measured on every driver in interleaved rounds
-// (measuring/coordinator.js), and puts plain result rows into the results object. No rendering here.
+// (measuring/planning/coordinator.js), and puts plain result rows into the results object. No rendering here.
 import { errorText } from '../../common/redact.js';
 import { measureBench } from './coordinator.js';
 import { failedRow, naRow } from './rows.js';

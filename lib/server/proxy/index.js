@@ -166,7 +166,7 @@ export function describeHeld(network) {
 
 /**
  * Progress lines, one per bench, on its hold (--rtt held in the driver processes, tuned on the
- * bench's reference row: measuring/held-tuning.js) and what each row's driver saw, unheld and held.
+ * bench's reference row: measuring/driver/held-tuning.js) and what each row's driver saw, unheld and held.
  */
 export function describeRowHolds(results) {
   const lines = [];
