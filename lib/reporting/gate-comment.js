@@ -12,7 +12,7 @@ export const GATE_COMMENT_MARKER = '<!-- mysql-driver-bench gate -->';
 export const TOP_FUNCTIONS = 5;
 
 /** Pure: is a function of a profile diff ({ where }) the driver's own code (its checkout or its package)? */
-export const isDriverCode = (f) => /^<driver>\/|(?:^|\/)node_modules\//.test(f.where ?? '');
+const isDriverCode = (f) => /^<driver>\/|(?:^|\/)node_modules\//.test(f.where ?? '');
 
 // Said under a bench whose change is mostly outside the driver's code (a path V8 keeps recompiling
 // settles on other code when other work came before it in the process).
