@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { arrivalGaps, openLoopWindow, seededRandom } from '../lib/measuring/driver/open-loop.js';
-import { summarizeRate } from '../lib/measuring/figures/rate.js';
+import { summarizeRate } from '../lib/measuring/figures/rate-figures.js';
 import { closedLoopMax, parseLatencyLimit, parseRates, resolveRate } from '../lib/measuring/planning/rates.js';
 
 /** A discrete-event clock: wake-ups and operation completions happen at their simulated times, in order. */
@@ -157,7 +157,7 @@ test('--rate takes rates and shares of the closed-loop maximum, and refuses the 
 });
 
 test('--workers: windows run at once in several processes add up, a rate\'s counts summed and its percentiles averaged', async () => {
-  const { combineWindows } = await import('../lib/measuring/figures/window.js');
+  const { combineWindows } = await import('../lib/measuring/figures/window-fields.js');
   const part = (n) => ({
     opsPerSec: 1000 * n, samples: 1, ops: 100 * n, opsRun: 110 * n, seconds: [0.11, 0.12][n - 1], cpuUs: 5000 * n, gcMs: n, compileWaitMs: 0,
     reruns: { leadInStalled: 0, shortSamples: n }, workload: { committed: 10 * n, accounts: 1000 },

@@ -7,8 +7,8 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { WINDOW_FIELDS, combineWindows, windowFigure } from '../lib/measuring/figures/window.js';
-import { summarizeWindows } from '../lib/measuring/figures/windows.js';
+import { WINDOW_FIELDS, combineWindows, windowFigure } from '../lib/measuring/figures/window-fields.js';
+import { summarizeWindows } from '../lib/measuring/figures/row-figures.js';
 import { measureBench } from '../lib/measuring/planning/coordinator.js';
 import { DriverHandle } from '../lib/measuring/processes/driver-handle.js';
 

@@ -9,7 +9,7 @@ import { countCells, countHead, describeCount } from './count-rows.js';
 import { counterOf } from '../replay/counters/index.js';
 import { barChart, driverColours, esc } from './svg.js';
 import { forestSvg } from './forest.js';
-import { describeRate, notSustained, rateData, rateFigures, rateHead } from './rates.js';
+import { describeRate, notSustained, rateData, rateFigures, rateHead } from './rate-tables.js';
 import { rateChartSvg } from './rate-chart.js';
 import { renderHistoryHtml } from './history.js';
 import { share, signed } from './profile-text.js';

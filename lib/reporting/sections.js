@@ -7,7 +7,7 @@
 // nothing to show returns ''. No bench is named here.
 import { BENCHES } from '../../benchs/index.js';
 import { renderScaling } from './scaling.js';
-import { renderRates } from './rates.js';
+import { renderRates } from './rate-tables.js';
 import { renderTable } from './table.js';
 import { renderHistoryText } from './history.js';
 import { renderVerdictText } from './verdict-text.js';

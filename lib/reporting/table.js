@@ -6,7 +6,7 @@ import { countCells, countHead, describeCount } from './count-rows.js';
 import { counterOf } from '../replay/counters/index.js';
 import { describePlacement } from '../common/placement.js';
 import { planFor } from '../measuring/bench/plan.js';
-import { describeWindowLength } from '../measuring/figures/windows.js';
+import { describeWindowLength } from '../measuring/figures/row-figures.js';
 
 function describeServer(server) {
   const where = !server.embedded ? 'remote'
@@ -107,7 +107,7 @@ export function renderTable(results, { color = false, latency = false } = {}) {
   const notes = [];
   const multiLevel = [].concat(results.settings.concurrency ?? 1).length > 1;
   const unfair = new Set((results.drivers ?? []).filter((d) => d.overridesFairness?.length).map((d) => d.name));
-  // A --rate pass's entries have their own tables (rates.js): here, the closed-loop ones.
+  // A --rate pass's entries have their own tables (rate-tables.js): here, the closed-loop ones.
   const closedLoop = results.benches.filter((b) => !b.rate);
   for (const bench of closedLoop) {
     bench.results.forEach((row, i) => {

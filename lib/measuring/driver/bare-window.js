@@ -1,7 +1,7 @@
 // `calibrate`'s other side, in the driver process: the operation awaited back to back, nothing else,
 // after the same lead-in as the harness's window and as many times as it would run it.
 import { performance } from 'node:perf_hooks';
-import { leadIn, leadInByCount } from './warm-up.js';
+import { leadIn, leadInByCount } from './warm-up-loops.js';
 import { ownCpuUs } from './sampler.js';
 import { windowLead } from '../figures/window-sizing.js';
 

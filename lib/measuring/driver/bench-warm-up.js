@@ -1,9 +1,10 @@
-// A bench's warm-up in its driver process, one entry for the three kinds: --rtt held (an unheld
-// warm-up, the bench's hold, then a short held one that sizes the windows), --replay (a number of
-// operations, the same in every process of the row), else until the time per operation settles.
+// Which warm-up a bench gets in its driver process, one entry for the three kinds (the loops
+// themselves: warm-up-loops.js): --rtt held (an unheld warm-up, the bench's hold, then a short held
+// one that sizes the windows), --replay (a number of operations, the same in every process of the
+// row), else until the time per operation settles.
 import { setHold, takeRoundTrips } from '../../drivers/held-sockets.js';
 import { measureHold, tuneHold } from './held-tuning.js';
-import { warmUp, warmUpByCount } from './warm-up.js';
+import { warmUp, warmUpByCount } from './warm-up-loops.js';
 import { awaitCompiles } from './jit.js';
 import { fixedWindowSizing, windowSizer } from '../figures/window-sizing.js';
 import { NEW_PROCESS_WARMUP_S } from '../figures/warm-up-lengths.js';

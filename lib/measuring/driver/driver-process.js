@@ -24,7 +24,7 @@ import { bareWindow } from './bare-window.js';
 import { warmUpBench } from './bench-warm-up.js';
 import { capture } from './capture.js';
 import { gcMsBetween } from './gc-pauses.js';
-import { windowFigure } from '../figures/window.js';
+import { windowFigure } from '../figures/window-fields.js';
 import { windowSizer } from '../figures/window-sizing.js';
 import { LatencyRecorder } from './latency.js';
 import { rateWindow } from './rate-window.js';
@@ -179,7 +179,7 @@ const handlers = {
     const compileWaitMs = jitWait ? awaitCompiles() : 0;
     // GC entries are delivered after the turn they happened in.
     await new Promise((resolve) => setImmediate(resolve));
-    // The window figure (figures/window.js): what the window measured, and what this process adds.
+    // The window figure (figures/window-fields.js): what the window measured, and what this process adds.
     return windowFigure({
       ...m,
       seconds: (m.measuredTo - m.measuredFrom) / 1000,

@@ -9,7 +9,7 @@
 // (pgbench's --latency-limit). Arrivals still waiting when the window's schedule ends are counted
 // behind; they still start, for up to another window's length, and what is left then is skipped.
 // Pure apart from the clock and the timer it is given.
-import { SCHEDULES } from '../figures/rate.js';
+import { SCHEDULES } from '../figures/rate-figures.js';
 
 export { seededRandom } from '../../common/seeded-random.js';
 

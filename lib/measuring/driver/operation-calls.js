@@ -1,6 +1,6 @@
 // One sampled call of a driver's operations, inside the driver's own process: k operations back to
 // back on each connection, one result in so many checked, one in so many timed; and the timeout and
-// stall watch that stop a call when the driver or the server hangs (sampler.js, warm-up.js).
+// stall watch that stop a call when the driver or the server hangs (sampler.js, warm-up-loops.js).
 import { performance } from 'node:perf_hooks';
 import { whenAborted } from '../../common/timers.js';
 

@@ -10,7 +10,7 @@ import { performance } from 'node:perf_hooks';
 import { GaplessBenchmark } from './gapless-benchmark.js';
 import { LatencyRecorder } from './latency.js';
 import { runCall, stallWatch } from './operation-calls.js';
-import { leadIn, leadInByCount } from './warm-up.js';
+import { leadIn, leadInByCount } from './warm-up-loops.js';
 import { windowLead } from '../figures/window-sizing.js';
 
 // One benchmark.js sample per window: between two samples benchmark.js spends about 2.5 ms cloning

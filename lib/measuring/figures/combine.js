@@ -1,5 +1,5 @@
 // Pure: what several driver processes of one row reported on closing, as one: their histograms
-// merged exactly. (The windows that --workers ran at once combine by window.js's table.)
+// merged exactly. (The windows that --workers ran at once combine by window-fields.js's table.)
 import { sum } from '../../common/stats.js';
 import { encodeHistogram, histogramSummary, mergeHistograms } from './histograms.js';
 

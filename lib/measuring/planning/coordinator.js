@@ -12,7 +12,7 @@ import { DriverProcessError } from '../processes/driver-handle.js';
 import { ServerLost } from '../../server/session.js';
 import { processCpuUs } from '../processes/proc-cpu.js';
 import { combineClosed } from '../figures/combine.js';
-import { combineWindows } from '../figures/window.js';
+import { combineWindows } from '../figures/window-fields.js';
 import { moreRounds, shuffle } from './schedule.js';
 import { benchConcurrency, failedRowOf, naRow, rowFromWindows, rowsOf } from './rows.js';
 import { openRows } from './open-rows.js';

@@ -12,7 +12,7 @@ import { runMatrix } from './runner.js';
 import { sleep } from '../../common/timers.js';
 import { runWake, withWake } from '../host/wake.js';
 import { PRECISION_BATCH } from './schedule.js';
-import { describeWindowLength } from '../figures/windows.js';
+import { describeWindowLength } from '../figures/row-figures.js';
 
 /** The run's driver processes (a row may use several), each placed as the stage's placement says (the same for every driver). */
 export function startDriverProcesses({ target, session, placement }) {

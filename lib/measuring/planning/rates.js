@@ -2,7 +2,7 @@
 // `openSchedule`) run once per rate (open-loop.js), after the run's closed-loop pass when a rate is a
 // share of the closed-loop maximum. The latency-against-throughput table is reporting/rates.js.
 import { usageError } from '../../common/errors.js';
-import { SCHEDULES } from '../figures/rate.js';
+import { SCHEDULES } from '../figures/rate-figures.js';
 
 const MAX_RATE = 10_000_000;
 

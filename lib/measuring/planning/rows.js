@@ -3,8 +3,8 @@
 import { round3 } from '../../common/stats.js';
 import { planFor } from '../bench/plan.js';
 import { processSchedule } from './schedule.js';
-import { summarizeWindows } from '../figures/windows.js';
-import { summarizeRate } from '../figures/rate.js';
+import { summarizeWindows } from '../figures/row-figures.js';
+import { summarizeRate } from '../figures/rate-figures.js';
 
 /** How many processes measure a bench's row: one when its plan keeps figures of its own across windows. */
 export const processesFor = (plan, settings) => (plan.summarize ? 1 : Math.max(1, settings.processes ?? 1));

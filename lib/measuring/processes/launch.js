@@ -11,7 +11,7 @@ export const DRIVER_PROCESS_FLAGS = Object.freeze(['--min-semi-space-size=16', '
 
 // A --replay process runs V8 deterministically (same-program.js), so that a row's processes run the
 // same program and differ by what the host does, not by when V8 decided something (docs/replay.md),
-// and has gc(), for one full collection in its warm-up (warm-up.js).
+// and has gc(), for one full collection in its warm-up (warm-up-loops.js).
 export const REPLAY_PROCESS_FLAGS = Object.freeze([...DETERMINISTIC_V8_FLAGS, '--expose-gc']);
 
 /** The V8 flags of a driver process whose connections go to `target`. */

@@ -1,5 +1,6 @@
-// Before a driver process's windows: the warm-up that runs until the time per operation has settled
-// (and V8's compiles are done) and sizes the sampled calls, and the unmeasured lead-in before a window.
+// The warm-up and lead-in loops of a driver process: by time, until the time per operation has
+// settled (and V8's compiles are done), or by a count of operations (--replay). Which one a bench
+// gets is bench-warm-up.js's choice; how long they run, figures/warm-up-lengths.js.
 import { performance } from 'node:perf_hooks';
 import { guard, runCall } from './operation-calls.js';
 import { mean, median } from '../../common/stats.js';

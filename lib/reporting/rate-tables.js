@@ -4,7 +4,7 @@
 import Table from 'cli-table3';
 import { fmtInt, fmtOps, fmtSignedPct, fmtUs } from '../common/format-numbers.js';
 import { fmtDelta } from './format.js';
-import { MAX_BEHIND_SHARE } from '../measuring/figures/rate.js';
+import { MAX_BEHIND_SHARE } from '../measuring/figures/rate-figures.js';
 
 /** "4,000 ops/s" or "4,000 ops/s (50 % of 8,000)". */
 export function describeRate(rate) {

@@ -1,6 +1,6 @@
 // Pure: a driver's measured windows of one bench -> the figures of its row, and a run's window in words.
 import { median, percentileOfSorted, relativeMarginOfError, round1, round3, sum } from '../../common/stats.js';
-import { roundOf } from './window.js';
+import { roundOf } from './window-fields.js';
 
 /** A run's window, in words: "(0.005 s lead-in + 0.019 s measured)". */
 export const describeWindowLength = (settings) => `(${round3(settings.lead)} s lead-in + ${round3(settings.time / settings.rounds)} s measured)`;
@@ -29,7 +29,7 @@ export function summarizeWindows(windows) {
       // lead-in, and any sample run again, besides the kept one).
       serverCpuUsPerOp: serverKnown ? round1(sum(windows.map((w) => w.serverCpuUs)) / sum(windows.map((w) => w.opsRun))) : null,
     } : null,
-    // Each window as the row's `rounds` keep it (window.js), which the paired Δ is computed from.
+    // Each window as the row's `rounds` keep it (window-fields.js), which the paired Δ is computed from.
     rounds: windows.map((w) => ({ round: w.round, process: w.process, ...roundOf(w) })),
     // The window figures, for `compare`'s test between two runs.
     sampleOpsPerSec: figures.map(round1),
