@@ -1,20 +1,13 @@
 // The modules a local checkout needs at run time: found before anything starts by walking its
 // dependency tree as Node resolves it, and, for whatever still goes missing when the checkout loads
 // (a module used but not declared), the loader's error turned into one line saying what to install.
-import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { readManifest } from './common.js';
 
 /** The command that installs a checkout's runtime dependencies. */
 export const installCommand = (dir) => `cd ${dir} && npm install --omit=dev`;
-
-function readManifest(dir) {
-  try {
-    return JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
-  } catch {
-    return null;
-  }
-}
 
 // Optional dependencies may be absent by design, and type packages are never loaded.
 function runtimeDependencies(manifest) {

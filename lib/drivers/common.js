@@ -26,6 +26,15 @@ export function baseOptions(target) {
   return o;
 }
 
+/** A directory's package.json, parsed (null when it has none, or not a readable one). */
+export function readManifest(dir) {
+  try {
+    return JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+  } catch {
+    return null;
+  }
+}
+
 /** The root directory of an installed package as Node resolves it from `fromUrl` (null when absent). */
 export function packageDir(packageName, fromUrl = import.meta.url) {
   let dir;
@@ -35,9 +44,7 @@ export function packageDir(packageName, fromUrl = import.meta.url) {
     return null;
   }
   for (;;) {
-    try {
-      if (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).name === packageName) return dir;
-    } catch { /* not here */ }
+    if (readManifest(dir)?.name === packageName) return dir;
     const up = dirname(dir);
     if (up === dir) return null;
     dir = up;
@@ -48,11 +55,23 @@ export function packageDir(packageName, fromUrl = import.meta.url) {
 export function installedVersion(packageName, fromUrl = import.meta.url) {
   const dir = packageDir(packageName, fromUrl);
   if (!dir) throw new Error(`Cannot find package '${packageName}'`);
-  try {
-    return JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).version ?? 'unknown';
-  } catch {
-    return 'unknown';
-  }
+  return readManifest(dir)?.version ?? 'unknown';
+}
+
+/**
+ * The fields every built-in adapter has: its label, package, release, directory, a variant row's
+ * options, and `withOptions` (the same adapter as a variant row, made again by `create`).
+ */
+export function adapterFields(create, args, packageName) {
+  const { name = packageName, version, dir = null, extraOptions = {} } = args;
+  return {
+    name,
+    packageName,
+    version,
+    dir,
+    extraOptions,
+    withOptions: (options, label) => create({ ...args, name: label, extraOptions: { ...extraOptions, ...options } }),
+  };
 }
 
 /** Swallow 'error' events so a dropped connection fails the pending call instead of crashing the process. */

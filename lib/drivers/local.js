@@ -2,12 +2,12 @@
 // or a path to a directory whose package.json names one of them): a driver author's working copy,
 // measured with that driver's adapter, its dependencies taken from the checkout's own node_modules.
 // Nothing is ever installed into the checkout or into this project.
-import { readFileSync, realpathSync, statSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { usageError } from '../common/errors.js';
-import { installedVersion } from './common.js';
+import { installedVersion, readManifest } from './common.js';
 import { describeMissing, installCommand, missingModules } from './checkout-modules.js';
 import { git } from './git.js';
 
@@ -28,14 +28,6 @@ const isDirectory = (path) => {
     return false;
   }
 };
-
-function readManifest(dir) {
-  try {
-    return JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
-  } catch {
-    return null;
-  }
-}
 
 /** Is `spec` a local checkout (a file: spec, or a directory holding a built-in driver's package.json)? */
 export function isLocalSpec(spec) {

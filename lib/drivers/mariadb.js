@@ -1,6 +1,6 @@
 // `mariadb`: text protocol (query), prepared statements (execute), bulk (batch), pipelining;
 // its own pool; queryStream() for streaming.
-import { COMMON_OPTIONS, baseOptions, installedVersion, ignoreErrorEvents, loadOnce, packageDir } from './common.js';
+import { COMMON_OPTIONS, adapterFields, baseOptions, installedVersion, ignoreErrorEvents, loadOnce, packageDir } from './common.js';
 import { consumeRows } from './row-stream.js';
 import { fillPool } from './pool-fill.js';
 
@@ -23,15 +23,10 @@ const hasFlag = (flags, flag) => {
  * @param {object} [p.extraOptions] connection options of a variant row (`mariadb:rowsAsArray=true`)
  */
 export function createAdapter(args) {
-  const { load, version, name = 'mariadb', dir = null, extraOptions = {} } = args;
+  const { load, extraOptions = {} } = args;
   const module = loadOnce(load);
   return {
-    name,
-    packageName: 'mariadb',
-    version,
-    dir,
-    extraOptions,
-    withOptions: (options, label) => createAdapter({ ...args, name: label, extraOptions: { ...extraOptions, ...options } }),
+    ...adapterFields(createAdapter, args, 'mariadb'),
     capabilities: { execute: true, batch: true, pipelining: true, stream: true, pool: true },
     options: { collation: COMMON_OPTIONS.collation, trace: false, compress: false, pipelining: true, bulk: true },
     streamApi: "queryStream(sql).on('data', row)",

@@ -1,5 +1,5 @@
 // `mysql` through `promise-mysql`: text protocol only; its own pool; row events for streaming.
-import { COMMON_OPTIONS, baseOptions, installedVersion, ignoreErrorEvents, loadOnce, packageDir } from './common.js';
+import { COMMON_OPTIONS, adapterFields, baseOptions, installedVersion, ignoreErrorEvents, loadOnce, packageDir } from './common.js';
 import { consumeRows } from './row-stream.js';
 import { fillPool } from './pool-fill.js';
 
@@ -14,17 +14,12 @@ import { fillPool } from './pool-fill.js';
  * @param {object} [p.extraOptions] connection options of a variant row (`mysql:supportBigNumbers=true`)
  */
 export function createAdapter(args) {
-  const { load, version, via, name = 'mysql', dir = null, mysqlModule = null, extraOptions = {} } = args;
+  const { load, via, mysqlModule = null, extraOptions = {} } = args;
   const module = loadOnce(load);
   const own = { ...extraOptions, ...(mysqlModule ? { mysqlWrapper: () => mysqlModule() } : {}) };
   return {
-    name,
-    packageName: 'mysql',
-    version,
+    ...adapterFields(createAdapter, args, 'mysql'),
     via,
-    dir,
-    extraOptions,
-    withOptions: (options, label) => createAdapter({ ...args, name: label, extraOptions: { ...extraOptions, ...options } }),
     capabilities: { execute: false, batch: false, pipelining: false, stream: true, pool: true },
     options: { charset: COMMON_OPTIONS.collation, trace: false, compress: false },
     streamApi: "query(sql).on('result', row)",

@@ -1,6 +1,6 @@
 // `mysql2` through its promise API: text protocol (query) and prepared statements (execute);
 // its own pool; row events of the core connection for streaming.
-import { COMMON_OPTIONS, baseOptions, installedVersion, ignoreErrorEvents, loadOnce, packageDir } from './common.js';
+import { COMMON_OPTIONS, adapterFields, baseOptions, installedVersion, ignoreErrorEvents, loadOnce, packageDir } from './common.js';
 import { consumeRows } from './row-stream.js';
 import { fillPool } from './pool-fill.js';
 
@@ -13,19 +13,14 @@ import { fillPool } from './pool-fill.js';
  * @param {object} [p.extraOptions] connection options of a variant row (`mysql2:disableEval=true`)
  */
 export function createAdapter(args) {
-  const { load, version, name = 'mysql2', dir = null, extraOptions = {} } = args;
+  const { load, extraOptions = {} } = args;
   const module = loadOnce(load);
   // Rows as arrays carry their column definitions, so that the check can name the columns.
   const rowsOf = extraOptions.rowsAsArray
     ? ([rows, fields]) => (Array.isArray(rows) && fields ? Object.assign(rows, { fields }) : rows)
     : (reply) => reply[0];
   return {
-    name,
-    packageName: 'mysql2',
-    version,
-    dir,
-    extraOptions,
-    withOptions: (options, label) => createAdapter({ ...args, name: label, extraOptions: { ...extraOptions, ...options } }),
+    ...adapterFields(createAdapter, args, 'mysql2'),
     capabilities: { execute: true, batch: false, pipelining: false, stream: true, pool: true },
     options: { charset: COMMON_OPTIONS.collation, trace: false, compress: false },
     streamApi: "connection.query(sql).on('result', row)",
