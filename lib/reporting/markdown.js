@@ -91,6 +91,28 @@ function historyMarkdown(results) {
   return history ? [history] : [];
 }
 
+/** A row that failed or was n/a, as a note under the table. */
+const failedNote = (bench, row) => `${bench.name} · ${row.driver}: ${row.status === 'n/a' ? 'n/a' : 'FAILED'}: ${row.error ?? ''}`;
+
+/**
+ * A run's page: its heading (`what`), verdict, release history and forest plot, its `table` and
+ * `notes`, then the lines `after` and the environment.
+ */
+function runPage(results, { what, table, notes, after }) {
+  const out = [
+    `### mysql-driver-bench ${what}${results.complete === false ? ' (INCOMPLETE)' : ''}`,
+    '',
+    ...verdictMarkdown(results, mdCell),
+    ...historyMarkdown(results),
+    ...forestMarkdown(results),
+    table,
+    '',
+  ];
+  if (notes.length) out.push(notes.map((n) => `- ${mdCell(n)}`).join('\n'), '');
+  out.push(...after, '<details><summary>Environment</summary>', '', environmentList(results), '', '</details>', '');
+  return out.join('\n');
+}
+
 /** A --count run as Markdown: the counter's figure per operation per row, with its Δ. */
 function renderCountMarkdown(results) {
   const baseline = results.settings.baseline;
@@ -99,23 +121,16 @@ function renderCountMarkdown(results) {
   for (const bench of results.benches) {
     bench.results.forEach((row, i) => {
       rows.push([i === 0 ? bench.name : '', row.driver, row.protocol ?? '', ...countCells(row, bench, baseline)]);
-      if (!row.ok) notes.push(`${bench.name} · ${row.driver}: ${row.status === 'n/a' ? 'n/a' : 'FAILED'}: ${row.error ?? ''}`);
+      if (!row.ok) notes.push(failedNote(bench, row));
     });
     if (bench.deltaNote) notes.push(`${bench.name}: ${bench.deltaNote}`);
   }
-  const out = [
-    `### mysql-driver-bench ${counterOf(results.settings.count).counts}${results.complete === false ? ' (INCOMPLETE)' : ''}`,
-    '',
-    ...verdictMarkdown(results, mdCell),
-    ...historyMarkdown(results),
-    ...forestMarkdown(results),
-    mdTable(['bench', 'driver', 'protocol', ...countHead(results.settings.count), `Δ vs ${baseline}`], rows, ['left', 'left', 'left', 'right', 'right', 'right', 'right']),
-    '',
-  ];
-  if (notes.length) out.push(notes.map((n) => `- ${mdCell(n)}`).join('\n'), '');
-  out.push(`${describeCount(results.settings.count)}.`, '');
-  out.push('<details><summary>Environment</summary>', '', environmentList(results), '', '</details>', '');
-  return out.join('\n');
+  return runPage(results, {
+    what: counterOf(results.settings.count).counts,
+    table: mdTable(['bench', 'driver', 'protocol', ...countHead(results.settings.count), `Δ vs ${baseline}`], rows, ['left', 'left', 'left', 'right', 'right', 'right', 'right']),
+    notes,
+    after: [`${describeCount(results.settings.count)}.`, ''],
+  });
 }
 
 export function renderResultsMarkdown(results) {
@@ -137,7 +152,7 @@ export function renderResultsMarkdown(results) {
         ...costTexts(row),
         fmtDelta(row, bench, baseline),
       ]);
-      if (!row.ok) notes.push(`${bench.name} · ${row.driver}: ${row.status === 'n/a' ? 'n/a' : 'FAILED'}: ${row.error ?? ''}`);
+      if (!row.ok) notes.push(failedNote(bench, row));
       notes.push(...deltaNotes(bench, row));
     });
     if (bench.deltaNote) notes.push(`${bench.name}: ${bench.deltaNote}`);
@@ -145,31 +160,26 @@ export function renderResultsMarkdown(results) {
     if (bench.note) notes.push(`${bench.name}: ${bench.note}`);
   }
   notes.push(...runtimeNotes(results.drivers), ...shardNotes(results));
-  const out = [
-    `### mysql-driver-bench results${results.complete === false ? ' (INCOMPLETE)' : ''}`,
-    '',
-    ...verdictMarkdown(results, mdCell),
-    ...historyMarkdown(results),
-    ...forestMarkdown(results),
-    mdTable(['bench', 'driver', 'protocol', 'ops/s', '± rme', 'samples', 'p50 µs', 'p99 µs', ...COST_HEAD, `Δ vs ${baseline}`],
-      rows, ['left', 'left', 'left', ...Array(9).fill('right')]),
-    '',
-  ];
-  if (notes.length) out.push(notes.map((n) => `- ${mdCell(n)}`).join('\n'), '');
+  const after = [];
   // A bench's own tables, after the main table.
   for (const bench of results.benches) {
     for (const t of bench.tables ?? []) {
-      out.push(`#### ${mdCell(bench.name)} · ${mdCell(t.title)}`, '', mdTable(t.head, t.rows ?? [], t.head.map(() => 'left')), '');
-      if (t.notes?.length) out.push(t.notes.map((n) => `- ${mdCell(n)}`).join('\n'), '');
+      after.push(`#### ${mdCell(bench.name)} · ${mdCell(t.title)}`, '', mdTable(t.head, t.rows ?? [], t.head.map(() => 'left')), '');
+      if (t.notes?.length) after.push(t.notes.map((n) => `- ${mdCell(n)}`).join('\n'), '');
     }
   }
   const anySig = results.benches.some((b) => b.results.some((r) => r.deltaSignificant !== undefined && r.deltaSignificant !== null));
-  out.push(`ops/s over all of a driver's connections; ± rme: relative margin of error at 95 % over the windows; `
+  after.push(`ops/s over all of a driver's connections; ± rme: relative margin of error at 95 % over the windows; `
     + `cpu µs/op: the driver process's CPU time (all threads) per operation; gc ms/1k: its GC pauses per 1 000 operations; `
     + `server µs/op: the embedded server's CPU time per operation${anySig ? `; ${describeSignificanceRule(results.resolution)}` : ''}.`, '');
-  if (results.resolution) out.push(`Resolution: this run resolves ${describeResolution(results.resolution)}.`, '');
-  out.push('<details><summary>Environment</summary>', '', environmentList(results), '', '</details>', '');
-  return out.join('\n');
+  if (results.resolution) after.push(`Resolution: this run resolves ${describeResolution(results.resolution)}.`, '');
+  return runPage(results, {
+    what: 'results',
+    table: mdTable(['bench', 'driver', 'protocol', 'ops/s', '± rme', 'samples', 'p50 µs', 'p99 µs', ...COST_HEAD, `Δ vs ${baseline}`],
+      rows, ['left', 'left', 'left', ...Array(9).fill('right')]),
+    notes,
+    after,
+  });
 }
 
 export function renderComparisonMarkdown(c) {
