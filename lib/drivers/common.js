@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
@@ -25,6 +25,15 @@ export function baseOptions(target) {
   if (target.driverOptions) Object.assign(o, target.driverOptions);
   return o;
 }
+
+/** Is `path` a directory (false when it is not there)? */
+export const isDirectory = (path) => {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+};
 
 /** A directory's package.json, parsed (null when it has none, or not a readable one). */
 export function readManifest(dir) {

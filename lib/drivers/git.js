@@ -4,11 +4,12 @@
 // commit that has it, and the row is labelled with the commit (`mysql2@3.21.1+abc1234`).
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readlinkSync, realpathSync, rmSync, statSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readlinkSync, realpathSync, rmSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { installError, usageError } from '../common/errors.js';
 import { describeMissing, missingModules } from './checkout-modules.js';
 import { fillIntoPlace } from './cache-entry.js';
+import { isDirectory } from './common.js';
 import { VERSIONED_PACKAGES, defaultCacheDir, npmReason, runNpm } from './versions.js';
 
 /** The packages a commit may hold: the built-in drivers, each measured with its own adapter. */
@@ -55,14 +56,6 @@ export function git(args, { cwd } = {}) {
 const gitText = (args, opts) => {
   const r = git(args, opts);
   return r.code === 0 ? r.stdout.toString().trim() : null;
-};
-
-const isDirectory = (path) => {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
 };
 
 /**

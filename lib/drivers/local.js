@@ -2,12 +2,12 @@
 // or a path to a directory whose package.json names one of them): a driver author's working copy,
 // measured with that driver's adapter, its dependencies taken from the checkout's own node_modules.
 // Nothing is ever installed into the checkout or into this project.
-import { realpathSync, statSync } from 'node:fs';
+import { realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { usageError } from '../common/errors.js';
-import { installedVersion, readManifest } from './common.js';
+import { installedVersion, isDirectory, readManifest } from './common.js';
 import { describeMissing, installCommand, missingModules } from './checkout-modules.js';
 import { git } from './git.js';
 
@@ -20,14 +20,6 @@ export function parseFileSpec(spec) {
   const m = /^(mysql|mysql2|mariadb)@file:(.+)$/.exec(spec);
   return m ? { package: m[1], dir: m[2] } : null;
 }
-
-const isDirectory = (path) => {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
-};
 
 /** Is `spec` a local checkout (a file: spec, or a directory holding a built-in driver's package.json)? */
 export function isLocalSpec(spec) {

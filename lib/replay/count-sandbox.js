@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { DRIVER_PROCESS_TZ } from '../measuring/processes/launch.js';
 import { defaultCacheDir } from '../drivers/versions.js';
 import { COUNT_THREAD_POOL } from './valgrind.js';
+import { findExecutable, pathDirs } from '../common/find-executable.js';
 
 const HARNESS_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -38,14 +39,7 @@ const FIXED_PATH = '/usr/local/bin:/usr/bin:/bin';
 
 /** The absolute path of command `name` on the harness's own PATH (a count process's is fixed), or `name`. */
 export function commandPath(name, env = process.env) {
-  for (const d of (env.PATH ?? '').split(path.delimiter).filter(Boolean)) {
-    const file = path.join(d, name);
-    try {
-      fs.accessSync(file, fs.constants.X_OK);
-      return file;
-    } catch { /* not here */ }
-  }
-  return name;
+  return findExecutable([name], pathDirs(env.PATH)) ?? name;
 }
 
 /** What settings.count records of the sandbox: compare requires it to match. */

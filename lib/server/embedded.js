@@ -2,12 +2,13 @@
 // a free port, a password user; stopped and removed when the run ends.
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { accessSync, constants, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { userInfo } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { installError, setupError } from '../common/errors.js';
+import { findExecutable, pathDirs } from '../common/find-executable.js';
 import { addSecret } from '../common/redact.js';
 import { sleep, within } from '../common/timers.js';
 import { OPENSSL_MISSING, makeServerCertificate } from './tls-cert.js';
@@ -17,24 +18,12 @@ export const TEMP_PREFIX = 'mysql-driver-bench-';
 const SBIN_DIRS = ['/usr/sbin', '/usr/local/sbin', '/usr/libexec', '/usr/local/mysql/bin'];
 const WATCHDOG = fileURLToPath(new URL('./watchdog.js', import.meta.url));
 
-function findExecutable(names) {
-  const dirs = [...(process.env.PATH || '').split(delimiter), ...SBIN_DIRS].filter(Boolean);
-  for (const name of names) {
-    for (const dir of dirs) {
-      const file = join(dir, name);
-      try {
-        accessSync(file, constants.X_OK);
-        return file;
-      } catch { /* keep looking */ }
-    }
-  }
-  return null;
-}
+const findServerExecutable = (names) => findExecutable(names, [...pathDirs(process.env.PATH), ...SBIN_DIRS]);
 
 export function findServerBinaries() {
   return {
-    mariadbd: findExecutable(['mariadbd', 'mysqld']),
-    installDb: findExecutable(['mariadb-install-db', 'mysql_install_db']),
+    mariadbd: findServerExecutable(['mariadbd', 'mysqld']),
+    installDb: findServerExecutable(['mariadb-install-db', 'mysql_install_db']),
   };
 }
 

@@ -5,8 +5,9 @@
 // scripts/setup.js uses it before `npm ci`.
 import { spawnSync } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
-import { accessSync, constants, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { findExecutable, pathDirs } from '../common/find-executable.js';
 
 export const CERT_KEY_TYPE = 'RSA 2048'; // what MySQL and MariaDB generate for themselves; the handshake cost depends on it
 export const CERT_HOSTS = Object.freeze({ ip: ['127.0.0.1'], dns: ['localhost'] });
@@ -15,15 +16,7 @@ export const OPENSSL_MISSING = 'the openssl command was not found, so the embedd
 
 /** The openssl executable on PATH (or in /usr/bin), else null. */
 export function findOpenssl(env = process.env) {
-  const dirs = [...(env.PATH || '').split(delimiter), '/usr/bin', '/usr/local/bin'].filter(Boolean);
-  for (const dir of dirs) {
-    const file = join(dir, 'openssl');
-    try {
-      accessSync(file, constants.X_OK);
-      return file;
-    } catch { /* keep looking */ }
-  }
-  return null;
+  return findExecutable(['openssl'], [...pathDirs(env.PATH), '/usr/bin', '/usr/local/bin']);
 }
 
 const CONFIG = `[req]
