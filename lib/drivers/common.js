@@ -2,7 +2,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
-// The same options for every driver (design.md, fairness rules).
+// The same options for every driver: the fairness rules (docs/comparing.md).
 export const COMMON_OPTIONS = Object.freeze({
   collation: 'UTF8MB4_UNICODE_CI',
   connectTimeout: 10000,

@@ -30,13 +30,13 @@ const SAME = [
   ['Valgrind version', (r) => r.settings?.count?.valgrind],
   ['Valgrind options', (r) => r.settings?.count?.valgrindArgs?.join(' ')],
   ['malloc settings', (r) => r.settings?.count?.mallocTunables],
-  ['address layout', (r) => r.settings?.count?.addressLayout], // --count cycles' (counters/cycles.js)
+  ['address layout', (r) => r.settings?.count?.addressLayout], // --count cycles' (replay/counters/cycles.js)
   ['libuv thread pool', (r) => r.settings?.count?.threadPool], // which of a row's address-keyed states it counts (replay/valgrind.js)
   ['module loading', (r) => r.settings?.count?.moduleLoading], // the heap start-up leaves, and the engine's feedback from it (replay/valgrind.js)
   ['count design', (r) => r.settings?.count?.process], // one process a bench, or a row's with workers and compile work left out (replay/count.js)
   ['primer', (r) => r.settings?.count?.primer?.join(' ')], // what a count process ran before the counted benches
   ['sandbox', (r) => (r.settings?.count?.sandbox ? JSON.stringify(r.settings.count.sandbox) : undefined)], // where it ran (replay/count-sandbox.js)
-  ['cycle weights', (r) => (r.settings?.count?.cycleWeights ? JSON.stringify(r.settings.count.cycleWeights) : undefined)], // --count cycles' (counters/cycles.js)
+  ['cycle weights', (r) => (r.settings?.count?.cycleWeights ? JSON.stringify(r.settings.count.cycleWeights) : undefined)], // --count cycles' (replay/counters/cycles.js)
   ['profile flags', (r) => r.settings?.count?.profileFlags?.join(' ')], // JIT names move the count (replay/counters/instructions.js)
 ];
 
