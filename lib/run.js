@@ -1,14 +1,15 @@
 // One benchmark run, top-down: resolve its settings → open the server → measure → save → render.
 // Each step is a call into one stage folder; this file only puts them in order and cleans up (the
 // driver processes, the proxy and the server are closed however the run ends). Returns the exit code.
+// The command's options are read once, by resolveRun; below here only its frozen plan travels.
 import { EXIT, usageError } from './common/errors.js';
 import { nothingRunnable } from './measuring/bench/plan.js';
 import { loadDrivers } from './drivers/index.js';
-import { resolveSettings } from './measuring/planning/settings.js';
-import { catalogueFailed } from './measuring/planning/catalogue.js';
+import { resolveRun, settleSettings } from './resolve-run.js';
+import { probesFailed } from './measuring/planning/catalogue.js';
 import { measureRun, startDriverProcesses } from './measuring/planning/measure-run.js';
 import { concurrencyLevels } from './measuring/planning/scaling.js';
-import { ratePasses } from './measuring/planning/rates.js';
+import { ratePasses } from './measuring/planning/rate-passes.js';
 import { describeBaseline, resolveBaseline } from './results/baseline.js';
 import { describeRegressions, regressionsAgainstBaseline } from './results/regressions.js';
 import { assertWritableDir, saveResults, startResults } from './results/file.js';
@@ -18,22 +19,23 @@ import { renderRun } from './reporting/sections.js';
 import { closeStage, openStage } from './server/stage.js';
 import { openReplayStage } from './replay/stage.js';
 import { countRun, primerOf } from './replay/count.js';
-import { countSettings, counterNamed, counterOf } from './replay/counters/index.js';
+import { counterOf } from './replay/counters/index.js';
 import { shardBenches, waitUntil } from './measuring/planning/shards.js';
 import { Interrupted, trapSignals } from './server/session.js';
 import { describeDifferences } from './results/repeat.js';
 
 /** The drivers the run measures (a command may add its own rows) and the baseline the Δ column compares against. */
-async function chooseDrivers(opts, variant) {
-  const loaded = await loadDrivers(opts.drivers, { overrideFairness: opts.overrideFairness, reinstall: opts.reinstall });
+async function chooseDrivers(plan, variant) {
+  const { settings } = plan;
+  const loaded = await loadDrivers(settings.drivers, { overrideFairness: plan.overrideFairness, reinstall: plan.reinstall });
   // The replay transport patches node:net inside the harness's own kind of process, and instruction
   // counts run that process under Valgrind: neither is built for another runtime's rows (yet).
-  const elsewhere = (opts.replay || opts.count) && loaded.find((d) => d.runtime && !d.runtime.harness);
+  const elsewhere = (settings.replay || settings.count) && loaded.find((d) => d.runtime && !d.runtime.harness);
   if (elsewhere) {
-    throw usageError(`${opts.count ? '--replay and --count run' : '--replay runs'} on the harness's Node only: ${elsewhere.name} runs on ${elsewhere.runtime.kind} ${elsewhere.runtime.version}`,
+    throw usageError(`${settings.count ? '--replay and --count run' : '--replay runs'} on the harness's Node only: ${elsewhere.name} runs on ${elsewhere.runtime.kind} ${elsewhere.runtime.version}`,
       'drop the ~runtime rows (and bun-sql) from this run, or run it without --replay');
   }
-  const baseline = resolveBaseline({ explicit: opts.baseline, specs: opts.drivers, drivers: loaded });
+  const baseline = resolveBaseline({ explicit: plan.explicitBaseline, specs: settings.drivers, drivers: loaded });
   return { baseline, drivers: variant.prepareDrivers ? variant.prepareDrivers(loaded) : loaded };
 }
 
@@ -57,7 +59,7 @@ async function countAll({ benches, primerBenches, drivers, results, stage, signa
  * slower than the baseline beyond --threshold (each said in one line); a command may judge again.
  */
 function exitCodeOf(results, exitCode, { variant, threshold, stderr }) {
-  const failed = results.benches.some((b) => b.results.some((r) => r.status === 'failed')) || catalogueFailed(results);
+  const failed = results.benches.some((b) => b.results.some((r) => r.status === 'failed')) || probesFailed(results);
   let code = exitCode === EXIT.OK && failed ? EXIT.ROWS_FAILED : exitCode;
   if (threshold !== undefined) {
     const found = regressionsAgainstBaseline(results, threshold);
@@ -75,12 +77,11 @@ function exitCodeOf(results, exitCode, { variant, threshold, stderr }) {
  * `command`: the command line the results record (redacted); `from`: the results file a --from run repeats ({ file, results }).
  */
 export async function runBenchmark({ benches, opts, env, stdout, stderr, signal, variant = {}, command, from }) {
-  const progress = createProgress(stderr, 0, { quiet: opts.quiet });
+  const plan = await resolveRun(opts, benches);
+  const { output } = plan;
+  const progress = createProgress(stderr, 0, { quiet: output.quiet });
   const log = (line) => progress.log(line);
-  const { settings, network } = resolveSettings(opts, benches);
-  // What makes two counts comparable (compare refuses runs that differ in any of it).
-  if (opts.count) settings.count = countSettings(counterNamed(opts.count), { jitNames: Boolean(opts.jitNames) });
-  assertWritableDir(opts.out);
+  assertWritableDir(output.out);
   const signals = trapSignals(stderr, signal);
   const stage = {};
   let processes = null;
@@ -88,61 +89,67 @@ export async function runBenchmark({ benches, opts, env, stdout, stderr, signal,
   let primerBenches = null;
   let exitCode = EXIT.OK;
   try {
-    const { baseline, drivers } = await chooseDrivers(opts, variant);
+    const { baseline, drivers } = await chooseDrivers(plan, variant);
     const idle = nothingRunnable(benches, drivers);
     if (idle) throw usageError(idle, 'add a driver that has it, or choose another bench');
-    opts = { ...opts, baseline: baseline.name };
-    settings.baseline = baseline.name;
-    if (opts.shard) {
-      benches = shardBenches(benches, drivers, baseline.name, opts.shard);
-      settings.shard = opts.shard;
-      log(`shard ${opts.shard.index}/${opts.shard.count}: this run measures its share of the cells, and every bench's reference row`);
+    const { shard, replay, count } = plan.settings;
+    if (shard) {
+      benches = shardBenches(benches, drivers, baseline.name, shard);
+      log(`shard ${shard.index}/${shard.count}: this run measures its share of the cells, and every bench's reference row`);
     }
-    if (settings.replay) {
+    // What the stage finds out, settled into the settings once it is open.
+    let learnt;
+    if (replay) {
       // --replay: the benches' sets found or captured first; nothing measured reaches a server.
       // A count's primer runs the design benches too, whatever the run counts: their sets are captured with the rest.
-      const primer = settings.count ? primerOf(benches) : benches;
-      await openReplayStage(stage, { benches: primer, drivers, opts, env, settings, log, signals });
+      const primer = count ? primerOf(benches) : benches;
+      const opened = await openReplayStage(stage, { benches: primer, drivers, flags: plan.connection, cpus: plan.cpus, out: output.out, recapture: plan.recapture, env, log, signals });
       const measured = new Set(benches.map((b) => b.name));
-      primerBenches = stage.replay.benches;
+      primerBenches = opened.benches;
       benches = primerBenches.filter((b) => measured.has(b.name));
-      if (settings.count) settings.count.primer = primerBenches.map((b) => b.name);
-      Object.assign(settings.replay, stage.replay.settings);
+      learnt = { placement: opened.placement, replay: opened.settings, ...(count ? { count: { primer: primerBenches.map((b) => b.name) } } : {}) };
     } else {
       // A certificate is made only for a run with a bench that needs TLS.
-      await openStage(stage, { opts, env, settings, network, log, signals, tls: benches.some((b) => b.requires?.includes('tls')) });
+      const opened = await openStage(stage, { flags: plan.connection, cpus: plan.cpus, env, network: plan.settings.network, log, signals, tls: benches.some((b) => b.requires?.includes('tls')) });
       // What a bench refuses (a --sql file the server cannot prepare) stops the run before anything is measured.
       for (const bench of benches) await bench.preflight?.(stage.session.admin, stage.session.context);
+      learnt = { network: opened.network, placement: opened.placement };
     }
     // A signal while the server started or the sets were captured: stop before measuring (main says so).
     signals.signal.throwIfAborted();
     log(describeBaseline(baseline)); // once the server is up, so a failure to reach it stays one line
-    if (opts.startAt) {
+    if (plan.startAt) {
       // The shards of a run on one server start measuring together (set-up done, nothing measured yet).
-      const wait = Math.max(0, Math.round((opts.startAt - Date.now()) / 1000));
-      log(wait > 0 ? `waiting ${wait} s, until ${new Date(opts.startAt).toISOString()} (--start-at), to start measuring with the other shards` : `--start-at ${new Date(opts.startAt).toISOString()} has passed: measuring now`);
-      await waitUntil(opts.startAt, signals.signal);
-      settings.startAt = new Date(opts.startAt).toISOString();
+      const wait = Math.max(0, Math.round((plan.startAt - Date.now()) / 1000));
+      log(wait > 0 ? `waiting ${wait} s, until ${new Date(plan.startAt).toISOString()} (--start-at), to start measuring with the other shards` : `--start-at ${new Date(plan.startAt).toISOString()} has passed: measuring now`);
+      await waitUntil(plan.startAt, signals.signal);
     }
-    results = startResults({ server: stage.session.serverInfo, drivers, settings: { ...settings, schema: stage.target.database }, command });
+    const settings = settleSettings(plan.settings, {
+      baseline: baseline.name, ...learnt, ...(plan.startAt ? { startAt: new Date(plan.startAt).toISOString() } : {}), schema: stage.target.database,
+    });
+    results = startResults({ server: stage.session.serverInfo, drivers, settings, command });
     if (from) {
       // Once the server is up (its version is one of them), before anything is measured.
       const differences = describeDifferences(from.results, results, from.file);
       for (const line of differences) stderr.write(`${line}\n`);
       if (!differences.length) log(`--from ${from.file}: same Node, CPU, platform, server and harness as the original run`);
     }
-    const matrixProgress = createProgress(stderr, benches.length * concurrencyLevels(settings.concurrency).length * ratePasses(settings.rate), { quiet: opts.quiet });
+    const levelsProgress = createProgress(stderr, benches.length * concurrencyLevels(settings.concurrency).length * ratePasses(settings.rate), { quiet: output.quiet });
     if (settings.count) {
-      exitCode = await countAll({ benches, primerBenches, drivers, results, stage, signals, progress: matrixProgress, log, out: opts.out });
+      exitCode = await countAll({ benches, primerBenches, drivers, results, stage, signals, progress: levelsProgress, log, out: output.out });
     } else {
-      processes = startDriverProcesses(stage);
-      exitCode = await measureRun({ benches, drivers, opts, settings, results, stage, processes, signals, progress: matrixProgress });
+      // The benches' context, with their options (ctx.options), for the driver processes and the probes alike.
+      const context = { ...stage.session.context, options: { ...stage.session.context.options, ...plan.benchOptions } };
+      processes = startDriverProcesses({ target: stage.target, context, placement: stage.placement });
+      exitCode = await measureRun({ benches, drivers, settings, wake: plan.wake, context, results, stage, processes, signals, progress: levelsProgress });
     }
   } finally {
     await processes?.endAll();
-    await closeStage(stage, { settings, results, log });
+    // With a round-trip time, the network as the run found it, in the results once.
+    const network = await closeStage(stage, { results, log });
+    if (results && network) results.settings = { ...results.settings, network };
     signals.dispose();
-    if (results) printRun({ results, file: saveResults(results, opts), opts, stdout, stderr, render: variant.render ?? renderRun });
+    if (results) printRun({ results, file: saveResults(results, output), output, stdout, stderr, render: variant.render ?? renderRun });
   }
-  return exitCodeOf(results, exitCode, { variant, threshold: opts.threshold, stderr });
+  return exitCodeOf(results, exitCode, { variant, threshold: plan.threshold, stderr });
 }

@@ -8,7 +8,8 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BENCHES } from '../benchs/index.js';
 import { benchContractProblems } from '../lib/measuring/bench/bench-contract.js';
-import { benchOptions, benchOptionSpecs, catalogueFailed, probesOf, runCatalogue } from '../lib/measuring/planning/catalogue.js';
+import { benchOptions, benchOptionSpecs, probesFailed, probesOf, runProbes } from '../lib/measuring/planning/catalogue.js';
+import { resolveRun } from '../lib/resolve-run.js';
 import { renderRun, renderSections } from '../lib/reporting/sections.js';
 import fixture, { NAME } from './fixtures/sectioned-bench.js';
 
@@ -71,31 +72,24 @@ test('a bench from its own module alone: the fixture keeps the contract and is u
   assert.deepEqual(benchOptions({ echoValue: 3 }, [fixture]), { echoValue: 3 });
 });
 
-test('its option, probe and section: run by the catalogue, rendered by the one entry point', async () => {
+test('its option, probe and section: resolved with the run, probed once, rendered by the one entry point', async () => {
+  const plan = await resolveRun({ drivers: ['mysql2'], echoValue: 3 }, [fixture]);
+  assert.equal(plan.benchOptions.echoValue, 3, 'handed to the bench as ctx.options');
+  assert.equal(plan.settings.echoValue, 3, 'recorded in the settings, as the option asks');
   const results = {
     env: { node: 'v20', cpus: 2, cpuModel: 'cpu' }, server: null, complete: true,
     drivers: [{ name: 'a', version: '1' }, { name: 'b', version: '1' }], settings: { baseline: 'a', concurrency: 1, rounds: 2, time: 1 }, benches: [],
   };
-  const context = { schema: 's' };
-  const levels = [];
-  await runCatalogue({
-    opts: { echoValue: 3 }, settings: { concurrency: 1 }, results, benches: [fixture],
-    drivers: [{ name: 'a' }, { name: 'b' }], admin: null, target: null, context,
-  }, async (levelSettings) => {
-    levels.push(levelSettings.concurrency);
-    // What the runner would add: the bench's rows, measured in the driver processes.
-    const ctx = { ...context };
-    let n = 0;
-    const op = fixture.plan({ name: 'a' }, ctx).op({ query: async (sql, params) => { n++; return [{ n: params[0] }]; } });
-    fixture.check(await op());
-    results.benches.push({ name: NAME, title: fixture.title, sql: fixture.sql, results: [
-      { driver: 'a', protocol: 'text', ok: true, status: 'ok', opsPerSec: 1000 + n, rme: 1, samples: 2, latency: { p50: 1, p99: 2 } },
-      { driver: 'b', protocol: 'n/a', ok: false, status: 'n/a', error: 'not supported by driver: test' },
-    ] });
-  });
-  assert.deepEqual(levels, [1]);
-  assert.equal(context.options.echoValue, 3, 'handed to the bench as ctx.options');
-  assert.equal(results.settings.echoValue, 3, 'recorded in the results, as the option asks');
+  const context = { schema: 's', options: plan.benchOptions };
+  // What the runner would add: the bench's rows, measured in the driver processes.
+  let n = 0;
+  const op = fixture.plan({ name: 'a' }, context).op({ query: async (sql, params) => { n++; return [{ n: params[0] }]; } });
+  fixture.check(await op());
+  results.benches.push({ name: NAME, title: fixture.title, sql: fixture.sql, results: [
+    { driver: 'a', protocol: 'text', ok: true, status: 'ok', opsPerSec: 1000 + n, rme: 1, samples: 2, latency: { p50: 1, p99: 2 } },
+    { driver: 'b', protocol: 'n/a', ok: false, status: 'n/a', error: 'not supported by driver: test' },
+  ] });
+  await runProbes([fixture], results, { drivers: [{ name: 'a' }, { name: 'b' }], admin: null, target: null, context, settings: results.settings });
   assert.deepEqual(results.echo, { value: 3, drivers: [{ driver: 'a', status: 'ok' }, { driver: 'b', status: 'ok' }] });
 
   const sections = renderSections(results, [...BENCHES, fixture]);
@@ -105,20 +99,20 @@ test('its option, probe and section: run by the catalogue, rendered by the one e
   assert.ok(printed.endsWith(sections), 'the sections come after the main table');
   assert.match(printed, new RegExp(`${NAME}\\s.*a\\s.*text`));
 
-  assert.equal(catalogueFailed(results, [fixture]), false);
-  assert.equal(catalogueFailed({ ...results, echo: { error: 'cannot reach it' } }, [fixture]), true);
-  assert.equal(catalogueFailed({ ...results, echo: { value: 3, drivers: [{ driver: 'a', status: 'failed' }] } }, [fixture]), true);
+  assert.equal(probesFailed(results, [fixture]), false);
+  assert.equal(probesFailed({ ...results, echo: { error: 'cannot reach it' } }, [fixture]), true);
+  assert.equal(probesFailed({ ...results, echo: { value: 3, drivers: [{ driver: 'a', status: 'failed' }] } }, [fixture]), true);
 });
 
 test('a failing probe is recorded, not thrown; an abort is thrown', async () => {
   const failing = { ...fixture, probe: { ...fixture.probe, run: async () => { throw new Error('no luck'); } } };
   const results = { settings: {}, benches: [] };
-  await runCatalogue({ opts: {}, settings: { concurrency: 1 }, results, benches: [failing], drivers: [], context: {} }, async () => {});
+  await runProbes([failing], results, { drivers: [], context: {} });
   assert.deepEqual(results.echo, { error: 'no luck' });
 
   const controller = new AbortController();
   controller.abort(new Error('interrupted'));
   const aborting = { ...fixture, probe: { ...fixture.probe, run: async ({ signal }) => signal.throwIfAborted() } };
-  await assert.rejects(runCatalogue({ opts: {}, settings: { concurrency: 1 }, results: { settings: {}, benches: [] }, benches: [aborting], drivers: [], context: {}, signal: controller.signal }, async () => {}),
+  await assert.rejects(runProbes([aborting], { settings: {}, benches: [] }, { drivers: [], context: {}, signal: controller.signal }),
     /interrupted/);
 });

@@ -1,10 +1,11 @@
-// Unit tests (no server) for the bench catalogue's pure parts: --concurrency lists, level tagging,
+// Unit tests (no server) for the bench catalogue's pure parts: --concurrency lists, a level's rate passes,
 // the scaling, transfer, streaming and metadata sections, and what counts as a failed section.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseConcurrency, concurrencyLevels, forEachLevel } from '../lib/measuring/planning/scaling.js';
+import { parseConcurrency, concurrencyLevels } from '../lib/measuring/planning/scaling.js';
+import { passRates, ratePasses } from '../lib/measuring/planning/rate-passes.js';
 import { renderScaling, scalingData } from '../lib/reporting/scaling.js';
-import { catalogueFailed } from '../lib/measuring/planning/catalogue.js';
+import { probesFailed } from '../lib/measuring/planning/catalogue.js';
 import { renderSections } from '../lib/reporting/sections.js';
 import { renderTransfer } from '../benchs/transfer/section.js';
 import { probeSpec } from '../benchs/stream_rows/probe.js';
@@ -27,22 +28,12 @@ test('--concurrency takes one level or a list of distinct levels', () => {
   assert.deepEqual(concurrencyLevels([1, 4]), [1, 4]);
 });
 
-test('forEachLevel runs each level with its own settings and tags the entries it added', async () => {
-  const results = { benches: [] };
-  const seen = [];
-  await forEachLevel({ concurrency: [1, 4], time: 1 }, results, async (s) => {
-    seen.push(s);
-    results.benches.push({ name: 'pool_select', results: [] });
-  });
-  assert.deepEqual(seen, [{ concurrency: 1, time: 1 }, { concurrency: 4, time: 1 }]);
-  assert.deepEqual(results.benches.map((e) => e.concurrency), [1, 4]);
-  // Entries are tagged even when a level stops part-way.
-  const partial = { benches: [] };
-  await assert.rejects(forEachLevel({ concurrency: [2, 8] }, partial, async (s) => {
-    partial.benches.push({ name: 'do', results: [] });
-    if (s.concurrency === 8) throw new Error('interrupted');
-  }), /interrupted/);
-  assert.deepEqual(partial.benches.map((e) => e.concurrency), [2, 8]);
+test('a level\'s rate passes: one closed loop, or the closed-loop pass before shares, then each rate', () => {
+  assert.deepEqual(passRates(null), [null]);
+  assert.deepEqual(passRates({ rates: [{ perSec: 2000 }, { perSec: 4000 }] }), [{ perSec: 2000 }, { perSec: 4000 }]);
+  assert.deepEqual(passRates({ rates: [{ pctOfMax: 50 }, { perSec: 9000 }] }), [null, { pctOfMax: 50 }, { perSec: 9000 }]);
+  assert.equal(ratePasses({ rates: [{ pctOfMax: 50 }, { pctOfMax: 120 }] }), 3);
+  assert.equal(ratePasses(null), 1);
 });
 
 const okRow = (driver, opsPerSec, p99, extra = {}) => ({ driver, ok: true, status: 'ok', opsPerSec, rme: 2, samples: 10, latency: { p50: p99 / 2, p99 }, ...extra });
@@ -138,12 +129,12 @@ test('the metadata section shows bytes per execution and whether each driver ski
 });
 
 test('a failed streaming figure or metadata probe fails the run; n/a does not', () => {
-  assert.equal(catalogueFailed({ streaming }), false);
-  assert.equal(catalogueFailed({ streaming: { ...streaming, rows: [...streaming.rows, { status: 'failed', error: 'row 7: payload' }] } }), true);
-  assert.equal(catalogueFailed({ metadata: { drivers: [{ status: 'n/a' }] } }), false);
-  assert.equal(catalogueFailed({ metadata: { drivers: [{ status: 'failed' }] } }), true);
-  assert.equal(catalogueFailed({ streaming: { error: 'cannot fork' } }), true);
-  assert.equal(catalogueFailed({ benches: [] }), false);
+  assert.equal(probesFailed({ streaming }), false);
+  assert.equal(probesFailed({ streaming: { ...streaming, rows: [...streaming.rows, { status: 'failed', error: 'row 7: payload' }] } }), true);
+  assert.equal(probesFailed({ metadata: { drivers: [{ status: 'n/a' }] } }), false);
+  assert.equal(probesFailed({ metadata: { drivers: [{ status: 'failed' }] } }), true);
+  assert.equal(probesFailed({ streaming: { error: 'cannot fork' } }), true);
+  assert.equal(probesFailed({ benches: [] }), false);
   assert.equal(renderSections({ benches: [] }), '');
 });
 

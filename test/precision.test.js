@@ -23,25 +23,25 @@ test('precise enough when every row\'s Δ interval against the reference is with
 
 test('rounds: the fixed number without a target; with one, batches until it holds or the cap', () => {
   const settings = { rounds: 36, baseline: 'mysql2' };
-  assert.equal(moreRounds(35, settings, []), true);
-  assert.equal(moreRounds(36, settings, []), false);
+  assert.equal(moreRounds(35, settings), true);
+  assert.equal(moreRounds(36, settings), false);
   const noisy = [cell('mysql2', 1000, 0, 36), cell('mariadb', 1100, 0.2, 36)];
   const steady = [cell('mysql2', 1000, 0, 36), cell('mariadb', 1100, 0, 36)];
   const targeted = { rounds: 36, precision: 2, maxRounds: 72, baseline: 'mysql2' };
-  assert.equal(moreRounds(36, targeted, noisy), true, 'not precise: another batch');
-  assert.equal(moreRounds(36, targeted, steady), false, 'precise after the fixed rounds: stop');
-  assert.equal(moreRounds(36 + 5, targeted, steady), true, 'a batch is finished before precision is judged again');
-  assert.equal(moreRounds(36 + PRECISION_BATCH, targeted, steady), false);
-  assert.equal(moreRounds(72, targeted, noisy), false, 'the cap holds');
+  assert.equal(moreRounds(36, targeted, { cells: noisy }), true, 'not precise: another batch');
+  assert.equal(moreRounds(36, targeted, { cells: steady }), false, 'precise after the fixed rounds: stop');
+  assert.equal(moreRounds(36 + 5, targeted, { cells: steady }), true, 'a batch is finished before precision is judged again');
+  assert.equal(moreRounds(36 + PRECISION_BATCH, targeted, { cells: steady }), false);
+  assert.equal(moreRounds(72, targeted, { cells: noisy }), false, 'the cap holds');
 });
 
 test('rounds: a time budget per driver stops new rounds once spent, never before MIN_ROUNDS', () => {
   const two = [cell('mysql2', 1000, 0, 0), cell('mariadb', 1100, 0, 0)];
-  const budgeted = { rounds: 120, budget: 3.8, baseline: 'mysql2' };
-  assert.equal(moreRounds(60, budgeted, two, 7.5), true, 'within 3.8 s per driver for 2 drivers');
-  assert.equal(moreRounds(60, budgeted, two, 7.7), false, 'past it');
-  assert.equal(moreRounds(MIN_ROUNDS - 1, budgeted, two, 100), true, 'the minimum is run whatever the time');
-  assert.equal(moreRounds(60, { rounds: 120, baseline: 'mysql2' }, two, 100), true, 'no budget: the rounds asked for');
+  const settings = { rounds: 120, baseline: 'mysql2' };
+  assert.equal(moreRounds(60, settings, { budget: 3.8, cells: two, elapsedS: 7.5 }), true, 'within 3.8 s per driver for 2 drivers');
+  assert.equal(moreRounds(60, settings, { budget: 3.8, cells: two, elapsedS: 7.7 }), false, 'past it');
+  assert.equal(moreRounds(MIN_ROUNDS - 1, settings, { budget: 3.8, cells: two, elapsedS: 100 }), true, 'the minimum is run whatever the time');
+  assert.equal(moreRounds(60, settings, { budget: null, cells: two, elapsedS: 100 }), true, 'no budget: the rounds asked for');
 });
 
 const fullRun = { drivers: BUILTIN_DRIVERS, concurrency: 1 };

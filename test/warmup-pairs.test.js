@@ -46,9 +46,9 @@ function standIns({ aside, failOpenOf = null, msPerOp = () => 1 }) {
 
 const bench = { name: 'do', plan: () => ({ protocol: 'text' }) };
 const drivers = [{ name: 'mysql' }, { name: 'mysql2' }];
-const settings = { rounds: 4, windowS: 0.02, lead: 0.002, warmup: 0, processes: 4, callTimeoutMs: 1000, replay: { warmupOps: 4096 } };
+const settings = { rounds: 4, lead: 0.002, warmup: 0, processes: 4, callTimeoutMs: 1000, replay: { warmupOps: 4096 } };
 const run = (processes, extra = {}) => measureBench({
-  bench, drivers, processes, admin: null, context: {}, settings: { ...settings, ...extra }, serverAlive: async () => true,
+  bench, drivers, processes, admin: null, context: {}, settings: { ...settings, ...extra }, level: 1, windowS: 0.02, serverAlive: async () => true,
 });
 
 test('replayed rows warm up two processes at a time, half of each row on the harness\'s CPU', async () => {
@@ -87,7 +87,7 @@ test('replayed rows\' windows are sized again from their rounds, once past the f
   const sizingWindows = 2 * 4 * (2 + 2); // rows × processes × (settling + sizing windows)
   const msPerOp = (key, n) => (n <= sizingWindows ? 4 : key.startsWith('mysql#') ? 1 : 0.5);
   const { log, processes } = standIns({ aside: true, msPerOp });
-  const { rows } = await run(processes, { rounds: 30, windowS: 0.02, lead: 0 });
+  const { rows } = await run(processes, { rounds: 30, lead: 0 });
   assert.deepEqual(rows.map((r) => r.status), ['ok', 'ok']);
   const sizes = (driver) => log.windows.slice(sizingWindows).filter((w) => w.key.startsWith(`${driver}#`)).map((w) => w.fixed.ops);
   for (const [driver, ms] of [['mysql', 1], ['mysql2', 0.5]]) {

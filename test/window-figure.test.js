@@ -62,14 +62,17 @@ const MODES = {
 
 test('a field added to the window figure reaches every row\'s rounds, in every mode', async () => {
   await withProbe(async () => {
-    for (const [mode, extra] of Object.entries(MODES)) {
+    for (const [mode, { benchRate = null, ...extra }] of Object.entries(MODES)) {
       const { rows } = await measureBench({
         bench: { name: 'do', plan: () => ({ protocol: 'text' }) },
         drivers: [{ name: 'a' }, { name: 'b' }],
         processes: standIns(),
         admin: null,
         context: {},
-        settings: { rounds: 30, windowS: 0.02, lead: 0.002, warmup: 0, processes: 2, callTimeoutMs: 1000, ...extra },
+        settings: { rounds: 30, lead: 0.002, warmup: 0, processes: 2, callTimeoutMs: 1000, ...extra },
+        level: 1,
+        windowS: 0.02,
+        benchRate,
         serverAlive: async () => true,
       });
       const perWindow = mode === 'workers' ? 6 : 3;

@@ -9,7 +9,7 @@ import { MAX_ROUNDS_SCALE, PRESETS } from '../measuring/planning/settings.js';
 import { NEW_PROCESS_WARMUP_S } from '../measuring/figures/warm-up-lengths.js';
 import { parsePlacement } from '../common/placement.js';
 import { parseConcurrency } from '../measuring/planning/scaling.js';
-import { parseLatencyLimit, parseRates, parseSchedule } from '../measuring/planning/rates.js';
+import { parseLatencyLimit, parseRates, parseSchedule } from '../measuring/planning/rate-passes.js';
 import { benchOptionSpecs } from '../measuring/planning/catalogue.js';
 import { parseWake } from '../measuring/host/wake.js';
 import { DEFAULT_JIT, parseJit } from '../measuring/planning/jit-mode.js';

@@ -5,7 +5,7 @@
 // ones: no set-up, no checks against tables, each driver's connections answered in its own process.
 import { DriverHandle } from '../measuring/processes/driver-handle.js';
 import { setUpBench } from '../measuring/bench/plan.js';
-import { DEFAULT_PLACEMENT, canPin, pin, planPlacement } from '../common/placement.js';
+import { canPin, pin, planPlacement } from '../common/placement.js';
 import { embeddedServerVersion } from '../server/embedded.js';
 import { openServer, serverSource } from '../server/session.js';
 import { benchIdentity, driverIdentity, findSet, saveSet } from '../conversations/sets.js';
@@ -49,12 +49,12 @@ const label = (e) => `${e.bench.name} on ${e.driver.name}`;
  * recording CAPTURE_OPS checked operations. A driver's failed capture fails its row (entry.failed),
  * never stores a set.
  */
-async function capture(missing, { dir, source, opts, env, log, signals }) {
+async function capture(missing, { dir, source, flags, env, log, signals }) {
   let session;
   let closing = false; // the server stopped after capturing is no loss
   const abort = (reason) => { if (!closing) signals.abort(reason); };
   try {
-    session = await openServer({ opts, env, log, abort, signal: signals.signal });
+    session = await openServer({ flags, env, log, abort, signal: signals.signal });
   } catch (err) {
     const what = missing.length === 1 ? label(missing[0]) : `${missing.length} bench × driver pairs (${label(missing[0])}, …)`;
     err.message = `--replay has no stored replay set for ${what}, and capturing one needs the server: ${err.message}`;
@@ -114,28 +114,27 @@ function replayedBench(bench, entries) {
 }
 
 /**
- * Open a replay run's stage: sets found or captured, then a stage with no server. Sets stage.session
- * (no admin connection, nothing alive to lose), stage.target (what the drivers' options name; never
- * reached), stage.placement (the client side only) and stage.replay { benches, settings }.
+ * Open a replay run's stage: sets found or captured (under `out`/replay, from the server the connection
+ * `flags` name), then a stage with no server. Sets stage.session (no admin connection, nothing alive
+ * to lose), stage.target (what the drivers' options name; never reached) and stage.placement (`cpus`,
+ * the client side only). Returns { benches (as replayed), placement, settings (the sets' record) }.
  */
-export async function openReplayStage(stage, { benches, drivers, opts, env, settings, log, signals }) {
-  const dir = opts.out;
-  const where = serverSource({ opts, env });
+export async function openReplayStage(stage, { benches, drivers, flags, cpus, out, recapture, env, log, signals }) {
+  const dir = out;
+  const where = serverSource({ flags, env });
   const source = where.embedded ? { embedded: true } : { embedded: false, address: where.address, database: where.database };
   const liveVersion = where.embedded ? embeddedServerVersion() : null;
-  const entries = lookUp({ benches, drivers, dir, source, liveVersion, recapture: opts.recapture });
+  const entries = lookUp({ benches, drivers, dir, source, liveVersion, recapture });
   const missing = entries.filter((e) => !e.found);
   // A repeat (mysql2#2) replays its driver's set: captured once, under the first row that needs it.
   const keyOf = (e) => (e.identity ? JSON.stringify([e.identity.bench, e.identity.driver]) : `${e.bench.name}\u0000${e.driver.name}`);
   const firstOf = new Map();
   for (const e of missing) if (!firstOf.has(keyOf(e))) firstOf.set(keyOf(e), e);
-  if (missing.length) await capture([...firstOf.values()], { dir, source, opts, env, log, signals });
+  if (missing.length) await capture([...firstOf.values()], { dir, source, flags, env, log, signals });
   for (const e of missing) if (firstOf.get(keyOf(e)) !== e) Object.assign(e, { found: firstOf.get(keyOf(e)).found, failed: firstOf.get(keyOf(e)).failed });
   const server = entries.find((e) => e.found?.set.server)?.found.set.server ?? { version: 'unknown' };
-  // Counting instructions times nothing: its processes run side by side on every CPU, unpinned.
-  const placement = planPlacement(settings.count ? 'none' : opts.cpus ?? DEFAULT_PLACEMENT, { embedded: false, pinning: canPin() });
+  const placement = planPlacement(cpus, { embedded: false, pinning: canPin() });
   pin(process.pid, placement.harness);
-  settings.placement = placement;
   stage.placement = placement;
   stage.target = { host: '127.0.0.1', port: 3306, user: 'replay', password: '', database: where.database, replay: true };
   const serverInfo = { ...server, replayed: true };
@@ -148,10 +147,10 @@ export async function openReplayStage(stage, { benches, drivers, opts, env, sett
     close: async () => {},
   };
   const captured = firstOf.size - [...firstOf.values()].filter((e) => e.failed).length;
-  stage.replay = {
+  log(`replay: ${entries.length - missing.length} replay set(s) reused, ${captured} captured; measuring with no server (${REPLAY_NOTE})`);
+  return {
     benches: benches.map((b) => replayedBench(b, entries)),
+    placement,
     settings: { sets: entries.length, captured, reused: entries.length - missing.length, captureOps: CAPTURE_OPS, dir: `${dir}/replay`, server: server.version },
   };
-  log(`replay: ${entries.length - missing.length} replay set(s) reused, ${captured} captured; measuring with no server (${REPLAY_NOTE})`);
-  return stage;
 }

@@ -11,18 +11,19 @@ export function describeHealth(h) {
 
 /**
  * Write a finished (or stopped) run's report. `render(results, { color, latency })` is the pure
- * renderer (reporting/sections.js renderRun, or a command's own); `file` is where the results were saved.
+ * renderer (reporting/sections.js renderRun, or a command's own); `file` is where the results were saved;
+ * `output`: { json, quiet, latency } as the run's plan resolved them (resolve-run.js).
  */
-export function printRun({ results, file, opts, stdout, stderr, render }) {
-  const jsonToStdout = opts.json === true || opts.json === '-';
-  const table = render(results, { color: !jsonToStdout && stdout.isTTY, latency: opts.latency });
+export function printRun({ results, file, output, stdout, stderr, render }) {
+  const jsonToStdout = output.json === true || output.json === '-';
+  const table = render(results, { color: !jsonToStdout && stdout.isTTY, latency: output.latency });
   if (jsonToStdout) {
     stdout.write(serialize(results));
-    if (!opts.quiet) stderr.write(table);
+    if (!output.quiet) stderr.write(table);
   } else {
     stdout.write(table);
   }
-  if (results.health && !opts.quiet) stderr.write(`${describeHealth(results.health)}\n`);
+  if (results.health && !output.quiet) stderr.write(`${describeHealth(results.health)}\n`);
   if (results.host?.stealPct >= 1) {
     stderr.write(`host: the hypervisor stole ${results.host.stealPct} % of this machine's CPU time during the run `
       + `(I/O wait ${results.host.iowaitPct} %): figures from a contended host; compare runs only with similar figures here\n`);

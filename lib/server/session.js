@@ -54,26 +54,25 @@ export function trapSignals(stderr, outerSignal) {
   };
 }
 
-/** Connection flags of a command's options. */
-export const connectionFlags = (opts) => ({
-  host: opts.host, port: opts.port, user: opts.user, password: opts.password, database: opts.database, socket: opts.socket,
-});
+/** The connection flags (--host, --port, --user, --password, --database, --socket) of a command's options. */
+export const connectionFlags = ({ host, port, user, password, database, socket }) => ({ host, port, user, password, database, socket });
 
 /** Where the run's server is, without reaching it: { embedded: true, database } or { embedded: false, address, database }. */
-export function serverSource({ opts, env }) {
-  const c = resolveConnection({ flags: connectionFlags(opts), env, file: conf });
+export function serverSource({ flags, env }) {
+  const c = resolveConnection({ flags, env, file: conf });
   return c.embedded ? { embedded: true, database: c.database } : { embedded: false, address: c.socket ?? `${c.host}:${c.port}`, database: c.database };
 }
 
 /**
- * Start (or reach) the server, open the admin connection, prepare the harness's schema.
+ * Start (or reach) the server named by the connection `flags` (connectionFlags), open the admin
+ * connection, prepare the harness's schema.
  * Returns { target, admin, serverInfo, context, close() }; close() is safe to call twice.
  * On failure everything opened so far is closed before the error is thrown. With `tls` (a bench
  * needs it), the embedded server serves TLS with a certificate made for the run; `context.tls` says
  * what the drivers trust, or why there is no TLS.
  */
-export async function openServer({ opts, env, log, abort, signal, tls = false }) {
-  const connection = resolveConnection({ flags: connectionFlags(opts), env, file: conf });
+export async function openServer({ flags, env, log, abort, signal, tls = false }) {
+  const connection = resolveConnection({ flags, env, file: conf });
   addSecret(connection.password);
   let server = null;
   let admin = null;

@@ -1,62 +1,61 @@
 // The stage one run plays on: the server (embedded or remote) with the harness's admin connection,
 // where the server and the harness run (CPU placement, the same for every driver), and, with --rtt,
 // the latency proxy between the drivers and the server. Opened before the benches, closed after.
-import { canPin, defaultPlacement, pin, pinThreads, planPlacement } from '../common/placement.js';
+import { canPin, pin, pinThreads, planPlacement } from '../common/placement.js';
 import { openServer } from './session.js';
 import { describeAddedDelay, describeHeld, describeRowHolds, startProxy, summarizeAddedDelay, proxyPlacement, describeCalibration } from './proxy/index.js';
 import { calibrateProxy, CALIBRATE_MAX_RTT_MS, probeSize, startProbe } from './proxy/calibrate.js';
 
-/** CPU placement: planned for this server, the server and the harness pinned; recorded in the settings. */
-function placeServer(session, { opts, settings, log }) {
-  const placement = planPlacement(opts.cpus ?? defaultPlacement(opts), { embedded: session.serverInfo.embedded, pinning: canPin() });
+/** CPU placement `cpus` (shared, split, none) planned for this server; the server and the harness pinned. */
+function placeServer(session, { cpus, log }) {
+  const placement = planPlacement(cpus, { embedded: session.serverInfo.embedded, pinning: canPin() });
   if (placement.note) log(`placement: ${placement.note}`);
   pin(session.serverPid, placement.server);
   pin(process.pid, placement.harness);
-  settings.placement = placement;
   return placement;
 }
 
 /**
  * The latency proxy, off the measured CPU (spinning while it holds chunks when that CPU is its own), tuned
  * from the drivers' CPU so that a client sees the asked round trip (proxy/calibrate.js). The drivers'
- * target goes through it, the admin connection does not.
+ * target goes through it, the admin connection does not. Returns the network with where the proxy runs and its tuning.
  */
-async function openProxy(stage, { network, settings, log }) {
-  const { placement } = stage;
-  const where = proxyPlacement(placement);
+async function openProxy(stage, { network, log }) {
+  const where = proxyPlacement(stage.placement);
   const proxy = await startProxy(stage.target, network.rttMs, { waits: where.waits });
   stage.proxy = proxy;
+  stage.network = { ...network, proxy: where };
   pin(proxy.pid, where.cpus);
-  settings.network.proxy = where;
   log(`network: +${network.rttMs} ms RTT through a latency proxy (pid ${proxy.pid}, ${where.note})`);
   stage.direct = stage.target;
   stage.probeVia = { ...stage.target, host: proxy.host, port: proxy.port, socket: undefined };
-  await tuneHold(stage, { network, settings });
-  log(describeCalibration(network.rttMs, settings.network.calibration));
+  stage.network = { ...stage.network, ...await tuneHold(stage, network.rttMs) };
+  log(describeCalibration(network.rttMs, stage.network.calibration));
+  return stage.probeVia;
 }
 
 /**
  * --rtt-via process: each driver process holds its own connections' chunks (drivers/held-sockets.js),
  * with the hold tuned by a probe that holds its connection the same way, then by each row on its own
  * driver (measuring/driver/held-tuning.js, heldRttMs) where the probe tuned it. No process between drivers
- * and server; the admin connection is not held.
+ * and server; the admin connection is not held. Returns the drivers' target.
  */
-async function holdInDriverProcesses(stage, { network, settings, log }) {
+async function holdInDriverProcesses(stage, { network, log }) {
   stage.direct = stage.target;
+  stage.network = network;
   log(`network: +${network.rttMs} ms RTT held in each driver process (each chunk, each way, in order; the process spins while it holds)`);
-  await tuneHold(stage, { network, settings });
-  log(describeCalibration(network.rttMs, settings.network.calibration));
-  const heldRttMs = settings.network.calibration.calibrated ? network.rttMs : undefined;
-  return { ...stage.target, heldOneWayMs: settings.network.holdMs, heldRttMs };
+  stage.network = { ...network, ...await tuneHold(stage, network.rttMs) };
+  log(describeCalibration(network.rttMs, stage.network.calibration));
+  const heldRttMs = stage.network.calibration.calibrated ? network.rttMs : undefined;
+  return { ...stage.target, heldOneWayMs: stage.network.holdMs, heldRttMs };
 }
 
 /**
  * Tune the hold each way (the proxy's, or the driver processes' when there is no proxy) from a probe
- * placed as the drivers are (proxy/calibrate.js); sets settings.network.calibration and holdMs. Above
+ * placed as the drivers are (proxy/calibrate.js). Returns { calibration, holdMs }. Above
  * CALIBRATE_MAX_RTT_MS, or when the probe fails, the hold is half the RTT.
  */
-async function tuneHold(stage, { network, settings }) {
-  const { rttMs } = network;
+async function tuneHold(stage, rttMs) {
   let calibration;
   if (rttMs > CALIBRATE_MAX_RTT_MS) {
     calibration = { calibrated: false, why: `above ${CALIBRATE_MAX_RTT_MS} ms the path's own cost is under 0.5 % of the RTT` };
@@ -73,8 +72,7 @@ async function tuneHold(stage, { network, settings }) {
       await probe?.stop();
     }
   }
-  settings.network.calibration = calibration;
-  settings.network.holdMs = calibration.holdMs ?? rttMs / 2;
+  return { calibration, holdMs: calibration.holdMs ?? rttMs / 2 };
 }
 
 /** The probe process, placed as the drivers are: straight to the server and through the proxy, or with a connection held in itself. */
@@ -100,38 +98,35 @@ async function probeAfter(stage, network) {
 }
 
 /**
- * Open the stage: the server, placement, and the proxy when the run asks for a round-trip time.
- * Returns { session, placement, proxy, target } (target: where the drivers connect). Every part
- * opened is set on `stage` as soon as it is, so closeStage(stage) cleans up after a failure too.
+ * Open the stage: the server (named by the connection `flags`), placement `cpus`, and the proxy (or
+ * the driver processes' hold) when the run asks for a round-trip time. Every part opened is set on
+ * `stage` as soon as it is (session, target: where the drivers connect, placement, proxy), so
+ * closeStage(stage) cleans up after a failure too. Returns what the stage measured for the settings:
+ * { placement, network } (network: `network` with the proxy's place and the hold's tuning).
  */
-export async function openStage(stage, { opts, env, settings, network, log, signals, tls = false }) {
-  stage.session = await openServer({ opts, env, log, abort: signals.abort, signal: signals.signal, tls });
+export async function openStage(stage, { flags, cpus, env, network, log, signals, tls = false }) {
+  stage.session = await openServer({ flags, env, log, abort: signals.abort, signal: signals.signal, tls });
   stage.target = stage.session.target;
-  stage.placement = placeServer(stage.session, { opts, settings, log });
-  if (network.rttMs > 0 && network.via === 'proxy') {
-    await openProxy(stage, { network, settings, log });
-    stage.target = stage.probeVia;
-  } else if (network.rttMs > 0) {
-    stage.target = await holdInDriverProcesses(stage, { network, settings, log });
-  }
-  return stage;
+  stage.placement = placeServer(stage.session, { cpus, log });
+  if (network.rttMs > 0) stage.target = network.via === 'proxy' ? await openProxy(stage, { network, log }) : await holdInDriverProcesses(stage, { network, log });
+  return { placement: stage.placement, network: stage.network ?? network };
 }
 
-/** Close what openStage opened; what the proxy added is recorded in the settings (and the results'). */
-export async function closeStage(stage, { settings, results, log }) {
-  if (stage.proxy) {
-    Object.assign(settings.network, summarizeAddedDelay(await stage.proxy.report()));
-    const after = await probeAfter(stage, settings.network);
-    if (after) settings.network.calibration.after = after;
-    if (results) results.settings.network = { ...settings.network };
-    log(describeAddedDelay(settings.network));
-    await stage.proxy.stop();
-  } else if (stage.direct && settings.network?.rttMs > 0) {
-    const after = await probeAfter(stage, settings.network);
-    if (after) settings.network.calibration.after = after;
-    if (results) results.settings.network = { ...settings.network };
-    log(describeHeld(settings.network));
-    for (const line of describeRowHolds(results)) log(line);
+/**
+ * Close what openStage opened. With a round-trip time, returns the network as the results keep it:
+ * the tuning, what the client sees added now (at the hold the run used) and what the proxy held;
+ * null otherwise.
+ */
+export async function closeStage(stage, { results, log }) {
+  let network = null;
+  if (stage.proxy || (stage.direct && stage.network)) {
+    const held = stage.proxy ? summarizeAddedDelay(await stage.proxy.report()) : {};
+    const after = await probeAfter(stage, { ...stage.network, ...held });
+    network = { ...stage.network, ...held, ...(after ? { calibration: { ...stage.network.calibration, after } } : {}) };
+    const lines = stage.proxy ? [describeAddedDelay(network)] : [describeHeld(network), ...describeRowHolds(results)];
+    for (const line of lines) log(line);
+    await stage.proxy?.stop();
   }
   await stage.session?.close();
+  return network;
 }

@@ -1,11 +1,8 @@
 // The root command (`run` is accepted as an explicit synonym): the chosen benches on the chosen
 // drivers, one run (lib/run.js).
 import { BENCHES, DEFAULT_BENCHES, DESIGN_BENCHES, selectBenches } from '../../../benchs/index.js';
-import { assertDriverNames } from '../../drivers/index.js';
-import { expandReleaseRanges } from '../../drivers/ranges.js';
 import { runBenchmark } from '../../run.js';
 import { addRunOptions, nonNegativeNumber } from '../options.js';
-import { expandRuntimes } from '../../drivers/runtimes.js';
 import { splitList } from '../../common/config.js';
 import { parseShard, parseStartAt } from '../../measuring/planning/shards.js';
 import { exitCodesHelp } from '../exit-codes.js';
@@ -63,14 +60,7 @@ export function registerRun(program, { stdout, stderr, env, signal, setExitCode,
       const named = benchNames?.length ? selectBenches(benchNames)
         : added.length ? [] : opts.rate ? DEFAULT_BENCHES.filter((b) => b.openSchedule) : opts.ci ? DESIGN_BENCHES : selectBenches(benchNames);
       const benches = [...named, ...added.filter((b) => !named.includes(b))];
-      if (opts.floor && !opts.drivers.includes('floor')) opts.drivers = [...opts.drivers, 'floor'];
-      // A release range (mysql2@3.0.0..3.24.5:minor) becomes its releases, one row each, before anything else.
-      assertDriverNames(opts.drivers, { overrideFairness: opts.overrideFairness });
-      const { specs, ranges } = await expandReleaseRanges(opts.drivers);
-      opts.drivers = specs;
-      if (ranges.length) opts.releaseRanges = ranges.map(({ spec, releases }) => ({ spec, releases }));
-      opts.drivers = expandRuntimes(opts.drivers, opts.runtimes, { only: (base) => base === 'bun-sql' || base === 'floor' });
-      assertDriverNames(opts.drivers, { overrideFairness: opts.overrideFairness });
+      // --floor, release ranges (mysql2@3.0.0..3.24.5:minor) and --runtimes become rows in the run's plan (resolve-run.js).
       setExitCode(await runBenchmark({ benches, opts, env, stdout, stderr, signal, command, from }));
     });
   program.addHelpText('after', `${EXAMPLES}\n${exitCodesHelp('run')}`);

@@ -18,10 +18,10 @@ export const DEFAULT_WAKE = 'none';
  * driver process never sleeps (ticker.js), so that the server's CPU is kept out of idle too, in its
  * closed-loop pass and at each rate alike.
  */
-export const defaultWake = (opts) => parseWake(opts.rate ? 'spin' : DEFAULT_WAKE);
+export const defaultWake = ({ openSchedule = false } = {}) => parseWake(openSchedule ? 'spin' : DEFAULT_WAKE);
 
-/** A run's wake mode: the one it names, else its default (what its settings record and what runs). */
-export const runWake = (opts) => opts.wake ?? defaultWake(opts);
+/** A run's wake mode: the one it names (`asked`, parsed), else its default (what its settings record and what runs). */
+export const runWake = (asked, { openSchedule = false } = {}) => asked ?? defaultWake({ openSchedule });
 
 /** Default number of spinners: all CPUs but one (at least one). */
 export const defaultSpinners = () => Math.max(1, cpus().length - 1);

@@ -14,53 +14,52 @@ import { processCpuUs } from '../processes/proc-cpu.js';
 import { combineClosed } from '../figures/combine.js';
 import { combineWindows } from '../figures/window-fields.js';
 import { moreRounds, shuffle } from './schedule.js';
-import { benchConcurrency, failedRowOf, naRow, rowFromWindows, rowsOf } from './rows.js';
+import { benchConcurrency, cellsOf, failedRowOf, naRow, rowFromWindows } from './rows.js';
 import { openRows } from './open-rows.js';
 import { resizeIfDue, sizeWindowsSideBySide } from './replay-sizing.js';
 import { waitsForCompiles } from './jit-mode.js';
-import { windowRate } from './rates.js';
+import { windowRate } from './rate-passes.js';
 
 /**
- * The rounds: each gives every driver still measured one window, in a fresh random order. Returns
- * the orders, whether the time budget ended them before `rounds` (not when no driver was left), and
+ * The rounds: each gives every cell still measured one window, in a fresh random order. Returns
+ * the orders, whether the time budget ended them before `rounds` (not when no cell was left), and
  * the budget per driver they had (`pace`: a paced run's clock, pace.js).
  */
-async function runRounds(rowStates, { bench, admin, context, settings, serverPid, signal, progress, fail, pace, jitWait, rate }) {
-  const { rounds, windowS, lead, callTimeoutMs } = settings;
+async function runRounds(cells, { bench, admin, context, settings, windowS, serverPid, signal, progress, fail, pace, jitWait, rate }) {
+  const { rounds, lead, callTimeoutMs } = settings;
   // A rate run's closed-loop pass waits for its replies as its open schedule does (busyPoll in ticker.js).
   const poll = Boolean(settings.rate) && !rate;
   const order = [];
   let budgetStopped = false;
   const windowTimeoutMs = callTimeoutMs + (lead + windowS) * 1000 + 10000;
-  await sizeWindowsSideBySide(rowStates, { settings, windowTimeoutMs, signal, fail });
+  await sizeWindowsSideBySide(cells, { windowS, lead, windowTimeoutMs, signal, fail });
   // A paced run (pace.js) gives this bench's rounds their share of what is left of its time.
-  const budget = pace ? pace.roundsStart(rowStates.filter((c) => !c.row).length) : settings.budget;
-  const budgeted = { ...settings, budget };
+  const budget = pace ? pace.roundsStart(cells.filter((c) => !c.row).length) : settings.budget;
   const start = performance.now();
   // The time driver processes spent waiting for V8's compiles after their windows is not the
   // bench's: the budget counts without it.
   let compileWaitS = 0;
   const elapsedS = () => (performance.now() - start) / 1000 - compileWaitS;
   for (let r = 0; ; r++) {
-    resizeIfDue(r, rowStates, { windowS: settings.windowS, lead: settings.lead });
-    const roundOrder = shuffle(rowStates.filter((c) => !c.row));
+    resizeIfDue(r, cells, { windowS, lead });
+    const roundOrder = shuffle(cells.filter((c) => !c.row));
     if (roundOrder.length === 0) break;
-    if (!moreRounds(r, budgeted, roundOrder, elapsedS())) {
+    if (!moreRounds(r, settings, { budget, cells: roundOrder, elapsedS: elapsedS() })) {
       budgetStopped = r < rounds;
       break;
     }
     order.push(roundOrder.map((c) => c.driver.name));
     progress?.round?.(bench, r, r < rounds ? rounds : settings.maxRounds);
-    for (const rowState of roundOrder) {
+    for (const cell of roundOrder) {
       signal?.throwIfAborted();
       try {
         await bench.beforeWindow?.(admin, context);
-        const groupIndex = rowState.processFor(r); // which of the row's process groups (one process each without --workers)
+        const groupIndex = cell.processFor(r); // which of the row's process groups (one process each without --workers)
         const server0 = processCpuUs(serverPid);
         // --workers: the window runs in the group's processes at once, each with its share of a rate.
-        const groupHandles = rowState.handles.slice(groupIndex * rowState.workers, (groupIndex + 1) * rowState.workers);
+        const groupHandles = cell.handles.slice(groupIndex * cell.workers, (groupIndex + 1) * cell.workers);
         const parts = await unlessAborted(Promise.all(groupHandles.map((handle, k) => handle.turn('window', {
-          lead, windowS, awaitCompiles: jitWait, bare: Boolean(rowState.owner), poll, fixed: (rowState.owner ?? rowState).fixedWindow, rate: rate && groupHandles.length > 1 ? { ...rate, perSec: rate.perSec / groupHandles.length, seed: rate.seed + 104729 * k } : rate,
+          lead, windowS, awaitCompiles: jitWait, bare: Boolean(cell.owner), poll, fixed: (cell.owner ?? cell).fixedWindow, rate: rate && groupHandles.length > 1 ? { ...rate, perSec: rate.perSec / groupHandles.length, seed: rate.seed + 104729 * k } : rate,
         }, windowTimeoutMs))), signal);
         const w = parts.length > 1 ? combineWindows(parts) : parts[0];
         const server1 = processCpuUs(serverPid);
@@ -68,10 +67,10 @@ async function runRounds(rowStates, { bench, admin, context, settings, serverPid
         await bench.verify?.(admin, context, w.workload);
         const { compileWaitMs = 0, ...figures } = w;
         compileWaitS += compileWaitMs / 1000;
-        rowState.compileWaitS.windows += compileWaitMs / 1000;
-        rowState.windows.push({ round: r, process: groupIndex, ...figures, serverCpuUs: server0 === null || server1 === null ? null : server1 - server0 });
+        cell.compileWaitS.windows += compileWaitMs / 1000;
+        cell.windows.push({ round: r, process: groupIndex, ...figures, serverCpuUs: server0 === null || server1 === null ? null : server1 - server0 });
       } catch (err) {
-        await fail(rowState, err);
+        await fail(cell, err);
       }
     }
   }
@@ -79,27 +78,27 @@ async function runRounds(rowStates, { bench, admin, context, settings, serverPid
   return { order, budgetStopped, budget };
 }
 
-/** Close each measured driver's connections (in each of its processes) and make its row from its windows. */
-async function closeRows(rowStates, { concurrency, jitWait, rate, signal, fail }) {
-  for (const rowState of rowStates.filter((c) => c.handles.length && !c.row)) {
+/** Close each measured cell's connections (in each of its processes) and make its row from its windows. */
+async function closeRows(cells, { concurrency, jitWait, rate, signal, fail }) {
+  for (const cell of cells.filter((c) => c.handles.length && !c.row)) {
     signal?.throwIfAborted();
     const parts = [];
     try {
       // Each process sends its latencies' histogram, merged with the row's others. A bare-loop row's
       // processes are closed by the row it shares them with; it times no latency.
-      if (!rowState.owner) for (const handle of rowState.handles) parts.push(await unlessAborted(handle.turn('close', {}, 30000), signal));
+      if (!cell.owner) for (const handle of cell.handles) parts.push(await unlessAborted(handle.turn('close', {}, 30000), signal));
     } catch (err) {
-      await fail(rowState, err);
+      await fail(cell, err);
       continue;
     }
-    const closed = rowState.owner ? { operations: sum(rowState.windows.map((w) => w.ops)), latency: null }
+    const closed = cell.owner ? { operations: sum(cell.windows.map((w) => w.ops)), latency: null }
       : parts.length > 1 ? combineClosed(parts) : parts[0];
-    rowState.row = rowFromWindows(rowState, closed, { concurrency, jitWait, rate });
+    cell.row = rowFromWindows(cell, closed, { concurrency, jitWait, rate });
   }
   // A driver failed part-way: its processes may hold open connections or a half-read reply.
-  for (const rowState of rowStates) {
-    if (!rowState.row || rowState.row.ok) continue;
-    for (const handle of rowState.handles.filter((h) => h.alive)) {
+  for (const cell of cells) {
+    if (!cell.row || cell.row.ok) continue;
+    for (const handle of cell.handles.filter((h) => h.alive)) {
       await handle.turn('close', {}, 10000).catch(() => handle.kill());
     }
   }
@@ -112,7 +111,10 @@ async function closeRows(rowStates, { concurrency, jitWait, rate, signal, fail }
  * @param {{ get(driver, copy): Promise<DriverHandle> }} p.processes a driver's processes (settings.processes of each)
  * @param {object} p.admin the harness's own connection (set-up and checks, never measured)
  * @param {object} p.context { schema, server, options }
- * @param {object} p.settings { rounds, time, lead, warmup, concurrency, callTimeoutMs, processes }
+ * @param {Readonly<object>} p.settings the run's settings (resolve-run.js Settings)
+ * @param {number} p.level the level's concurrency
+ * @param {number} p.windowS the measured seconds of each window
+ * @param {object|null} [p.benchRate] --rate: this bench's rate in this pass (rate-passes.js resolveRate); null for a closed loop
  * @param {number} [p.serverPid] the embedded mariadbd, for its CPU time per operation
  * @param {AbortSignal} [p.signal]
  * @param {object} [p.progress] { round(bench, r, rounds) }
@@ -120,30 +122,30 @@ async function closeRows(rowStates, { concurrency, jitWait, rate, signal, fail }
  * @param {object} [p.pace] a paced run's clock (pace.js)
  * @returns {Promise<{ rows: Array, order: string[][], budgetStopped: boolean, budget: number|null }>} one row per driver, in driver order
  */
-export async function measureBench({ bench, drivers, processes, admin, context, settings, serverPid, signal, progress, serverAlive, pace }) {
-  const rowStates = rowsOf(bench, drivers, context, settings);
-  // A rowState that fails gets its failed row; a failure that is the server's ends the bench. Two rows
+export async function measureBench({ bench, drivers, processes, admin, context, settings, level, windowS, benchRate = null, serverPid, signal, progress, serverAlive, pace }) {
+  const cells = cellsOf(bench, drivers, context, settings);
+  // A cell that fails gets its failed row; a failure that is the server's ends the bench. Two cells
   // that share processes fail together: a failed window closes the process's connections.
-  const fail = async (rowState, err) => {
+  const fail = async (cell, err) => {
     if (signal?.aborted) throw signal.reason;
-    rowState.row = failedRowOf(rowState, errorText(err));
-    const partner = rowState.owner ?? rowState.sharer;
-    if (partner && !partner.row) partner.row = failedRowOf(partner, `${errorText(err)} (in ${rowState.driver.name}, whose processes it shares)`);
+    cell.row = failedRowOf(cell, errorText(err));
+    const partner = cell.owner ?? cell.sharer;
+    if (partner && !partner.row) partner.row = failedRowOf(partner, `${errorText(err)} (in ${cell.driver.name}, whose processes it shares)`);
     if (!(err instanceof DriverProcessError) && !(await serverAlive())) {
-      throw new ServerLost(`lost the server during ${bench.name} on ${rowState.driver.name}: ${errorText(err)}`);
+      throw new ServerLost(`lost the server during ${bench.name} on ${cell.driver.name}: ${errorText(err)}`);
     }
   };
 
-  for (const rowState of rowStates) if (notApplicableReason(rowState.plan)) rowState.row = naRow(rowState.driver, notApplicableReason(rowState.plan));
+  for (const cell of cells) if (notApplicableReason(cell.plan)) cell.row = naRow(cell.driver, notApplicableReason(cell.plan));
   // Start every process the bench needs at once (each takes about 0.4 s to start, mostly loading);
   // one that fails to start is started again, and fails its row, when it is opened.
-  await unlessAborted(Promise.allSettled(rowStates.filter((c) => !c.row && !c.owner)
+  await unlessAborted(Promise.allSettled(cells.filter((c) => !c.row && !c.owner)
     .flatMap((c) => Array.from({ length: c.copies * c.workers }, (_, copy) => processes.get(c.driver, copy)))), signal);
   const jitWait = waitsForCompiles(settings);
   // --rate: each window runs the open schedule at this rate (open-loop.js) instead of a closed loop.
-  const rate = windowRate(settings.benchRate);
-  await openRows(rowStates.filter((c) => !c.row), { bench, processes, context, settings, signal, fail, jitWait });
-  const { order, budgetStopped, budget } = await runRounds(rowStates, { bench, admin, context, settings, serverPid, signal, progress, fail, pace, jitWait, rate });
-  await closeRows(rowStates, { concurrency: benchConcurrency(bench, settings), jitWait, rate, signal, fail });
-  return { rows: rowStates.map((c) => c.row), order, budgetStopped, budget };
+  const rate = windowRate(benchRate);
+  await openRows(cells.filter((c) => !c.row), { bench, processes, context, settings, level, windowS, signal, fail, jitWait });
+  const { order, budgetStopped, budget } = await runRounds(cells, { bench, admin, context, settings, windowS, serverPid, signal, progress, fail, pace, jitWait, rate });
+  await closeRows(cells, { concurrency: benchConcurrency(bench, level), jitWait, rate, signal, fail });
+  return { rows: cells.map((c) => c.row), order, budgetStopped, budget };
 }

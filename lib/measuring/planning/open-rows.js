@@ -6,35 +6,35 @@ import { notApplicableReason } from '../bench/plan.js';
 import { benchConcurrency, naRow } from './rows.js';
 
 /** Connections, pool and warm-up in each driver's own process, one driver at a time. */
-export async function openRows(rowStates, { bench, processes, context, settings, signal, fail, jitWait }) {
-  const { warmup, callTimeoutMs, windowS, lead } = settings;
-  // --replay: each process warms up for this many operations (warm-up.js), not a time.
+export async function openRows(cells, { bench, processes, context, settings, level, windowS, signal, fail, jitWait }) {
+  const { warmup, callTimeoutMs, lead } = settings;
+  // --replay: each process warms up for this many operations (warm-up-loops.js), not a time.
   const warmupOps = settings.replay?.warmupOps;
-  const concurrency = benchConcurrency(bench, settings);
+  const concurrency = benchConcurrency(bench, level);
   // --rtt held in the driver processes: the hold the bench's first row opened tuned on its driver
   // (held-tuning.js), which every row takes; the reference row (the baseline's) then opens first.
   let benchHold = null;
   const held = settings.network?.rttMs > 0 && settings.network.via === 'process';
-  const reference = held ? rowStates.find((c) => c.driver.name === settings.baseline && !c.owner) : null;
-  const rows = [...(reference ? [reference] : []), ...rowStates.filter((c) => !c.owner && c !== reference)];
+  const reference = held ? cells.find((c) => c.driver.name === settings.baseline && !c.owner) : null;
+  const rows = [...(reference ? [reference] : []), ...cells.filter((c) => !c.owner && c !== reference)];
   // A bare-loop row (calibrate) is opened with the row whose processes it shares.
-  for (const rowState of [...rows, ...rowStates.filter((c) => c.owner)]) {
+  for (const cell of [...rows, ...cells.filter((c) => c.owner)]) {
     signal?.throwIfAborted();
-    if (rowState.owner) {
-      if (rowState.owner.row) rowState.row ??= { ...rowState.owner.row, driver: rowState.driver.name };
-      else Object.assign(rowState, { handles: rowState.owner.handles, protocol: rowState.owner.protocol, pool: rowState.owner.pool });
+    if (cell.owner) {
+      if (cell.owner.row) cell.row ??= { ...cell.owner.row, driver: cell.driver.name };
+      else Object.assign(cell, { handles: cell.owner.handles, protocol: cell.owner.protocol, pool: cell.owner.pool });
       continue;
     }
     // One of the row's processes: its connections and its warm-up; `aside`, on the harness's CPU.
     const openCopy = async (copy, aside = false) => {
-      const handle = await unlessAborted(processes.get(rowState.driver, copy), signal);
+      const handle = await unlessAborted(processes.get(cell.driver, copy), signal);
       // --warmup is the row's, shared among its processes; each then warms up until it is up to
-      // speed (warm-up.js), and in its lead-ins.
+      // speed (warm-up-loops.js), and in its lead-ins.
       const opened = await unlessAborted(handle.turn('open', {
-        bench: bench.name, concurrency, warmup: warmup / rowState.copies, settle: settings.warmupSettles !== false, awaitCompiles: jitWait, callTimeoutMs, setupData: context.setupData,
-        replay: bench.replaySets?.[rowState.driver.name], // --replay: the set this row's connections replay
-        warmupOps, // --replay: the operations each process warms up for (warm-up.js)
-        fixed: rowState.fixedWindow, windowS, lead, // its windows sized as the row's first opened process's (then side by side, then from its rounds)
+        bench: bench.name, concurrency, warmup: warmup / cell.copies, settle: settings.warmupSettles !== false, awaitCompiles: jitWait, callTimeoutMs, setupData: context.setupData,
+        replay: bench.replaySets?.[cell.driver.name], // --replay: the set this row's connections replay
+        warmupOps, // --replay: the operations each process warms up for (warm-up-loops.js)
+        fixed: cell.fixedWindow, windowS, lead, // its windows sized as the row's first opened process's (then side by side, then from its rounds)
         held: benchHold ? { holdMs: benchHold.holdMs, measure: copy === 0 } : undefined, // --rtt: the bench's hold
       },
         callTimeoutMs + warmup * 1000 + 30000 + (warmupOps ?? 0) * 2, { aside }), signal);
@@ -42,31 +42,31 @@ export async function openRows(rowStates, { bench, processes, context, settings,
     };
     // Keeps an opened process in its row; false when the driver's own plan says n/a.
     const keep = (copy, { handle, opened }) => {
-      rowState.handles.push(handle);
+      cell.handles.push(handle);
       if (notApplicableReason(opened)) { // the driver's own plan, with the bench's set-up data, says n/a
-        rowState.row = naRow(rowState.driver, notApplicableReason(opened));
+        cell.row = naRow(cell.driver, notApplicableReason(opened));
         return false;
       }
-      rowState.protocol = opened.protocol;
-      rowState.fixedWindow ??= opened.fixed;
-      rowState.warmupOps ??= opened.warmupOps; // the same in every process of the row
+      cell.protocol = opened.protocol;
+      cell.fixedWindow ??= opened.fixed;
+      cell.warmupOps ??= opened.warmupOps; // the same in every process of the row
       if (copy === 0 && opened.held) {
-        rowState.held = opened.held;
+        cell.held = opened.held;
         benchHold ??= opened.held;
       }
-      (rowState.warmupSeconds ??= []).push(round3(opened.warmupSeconds));
-      rowState.compileWaitS.warmup += opened.compileWaitSeconds ?? 0;
-      rowState.pool = opened.pool;
+      (cell.warmupSeconds ??= []).push(round3(opened.warmupSeconds));
+      cell.compileWaitS.warmup += opened.compileWaitSeconds ?? 0;
+      cell.pool = opened.pool;
       return true;
     };
     try {
-      const total = rowState.copies * rowState.workers;
+      const total = cell.copies * cell.workers;
       // --replay: a process's warm-up is a number of operations, the same program in every process
       // (same-program.js), and the rows' windows are sized side by side afterwards; so a row's
       // processes warm up two at a time, the second of each pair on the harness's CPU, which only
       // waits meanwhile. Every row warms the same share of its processes there, so that what this
       // does to a process's later speed is the same in every row.
-      const inPairs = warmupOps && !held && rowState.workers === 1 && processes.canWarmAside?.();
+      const inPairs = warmupOps && !held && cell.workers === 1 && processes.canWarmAside?.();
       for (let copy = 0; copy < total;) {
         if (inPairs && copy + 1 < total) {
           // Both settle before either is kept or fails the row: no warm-up is left running unseen.
@@ -74,7 +74,7 @@ export async function openRows(rowStates, { bench, processes, context, settings,
           const failed = both.find((p) => p.status === 'rejected');
           if (failed) {
             // The other's connections are closed with the failed row's (closeRows).
-            for (const p of both) if (p.status === 'fulfilled') rowState.handles.push(p.value.handle);
+            for (const p of both) if (p.status === 'fulfilled') cell.handles.push(p.value.handle);
             throw failed.reason;
           }
           if (!keep(copy, both[0].value) || !keep(copy + 1, both[1].value)) break;
@@ -85,7 +85,7 @@ export async function openRows(rowStates, { bench, processes, context, settings,
         }
       }
     } catch (err) {
-      await fail(rowState, err);
+      await fail(cell, err);
     }
   }
 }

@@ -1,6 +1,7 @@
-// `--rate 2000,4000` or `--rate 50%,120%`: the benches that take an open schedule (a bench's
-// `openSchedule`) run once per rate (open-loop.js), after the run's closed-loop pass when a rate is a
-// share of the closed-loop maximum. The latency-against-throughput table is reporting/rates.js.
+// `--rate 2000,4000` or `--rate 50%,120%`: the rate passes of a level. The benches that take an open
+// schedule (a bench's `openSchedule`) run once per rate (open-loop.js), after the run's closed-loop
+// pass when a rate is a share of the closed-loop maximum; here the flags are parsed, the passes listed
+// and each pass's rate resolved per bench. The figures of a rate are figures/rate-figures.js's.
 import { usageError } from '../../common/errors.js';
 import { SCHEDULES } from '../figures/rate-figures.js';
 
@@ -45,9 +46,9 @@ export function assertRateBenches(benches) {
   }
 }
 
-/** The settings' record of --rate (saved with the run). */
-export const rateSettings = (opts) => (opts.rate ? {
-  rates: opts.rate, schedule: opts.schedule ?? 'poisson', latencyLimitMs: opts.latencyLimit ?? null, seed: 1,
+/** The settings' record of --rate, --schedule and --latency-limit (saved with the run). */
+export const rateSettings = ({ rate, schedule, latencyLimit }) => (rate ? {
+  rates: rate, schedule: schedule ?? 'poisson', latencyLimitMs: latencyLimit ?? null, seed: 1,
 } : null);
 
 /**
@@ -76,18 +77,12 @@ export const windowRate = (benchRate) => (benchRate
   ? { perSec: benchRate.askedPerSec, schedule: benchRate.schedule, seed: benchRate.seed, latencyLimitMs: benchRate.latencyLimitMs }
   : null);
 
-/** How many times each bench is measured at each level: once, or once per rate (and the closed-loop pass for shares). */
-export const ratePasses = (run) => (run ? run.rates.length + (run.rates.some((r) => r.pctOfMax !== undefined) ? 1 : 0) : 1);
-
 /**
- * Run `runLevel(levelSettings)` for the closed-loop pass (when a rate is a share of the maximum) and
- * then once per rate of settings.rate (the run's, rateSettings), levelSettings.passRate being that
- * rate ({ perSec } or { pctOfMax }); the runner resolves it per bench (resolveRate: settings.benchRate) and marks its entries.
+ * The rate passes of a level, each the rate a pass asks for ({ perSec } or { pctOfMax }; null for a
+ * closed loop): one closed-loop pass without --rate; with it, the closed-loop pass first when a rate
+ * is a share of that pass's maximum, then one pass per rate (settings.rate: rateSettings's).
  */
-export async function forEachRate(settings, runLevel) {
-  const run = settings.rate;
-  if (!run) return runLevel(settings);
-  if (run.rates.some((r) => r.pctOfMax !== undefined)) await runLevel({ ...settings, passRate: null });
-  for (const rate of run.rates) await runLevel({ ...settings, passRate: rate });
-  return undefined;
-}
+export const passRates = (run) => (run ? [...(run.rates.some((r) => r.pctOfMax !== undefined) ? [null] : []), ...run.rates] : [null]);
+
+/** How many times each bench is measured at each level: once, or once per rate (and the closed-loop pass for shares). */
+export const ratePasses = (run) => passRates(run).length;

@@ -11,10 +11,9 @@ import { shuffle } from './schedule.js';
  * time per operation of its own, taken on the same stretch of the host's drift as the others'. Sets
  * `fixedWindow` on the rows it sized.
  */
-export async function sizeWindowsSideBySide(rowStates, { settings, windowTimeoutMs, signal, fail }) {
-  const rows = rowStates.filter((c) => !c.row && !c.owner && c.fixedWindow);
+export async function sizeWindowsSideBySide(cells, { windowS, lead, windowTimeoutMs, signal, fail }) {
+  const rows = cells.filter((c) => !c.row && !c.owner && c.fixedWindow);
   if (rows.length === 0) return;
-  const { windowS, lead } = settings;
   const msPerOp = new Map(rows.map((c) => [c, []]));
   const left = new Map(rows.flatMap((c) => Array.from({ length: c.copies }, (_, groupIndex) => {
     const handle = c.handles[groupIndex * c.workers];
@@ -22,31 +21,31 @@ export async function sizeWindowsSideBySide(rowStates, { settings, windowTimeout
   })));
   while (rows.some((c) => !c.row && c.handles.some((h) => left.get(h) > 0))) {
     for (let groupIndex = 0; groupIndex < Math.max(...rows.map((c) => c.copies)); groupIndex++) {
-      for (const rowState of shuffle(rows)) {
-        const handle = rowState.handles[groupIndex * rowState.workers];
-        if (rowState.row || groupIndex >= rowState.copies || !(left.get(handle) > 0)) continue;
+      for (const cell of shuffle(rows)) {
+        const handle = cell.handles[groupIndex * cell.workers];
+        if (cell.row || groupIndex >= cell.copies || !(left.get(handle) > 0)) continue;
         signal?.throwIfAborted();
         try {
-          const w = await unlessAborted(handle.turn('window', { lead, windowS, fixed: rowState.fixedWindow }, windowTimeoutMs), signal);
+          const w = await unlessAborted(handle.turn('window', { lead, windowS, fixed: cell.fixedWindow }, windowTimeoutMs), signal);
           left.set(handle, left.get(handle) - 1);
-          if (sizesRow(left.get(handle)) && w.opsPerSec > 0) msPerOp.get(rowState).push(1000 / w.opsPerSec);
+          if (sizesRow(left.get(handle)) && w.opsPerSec > 0) msPerOp.get(cell).push(1000 / w.opsPerSec);
         } catch (err) {
           left.set(handle, 0);
-          await fail(rowState, err);
+          await fail(cell, err);
         }
       }
     }
   }
-  for (const rowState of rows) {
-    if (!rowState.row && msPerOp.get(rowState).length) rowState.fixedWindow = fixedFromMsPerOp(msPerOp.get(rowState), { windowS, lead });
+  for (const cell of rows) {
+    if (!cell.row && msPerOp.get(cell).length) cell.fixedWindow = fixedFromMsPerOp(msPerOp.get(cell), { windowS, lead });
   }
 }
 
 /** At round `resizeAtRound`, sizes each fixed-window row's windows again from its rounds since `resizeFromRound` (sets `fixedWindow`). */
-export function resizeIfDue(r, rowStates, { windowS, lead }) {
+export function resizeIfDue(r, cells, { windowS, lead }) {
   if (r !== REPLAY_SIZING.resizeAtRound) return;
-  for (const rowState of rowStates.filter((c) => !c.row && !c.owner && c.fixedWindow)) {
-    const msPerOp = rowState.windows.filter((w) => w.round >= REPLAY_SIZING.resizeFromRound && w.opsPerSec > 0).map((w) => 1000 / w.opsPerSec);
-    if (msPerOp.length) rowState.fixedWindow = fixedFromMsPerOp(msPerOp, { windowS, lead });
+  for (const cell of cells.filter((c) => !c.row && !c.owner && c.fixedWindow)) {
+    const msPerOp = cell.windows.filter((w) => w.round >= REPLAY_SIZING.resizeFromRound && w.opsPerSec > 0).map((w) => 1000 / w.opsPerSec);
+    if (msPerOp.length) cell.fixedWindow = fixedFromMsPerOp(msPerOp, { windowS, lead });
   }
 }

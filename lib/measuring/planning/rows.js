@@ -12,8 +12,8 @@ export const processesFor = (plan, settings) => (plan.summarize ? 1 : Math.max(1
 /** How many worker processes share each window of a row (--workers): one when its plan keeps figures of its own. */
 export const workersFor = (plan, settings) => (plan.summarize ? 1 : Math.max(1, settings.workers ?? 1));
 
-// A bench may fix its own connections (pool_select_users); else the run's --concurrency.
-export const benchConcurrency = (bench, settings) => bench.concurrency ?? settings.concurrency;
+// A bench may fix its own connections (pool_select_users); else the level's concurrency.
+export const benchConcurrency = (bench, level) => bench.concurrency ?? level;
 
 /** A driver's row that is n/a (its plan, or the run, says why). */
 export const naRow = (driver, reason) => ({ driver: driver.name, protocol: 'n/a', ok: false, status: 'n/a', error: reason });
@@ -21,17 +21,17 @@ export const naRow = (driver, reason) => ({ driver: driver.name, protocol: 'n/a'
 /** A driver's row that failed, with its error (and the protocol it ran, when known). */
 export const failedRow = (driver, error, protocol = 'n/a') => ({ driver: driver.name, protocol, ok: false, status: 'failed', error });
 
-/** The failed row of a row state (its protocol as opened, else as planned). */
-export const failedRowOf = (rowState, error) => failedRow(rowState.driver, error, rowState.protocol ?? rowState.plan.protocol ?? 'n/a');
+/** The failed row of a cell (its protocol as opened, else as planned). */
+export const failedRowOf = (cell, error) => failedRow(cell.driver, error, cell.protocol ?? cell.plan.protocol ?? 'n/a');
 
 /**
- * A bench's row states, one per driver (a row being measured: its plan, how many processes and
- * workers measure it, which gives each round's window, its processes' handles and its windows; its
- * `row` once it has one). A bare-loop row (calibrate) shares the processes of its `owner` row, whose
- * `sharer` it is.
+ * A bench's cells at one level and rate, one per driver (a row being measured: its plan, how many
+ * processes and workers measure it, which gives each round's window, its processes' handles and its
+ * windows; its `row` once it has one). A bare-loop cell (calibrate) shares the processes of its
+ * `owner` cell, whose `sharer` it is.
  */
-export function rowsOf(bench, drivers, context, settings) {
-  const rowStates = drivers.map((driver) => {
+export function cellsOf(bench, drivers, context, settings) {
+  const cells = drivers.map((driver) => {
     const plan = planFor(bench, driver, context);
     const copies = processesFor(plan, settings);
     return { driver, plan, copies, workers: workersFor(plan, settings), processFor: processSchedule(copies), handles: [], windows: [], row: null, compileWaitS: { warmup: 0, windows: 0 } };
@@ -39,47 +39,47 @@ export function rowsOf(bench, drivers, context, settings) {
   // calibrate's bare-loop row of a driver (driver.bareLoopOf) runs in that driver's row's processes,
   // on its connections, each round in the same process as the harness's window: the two sides
   // differ by the harness alone, not also by two draws of processes (docs/measuring.md, "Calibrating the harness").
-  for (const rowState of rowStates.filter((c) => c.driver.bareLoopOf)) {
-    const owner = rowStates.find((c) => c.driver.name === rowState.driver.bareLoopOf && !c.driver.bareLoopOf);
-    if (!owner) throw new Error(`${rowState.driver.name}: no row ${rowState.driver.bareLoopOf} to share processes with`);
-    Object.assign(rowState, { owner, copies: owner.copies, workers: owner.workers, processFor: owner.processFor });
-    owner.sharer = rowState;
+  for (const cell of cells.filter((c) => c.driver.bareLoopOf)) {
+    const owner = cells.find((c) => c.driver.name === cell.driver.bareLoopOf && !c.driver.bareLoopOf);
+    if (!owner) throw new Error(`${cell.driver.name}: no row ${cell.driver.bareLoopOf} to share processes with`);
+    Object.assign(cell, { owner, copies: owner.copies, workers: owner.workers, processFor: owner.processFor });
+    owner.sharer = cell;
   }
-  return rowStates;
+  return cells;
 }
 
 /**
  * Pure: a measured row from its windows and its processes' closing reports (`closed`, combined): its
  * figures, cost and latencies, and what the run's settings add (`rate`: --rate's asked rate).
  */
-export function rowFromWindows(rowState, closed, { concurrency, jitWait, rate }) {
+export function rowFromWindows(cell, closed, { concurrency, jitWait, rate }) {
   return {
-    driver: rowState.driver.name,
-    protocol: rowState.protocol,
+    driver: cell.driver.name,
+    protocol: cell.protocol,
     ok: true,
     status: 'ok',
     error: null,
-    ...summarizeWindows(rowState.windows),
-    connections: concurrency * rowState.workers,
-    pool: rowState.pool ? { size: concurrency, callers: concurrency } : undefined,
+    ...summarizeWindows(cell.windows),
+    connections: concurrency * cell.workers,
+    pool: cell.pool ? { size: concurrency, callers: concurrency } : undefined,
     // --rtt held in the driver processes: the bench's hold each way, and what it added on this row's driver (held-tuning.js).
-    ...(rowState.held ? { held: rowState.held } : {}),
+    ...(cell.held ? { held: cell.held } : {}),
     // --workers: each window ran in this many processes at once, each with its own connections (or pool).
-    ...(rowState.workers > 1 ? { workers: rowState.workers } : {}),
+    ...(cell.workers > 1 ? { workers: cell.workers } : {}),
     operations: closed.operations,
     latency: closed.latency,
     // --rate: the rate achieved, skipped and late arrivals, and the schedule lag (latency from intended starts).
-    ...(rate ? { rate: summarizeRate(rowState.windows.map((w) => w.rate), rate.perSec), lag: closed.lag } : {}),
+    ...(rate ? { rate: summarizeRate(cell.windows.map((w) => w.rate), rate.perSec), lag: closed.lag } : {}),
     // A bench's own figures for the row (e.g. a payments workload's retries, deadlocks and p95).
     workload: closed.workload,
     processRssMB: closed.rssMB,
-    processes: rowState.handles.length / rowState.workers,
-    // Each process's warm-up (warm-up.js: until its time per operation stopped improving).
-    warmupSeconds: rowState.warmupSeconds,
-    warmupOps: rowState.warmupOps, // --replay: the operations each process warmed up for
+    processes: cell.handles.length / cell.workers,
+    // Each process's warm-up (warm-up-loops.js: until its time per operation stopped improving).
+    warmupSeconds: cell.warmupSeconds,
+    warmupOps: cell.warmupOps, // --replay: the operations each process warmed up for
     // What the row's processes waited for V8 to finish compiling, in their warm-ups and after
     // their windows (jit.js); null where they could not wait.
-    compileWaitSeconds: jitWait && rowState.handles.every((h) => h.awaitsCompiles)
-      ? { warmup: round3(rowState.compileWaitS.warmup), windows: round3(rowState.compileWaitS.windows) } : null,
+    compileWaitSeconds: jitWait && cell.handles.every((h) => h.awaitsCompiles)
+      ? { warmup: round3(cell.compileWaitS.warmup), windows: round3(cell.compileWaitS.windows) } : null,
   };
 }

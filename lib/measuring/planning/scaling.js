@@ -1,6 +1,6 @@
-// `--concurrency 1,4,16`: the chosen benches are run once per level (the scaling table that shows
-// each driver's ops/s and p99 latency per level is reporting/scaling.js). A single level is the plain
-// run it always was.
+// `--concurrency 1,4,16`: the run's levels, each measuring the chosen benches (measure-run.js's
+// loop; the scaling table of each driver's ops/s and p99 latency per level is reporting/scaling.js).
+// A single level is the plain run it always was.
 import { usageError } from '../../common/errors.js';
 
 const MAX_LEVEL = 1024;
@@ -25,18 +25,3 @@ export function parseConcurrency(value) {
 
 /** settings.concurrency (a number or a list) -> the list of levels. */
 export const concurrencyLevels = (concurrency) => (Array.isArray(concurrency) ? concurrency : [concurrency ?? 1]);
-
-/**
- * Run `runLevel(levelSettings)` once per level, the settings' concurrency replaced by the level;
- * the bench entries each level adds to `results.benches` are marked with `concurrency`.
- */
-export async function forEachLevel(settings, results, runLevel) {
-  for (const level of concurrencyLevels(settings.concurrency)) {
-    const before = results.benches.length;
-    try {
-      await runLevel({ ...settings, concurrency: level });
-    } finally {
-      for (const entry of results.benches.slice(before)) entry.concurrency = level;
-    }
-  }
-}

@@ -1,4 +1,4 @@
-// Pure: the round schedule of a bench: a fresh random order each round, which of a row's processes
+// Pure: the round schedule of a bench: a fresh random order of its cells each round, which of a cell's processes
 // gives its window, and whether to run another round (a count, a precision target, a time budget).
 import { pairedDelta } from '../figures/paired-delta.js';
 
@@ -7,14 +7,15 @@ import { pairedDelta } from '../figures/paired-delta.js';
 export const PRECISION_BATCH = 12;
 
 /**
- * Has every row's paired Δ against the bench's reference (the baseline, else the first driver that
- * runs) reached ±`precisionPct`, its interval taken at `level`? True when there is nothing to compare.
+ * Has every cell's paired Δ against the bench's reference cell (the baseline's, else the first
+ * driver's that runs) reached ±`precisionPct`, its interval taken at `level`? True when there is
+ * nothing to compare.
  */
 export function preciseEnough(cells, baseline, precisionPct, level = 0.95) {
-  const ref = cells.find((c) => c.driver.name === baseline) ?? cells[0];
+  const ref = cells.find((cell) => cell.driver.name === baseline) ?? cells[0];
   if (!ref) return true;
-  return cells.filter((c) => c !== ref).every((c) => {
-    const d = pairedDelta(c.windows, ref.windows, level);
+  return cells.filter((cell) => cell !== ref).every((cell) => {
+    const d = pairedDelta(cell.windows, ref.windows, level);
     return Number.isFinite(d?.halfWidthPct) && d.halfWidthPct <= precisionPct;
   });
 }
@@ -23,10 +24,11 @@ export function preciseEnough(cells, baseline, precisionPct, level = 0.95) {
 export const MIN_ROUNDS = 24;
 
 /**
- * How many rounds to run: `rounds`, or with a precision target, on in batches until it holds or
- * `maxRounds`; with a time budget, no new round once `elapsedS` is past it (after MIN_ROUNDS).
+ * How many rounds to run: the settings' `rounds`, or with a precision target, on in batches until it
+ * holds or `maxRounds`; with a time `budget` (seconds per cell), no new round once `elapsedS` is past
+ * it for the `cells` still measured (after MIN_ROUNDS).
  */
-export function moreRounds(r, { rounds, precision, maxRounds, precisionLevel, baseline, budget }, cells, elapsedS = 0) {
+export function moreRounds(r, { rounds, precision, maxRounds, precisionLevel, baseline }, { budget = null, cells = [], elapsedS = 0 } = {}) {
   if (budget && r >= MIN_ROUNDS && elapsedS > budget * cells.length) return false;
   if (r < rounds) return true;
   if (!precision || r >= maxRounds) return false;

@@ -12,7 +12,7 @@ import { describeWake, runWake } from '../host/wake.js';
 import { DEFAULT_JIT } from './jit-mode.js';
 import { windowLead } from '../figures/window-sizing.js';
 import { eachIntervalLevel } from '../figures/paired-delta.js';
-import { assertRateBenches, rateSettings } from './rates.js';
+import { assertRateBenches, rateSettings } from './rate-passes.js';
 
 // time: measured seconds per bench and driver, split into `rounds` windows; lead: the unmeasured
 // lead-in of each window, at most a third of its measured part (docs/measuring.md, "How a bench is
@@ -95,18 +95,17 @@ export function runSettings(opts, benches) {
     lead: windowLead(opts.lead ?? (replayTimed ? REPLAY_LEAD_S : preset.lead), benchS / rounds),
     driverProcessFlags: driverProcessFlags({ replay: opts.replay }),
     warmup: opts.warmup ?? preset.warmup,
-    // A default warm-up runs on until the driver is up to speed (warm-up.js); one asked for with
+    // A default warm-up runs on until the driver is up to speed (warm-up-loops.js); one asked for with
     // --warmup, and a smoke run's, are run as they are.
     warmupSettles: !opts.smoke && opts.warmup === undefined,
     processes: opts.processes ?? preset.processes,
     workers: opts.workers ?? 1,
-    wake: describeWake(runWake(opts)),
+    wake: describeWake(runWake(opts.wake, { openSchedule: Boolean(opts.rate) })),
     jit: opts.jit ?? DEFAULT_JIT,
     callTimeoutMs: 30000,
   };
 }
 
-/** The run's settings and its network (--rtt, --network), which the settings record by name and RTT. */
 /** The flags of a run's own benches (--bench-file, --sql and theirs) as given, and their names: what --from runs again. */
 function ownBenchSettings(opts, benches) {
   if (!opts.benchFile?.length && !opts.sql?.length) return {};
@@ -114,35 +113,47 @@ function ownBenchSettings(opts, benches) {
   return { ownBenches: { benchFile: opts.benchFile ?? [], sql: opts.sql ?? [], setup: opts.setup ?? null, prepared: Boolean(opts.prepared), allowWrites: Boolean(opts.allowWrites), ownNames } };
 }
 
+/**
+ * The run's settings, built once from the command's options: runSettings's, and the network
+ * (--rtt, --network, recorded by name and RTT), --replay's and --rate's. Options that cannot go
+ * together are refused here, in one line each.
+ */
 export function resolveSettings(opts, benches) {
-  const settings = runSettings(opts, benches);
+  const base = runSettings(opts, benches);
   // The driver processes cannot hold TLS bytes (drivers/held-sockets.js): a run with a TLS bench goes through the proxy.
   const tls = benches.filter((b) => b.requires?.includes('tls')).map((b) => b.name);
   const network = resolveNetwork({ rtt: opts.rtt, network: opts.network, via: opts.rttVia ?? (tls.length ? 'proxy' : undefined) });
   if (network.via === 'process' && tls.length) {
     throw usageError(`${tls.join(', ')}: --rtt-via process cannot hold TLS bytes; use --rtt-via proxy (the default for a run with a TLS bench)`);
   }
-  settings.network = { name: network.name, rttMs: network.rttMs, ...(network.via ? { via: network.via } : {}) };
   if (opts.recapture && !opts.replay) throw usageError('--recapture is for --replay runs', 'add --replay');
   if (opts.count && !opts.replay) throw usageError(`--count ${opts.count} counts the replayed client cost: it needs --replay`, `add --replay`);
   if (opts.jitNames && !opts.count) throw usageError('--jit-names names the JIT code of a count\'s kept profiles: it needs --replay --count instructions', 'add --replay --count instructions, or drop --jit-names');
-  if (opts.replay) {
-    if (network.rttMs > 0) throw usageError('--replay measures the driver with no network: it cannot take --rtt or --network', 'drop --rtt/--network, or --replay');
-    const warmupOps = opts.smoke ? SMOKE_REPLAY_WARMUP_OPS : REPLAY_WARMUP_OPS;
-    settings.replay = opts.count ? { figure: opts.count } : {
-      figure: 'client cost',
-      // Timed, a row's processes run the same program on the same operations (same-program.js, warm-up.js).
-      warmupOps,
-      warmupCollectionAfterOps: collectionPoint(warmupOps),
-      addressLayout: addressLayout(),
-      mallocTunables: FIXED_MALLOC_TUNABLES,
-    };
-  }
+  if (opts.replay && network.rttMs > 0) throw usageError('--replay measures the driver with no network: it cannot take --rtt or --network', 'drop --rtt/--network, or --replay');
   if ((opts.schedule || opts.latencyLimit) && !opts.rate) throw usageError(`${opts.schedule ? '--schedule' : '--latency-limit'} is for --rate runs`, 'add --rate');
   if (opts.rate) {
     if (opts.replay) throw usageError('--rate loads a server on a schedule: it cannot take --replay', 'drop --rate or --replay');
     assertRateBenches(benches);
-    settings.rate = rateSettings(opts);
   }
+  const settings = {
+    ...base,
+    network: { name: network.name, rttMs: network.rttMs, ...(network.via ? { via: network.via } : {}) },
+    ...(opts.replay ? { replay: replaySettings(opts) } : {}),
+    ...(opts.rate ? { rate: rateSettings(opts) } : {}),
+  };
   return { settings, network };
+}
+
+/** --replay's settings: the figure, and for a timed run what makes its rows' processes run the same program. */
+function replaySettings(opts) {
+  if (opts.count) return { figure: opts.count };
+  const warmupOps = opts.smoke ? SMOKE_REPLAY_WARMUP_OPS : REPLAY_WARMUP_OPS;
+  return {
+    figure: 'client cost',
+    // Timed, a row's processes run the same program on the same operations (same-program.js, warm-up-loops.js).
+    warmupOps,
+    warmupCollectionAfterOps: collectionPoint(warmupOps),
+    addressLayout: addressLayout(),
+    mallocTunables: FIXED_MALLOC_TUNABLES,
+  };
 }
