@@ -33,8 +33,8 @@ export function windowCarry() {
 /**
  * An insert bench's target table (`id BIGINT AUTO_INCREMENT PRIMARY KEY, <columns>`), kept across
  * windows and emptied only once it holds more than `maxRows`: TRUNCATE recreates the table's file,
- * and done before every window its I/O waited into the measured windows (insert A/A intervals of
- * ±7-9 % against ±5 % without). A window's rows are the ones above the highest id before it
+ * and done before every window its I/O waited into the measured windows
+ * (docs/history/2026-11-24-limitations.md#figures-the-codes-comments-held). A window's rows are the ones above the highest id before it
  * (`since`), which is what `verify` checks. A verify that passed reports the highest id it saw
  * (`verified`), so the next window starts without a query of its own.
  */

@@ -14,8 +14,8 @@ import {
 let state = null; // { accounts, id }: the seeded identities, as the application keeps them
 
 // The accounts and transfers are kept across windows and put back to their seed only once this many
-// transfers have been recorded since: a reset before every window cost about 20 ms of the harness's
-// queries per window. `verify` checks every transfer since the last reset.
+// transfers have been recorded since, as a reset before every window costs the harness's queries
+// (docs/history/2026-11-24-limitations.md#figures-the-codes-comments-held). `verify` checks every transfer since the last reset.
 const RESET_AFTER = 5000;
 const carry = windowCarry(); // transfers committed (and verified) since the last reset
 

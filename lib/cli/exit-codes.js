@@ -1,6 +1,6 @@
 // The exit codes a command's --help lists: each code's meaning written once, and per command the codes
 // it can return, with what its 0, 1, 2 or 4 mean there. README.md and docs/usage.md give the same
-// codes, and test/exit-codes.test.js holds the three to the codes the code returns.
+// codes, and test/integration/exit-codes.test.js holds the three to the codes the code returns.
 import { EXIT } from '../common/errors.js';
 
 const MEANING = {

@@ -53,7 +53,7 @@ export function percentileOfSorted(sorted, p) {
  * (0 < p <= 100); `sorted` ascending, null when empty. Unlike percentileOfSorted, always a value that
  * was observed, as a latency histogram's percentiles are (HdrHistogram's: the count's nearest rank):
  * a --rate window's p50 and p99 (rate-window.js) stand beside the row's, read from its histogram,
- * so they are taken the same way. The two disagree between ranks (test/stats.test.js).
+ * so they are taken the same way. The two disagree between ranks (test/unit/stats.test.js).
  */
 export function nearestRankOfSorted(sorted, p) {
   if (sorted.length === 0) return null;

@@ -4,7 +4,7 @@
 // parameters go through `.simple()`, the text protocol (COM_QUERY). Bun.SQL prepares a statement
 // exactly when it has parameters (capabilities.preparesIfParams): a text bench with parameters and a
 // binary one without are n/a (measuring/bench/plan.js). No batch, pipelining or streaming API.
-// The server's Com_* counters prove each path (test/runtimes.test.js).
+// The server's Com_* counters prove each path (test/integration/runtimes.test.js).
 
 const version = () => globalThis.Bun?.version ?? 'unknown';
 

@@ -4,15 +4,13 @@
 // is made, and the connected socket's write and 'data'/'end' events go through one queue per process.
 //
 // Why here and not in a proxy process: a proxy adds two loopback hops and a wake-up of another CPU
-// per round trip, and on the project's VM about 1 % of its round trips stalled for 1-10 ms
-// (docs/history/2026-11-25-rtt.md). While anything is held, and for a while after a held write went out
-// (the reply is on its way), this process's event loop turns without sleeping (setImmediate: each
-// turn still polls its sockets), so the CPU never idles and wakes in between; otherwise the loop
-// sleeps as usual. Within a turn it waits for the next chunk's time by spinning, up to SLICE_MS, on a
-// clock that allocates nothing: a loop of performance.now() calls or of bare setImmediate turns
-// allocates enough to cost the driver process 5-10 ms of collections per 1,000 operations at 0.2-0.5
-// ms, which landed in the measured latencies (docs/history/2026-11-25-rtt.md). A chunk never
-// goes on before its hold. TLS is not reached (its bytes leave through the raw socket's handle, below
+// per round trip, some of which stall (docs/history/2026-11-25-rtt.md). While anything is held, and
+// for a while after a held write went out (the reply is on its way), this process's event loop turns
+// without sleeping (setImmediate: each turn still polls its sockets), so the CPU never idles and
+// wakes in between; otherwise the loop sleeps as usual. Within a turn it waits for the next chunk's
+// time by spinning, up to SLICE_MS, on a clock that allocates nothing, whose garbage would land in
+// the measured latencies (docs/history/2026-11-25-rtt.md#2026-11-26---rtt-without-the-holds-garbage-issue-32).
+// A chunk never goes on before its hold. TLS is not reached (its bytes leave through the raw socket's handle, below
 // JavaScript): a TLS connection over a held socket is refused with one line.
 import net from 'node:net';
 import tls from 'node:tls';

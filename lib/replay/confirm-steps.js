@@ -1,9 +1,7 @@
-// A release history's steps, confirmed before they are reported. A count process could settle in a
-// state of its own: mysql2 3.7.1's `do` read 89,076 instructions/op in one process of four and
-// 88,862–88,864 in the others, the whole Δ in one V8 lookup (docs/history/2026-11-27-bisect.md), which
-// a history would call a step of +0.24 %. The cause, start-up's module reads completing in another
-// order, is gone (one thread in libuv's pool, valgrind.js); a step's sides are still counted again,
-// each in a new process, and when the two disagree beyond the bench's floor a third decides (the median).
+// A release history's steps, confirmed before they are reported: a count process once settled in a
+// state of its own, which a history would call a step (docs/history/2026-11-27-bisect.md#one-thread-in-libuvs-pool),
+// so a step's sides are counted again, each in a new process, and when the two disagree beyond the
+// bench's floor a third decides (the median).
 
 /** Pure: the indexes of the rows on either side of a step (consecutive counted rows beyond `floorPct`). */
 export function stepRows(rows, floorPct) {

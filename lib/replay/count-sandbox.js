@@ -3,9 +3,8 @@
 // (/tmp/mdb-<12 hex digits>: the same row, benches and sets, the same name in every run and clone)
 // holding links to the harness (h), to its dependencies (node_modules, when they lie outside it) and
 // to a checkout's driver (d), its replay sets and its job; the process runs there with Node keeping
-// the links' paths (--preserve-symlinks) and a fixed environment. Two clones of the harness at paths of
-// another length counted a driver that captures a stack per query 0.8 % apart, and directories named
-// at random put one row in one of two states 0.04 % apart.
+// the links' paths (--preserve-symlinks) and a fixed environment: a driver that captures a stack per
+// query counts the paths it sees (docs/history/2026-11-28-gate.md#designs-tried).
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';

@@ -17,28 +17,21 @@ export const COUNT_V8_FLAGS = Object.freeze(driverProcessFlags({ replay: true })
 export const MARKER = 'uv_os_getpriority';
 
 // glibc's malloc in a counted process: the timed replay's fixed thresholds (same-program.js), and a
-// thread cache deep enough to hold what an operation frees. With glibc's default of 7 chunks a size,
-// what an operation freed spilled into the bins, whose state depended on the process's history: the
-// same set of mysql2's `pipelining` counted in one of three steady states, 1,026,545, 1,031,75x or
-// 1,042,0xx instructions/op (6 processes, 2026-11-27), all of the difference in _int_malloc,
-// _int_free and unlink_chunk; with tcache_count=2000, six processes read 1,026,198 to 1,026,293.
+// thread cache deep enough to hold what an operation frees, which with glibc's default spilled into
+// bins whose state depended on the process's history (docs/history/2026-11-27-twins.md).
 // Arenas enough that every worker thread of a row's process gets one of its own (its benches' workers
 // stay parked, each holding its arena): past glibc's limit, threads would share arenas as lock
 // contention had it.
 export const COUNT_MALLOC_TUNABLES = `${FIXED_MALLOC_TUNABLES}:glibc.malloc.tcache_count=2000:glibc.malloc.arena_max=64`;
 
 // libuv's thread pool in a counted process: one thread. Start-up reads the harness's modules through
-// the pool, and with libuv's four threads their order of completion, and so the order of what the heap
-// holds, varied from process to process: mysql2 3.4.5's `do` counted 88,575 or 88,993 instructions/op
-// (5 of 8 processes the latter), all of the difference in V8's property lookup behind mysql2's
-// per-query Object.assign (a lookup cache keyed by addresses). With one thread, 8 of 8 read 88,992-88,993,
-// and 3.2.4's 6 of 6 88,961 (docs/history/2026-11-27-bisect.md#one-thread-in-libuvs-pool).
+// the pool, and with several threads their order of completion, and so the heap's, varied from
+// process to process (docs/history/2026-11-27-bisect.md#one-thread-in-libuvs-pool).
 export const COUNT_THREAD_POOL = 1;
 // How a counted process loads the harness's modules after its thread pool's reads were made one at a
 // time: with require() where this Node can require ES modules (count-entry.cjs), so that no read
-// interleaves with start-up's other work; else with import(). With import(), mariadb's `do` still
-// counted in one of two states 0.19 % apart in estimated cycles (1 process of 8), and the heap after
-// start-up differed by up to 224 bytes from process to process; with require(), 12 of 12 within 0.003 %.
+// interleaves with start-up's other work and leaves the heap different from process to process;
+// else with import() (docs/history/2026-11-27-cycles.md#modules-read-in-one-order).
 export const countModuleLoading = () => (process.features.require_module ? 'require' : 'import');
 
 /** Valgrind's version ('valgrind-3.19.0'), or null when it is not installed. */

@@ -15,7 +15,7 @@ import { harnessCode } from '../common/harness.js';
 // 3: a counted row's figures in `count` (counts.js readCountRows reads 2's instructionsPerOp as it).
 // 2: one process per driver, interleaved windows, paired Δ with its interval (deltaCI), cost per
 // operation, placement. `compare` still reads 1. The format is published as docs/results.schema.json
-// (its `schema` enum is READABLE_SCHEMAS; test/results-schema.test.js holds the two together).
+// (its `schema` enum is READABLE_SCHEMAS; test/unit/results-schema.test.js holds the two together).
 export const SCHEMA_VERSION = 4;
 export const READABLE_SCHEMAS = [1, 2, 3, 4];
 

@@ -8,8 +8,8 @@
 // (what a round trip added beyond its two holds, counting round trips as held-sockets.js does) and
 // sets the hold each way to (RTT - that cost) / 2. Every row of the bench takes that hold, so the
 // drivers are compared under one emulation: a hold tuned per row would cancel whatever a driver does
-// differently around a round trip, and its tuning's noise (about ±1 µs each way) would move the Δs
-// at 0.2 ms by up to 1 %. The first process of each other row measures once what the hold adds to its
+// differently around a round trip, and its tuning's noise would land in the Δs
+// (docs/history/2026-11-25-rtt.md#2026-11-26-morning---rtt-tuned-on-a-driver-once-per-bench-issue-32). The first process of each other row measures once what the hold adds to its
 // own operations, and each row reports what its driver saw in the same minute: its loopback p50 and
 // its held p50. A chunk is still never released before its hold.
 import { performance } from 'node:perf_hooks';
@@ -41,7 +41,7 @@ export function holdFor(rttMs, pathCostMs) {
 function heldTimer({ ops, check, rttMs, msPerOp, hold, callTimeoutMs, signal, clock }) {
   const calls = Math.min(2000, Math.max(24, Math.round(BLOCK_MS / (rttMs + msPerOp))));
   const oneOp = { ops, count: 1, check }; // each call: one operation per connection, checked
-  // One stall timer per block, not one per call: a timer per call added 3-5 µs to every time taken.
+  // One stall timer per block, not one per call, whose cost would be in every time taken.
   const timeBlock = async (into) => {
     const watch = stallWatch(callTimeoutMs, signal);
     const run = async () => {
@@ -59,7 +59,7 @@ function heldTimer({ ops, check, rttMs, msPerOp, hold, callTimeoutMs, signal, cl
     }
   };
   return {
-    // Not kept: the first held operations after the unheld warm-up read high (+3-10 µs at 0.2-1 ms).
+    // Not kept: the first held operations after the unheld warm-up read high.
     async warmIn(ms) {
       hold.set(ms);
       await timeBlock([]);
@@ -101,8 +101,8 @@ const report = (rttMs, holdMs, pathCostMs, m) => ({
 /**
  * Tune the hold each way from `holdMs` so that `ops` take `rttMs` longer per round trip held than
  * unheld (heldTimer). Each of STEPS measurements estimates the path's own cost per round trip; the
- * next hold, and the one kept, come from the mean of the estimates so far (one measurement moved
- * ±5 µs at 0.2 ms). Returns { holdMs, pathCostMs, addedMs (what the kept hold adds, by that mean),
+ * next hold, and the one kept, come from the mean of the estimates so far (one alone moves too
+ * much). Returns { holdMs, pathCostMs, addedMs (what the kept hold adds, by that mean),
  * roundTripsPerOp, loopbackP50Us, heldP50Us, within, tuned: true, steps }, with the hold left set to
  * the kept one; or { holdMs, skipped } when an operation made no round trip, with the hold left at holdMs.
  */

@@ -1,9 +1,7 @@
 // V8 compiles a function that has got hot to optimized code on a background thread, and the
 // function runs unoptimized until that compile is done. A driver process runs only in its own
-// windows (it is stopped between them), so a long compile can outlast the whole run: mysql2's
-// generated parser for a row of 100 columns takes V8 about 3 s of compiling here, and in every
-// driver process of a default run it was still compiling at the end (docs/measuring.md, "V8's background
-// compiles: --jit").
+// windows (it is stopped between them), so a long compile, such as mysql2's generated parser for a
+// row of 100 columns, can outlast the whole run (docs/history/2026-11-28-gate.md#what-bounds-the-two-minutes-the-same-day-later).
 // The wait is V8's own test hook %FinalizeOptimization(), which needs --allow-natives-syntax (it
 // lets code call such hooks, and changes nothing else); where it is missing, nothing waits and
 // the results say so. The modes are planning/jit-mode.js's; the flag, processes/launch.js's.

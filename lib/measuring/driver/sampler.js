@@ -1,11 +1,9 @@
 // Times a driver's operations with benchmark.js, inside the driver's own process: a warm-up that
 // sizes the sampled call, an unmeasured lead-in, and measured windows.
 //
-// benchmark.js's deferred mode costs tens of microseconds per sampled call (measured here: about
-// 50 µs, 4-5 % of a 1 ms call of DO statements). So one benchmark.js sample is one call that runs
-// a whole sample's worth of operations back to back on each connection, and ops/s = samples/s x
-// opsPerCall x connections. An operation stays exactly what the bench defines; one result in every
-// `opsPerCheck` (about every TARGET_CHECK_MS) is checked, as before the bookkeeping was amortised.
+// benchmark.js's deferred mode costs tens of microseconds per sampled call, so one benchmark.js
+// sample is one call that runs a whole sample's worth of operations back to back on each connection:
+// ops/s = samples/s x opsPerCall x connections (docs/history/2026-11-24-how-a-bench-is-measured.md#benchmarkjs-overheads).
 import { performance } from 'node:perf_hooks';
 import { GaplessBenchmark } from './gapless-benchmark.js';
 import { LatencyRecorder } from './latency.js';
@@ -13,10 +11,9 @@ import { runCall, stallWatch } from './operation-calls.js';
 import { leadIn, leadInByCount } from './warm-up-loops.js';
 import { windowLead } from '../figures/window-sizing.js';
 
-// One benchmark.js sample per window: between two samples benchmark.js spends about 2.5 ms cloning
-// the benchmark and compiling a new test function while the connection idles, and the operations
-// after such a gap run cold. Eight samples per window cost the drivers 10-17 % against a bare loop
-// here (`calibrate`), two about 3.5 %. The lead-in is benchmark.js's first cycle, for the same reason.
+// One benchmark.js sample per window, and the lead-in is its first cycle: between two samples the
+// connection idles while benchmark.js compiles anew, and the operations after the gap run cold
+// (docs/history/2026-11-24-how-a-bench-is-measured.md#benchmarkjs-overheads).
 
 /** This process's CPU time so far, all threads, user + system, in µs. */
 export function ownCpuUs() {
@@ -32,9 +29,8 @@ const MAX_NESTED_RESOLVES = 64;
  * The benchmark.js run of one window. Its first cycle is the lead-in, which benchmark.js discards
  * (it runs under minTime, and benchmark.js re-runs a cycle that finishes under minTime, keeping only
  * the re-run); its next cycle is the sample: one call of `opsPerCall` operations, sized when it
- * starts. benchmark.js compiles its test (about 2.5 ms of work and 250 kB of garbage on this machine)
- * before the first cycle, so the measured cycle follows the lead-in with no gap: compiling between
- * the lead-in and the sample cost the drivers 2-3 % against a bare loop here (`calibrate`).
+ * starts. benchmark.js compiles its test before the first cycle, so the measured cycle follows the
+ * lead-in with no gap, where compiling would slow the sample.
  * `leadSeconds` is the lead-in's length, already cut to the window (windowLead). `state` receives the
  * lead-in, the measured span (its clock, and this process's CPU time at its start and end: benchmark.js's
  * own work after the cycle is not the driver's), the operations run, and the first failure.
@@ -46,7 +42,7 @@ function windowBenchmark({ name, windowS, leadSeconds, leadOps = 0, ops, check, 
     deferred.resolve();
   };
   // The sample's CPU time ends once benchmark.js has stopped its clock, on the cycle's last call
-  // (its teardown sets `cycles` back to 0): read inside the clocked span, its 20 µs would count.
+  // (its teardown sets `cycles` back to 0): read inside the clocked span, the reading would count.
   const resolve = (deferred) => {
     deferred.resolve();
     if (state.span?.t1 !== undefined && state.span.cpu1 === undefined && deferred.cycles === 0) {
@@ -76,10 +72,9 @@ function windowBenchmark({ name, windowS, leadSeconds, leadOps = 0, ops, check, 
         }, (err) => fail(deferred, err));
       } else if (deferred.cycles > 0) {
         // The sample cycle's count is above 1 after the short lead-in cycle: its further calls are
-        // empty, and inside the clock. Each step on this path runs cold after a window of operations:
-        // a queueMicrotask took 20-30 µs here, and with it the clock stopped 80-100 µs after the last
-        // operation (0.5 % of a window). So they resolve at once, through a microtask only when so
-        // many are left that resolving at once would nest too deep.
+        // empty, inside the clock, and each step runs cold, so they resolve at once, through a
+        // microtask only when so many are left that resolving at once would nest too deep
+        // (docs/history/2026-11-24-how-a-bench-is-measured.md#benchmarkjs-overheads).
         if (deferred.benchmark.count - deferred.cycles <= MAX_NESTED_RESOLVES) resolve(deferred);
         else queueMicrotask(() => resolve(deferred));
       } else {

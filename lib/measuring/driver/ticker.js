@@ -2,8 +2,8 @@
 // thousands of operations per second needs its arrivals on time to within tens of microseconds.
 // A worker thread sleeps on a futex (Atomics.wait, whose timeout is not rounded to milliseconds)
 // until the time asked, then posts a message, which wakes this thread's event loop like any I/O.
-// Its wake-up is late by a VM's wake-up (0.1-0.25 ms here), so the waker below sleeps on it only
-// until shortly before an arrival, and turns the event loop for the rest.
+// Its wake-up is late by a VM's wake-up, so the waker below sleeps on it only until shortly before
+// an arrival, and turns the event loop for the rest (docs/history/2026-11-26-rate.md#figures-the-codes-comments-held).
 import { Worker } from 'node:worker_threads';
 import { performance } from 'node:perf_hooks';
 import { spinFor } from '../../common/timers.js';
@@ -68,8 +68,7 @@ export function createTicker() {
 
 // How far ahead of an arrival the waker stops sleeping and turns the event loop instead (each turn
 // polls the sockets, then spins up to SPIN_SLICE_MS on a clock that allocates nothing): the ticker's
-// own wake-up is late by 0.1-0.25 ms at the median on the project's VM, which a schedule of thousands
-// of arrivals a second would carry as lag.
+// own late wake-up would be carried as lag.
 const SPIN_AHEAD_MS = 1;
 const SPIN_SLICE_MS = 0.025;
 

@@ -101,7 +101,7 @@ export async function leadIn({ ops, check, seconds, callTimeoutMs = 30000, signa
 
 // The time per operation that sizes a replayed row's windows: the median of the warm-up's last
 // quarter cut in this many slices, so that a stall of the host in one slice does not size the row's
-// windows for good (one row of an A/A had windows half its twin's, and read 3.9 % slower).
+// windows for good (docs/history/2026-11-26-replay-timed.md#figures-the-codes-comments-held).
 const TIMED_SLICES = 8;
 
 /**

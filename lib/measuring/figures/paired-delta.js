@@ -87,9 +87,8 @@ export function pairedDelta(rounds, refRounds, level = 0.95, { sameProcesses = f
 }
 
 // How far a driver's paired ratio follows the host's own speed between runs, per unit of the host's
-// log change: on this VM a host 10 % slower moved some ratios about 1.2 % (docs/history/2026-11-24-limitations.md,
-// "A ratio between drivers moves with the host's own speed"); 44 % slower moved them up to 5 % (compare,
-// 2026-11-25). The larger is kept, as a bound of either sign.
+// log change: the larger of two sittings' figures, kept as a bound of either sign
+// (docs/history/2026-11-25-compare-anchor.md).
 export const HOST_FOLLOW = 0.12;
 
 /**

@@ -22,9 +22,8 @@ export function summarizeRate(windows, askedPerSec) {
     late: total('late'),
     behind,
     // Sustained: at most 1 % of the arrivals skipped or still waiting when their window's schedule
-    // ended: a moment's stall (a collection, the host), not a backlog that grows. On the project's VM
-    // a driver at two thirds of its maximum skipped 0.2-0.8 % past a 10 ms limit; one past its
-    // maximum, 9.5 % (2026-11-26).
+    // ended: a moment's stall (a collection, the host), not a backlog that grows
+    // (docs/history/2026-11-26-rate.md#2026-11-26---rate-an-open-schedule-issue-37).
     sustained: scheduled > 0 && skipped + behind <= MAX_BEHIND_SHARE * scheduled,
   };
 }

@@ -3,8 +3,8 @@
 // sizing policy with its formula.
 import { median } from '../../common/stats.js';
 
-// A check runs inside the measured part. Checking the 1 000 rows of select_1000_rows every 2 ms
-// (every other operation) made that bench's harness/bare-loop ratio (`calibrate`) 0.92-0.95.
+// A check runs inside the measured part, so it runs about once per TARGET_CHECK_MS of operations
+// (docs/history/2026-11-24-how-a-bench-is-measured.md#figures-the-codes-comments-held).
 const TARGET_CHECK_MS = 10;
 const MAX_OPS_PER_CHECK = 512;
 
@@ -18,13 +18,8 @@ export const opsPerCheckFor = (msPerOp) => Math.max(1, Math.min(MAX_OPS_PER_CHEC
 export const windowLead = (lead, windowS) => Math.min(lead, windowS / 3);
 
 // Latencies are taken on a sample of the operations, about one per TIME_EVERY_MS of operations
-// (every operation when one takes longer), at most one in MAX_OPS_PER_TIMING. A clock reading
-// between operations costs far more than in a tight loop (50 ns there): in windows taking turns in
-// one process, a loop that read the clock a third of a time to twice per operation (keeping no
-// latency) ran 0.2-1.4 % slower than the same loop without the readings, one that kept a value as
-// often without reading the clock 0.1-0.7 % (2026-11-24, 600-700 rounds each): 0.2-1 µs a reading.
-// One timed operation per 0.25 ms cost the drivers about 1 % against a bare loop; one per ms costs a
-// quarter of that.
+// (every operation when one takes longer), at most one in MAX_OPS_PER_TIMING: a clock reading between
+// operations slows the driver (docs/history/2026-11-24-limitations.md#limitations-as-the-readme-gave-them-before-they-were-cut).
 const TIME_EVERY_MS = 1;
 const MAX_OPS_PER_TIMING = 64;
 
@@ -50,7 +45,7 @@ export function fixedWindowSizing(msPerOp, { windowS, lead }) {
  * many is checked.
  * - adaptive: from the previous window's time per operation (`lastMsPerOp`), else the lead-in's
  *   (`led`; a cold warm-up overestimates it several-fold), else the warm-up's (`msPerOp`). Not the
- *   warm-up's for timing: on `select_100_cols` it was twice the windows'.
+ *   warm-up's for timing, which can be far from the windows'.
  * - fixed: a replayed row's window (fixedWindowSizing), the same for every window.
  * Immutable: `after(msPerOp)` is the next window's sizer, given this window's time per operation.
  */

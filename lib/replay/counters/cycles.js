@@ -61,10 +61,8 @@ export function cycleWindow(text) {
   return { figure: estimatedCycles(own), jit: estimatedCycles(counted.rooted), events: breakdownOf(own) };
 }
 
-// Measured: two runs of the seven design benches two hours apart at one commit (27 rows with an A/A
-// row) within 0.051 %, but two checkouts of the same code 0.16 % apart on mariadb's `do`: where things
-// lie moves a simulated cache (docs/history/2026-11-27-cycles.md); instructions' bench floors hold for
-// execute and pipelining.
+// Above the spread of two runs hours apart at one commit; two checkouts of the same code may differ by
+// about as much, as where things lie moves a simulated cache (docs/history/2026-11-27-cycles.md#hours-apart-at-one-commit).
 const NOISE_FLOOR_PCT = 0.15;
 
 export default Object.freeze({

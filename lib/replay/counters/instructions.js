@@ -8,17 +8,16 @@ import { COUNT_MALLOC_TUNABLES, COUNT_V8_FLAGS, MARKER, assertValgrind } from '.
 // callgrind, instrumentation off until the count process passes its warm-up, a dump at each window's marker.
 const CALLGRIND_ARGS = Object.freeze(['--tool=callgrind', '--instr-atstart=no', `--dump-before=${MARKER}`]);
 
-// A Δ within the run-to-run spread measured here is not called: every design bench's count, execute and
-// pipelining included, repeats within a few hundredths of a per cent (docs/history/2026-11-28-gate.md).
+// A Δ within the run-to-run spread of every design bench's count is not called
+// (docs/history/2026-11-28-gate.md).
 const NOISE_FLOOR_PCT = 0.1;
 
 // Benches whose count moves more than that between processes of the same code: none since compile work
-// is left out of a window's figure (execute had 3.5 %, pipelining 0.25 %).
+// is left out of a window's figure (docs/history/2026-11-28-gate.md).
 const BENCH_FLOORS_PCT = Object.freeze({});
 // What a window holds, in instructions estimated from the replay set, and the warm-up's budget: a window
-// need only hold one operation's work many times over (the figure leaves compiles out and repeats
-// within a few thousandths of a per cent), and the warm-up, uninstrumented, runs about eight times as
-// fast as a counted window.
+// need only hold one operation's work many times over (the figure leaves compiles out), and the
+// warm-up runs uninstrumented, several times as fast as a counted window.
 const WINDOW_INSTRUCTIONS = 16e6;
 const WARMUP_INSTRUCTIONS = 0.5e9;
 // At least this many operations before the windows: V8 compiles what an operation calls once with

@@ -1,14 +1,12 @@
 // What --rtt adds as the client sees it, and the hold that makes it the round trip asked.
 //
-// Holding each chunk half the RTT is not enough: the path costs more than its holds. Through a proxy,
-// two more socket hops and wake-ups of CPUs that went idle while a chunk was held (0.1-0.2 ms per
-// round trip on the project's 2-core VM); held in the driver process, the server's and the client's
-// own work take longer after a held pause (about 5 % of the RTT there). So the hold is tuned from the
-// client's side: a probe process (probe.js), placed where the drivers run, times `DO 1` straight to
-// the server and with the round trip added, in interleaved blocks; the difference of the trimmed means
-// is what the client sees added (means, not medians: a run's ops/s follows the mean, and tuned on the
-// medians the drivers' ops/s at 0.2 ms fell 5-10 % short of 1 / (RTT + loopback), 2026-11-25; the
-// median then lands a few µs below the asked RTT). The hold each way is then set to (asked RTT - the path's own cost) / 2,
+// Holding each chunk half the RTT is not enough: the path costs more than its holds (two more socket
+// hops through a proxy, and CPUs woken after a held pause). So the hold is tuned from the client's
+// side: a probe process (probe.js), placed where the drivers run, times `DO 1` straight to the server
+// and with the round trip added, in interleaved blocks; the difference of the trimmed means is what
+// the client sees added (means, not medians: a run's ops/s follows the mean;
+// docs/history/2026-11-25-rtt.md#2026-11-25-afternoon---rtt-tuned-from-the-clients-side-then-held-in-the-driver-process-issue-32).
+// The hold each way is then set to (asked RTT - the path's own cost) / 2,
 // measured again, and kept when the client sees the asked RTT within the tolerance. A chunk is still
 // never released before its hold; the hold is what was found to give the client the asked round trip.
 import { spawn } from 'node:child_process';
@@ -21,7 +19,7 @@ const PROBE = fileURLToPath(new URL('./probe.js', import.meta.url));
 export const CALIBRATE_MAX_RTT_MS = 50; // above this the path's cost (< 0.5 %) is not worth probing for
 const MAX_STEPS = 5;
 const BLOCKS = 6;
-const PROBE_MS = 500; // time spent through the proxy per measurement, about (250 ms moved ±40-80 µs between probes)
+const PROBE_MS = 500; // time spent through the proxy per measurement, about: a shorter one moves between probes
 /** How close to the asked RTT what the client sees added must come for the tuning to stop: ms. */
 export const tolerance = (rttMs) => Math.max(0.01 * rttMs, 0.003);
 
