@@ -42,8 +42,8 @@ function timedInterval(row, bench) {
  * steps: [{ from, to, fromValue, toValue, changePct, better }], unjudged, total: { from, to, changePct } }.
  * A count's change is its own (+ is more work); a timed one's is the ops/s ratio from the paired Δs (+ is faster).
  */
-export function releaseHistory(results, opts) {
-  const rows = historyRows(results, opts);
+export function releaseHistory(results, options) {
+  const rows = historyRows(results, options);
   if (!rows) return null;
   const count = results.settings?.count ?? null;
   const benches = [];
