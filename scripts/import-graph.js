@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 // Lists the imports between the top-level folders of lib/ (and benchs/, bin/), and the cycles among them;
-// then checks the one-way rules between lib/measuring/'s sub-folders (RULES).
+// then checks the one-way rules between lib/measuring/'s sub-folders (RULES), and that every file path
+// a comment names exists (DEAD PATHS below).
 // Usage: node scripts/import-graph.js [--files] [--root <dir>]   (--files: name the importing file and
 // its target on each edge; --root: check another tree, for the test)
-// Exit code 1 when there is a cycle between folders, or an import that a rule forbids, so it can serve as a check.
+// Exit code 1 when there is a cycle between folders, an import that a rule forbids, or a comment naming
+// a path that does not exist, so it can serve as a check.
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,12 +28,12 @@ const RULES = [
   { from: '*', never: [`${M}/driver`], why: 'only a driver process runs the driver process\'s code' },
 ];
 
-function walk (dir, out = []) {
+function walk (dir, out = [], keep = (name) => name.endsWith('.js')) {
   for (const name of readdirSync(dir)) {
     const path = join(dir, name);
     if (name === 'node_modules' || name.startsWith('.')) continue;
-    if (statSync(path).isDirectory()) walk(path, out);
-    else if (name.endsWith('.js')) out.push(path);
+    if (statSync(path).isDirectory()) walk(path, out, keep);
+    else if (keep(name)) out.push(path);
   }
   return out;
 }
@@ -119,4 +121,93 @@ else {
 }
 if (broken.length === 0) console.log(`rules (${RULES.length}): kept`);
 else for (const line of broken) console.log(`rule broken: ${line}`);
-process.exitCode = components.length || broken.length ? 1 : 0;
+
+// DEAD PATHS. A comment in lib/, benchs/ or bin/ that names a file ending in .js, .cjs, .mjs, .md or
+// .json names one that exists, read from the commenting file's folder or any folder above it up to
+// the root (./x.js, proxy/calibrate.js, processes/launch.js from lib/measuring/driver/, lib/run.js,
+// docs/measuring.md), or from lib/ (measuring/driver/sampler.js, server/stage.js) or node_modules/
+// (a dependency's file). A bare name with no folder (sampler.js) may be a file of that name anywhere
+// in the tree, or a package's name (benchmark.js). So a moved file's old path fails, even where a
+// file of its name is elsewhere. Not paths: URLs, globs, templates, Node.js, the user's config file.
+const PATH_IN_TEXT = /(?<![\w./@*${}<>:-])(?:\.{1,2}\/)?[\w@][\w./@-]*\.(?:c|m)?js(?:on)?\b|(?<![\w./@*${}<>:-])(?:\.{1,2}\/)?[\w@][\w./@-]*\.md\b/g;
+const NOT_PATHS = new Set(['node.js', 'Node.js', 'mysql-driver-bench.config.json']);
+
+/** The comments of a JavaScript source as [{ line (1-based), text }], one entry a comment line. */
+function commentsOf (text) {
+  const out = [];
+  let line = 1;
+  let last = ''; // the last significant character outside comments and strings: whether a / starts a regex
+  const braces = []; // per template ${} being read: the { still open inside it
+  /** Reads a template's text from `i` on: the index of its closing backtick, or of the { of a ${. */
+  const template = (i) => {
+    for (; i < text.length; i++) {
+      if (text[i] === '\\') i++;
+      else if (text[i] === '\n') line++;
+      else if (text[i] === '`') return i;
+      else if (text[i] === '$' && text[i + 1] === '{') { braces.push(0); return i + 1; }
+    }
+    return i;
+  };
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '\n') { line++; continue; }
+    if (c === '/' && text[i + 1] === '/') {
+      const end = text.indexOf('\n', i);
+      out.push({ line, text: text.slice(i + 2, end < 0 ? text.length : end) });
+      i = (end < 0 ? text.length : end) - 1;
+    } else if (c === '/' && text[i + 1] === '*') {
+      const end = text.indexOf('*/', i + 2);
+      const body = text.slice(i + 2, end < 0 ? text.length : end);
+      body.split('\n').forEach((part, k) => out.push({ line: line + k, text: part }));
+      line += body.split('\n').length - 1;
+      i = (end < 0 ? text.length : end + 2) - 1;
+    } else if (c === '`' || (c === '}' && braces.length && braces.at(-1) === 0)) {
+      if (c === '}') braces.pop();
+      i = template(i + 1);
+      last = text[i] === '{' ? '{' : 'x';
+    } else if (c === '\'' || c === '"' || (c === '/' && /^$|[(,=:[!&|?{};+\-*%<>~^]$/.test(last))) {
+      // A string or a regex literal (a / where a value starts).
+      let inClass = false;
+      for (i++; i < text.length && text[i] !== '\n'; i++) {
+        if (text[i] === '\\') i++;
+        else if (c === '/' && text[i] === '[') inClass = true;
+        else if (c === '/' && text[i] === ']') inClass = false;
+        else if (text[i] === c && !inClass) break;
+      }
+      if (text[i] === '\n') i--;
+      last = 'x';
+    } else if (!/\s/.test(c)) {
+      if (braces.length && c === '{') braces[braces.length - 1]++;
+      else if (braces.length && c === '}') braces[braces.length - 1]--;
+      last = /\w/.test(c) ? (/\breturn$/.test(text.slice(Math.max(0, i - 5), i + 1)) ? '=' : 'x') : c;
+    }
+  }
+  return out;
+}
+
+const treeNames = new Set(walk(root, [], () => true).map((f) => f.split('/').pop()));
+/** The folders a path in `file`'s comments is read from: its own, each above it up to the root, lib/, node_modules/. */
+function bases (file) {
+  const out = [join(root, 'lib'), join(root, 'node_modules')];
+  for (let dir = dirname(file); dir.startsWith(root); dir = dirname(dir)) {
+    out.push(dir);
+    if (dir === root) break;
+  }
+  return out;
+}
+const resolves = (file, path) => bases(file).some((base) => existsSync(resolve(base, path)))
+  || (!path.includes('/') && (treeNames.has(path) || existsSync(join(root, 'node_modules', path.replace(/\.(?:c|m)?js$/, '')))));
+
+const commented = ['lib', 'benchs', 'bin'].filter((d) => existsSync(join(root, d)))
+  .flatMap((d) => walk(join(root, d), [], (name) => /\.(?:c|m)?js$/.test(name)));
+const dead = [];
+for (const file of commented) {
+  for (const comment of commentsOf(readFileSync(file, 'utf8'))) {
+    for (const [path] of comment.text.matchAll(PATH_IN_TEXT)) {
+      if (!NOT_PATHS.has(path) && !resolves(file, path)) dead.push(`${relative(root, file)}:${comment.line} ${path}`);
+    }
+  }
+}
+if (dead.length === 0) console.log(`paths named in comments (${commented.length} files): all exist`);
+else for (const line of dead) console.log(`dead path in a comment: ${line}`);
+process.exitCode = components.length || broken.length || dead.length ? 1 : 0;
