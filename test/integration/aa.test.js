@@ -3,9 +3,9 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { aaRun, summarizeAA, renderAA, aaVariant, significantNote } from '../lib/cli/commands/aa.js';
-import { EXIT } from '../lib/common/errors.js';
-import { isolatedDirs, removeIsolatedDirs, runCli, noStackTrace } from './helpers/cli.js';
+import { aaRun, summarizeAA, renderAA, aaVariant, significantNote } from '../../lib/cli/commands/aa.js';
+import { EXIT } from '../../lib/common/errors.js';
+import { isolatedDirs, removeIsolatedDirs, runCli, noStackTrace } from '../helpers/cli.js';
 
 after(removeIsolatedDirs);
 
@@ -104,7 +104,7 @@ test('aa on a real server: a table of A/A Δs, the resolution line, an exit code
 });
 
 test('two processes doing different work per operation are named as a state of one process', async () => {
-  const { processStateNote } = await import('../lib/cli/commands/aa.js');
+  const { processStateNote } = await import('../../lib/cli/commands/aa.js');
   const a = { cost: { clientCpuUsPerOp: 937.3 } };
   assert.match(processStateNote('select_1000_rows', a, { cost: { clientCpuUsPerOp: 629.5 } }),
     /select_1000_rows: the two processes spent 937 and 630 µs of client CPU per operation \(-33 %\): one process is in a state of its own/);

@@ -10,9 +10,9 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { makeDriverRepo } from './helpers/driver-repo.js';
+import { makeDriverRepo } from '../helpers/driver-repo.js';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
+const root = fileURLToPath(new URL('../..', import.meta.url));
 const VALIDATOR = join(root, 'node_modules', '.bin', 'action-validator');
 const dir = mkdtempSync(join(tmpdir(), 'mdb-actions-test-'));
 after(() => rmSync(dir, { recursive: true, force: true }));

@@ -7,11 +7,11 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isolatedDirs, runCli, removeIsolatedDirs } from './helpers/cli.js';
-import { medianConfidenceInterval, median } from '../lib/common/stats.js';
+import { isolatedDirs, runCli, removeIsolatedDirs } from '../helpers/cli.js';
+import { medianConfidenceInterval, median } from '../../lib/common/stats.js';
 
 after(removeIsolatedDirs);
-const fixture = (name) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
+const fixture = (name) => fileURLToPath(new URL(`../fixtures/${name}`, import.meta.url));
 const EXTRA_US = 200;
 
 const resultsOf = (out) => {

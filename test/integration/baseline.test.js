@@ -3,8 +3,8 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { resolveBaseline, describeBaseline } from '../lib/results/baseline.js';
-import { isolatedDirs, runCli, removeIsolatedDirs, noStackTrace } from './helpers/cli.js';
+import { resolveBaseline, describeBaseline } from '../../lib/results/baseline.js';
+import { isolatedDirs, runCli, removeIsolatedDirs, noStackTrace } from '../helpers/cli.js';
 
 after(removeIsolatedDirs);
 

@@ -1,12 +1,12 @@
 // Integration: every bench's check passes on every driver that supports it, and fails on wrong data.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkFor, connectorFor, notApplicableReason, setUpBench, targetFor } from '../lib/measuring/bench/plan.js';
-import { BENCHES } from '../benchs/index.js';
-import { loadDrivers, BUILTIN_DRIVERS } from '../lib/drivers/index.js';
-import { prepareSchema, inspectServer } from '../lib/server/schema.js';
-import { CheckError } from '../benchs/_check.js';
-import { useEmbeddedServer } from './helpers/server.js';
+import { checkFor, connectorFor, notApplicableReason, setUpBench, targetFor } from '../../lib/measuring/bench/plan.js';
+import { BENCHES } from '../../benchs/index.js';
+import { loadDrivers, BUILTIN_DRIVERS } from '../../lib/drivers/index.js';
+import { prepareSchema, inspectServer } from '../../lib/server/schema.js';
+import { CheckError } from '../../benchs/_check.js';
+import { useEmbeddedServer } from '../helpers/server.js';
 
 // select_types' instants are checked in UTC, as the driver processes run (lib/measuring/driver-handle.js).
 process.env.TZ = 'UTC';

@@ -8,10 +8,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BAD, GOOD, SKIP, STOP, bisectCode, commandOf } from '../scripts/bisect-run.js';
-import { gitIn } from './helpers/driver-repo.js';
+import { BAD, GOOD, SKIP, STOP, bisectCode, commandOf } from '../../scripts/bisect-run.js';
+import { gitIn } from '../helpers/driver-repo.js';
 
-const SCRIPT = fileURLToPath(new URL('../scripts/bisect-run.js', import.meta.url));
+const SCRIPT = fileURLToPath(new URL('../../scripts/bisect-run.js', import.meta.url));
 const base = mkdtempSync(join(tmpdir(), 'mdb-bisect-run-test-'));
 after(() => rmSync(base, { recursive: true, force: true }));
 

@@ -9,10 +9,10 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { countArguments, countsOf, moreOrFewer } from '../lib/cli/commands/bisect.js';
-import { movedBenches, nextStep, stepsLeft, verdictOf } from '../lib/results/bisection.js';
-import { addedQueryWork, gitIn, makeDriverRepo } from './helpers/driver-repo.js';
-import { isolatedDirs, leftovers, noStackTrace, removeIsolatedDirs, runCli } from './helpers/cli.js';
+import { countArguments, countsOf, moreOrFewer } from '../../lib/cli/commands/bisect.js';
+import { movedBenches, nextStep, stepsLeft, verdictOf } from '../../lib/results/bisection.js';
+import { addedQueryWork, gitIn, makeDriverRepo } from '../helpers/driver-repo.js';
+import { isolatedDirs, leftovers, noStackTrace, removeIsolatedDirs, runCli } from '../helpers/cli.js';
 
 const base = mkdtempSync(join(tmpdir(), 'mdb-bisect-test-'));
 after(() => {

@@ -8,18 +8,18 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
-import { useEmbeddedServer } from './helpers/server.js';
-import { isolatedDirs, removeIsolatedDirs, runCli } from './helpers/cli.js';
-import { undescribedFields } from './helpers/schema.js';
+import { useEmbeddedServer } from '../helpers/server.js';
+import { isolatedDirs, removeIsolatedDirs, runCli } from '../helpers/cli.js';
+import { undescribedFields } from '../helpers/schema.js';
 
 const state = useEmbeddedServer({ prepare: true });
 after(removeIsolatedDirs);
 
-const fixture = (name) => fileURLToPath(new URL(`./fixtures/results/${name}`, import.meta.url));
+const fixture = (name) => fileURLToPath(new URL(`../fixtures/results/${name}`, import.meta.url));
 const COUNTS = fixture('calibrate-count-cycles.json');
 const TIMED = fixture('calibrate-count-timed.json');
 const { default: Ajv2020 } = createRequire(import.meta.url)('ajv/dist/2020.js');
-const SCHEMA = JSON.parse(readFileSync(new URL('../docs/count-calibration.schema.json', import.meta.url), 'utf8'));
+const SCHEMA = JSON.parse(readFileSync(new URL('../../docs/count-calibration.schema.json', import.meta.url), 'utf8'));
 const validate = new Ajv2020({ allErrors: true }).compile(SCHEMA);
 const assertValid = (calibration) => assert.ok(validate(calibration), JSON.stringify(validate.errors?.slice(0, 3)));
 

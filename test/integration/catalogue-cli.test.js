@@ -2,8 +2,8 @@
 // included), --concurrency lists with their scaling table, and the transfer options.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEFAULT_BENCHES } from '../benchs/index.js';
-import { isolatedDirs, leftovers, removeIsolatedDirs, runCli } from './helpers/cli.js';
+import { DEFAULT_BENCHES } from '../../benchs/index.js';
+import { isolatedDirs, leftovers, removeIsolatedDirs, runCli } from '../helpers/cli.js';
 
 after(removeIsolatedDirs);
 const DRIVERS = ['mariadb', 'mysql', 'mysql2'];

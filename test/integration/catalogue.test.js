@@ -2,24 +2,24 @@
 // are pools, the transfer workload's money check, and the streaming and metadata probes.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkFor, setUpBench } from '../lib/measuring/bench/plan.js';
+import { checkFor, setUpBench } from '../../lib/measuring/bench/plan.js';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { BENCHES, selectBenches } from '../benchs/index.js';
-import { loadDrivers, BUILTIN_DRIVERS } from '../lib/drivers/index.js';
-import { prepareSchema, inspectServer } from '../lib/server/schema.js';
-import { CheckError } from '../benchs/_check.js';
-import { runStreamingProbe } from '../benchs/stream_rows/probe.js';
-import { runMetadataProbe } from '../benchs/execute_metadata/probe.js';
-import { identities, resetBalances, seed, transferOnce, verifyMoney, newStats } from '../benchs/transfer/workload.js';
-import { createStreamRows } from '../benchs/_tables.js';
-import { useEmbeddedServer } from './helpers/server.js';
-import { measureWith } from './helpers/measure.js';
+import { BENCHES, selectBenches } from '../../benchs/index.js';
+import { loadDrivers, BUILTIN_DRIVERS } from '../../lib/drivers/index.js';
+import { prepareSchema, inspectServer } from '../../lib/server/schema.js';
+import { CheckError } from '../../benchs/_check.js';
+import { runStreamingProbe } from '../../benchs/stream_rows/probe.js';
+import { runMetadataProbe } from '../../benchs/execute_metadata/probe.js';
+import { identities, resetBalances, seed, transferOnce, verifyMoney, newStats } from '../../benchs/transfer/workload.js';
+import { createStreamRows } from '../../benchs/_tables.js';
+import { useEmbeddedServer } from '../helpers/server.js';
+import { measureWith } from '../helpers/measure.js';
 import { fileURLToPath } from 'node:url';
 
-const fixture = (name) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
+const fixture = (name) => fileURLToPath(new URL(`../fixtures/${name}`, import.meta.url));
 
 const env = useEmbeddedServer();
 const CATALOGUE = ['select_param', 'select_1_row_mixed', 'select_collations', 'select_random_alias', 'pool_select',

@@ -7,9 +7,9 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { driverVerdict, runArguments } from '../lib/cli/commands/ci-driver.js';
-import { addedQueryWork, gitIn, makeDriverRepo } from './helpers/driver-repo.js';
-import { isolatedDirs, leftovers, noStackTrace, removeIsolatedDirs, runCli } from './helpers/cli.js';
+import { driverVerdict, runArguments } from '../../lib/cli/commands/ci-driver.js';
+import { addedQueryWork, gitIn, makeDriverRepo } from '../helpers/driver-repo.js';
+import { isolatedDirs, leftovers, noStackTrace, removeIsolatedDirs, runCli } from '../helpers/cli.js';
 
 const base = mkdtempSync(join(tmpdir(), 'mdb-ci-driver-test-'));
 after(() => {

@@ -3,11 +3,11 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { isolatedDirs, runCli, startCli, leftovers, processesMentioning, removeIsolatedDirs, noStackTrace } from './helpers/cli.js';
-import { useEmbeddedServer } from './helpers/server.js';
-import { DEFAULT_BENCHES } from '../benchs/index.js';
-import { PRESETS } from '../lib/measuring/planning/settings.js';
-import { SCHEMA_VERSION } from '../lib/results/file.js';
+import { isolatedDirs, runCli, startCli, leftovers, processesMentioning, removeIsolatedDirs, noStackTrace } from '../helpers/cli.js';
+import { useEmbeddedServer } from '../helpers/server.js';
+import { DEFAULT_BENCHES } from '../../benchs/index.js';
+import { PRESETS } from '../../lib/measuring/planning/settings.js';
+import { SCHEMA_VERSION } from '../../lib/results/file.js';
 
 const remote = useEmbeddedServer({ database: 'cli_test_schema' });
 after(removeIsolatedDirs);
@@ -268,7 +268,7 @@ test('a bench no driver can run ends its rounds at once, and that is not called 
 
 test('a reader that stops early (--help | head) ends the output quietly, exit 0', async () => {
   const { spawn } = await import('node:child_process');
-  const { BIN } = await import('./helpers/cli.js');
+  const { BIN } = await import('../helpers/cli.js');
   const child = spawn(process.execPath, [BIN, '--help'], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (d) => { stderr += d; });

@@ -7,11 +7,11 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { isolatedDirs, leftovers, removeIsolatedDirs, runCli } from './helpers/cli.js';
-import { useEmbeddedServer } from './helpers/server.js';
-import { loadDrivers, BUILTIN_DRIVERS } from '../lib/drivers/index.js';
-import { findOpenssl } from '../lib/server/tls-cert.js';
-import { CERTIFICATE_CHECKS, sslOptionsFor } from '../benchs/connect.js';
+import { isolatedDirs, leftovers, removeIsolatedDirs, runCli } from '../helpers/cli.js';
+import { useEmbeddedServer } from '../helpers/server.js';
+import { loadDrivers, BUILTIN_DRIVERS } from '../../lib/drivers/index.js';
+import { findOpenssl } from '../../lib/server/tls-cert.js';
+import { CERTIFICATE_CHECKS, sslOptionsFor } from '../../benchs/connect.js';
 
 after(removeIsolatedDirs);
 const plain = useEmbeddedServer({ database: 'connect_test_schema' });

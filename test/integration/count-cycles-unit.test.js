@@ -6,22 +6,22 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from '
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import cycles, { CACHE_CONFIG, CYCLE_WEIGHTS, estimatedCycles, weighedEvents } from '../lib/replay/counters/cycles.js';
-import { countSettings, counterNamed, counterNames, registerCounter } from '../lib/replay/counters/index.js';
-import { parseCallgrind, parseEventTotals, selfSum } from '../lib/replay/callgrind.js';
-import { countIncomparability } from '../lib/results/compare-counts.js';
-import { applyDeltas } from '../lib/results/deltas.js';
-import { renderTable } from '../lib/reporting/table.js';
-import { resultsProblem, serialize } from '../lib/results/file.js';
-import { renderResultsMarkdown } from '../lib/reporting/markdown.js';
-import { runCli } from './helpers/cli.js';
-import { fixedLayoutLauncher } from '../lib/measuring/processes/same-program.js';
+import cycles, { CACHE_CONFIG, CYCLE_WEIGHTS, estimatedCycles, weighedEvents } from '../../lib/replay/counters/cycles.js';
+import { countSettings, counterNamed, counterNames, registerCounter } from '../../lib/replay/counters/index.js';
+import { parseCallgrind, parseEventTotals, selfSum } from '../../lib/replay/callgrind.js';
+import { countIncomparability } from '../../lib/results/compare-counts.js';
+import { applyDeltas } from '../../lib/results/deltas.js';
+import { renderTable } from '../../lib/reporting/table.js';
+import { resultsProblem, serialize } from '../../lib/results/file.js';
+import { renderResultsMarkdown } from '../../lib/reporting/markdown.js';
+import { runCli } from '../helpers/cli.js';
+import { fixedLayoutLauncher } from '../../lib/measuring/processes/same-program.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mdb-cycles-test-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 // callgrind --cache-sim=yes --branch-sim=yes --I1=32768,8,64 --D1=32768,8,64 --LL=8388608,16,64 /bin/true (valgrind 3.19).
-const DUMP = gunzipSync(readFileSync(new URL('./fixtures/callgrind-cache-sim.cg.gz', import.meta.url))).toString('utf8');
+const DUMP = gunzipSync(readFileSync(new URL('../fixtures/callgrind-cache-sim.cg.gz', import.meta.url))).toString('utf8');
 
 test('estimated cycles: L1 hits + 5 × LL hits + 35 × RAM accesses, and mispredictions only when weighted', () => {
   // 1,000 accesses, 100 of them L1 misses, 10 of those RAM: 900 + 5 × 90 + 35 × 10.

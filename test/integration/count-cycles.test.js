@@ -4,9 +4,9 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { useEmbeddedServer } from './helpers/server.js';
-import { isolatedDirs, removeIsolatedDirs, runCli } from './helpers/cli.js';
-import { CACHE_CONFIG } from '../lib/replay/counters/cycles.js';
+import { useEmbeddedServer } from '../helpers/server.js';
+import { isolatedDirs, removeIsolatedDirs, runCli } from '../helpers/cli.js';
+import { CACHE_CONFIG } from '../../lib/replay/counters/cycles.js';
 
 const state = useEmbeddedServer({ prepare: true });
 after(removeIsolatedDirs);

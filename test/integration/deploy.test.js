@@ -36,7 +36,7 @@ test('kubectl apply --dry-run=client -f deploy/k8s/ passes: an Indexed Job whose
   const dir = mkdtempSync(join(tmpdir(), 'mdb-k8s-test-'));
   try {
     writeFileSync(join(dir, 'kubeconfig'), `apiVersion: v1\nkind: Config\nclusters: [{name: stub, cluster: {server: "http://127.0.0.1:${api.address().port}"}}]\ncontexts: [{name: stub, context: {cluster: stub, namespace: default}}]\ncurrent-context: stub\nusers: []\n`);
-    const manifests = fileURLToPath(new URL('../deploy/k8s/', import.meta.url));
+    const manifests = fileURLToPath(new URL('../../deploy/k8s/', import.meta.url));
     const r = await new Promise((resolve) => {
       const child = spawn('kubectl', ['apply', '--dry-run=client', '--validate=false', '-f', manifests, '-o', 'json'], { env: { ...process.env, KUBECONFIG: join(dir, 'kubeconfig') } });
       let stdout = '';

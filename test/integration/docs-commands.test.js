@@ -9,13 +9,13 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { CommanderError } from 'commander';
-import { buildProgram } from '../lib/cli/index.js';
-import { selectBenches } from '../benchs/index.js';
-import { documentedCommands, inlineCommands, programArgv, shellWords } from './helpers/doc-commands.js';
-import { useEmbeddedServer } from './helpers/server.js';
-import { isolatedDirs, removeIsolatedDirs, runCli } from './helpers/cli.js';
+import { buildProgram } from '../../lib/cli/index.js';
+import { selectBenches } from '../../benchs/index.js';
+import { documentedCommands, inlineCommands, programArgv, shellWords } from '../helpers/doc-commands.js';
+import { useEmbeddedServer } from '../helpers/server.js';
+import { isolatedDirs, removeIsolatedDirs, runCli } from '../helpers/cli.js';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
+const root = fileURLToPath(new URL('../..', import.meta.url));
 const DOCS = ['README.md', ...readdirSync(`${root}docs`).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
 const HISTORY = readdirSync(`${root}docs/history`).filter((f) => f.endsWith('.md')).map((f) => `docs/history/${f}`);
 const documented = [

@@ -8,12 +8,12 @@ import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { EXIT, UserError } from '../lib/common/errors.js';
-import { buildProgram, main } from '../lib/cli/index.js';
-import { assertValgrind } from '../lib/replay/valgrind.js';
-import { isolatedDirs, leftovers, noStackTrace, removeIsolatedDirs, runCli } from './helpers/cli.js';
+import { EXIT, UserError } from '../../lib/common/errors.js';
+import { buildProgram, main } from '../../lib/cli/index.js';
+import { assertValgrind } from '../../lib/replay/valgrind.js';
+import { isolatedDirs, leftovers, noStackTrace, removeIsolatedDirs, runCli } from '../helpers/cli.js';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
+const root = fileURLToPath(new URL('../..', import.meta.url));
 after(removeIsolatedDirs);
 
 const jsFiles = (dir) => readdirSync(join(root, dir), { recursive: true })

@@ -5,8 +5,8 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { isolatedDirs, runCli, leftovers, removeIsolatedDirs, noStackTrace } from './helpers/cli.js';
-import { useEmbeddedServer } from './helpers/server.js';
+import { isolatedDirs, runCli, leftovers, removeIsolatedDirs, noStackTrace } from '../helpers/cli.js';
+import { useEmbeddedServer } from '../helpers/server.js';
 
 const server = useEmbeddedServer({ database: 'faults_schema' });
 after(removeIsolatedDirs);

@@ -7,12 +7,12 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseGitSpec, productionTree } from '../lib/drivers/git.js';
-import { gitCacheEntries, pruneGitCache } from '../lib/drivers/git-cache.js';
-import { splitLabel, splitRepeat } from '../lib/drivers/spec.js';
-import { expandRuntimes } from '../lib/drivers/runtimes.js';
-import { gitIn, makeDriverRepo } from './helpers/driver-repo.js';
-import { isolatedDirs, leftovers, noStackTrace, removeIsolatedDirs, runCli } from './helpers/cli.js';
+import { parseGitSpec, productionTree } from '../../lib/drivers/git.js';
+import { gitCacheEntries, pruneGitCache } from '../../lib/drivers/git-cache.js';
+import { splitLabel, splitRepeat } from '../../lib/drivers/spec.js';
+import { expandRuntimes } from '../../lib/drivers/runtimes.js';
+import { gitIn, makeDriverRepo } from '../helpers/driver-repo.js';
+import { isolatedDirs, leftovers, noStackTrace, removeIsolatedDirs, runCli } from '../helpers/cli.js';
 
 const base = mkdtempSync(join(tmpdir(), 'mdb-git-rows-test-'));
 const cache = join(base, 'cache');

@@ -1,9 +1,9 @@
 // The insert benches keep their table across windows; each window is verified on its own rows.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import insert from '../benchs/insert.js';
-import batch from '../benchs/batch.js';
-import { useEmbeddedServer } from './helpers/server.js';
+import insert from '../../benchs/insert.js';
+import batch from '../../benchs/batch.js';
+import { useEmbeddedServer } from '../helpers/server.js';
 
 const env = useEmbeddedServer({ prepare: true });
 
@@ -12,7 +12,7 @@ test('insert: a window is verified on the rows above the highest id before it', 
   const ctx = { schema: target.database };
   await insert.setup(admin, ctx);
   const cols = Array.from({ length: 10 }, (_, i) => `t${i}`);
-  const right = (await import('../benchs/_tables.js')).fixedStrings(10, 100);
+  const right = (await import('../../benchs/_tables.js')).fixedStrings(10, 100);
   const sql = `INSERT INTO \`${ctx.schema}\`.insert_text (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`;
 
   await insert.beforeWindow(admin, ctx);
@@ -42,7 +42,7 @@ test('batch: the table is kept between windows and each window holds whole batch
   const ctx = { schema: target.database };
   await batch.setup(admin, ctx);
   const table = `\`${ctx.schema}\`.batch_text`;
-  const rows = (await import('../benchs/_tables.js')).fixedStrings(100, 100);
+  const rows = (await import('../../benchs/_tables.js')).fixedStrings(100, 100);
   await batch.beforeWindow(admin, ctx);
   await admin.query(`INSERT INTO ${table} (v) VALUES ${rows.map(() => '(?)').join(', ')}`, rows);
   await batch.verify(admin, ctx);
@@ -57,7 +57,7 @@ test('setting the table up again (the next --concurrency level) starts the ids, 
   const { admin, target } = env;
   const ctx = { schema: target.database };
   const table = `\`${ctx.schema}\`.batch_text`;
-  const rows = (await import('../benchs/_tables.js')).fixedStrings(100, 100);
+  const rows = (await import('../../benchs/_tables.js')).fixedStrings(100, 100);
   const insertBatch = () => admin.query(`INSERT INTO ${table} (v) VALUES ${rows.map(() => '(?)').join(', ')}`, rows);
   await batch.setup(admin, ctx);
   await batch.beforeWindow(admin, ctx);

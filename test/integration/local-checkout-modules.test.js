@@ -9,10 +9,10 @@ import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { inspectCheckout } from '../lib/drivers/local.js';
-import { describeLoadFailure, missingModules } from '../lib/drivers/checkout-modules.js';
-import { packageDir } from '../lib/drivers/common.js';
-import { isolatedDirs, removeIsolatedDirs, runCli, noStackTrace } from './helpers/cli.js';
+import { inspectCheckout } from '../../lib/drivers/local.js';
+import { describeLoadFailure, missingModules } from '../../lib/drivers/checkout-modules.js';
+import { packageDir } from '../../lib/drivers/common.js';
+import { isolatedDirs, removeIsolatedDirs, runCli, noStackTrace } from '../helpers/cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mdb-checkout-modules-test-'));
 after(() => {

@@ -3,8 +3,8 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { isolatedDirs, runCli, removeIsolatedDirs } from './helpers/cli.js';
-import { useEmbeddedServer } from './helpers/server.js';
+import { isolatedDirs, runCli, removeIsolatedDirs } from '../helpers/cli.js';
+import { useEmbeddedServer } from '../helpers/server.js';
 
 const server = useEmbeddedServer({ database: 'nbh_schema', blackhole: false });
 after(removeIsolatedDirs);

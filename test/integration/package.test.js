@@ -10,12 +10,12 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BENCHES } from '../benchs/index.js';
-import { findServerBinaries } from '../lib/server/embedded.js';
+import { BENCHES } from '../../benchs/index.js';
+import { findServerBinaries } from '../../lib/server/embedded.js';
 
-const repo = fileURLToPath(new URL('..', import.meta.url));
+const repo = fileURLToPath(new URL('../..', import.meta.url));
 const pkg = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8'));
-const fixture = fileURLToPath(new URL('./fixtures/results/readme-example.json', import.meta.url));
+const fixture = fileURLToPath(new URL('../fixtures/results/readme-example.json', import.meta.url));
 
 // npm's own variables from an enclosing `npm test` (its prefix, its package) must not steer the
 // install: the children get the environment without them, npm's cache kept.

@@ -6,16 +6,16 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { PROFILES_DIR, keepProfile, profilePath, pruneProfiles, readProfile } from '../lib/replay/profiles.js';
+import { PROFILES_DIR, keepProfile, profilePath, pruneProfiles, readProfile } from '../../lib/replay/profiles.js';
 import { gunzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
-import { parseCallgrind, selfSum } from '../lib/replay/callgrind.js';
-import { bareAddress, describeEntry, readPerfMap } from '../lib/replay/perf-map.js';
-import { diffCosts, functionCosts, profileDirs, sharedFile, UNNAMED } from '../lib/results/profile-diff.js';
-import { useEmbeddedServer } from './helpers/server.js';
-import { isolatedDirs, removeIsolatedDirs, runCli } from './helpers/cli.js';
+import { parseCallgrind, selfSum } from '../../lib/replay/callgrind.js';
+import { bareAddress, describeEntry, readPerfMap } from '../../lib/replay/perf-map.js';
+import { diffCosts, functionCosts, profileDirs, sharedFile, UNNAMED } from '../../lib/results/profile-diff.js';
+import { useEmbeddedServer } from '../helpers/server.js';
+import { isolatedDirs, removeIsolatedDirs, runCli } from '../helpers/cli.js';
 
-const fixture = (name) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
+const fixture = (name) => fileURLToPath(new URL(`../fixtures/${name}`, import.meta.url));
 const gunzip = (name) => gunzipSync(readFileSync(fixture(name))).toString('utf8');
 
 test('the parser reads name compression, relative positions and calls; self costs add up to the total', () => {
@@ -53,7 +53,7 @@ test('a recorded callgrind dump: every function\'s self instructions add up to i
 });
 
 test('a function is its file inside its package, checkout or harness; a profile is looked for under the run\'s --out, then beside the results file', () => {
-  const here = fileURLToPath(new URL('../', import.meta.url));
+  const here = fileURLToPath(new URL('../../', import.meta.url));
   const inside = 'lib/packets/resultset_header.js';
   assert.equal(sharedFile(`/root/.cache/x/git/deps/ab12/node_modules/mysql2/${inside}`), `node_modules/mysql2/${inside}`);
   assert.equal(sharedFile(`file:///tmp/mdb-0123456789ab/d/${inside}`), `<driver>/${inside}`, 'a checkout seen through its count sandbox');
@@ -122,7 +122,7 @@ test('a count keeps each row\'s profile; the profile diff names an added loop as
   const [a, b] = results.benches[0].results;
   assert.match(a.count.profile, /^profiles\/[\dT-]+Z\/do\/mysql2$/);
   assert.deepEqual(results.settings.count.profileFlags, ['--perf-basic-prof', '--no-short-builtin-calls']);
-  const file = join(out, (await import('../lib/results/file.js')).resultsFileName(results));
+  const file = join(out, (await import('../../lib/results/file.js')).resultsFileName(results));
   const diff = await runCli(['profile', file, '--bench', 'do', '--a', 'mysql2', '--b', 'loop-mysql2', '--top', '5'], { tmp });
   assert.equal(diff.code, 0, diff.stderr);
   process.stderr.write(`${diff.stdout}\n(counts: ${a.count.perOp} and ${b.count.perOp} instructions/op)\n`);

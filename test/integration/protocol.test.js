@@ -2,12 +2,12 @@
 // so a label can never claim a prepared statement (or a bulk insert) the driver did not use.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkFor, notApplicableReason, setUpBench, targetFor } from '../lib/measuring/bench/plan.js';
-import { BENCHES } from '../benchs/index.js';
-import { loadDrivers, BUILTIN_DRIVERS } from '../lib/drivers/index.js';
-import { prepareSchema, inspectServer } from '../lib/server/schema.js';
-import { useEmbeddedServer } from './helpers/server.js';
-import { COUNTERS, assertCountersMatch, clientThreads, snapshot, waitForClientThreads } from './helpers/counters.js';
+import { checkFor, notApplicableReason, setUpBench, targetFor } from '../../lib/measuring/bench/plan.js';
+import { BENCHES } from '../../benchs/index.js';
+import { loadDrivers, BUILTIN_DRIVERS } from '../../lib/drivers/index.js';
+import { prepareSchema, inspectServer } from '../../lib/server/schema.js';
+import { useEmbeddedServer } from '../helpers/server.js';
+import { COUNTERS, assertCountersMatch, clientThreads, snapshot, waitForClientThreads } from '../helpers/counters.js';
 
 // select_types' instants are checked in UTC, as the driver processes run (lib/measuring/driver-handle.js).
 process.env.TZ = 'UTC';

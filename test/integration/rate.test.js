@@ -4,8 +4,8 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { isolatedDirs, noStackTrace, removeIsolatedDirs, runCli } from './helpers/cli.js';
-import { decodeHistogram } from '../lib/measuring/figures/histograms.js';
+import { isolatedDirs, noStackTrace, removeIsolatedDirs, runCli } from '../helpers/cli.js';
+import { decodeHistogram } from '../../lib/measuring/figures/histograms.js';
 
 after(removeIsolatedDirs);
 

@@ -6,12 +6,12 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import {
   compareVersions, expandReleaseRanges, isReleaseRange, parseReleaseRange, selectReleases,
-} from '../lib/drivers/ranges.js';
-import { assertDriverNames } from '../lib/drivers/index.js';
-import { EXIT, UserError } from '../lib/common/errors.js';
-import { noStackTrace, runCli } from './helpers/cli.js';
+} from '../../lib/drivers/ranges.js';
+import { assertDriverNames } from '../../lib/drivers/index.js';
+import { EXIT, UserError } from '../../lib/common/errors.js';
+import { noStackTrace, runCli } from '../helpers/cli.js';
 
-const MYSQL2 = JSON.parse(readFileSync(new URL('./fixtures/npm/mysql2-versions.json', import.meta.url), 'utf8'));
+const MYSQL2 = JSON.parse(readFileSync(new URL('../fixtures/npm/mysql2-versions.json', import.meta.url), 'utf8'));
 const usage = (fn, re) => assert.throws(fn, (e) => e instanceof UserError && e.exitCode === EXIT.USAGE && re.test(e.message));
 
 test('a range is told apart from a release, a tag, a checkout and a git commit', () => {

@@ -6,20 +6,20 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildProgram } from '../lib/cli/index.js';
-import { applyOptionFiles, CONFIG_FILE, optionsFromResults } from '../lib/cli/option-files.js';
-import { redactArgv } from '../lib/common/redact.js';
-import { describeDifferences } from '../lib/results/repeat.js';
-import { resolveSettings } from '../lib/measuring/planning/settings.js';
-import { parseWake } from '../lib/measuring/host/wake.js';
-import { parseRates } from '../lib/measuring/planning/rate-passes.js';
-import { selectBenches } from '../benchs/index.js';
-import { addedBenches } from '../lib/cli/bench-sources.js';
-import { isolatedDirs, noStackTrace, removeIsolatedDirs, runCli } from './helpers/cli.js';
+import { buildProgram } from '../../lib/cli/index.js';
+import { applyOptionFiles, CONFIG_FILE, optionsFromResults } from '../../lib/cli/option-files.js';
+import { redactArgv } from '../../lib/common/redact.js';
+import { describeDifferences } from '../../lib/results/repeat.js';
+import { resolveSettings } from '../../lib/measuring/planning/settings.js';
+import { parseWake } from '../../lib/measuring/host/wake.js';
+import { parseRates } from '../../lib/measuring/planning/rate-passes.js';
+import { selectBenches } from '../../benchs/index.js';
+import { addedBenches } from '../../lib/cli/bench-sources.js';
+import { isolatedDirs, noStackTrace, removeIsolatedDirs, runCli } from '../helpers/cli.js';
 
 after(removeIsolatedDirs);
 
-const FIXTURE = fileURLToPath(new URL('./fixtures/results/replay-client-cost.json', import.meta.url));
+const FIXTURE = fileURLToPath(new URL('../fixtures/results/replay-client-cost.json', import.meta.url));
 const fixture = () => JSON.parse(readFileSync(FIXTURE, 'utf8'));
 const savedIn = (dir) => readdirSync(dir).filter((f) => f.endsWith('.json')).map((f) => join(dir, f));
 

@@ -7,19 +7,19 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { spawnSync } from 'node:child_process';
-import { useEmbeddedServer } from './helpers/server.js';
-import { isolatedDirs, noStackTrace, removeIsolatedDirs, runCli } from './helpers/cli.js';
-import { BENCHES } from '../benchs/index.js';
-import { checkFor, planFor, setUpBench } from '../lib/measuring/bench/plan.js';
-import { inspectServer } from '../lib/server/schema.js';
-import { loadDrivers } from '../lib/drivers/index.js';
-import { connectDirectly, recordConnections, replayConnections, takeMismatch } from '../lib/conversations/transport.js';
+import { useEmbeddedServer } from '../helpers/server.js';
+import { isolatedDirs, noStackTrace, removeIsolatedDirs, runCli } from '../helpers/cli.js';
+import { BENCHES } from '../../benchs/index.js';
+import { checkFor, planFor, setUpBench } from '../../lib/measuring/bench/plan.js';
+import { inspectServer } from '../../lib/server/schema.js';
+import { loadDrivers } from '../../lib/drivers/index.js';
+import { connectDirectly, recordConnections, replayConnections, takeMismatch } from '../../lib/conversations/transport.js';
 
 const state = useEmbeddedServer({ prepare: true });
 after(removeIsolatedDirs);
 
 const bench = (name) => BENCHES.find((b) => b.name === name);
-const fixture = (name) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
+const fixture = (name) => fileURLToPath(new URL(`../fixtures/${name}`, import.meta.url));
 
 /** One connection of `driver` on `benchName`, recorded over `ops` checked operations. */
 async function capture(driver, benchName, ops = 12) {

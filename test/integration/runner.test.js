@@ -3,17 +3,17 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
-import { selectBenches } from '../benchs/index.js';
-import { loadDrivers } from '../lib/drivers/index.js';
-import { prepareSchema, inspectServer } from '../lib/server/schema.js';
-import { rotate } from '../lib/common/rotate.js';
-import { shuffle } from '../lib/measuring/planning/schedule.js';
-import { median } from '../lib/common/stats.js';
-import { useEmbeddedServer } from './helpers/server.js';
-import { alive, measureWith } from './helpers/measure.js';
+import { selectBenches } from '../../benchs/index.js';
+import { loadDrivers } from '../../lib/drivers/index.js';
+import { prepareSchema, inspectServer } from '../../lib/server/schema.js';
+import { rotate } from '../../lib/common/rotate.js';
+import { shuffle } from '../../lib/measuring/planning/schedule.js';
+import { median } from '../../lib/common/stats.js';
+import { useEmbeddedServer } from '../helpers/server.js';
+import { alive, measureWith } from '../helpers/measure.js';
 
 const env = useEmbeddedServer();
-const fixture = (name) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
+const fixture = (name) => fileURLToPath(new URL(`../fixtures/${name}`, import.meta.url));
 
 async function prepared() {
   const { admin, target } = env;

@@ -9,14 +9,14 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { checkCached, describeRuntime, expandRuntimes, parseRuntime, resolveRuntime, splitRuntime } from '../lib/drivers/runtimes.js';
-import { assertDriverNames } from '../lib/drivers/index.js';
-import { BENCHES } from '../benchs/index.js';
-import { setUpBench } from '../lib/measuring/bench/plan.js';
-import { inspectServer } from '../lib/server/schema.js';
-import { useEmbeddedServer } from './helpers/server.js';
-import { COUNTERS, assertCountersMatch, clientThreads, snapshot, waitForClientThreads } from './helpers/counters.js';
-import { isolatedDirs, noStackTrace, removeIsolatedDirs, runCli } from './helpers/cli.js';
+import { checkCached, describeRuntime, expandRuntimes, parseRuntime, resolveRuntime, splitRuntime } from '../../lib/drivers/runtimes.js';
+import { assertDriverNames } from '../../lib/drivers/index.js';
+import { BENCHES } from '../../benchs/index.js';
+import { setUpBench } from '../../lib/measuring/bench/plan.js';
+import { inspectServer } from '../../lib/server/schema.js';
+import { useEmbeddedServer } from '../helpers/server.js';
+import { COUNTERS, assertCountersMatch, clientThreads, snapshot, waitForClientThreads } from '../helpers/counters.js';
+import { isolatedDirs, noStackTrace, removeIsolatedDirs, runCli } from '../helpers/cli.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'mdb-runtimes-test-'));
 after(() => rmSync(scratch, { recursive: true, force: true }));
@@ -167,7 +167,7 @@ test('bun-sql\'s protocol labels match what the server counted', { skip: offline
   for (const bench of BENCHES.filter((x) => names.includes(x.name))) {
     const benchContext = await setUpBench(bench, admin, context);
     // One Bun process per bench, as a driver process holds one bench's connections at a time.
-    const child = fork(fileURLToPath(new URL('./helpers/bun-ops.js', import.meta.url)), [], { execPath: bun.exec, execArgv: [], serialization: 'json', stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const child = fork(fileURLToPath(new URL('../helpers/bun-ops.js', import.meta.url)), [], { execPath: bun.exec, execArgv: [], serialization: 'json', stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     const next = () => new Promise((resolve) => child.once('message', resolve));
     try {
       assert.deepEqual(await next(), { started: true });

@@ -9,13 +9,13 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { assignCells, parseShard, parseStartAt, shardBenches, waitUntil } from '../lib/measuring/planning/shards.js';
-import { mergeShards } from '../lib/results/merge.js';
-import { loadDrivers } from '../lib/drivers/index.js';
-import { selectBenches } from '../benchs/index.js';
-import { notApplicableReason } from '../lib/measuring/bench/plan.js';
-import { readResults } from '../lib/results/file.js';
-import { BIN, noStackTrace, runCli } from './helpers/cli.js';
+import { assignCells, parseShard, parseStartAt, shardBenches, waitUntil } from '../../lib/measuring/planning/shards.js';
+import { mergeShards } from '../../lib/results/merge.js';
+import { loadDrivers } from '../../lib/drivers/index.js';
+import { selectBenches } from '../../benchs/index.js';
+import { notApplicableReason } from '../../lib/measuring/bench/plan.js';
+import { readResults } from '../../lib/results/file.js';
+import { BIN, noStackTrace, runCli } from '../helpers/cli.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'mdb-shards-test-'));
 after(() => rmSync(scratch, { recursive: true, force: true }));
@@ -70,7 +70,7 @@ test("every cell is measured by exactly one shard, and every shard measures each
 
 // ---- merge, on a real results file cut into two shards -------------------------------------------
 
-const fixture = () => readResults(fileURLToPath(new URL('./fixtures/results/replay-client-cost.json', import.meta.url)));
+const fixture = () => readResults(fileURLToPath(new URL('../fixtures/results/replay-client-cost.json', import.meta.url)));
 
 /** A real run's results as shard `index` of `count` would have saved them: other shards' rows n/a. */
 function asShard(results, index, count) {
@@ -194,7 +194,7 @@ function runOn(host, args, env) {
 
 test('two shards on two hosts (network namespaces, the server in a third), merged: every cell of a one-machine run', { skip: netnsReason ?? false, timeout: 240000 }, async () => {
   makeHosts();
-  const server = spawn('ip', ['netns', 'exec', NS.server, process.execPath, fileURLToPath(new URL('./helpers/netns-server.js', import.meta.url)), '--serve', '3306'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const server = spawn('ip', ['netns', 'exec', NS.server, process.execPath, fileURLToPath(new URL('../helpers/netns-server.js', import.meta.url)), '--serve', '3306'], { stdio: ['pipe', 'pipe', 'inherit'] });
   try {
     const target = await new Promise((resolve, reject) => {
       let text = '';

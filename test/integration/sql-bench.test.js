@@ -9,13 +9,13 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isolatedDirs, leftovers, noStackTrace, removeIsolatedDirs, runCli } from './helpers/cli.js';
-import { useEmbeddedServer } from './helpers/server.js';
+import { isolatedDirs, leftovers, noStackTrace, removeIsolatedDirs, runCli } from '../helpers/cli.js';
+import { useEmbeddedServer } from '../helpers/server.js';
 
 const SCHEMA = 'sql_bench_test';
 const remote = useEmbeddedServer({ database: SCHEMA });
-const examples = fileURLToPath(new URL('../docs/examples/', import.meta.url));
-const fixture = (name) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
+const examples = fileURLToPath(new URL('../../docs/examples/', import.meta.url));
+const fixture = (name) => fileURLToPath(new URL(`../fixtures/${name}`, import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'mdb-sql-test-'));
 after(removeIsolatedDirs);
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -132,7 +132,7 @@ test('bad input: one line, exit 2, no stack trace, nothing left in the schema', 
     [['--bench-file', file('not-a-bench.js', 'export default { name: "Not OK", title: "t", sql: "DO 1", plan() {} };\n')], /not-a-bench\.js: its default export is not a bench: name must match \[a-z0-9_\]\+; check\(result\) must be a function/],
     [['--bench-file', file('throws.js', 'throw new Error("broken on load");\n')], /throws\.js: cannot load it: broken on load/],
     [['--bench-file', join(dir, 'missing.js')], /missing\.js: no such file/],
-    [['--sql', join(examples, 'oltp_read_only.sql'), '--bench-file', file('do.js', "export { default } from '" + fileURLToPath(new URL('../benchs/do.js', import.meta.url)) + "';\n")], /a bench named do exists already/],
+    [['--sql', join(examples, 'oltp_read_only.sql'), '--bench-file', file('do.js', "export { default } from '" + fileURLToPath(new URL('../../benchs/do.js', import.meta.url)) + "';\n")], /a bench named do exists already/],
     [['--prepared'], /--prepared applies to --sql benches, and none is given/],
   ];
   const before = await tables();

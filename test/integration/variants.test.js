@@ -4,11 +4,11 @@ import assert from 'node:assert/strict';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { assertAllowedOptions, parseOptionValue, rowsAsObjects, splitVariant, unknownOptions, withRowShape } from '../lib/drivers/variants.js';
-import { inspectCheckout, isLocalSpec, parseFileSpec } from '../lib/drivers/local.js';
-import { assertDriverNames, loadDrivers } from '../lib/drivers/index.js';
-import { packageDir } from '../lib/drivers/common.js';
-import { isolatedDirs, removeIsolatedDirs, runCli, noStackTrace } from './helpers/cli.js';
+import { assertAllowedOptions, parseOptionValue, rowsAsObjects, splitVariant, unknownOptions, withRowShape } from '../../lib/drivers/variants.js';
+import { inspectCheckout, isLocalSpec, parseFileSpec } from '../../lib/drivers/local.js';
+import { assertDriverNames, loadDrivers } from '../../lib/drivers/index.js';
+import { packageDir } from '../../lib/drivers/common.js';
+import { isolatedDirs, removeIsolatedDirs, runCli, noStackTrace } from '../helpers/cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mdb-variants-test-'));
 after(() => {

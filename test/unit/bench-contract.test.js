@@ -6,14 +6,14 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BENCHES } from '../benchs/index.js';
-import { benchContractProblems } from '../lib/measuring/bench/bench-contract.js';
-import { benchOptions, benchOptionSpecs, probesFailed, probesOf, runProbes } from '../lib/measuring/planning/catalogue.js';
-import { resolveRun } from '../lib/resolve-run.js';
-import { renderRun, renderSections } from '../lib/reporting/sections.js';
-import fixture, { NAME } from './fixtures/sectioned-bench.js';
+import { BENCHES } from '../../benchs/index.js';
+import { benchContractProblems } from '../../lib/measuring/bench/bench-contract.js';
+import { benchOptions, benchOptionSpecs, probesFailed, probesOf, runProbes } from '../../lib/measuring/planning/catalogue.js';
+import { resolveRun } from '../../lib/resolve-run.js';
+import { renderRun, renderSections } from '../../lib/reporting/sections.js';
+import fixture, { NAME } from '../fixtures/sectioned-bench.js';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
+const root = fileURLToPath(new URL('../..', import.meta.url));
 const RESULTS_KEYS = ['schema', 'tool', 'startedAt', 'finishedAt', 'complete', 'stoppedBy', 'env', 'server', 'drivers', 'settings', 'benches', 'health', 'host', 'resolution'];
 
 test('every bench in benchs/index.js keeps the bench contract', () => {

@@ -3,15 +3,15 @@
 // terminal, Markdown and HTML; and which benches a run with none named measures.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { renderTable, renderBenchList } from '../lib/reporting/table.js';
-import { renderResultsMarkdown } from '../lib/reporting/markdown.js';
-import { renderResultsHtml } from '../lib/reporting/html.js';
-import { applyDeltas } from '../lib/results/deltas.js';
-import { createResults } from '../lib/results/file.js';
-import { BENCHES, DEFAULT_BENCHES, selectBenches } from '../benchs/index.js';
-import connect, { connectTls, sslOptionsFor } from '../benchs/connect.js';
-import selectTypes from '../benchs/select_types.js';
-import { notApplicableReason } from '../lib/measuring/bench/plan.js';
+import { renderTable, renderBenchList } from '../../lib/reporting/table.js';
+import { renderResultsMarkdown } from '../../lib/reporting/markdown.js';
+import { renderResultsHtml } from '../../lib/reporting/html.js';
+import { applyDeltas } from '../../lib/results/deltas.js';
+import { createResults } from '../../lib/results/file.js';
+import { BENCHES, DEFAULT_BENCHES, selectBenches } from '../../benchs/index.js';
+import connect, { connectTls, sslOptionsFor } from '../../benchs/connect.js';
+import selectTypes from '../../benchs/select_types.js';
+import { notApplicableReason } from '../../lib/measuring/bench/plan.js';
 
 const NEW = ['connect', 'connect_tls', 'select_types'];
 

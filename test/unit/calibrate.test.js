@@ -1,7 +1,7 @@
 // calibrate's report (pure): the paired harness/bare ratio per driver, judged on the figure it shows.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { calibrationRows, renderCalibration, MIN_RATIO } from '../lib/cli/commands/calibrate.js';
+import { calibrationRows, renderCalibration, MIN_RATIO } from '../../lib/cli/commands/calibrate.js';
 
 const rounds = (opsPerSec, n = 9) => Array.from({ length: n }, (_, round) => ({ round, opsPerSec }));
 const row = (driver, opsPerSec) => ({ driver, protocol: 'text', ok: true, status: 'ok', error: null, opsPerSec, rounds: rounds(opsPerSec) });

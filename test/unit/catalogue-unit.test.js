@@ -2,19 +2,19 @@
 // the scaling, transfer, streaming and metadata sections, and what counts as a failed section.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseConcurrency, concurrencyLevels } from '../lib/measuring/planning/scaling.js';
-import { passRates, ratePasses } from '../lib/measuring/planning/rate-passes.js';
-import { renderScaling, scalingData } from '../lib/reporting/scaling.js';
-import { probesFailed } from '../lib/measuring/planning/catalogue.js';
-import { renderSections } from '../lib/reporting/sections.js';
-import { renderTransfer } from '../benchs/transfer/section.js';
-import { probeSpec } from '../benchs/stream_rows/probe.js';
-import { renderStreaming, streamingSummary } from '../benchs/stream_rows/section.js';
-import { serverOffer } from '../benchs/execute_metadata/probe.js';
-import { renderMetadata } from '../benchs/execute_metadata/section.js';
-import { checkTransfer } from '../benchs/transfer/workload.js';
-import { BENCHES } from '../benchs/index.js';
-import { CheckError } from '../benchs/_check.js';
+import { parseConcurrency, concurrencyLevels } from '../../lib/measuring/planning/scaling.js';
+import { passRates, ratePasses } from '../../lib/measuring/planning/rate-passes.js';
+import { renderScaling, scalingData } from '../../lib/reporting/scaling.js';
+import { probesFailed } from '../../lib/measuring/planning/catalogue.js';
+import { renderSections } from '../../lib/reporting/sections.js';
+import { renderTransfer } from '../../benchs/transfer/section.js';
+import { probeSpec } from '../../benchs/stream_rows/probe.js';
+import { renderStreaming, streamingSummary } from '../../benchs/stream_rows/section.js';
+import { serverOffer } from '../../benchs/execute_metadata/probe.js';
+import { renderMetadata } from '../../benchs/execute_metadata/section.js';
+import { checkTransfer } from '../../benchs/transfer/workload.js';
+import { BENCHES } from '../../benchs/index.js';
+import { CheckError } from '../../benchs/_check.js';
 
 test('--concurrency takes one level or a list of distinct levels', () => {
   assert.equal(parseConcurrency('4'), 4);

@@ -7,11 +7,11 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CROSS_HARNESS_FLOOR_PCT, CROSS_HOST_FLOOR_PCT, platformChange } from '../lib/results/compare-counts.js';
-import { EXIT } from '../lib/common/errors.js';
-import { main } from '../lib/cli/index.js';
+import { CROSS_HARNESS_FLOOR_PCT, CROSS_HOST_FLOOR_PCT, platformChange } from '../../lib/results/compare-counts.js';
+import { EXIT } from '../../lib/common/errors.js';
+import { main } from '../../lib/cli/index.js';
 
-const FIXTURE = JSON.parse(readFileSync(new URL('./fixtures/results/count-instructions.json', import.meta.url), 'utf8'));
+const FIXTURE = JSON.parse(readFileSync(new URL('../fixtures/results/count-instructions.json', import.meta.url), 'utf8'));
 const dir = mkdtempSync(join(tmpdir(), 'mdb-compare-platform-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 

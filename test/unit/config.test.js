@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { resolveConnection, positiveInteger, positiveNumber, splitList, DEFAULT_SCHEMA } from '../lib/common/config.js';
-import { UserError } from '../lib/common/errors.js';
+import { resolveConnection, positiveInteger, positiveNumber, splitList, DEFAULT_SCHEMA } from '../../lib/common/config.js';
+import { UserError } from '../../lib/common/errors.js';
 
 test('no host or socket anywhere: the embedded server, default schema', () => {
   assert.deepEqual(resolveConnection({ flags: {}, env: {}, file: { port: 3306 } }), { embedded: true, database: DEFAULT_SCHEMA });
@@ -59,8 +59,8 @@ test('splitList trims and drops empties', () => {
 
 test('--version prints the harness\'s version from its package.json, exit 0', async () => {
   const { readFileSync } = await import('node:fs');
-  const { main } = await import('../lib/cli/index.js');
-  const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+  const { main } = await import('../../lib/cli/index.js');
+  const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
   let out = '';
   const stdout = { write: (s) => { out += s; return true; } };
   assert.equal(await main(['--version'], { stdout, stderr: stdout }), 0);

@@ -2,7 +2,7 @@
 // which rows, when a second count agrees, and when a third decides.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { agree, confirmSteps, medianRow, stepRows } from '../lib/replay/confirm-steps.js';
+import { agree, confirmSteps, medianRow, stepRows } from '../../lib/replay/confirm-steps.js';
 
 const row = (perOp) => ({ ok: true, count: { perOp, profile: 'profiles/x' } });
 

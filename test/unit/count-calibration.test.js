@@ -2,10 +2,10 @@
 // against time, the weight fit and its held-out test. The command on real runs: calibrate-count.test.js.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { CYCLE_WEIGHTS, weighedEvents } from '../lib/replay/counters/cycles.js';
-import { calibrateCounts, calibrationInputs, instructionRatio, ratioErrorPct } from '../lib/results/count-calibration.js';
-import { cycleRatio, fitCycleWeights, fitLoss } from '../lib/results/cycle-weight-fit.js';
-import { renderCountCalibration } from '../lib/reporting/count-calibration-text.js';
+import { CYCLE_WEIGHTS, weighedEvents } from '../../lib/replay/counters/cycles.js';
+import { calibrateCounts, calibrationInputs, instructionRatio, ratioErrorPct } from '../../lib/results/count-calibration.js';
+import { cycleRatio, fitCycleWeights, fitLoss } from '../../lib/results/cycle-weight-fit.js';
+import { renderCountCalibration } from '../../lib/reporting/count-calibration-text.js';
 
 // Events per operation of made-up rows: each bench's three drivers differ in how much they miss.
 const events = (instructions, { data = 0.4, l1 = 0.02, ll = 0.002, br = 0.005 } = {}) => ({

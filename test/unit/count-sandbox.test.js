@@ -6,9 +6,9 @@ import { existsSync, mkdtempSync, readFileSync, readlinkSync, rmSync, writeFileS
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { checkoutSpec, makeSandbox, sandboxName } from '../lib/replay/count-sandbox.js';
+import { checkoutSpec, makeSandbox, sandboxName } from '../../lib/replay/count-sandbox.js';
 
-const harness = fileURLToPath(new URL('..', import.meta.url));
+const harness = fileURLToPath(new URL('../..', import.meta.url));
 
 test("a sandbox's name follows what its process counts, and only that: one length, the same every time", () => {
   const a = sandboxName({ row: 'mysql2@git:abc', items: [['do', 'd1', 1024, 64]] });

@@ -3,19 +3,19 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { readFileSync } from 'node:fs';
-import { instructionWindow, parseDumpTotal, sizeCount } from '../lib/replay/counters/instructions.js';
-import { unsteadyWindows } from '../lib/replay/count.js';
-import { countMessage } from '../lib/replay/count-row.js';
-import { COUNT_V8_FLAGS } from '../lib/replay/valgrind.js';
-import { builtinAdapterFile } from '../lib/drivers/index.js';
-import { DETERMINISTIC_V8_FLAGS, FIXED_MALLOC_TUNABLES, fixedLayoutLauncher, fixedMallocTunables } from '../lib/measuring/processes/same-program.js';
-import { processRuntime } from '../lib/measuring/processes/launch.js';
-import { compareCounts, countIncomparability } from '../lib/results/compare-counts.js';
-import { applyDeltas } from '../lib/results/deltas.js';
-import { renderTable } from '../lib/reporting/table.js';
-import { describeRegressions, regressionsAgainstBaseline } from '../lib/results/regressions.js';
-import { renderResultsMarkdown } from '../lib/reporting/markdown.js';
-import { renderResultsHtml } from '../lib/reporting/html.js';
+import { instructionWindow, parseDumpTotal, sizeCount } from '../../lib/replay/counters/instructions.js';
+import { unsteadyWindows } from '../../lib/replay/count.js';
+import { countMessage } from '../../lib/replay/count-row.js';
+import { COUNT_V8_FLAGS } from '../../lib/replay/valgrind.js';
+import { builtinAdapterFile } from '../../lib/drivers/index.js';
+import { DETERMINISTIC_V8_FLAGS, FIXED_MALLOC_TUNABLES, fixedLayoutLauncher, fixedMallocTunables } from '../../lib/measuring/processes/same-program.js';
+import { processRuntime } from '../../lib/measuring/processes/launch.js';
+import { compareCounts, countIncomparability } from '../../lib/results/compare-counts.js';
+import { applyDeltas } from '../../lib/results/deltas.js';
+import { renderTable } from '../../lib/reporting/table.js';
+import { describeRegressions, regressionsAgainstBaseline } from '../../lib/results/regressions.js';
+import { renderResultsMarkdown } from '../../lib/reporting/markdown.js';
+import { renderResultsHtml } from '../../lib/reporting/html.js';
 
 test("a window's instructions are read from its callgrind dump, V8's compile work left out", () => {
   assert.equal(parseDumpTotal('# callgrind format\nversion: 1\nevents: Ir\nsummary: 260182336\n\nfl=(1)\n'), 260182336);
@@ -186,8 +186,8 @@ test('a window over 1.5 × its row\'s median window is a one-off event', () => {
 });
 
 test('--count with an unknown counter: one line listing the counters, the usage exit code, nothing run', async () => {
-  const { main } = await import('../lib/cli/index.js');
-  const { EXIT } = await import('../lib/common/errors.js');
+  const { main } = await import('../../lib/cli/index.js');
+  const { EXIT } = await import('../../lib/common/errors.js');
   let out = '';
   let err = '';
   const stdout = { write: (s) => { out += s; return true; }, isTTY: false };
@@ -199,8 +199,8 @@ test('--count with an unknown counter: one line listing the counters, the usage 
 });
 
 test("a results file of schema 2 is read with its counted rows' figures in count, as a run writes them now", async () => {
-  const { readResults } = await import('../lib/results/file.js');
-  const data = readResults(new URL('./fixtures/results/count-instructions.json', import.meta.url).pathname);
+  const { readResults } = await import('../../lib/results/file.js');
+  const data = readResults(new URL('../fixtures/results/count-instructions.json', import.meta.url).pathname);
   assert.equal(data.schema, 4, 'read as schema 4: its counted Δs turned too');
   const rows = data.benches.flatMap((b) => b.results).filter((r) => r.ok);
   assert.ok(rows.length > 0);
@@ -226,7 +226,7 @@ test("a count process's lines: its asks to switch instrumentation, and each work
 });
 
 test("a count process requires the built-in adapter its driver builds on, whatever the spec's release, checkout, options, label or tag", () => {
-  const adapter = (name) => fileURLToPath(new URL(`../lib/drivers/${name}.js`, import.meta.url));
+  const adapter = (name) => fileURLToPath(new URL(`../../lib/drivers/${name}.js`, import.meta.url));
   for (const spec of ['mysql2', 'mysql2#aa', 'mysql2@3.9.0', 'mysql2@file:/tmp/checkout', 'mysql2@git:../x#v3.9.0#2', 'head=mysql2@git:.#HEAD', 'mysql2:rowsAsArray=true']) {
     assert.equal(builtinAdapterFile(spec), adapter('mysql2'), spec);
   }
@@ -237,10 +237,10 @@ test("a count process requires the built-in adapter its driver builds on, whatev
 });
 
 test("a count run's Δs written before schema 4 (+ was less work) are read with today's sign, once", async () => {
-  const { readResults, SCHEMA_VERSION } = await import('../lib/results/file.js');
-  const { COUNT_DELTA_SCHEMA, flipCountDelta, readCountDeltas } = await import('../lib/results/counts.js');
+  const { readResults, SCHEMA_VERSION } = await import('../../lib/results/file.js');
+  const { COUNT_DELTA_SCHEMA, flipCountDelta, readCountDeltas } = await import('../../lib/results/counts.js');
   assert.equal(SCHEMA_VERSION, COUNT_DELTA_SCHEMA);
-  const file = new URL('./fixtures/results/count-instructions.json', import.meta.url).pathname;
+  const file = new URL('../fixtures/results/count-instructions.json', import.meta.url).pathname;
   const onDisk = JSON.parse(readFileSync(file, 'utf8')).benches[0].results[1];
   assert.deepEqual([onDisk.driver, onDisk.instructionsPerOp, onDisk.deltaPct, onDisk.deltaSignificant], ['slow-mysql2', 25606, -0.062, true], 'as schema 2 wrote it: 25,590 ÷ 25,606 − 1');
   const data = readResults(file);
@@ -254,7 +254,7 @@ test("a count run's Δs written before schema 4 (+ was less work) are read with 
   assert.equal(readCountDeltas(data).benches[0].results[1].deltaPct, 0.062);
   assert.equal(flipCountDelta(67.533), -40.31, "mysql2's 48,724 against mysql's 81,629 instructions/op: 40 % fewer");
   // A timed file of an older schema is read as it is.
-  const timed = readResults(new URL('./fixtures/results/readme-example.json', import.meta.url).pathname);
+  const timed = readResults(new URL('../fixtures/results/readme-example.json', import.meta.url).pathname);
   assert.equal(timed.schema, 2);
 });
 

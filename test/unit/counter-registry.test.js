@@ -6,13 +6,13 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { COUNT_PROCESS, countSettings, counterNamed, registerCounter } from '../lib/replay/counters/index.js';
-import { sandboxRecord } from '../lib/replay/count-sandbox.js';
-import { readResults, resultsProblem, saveResults, serialize } from '../lib/results/file.js';
-import { renderTable } from '../lib/reporting/table.js';
-import { createProgress } from '../lib/reporting/progress.js';
-import { EXIT } from '../lib/common/errors.js';
-import { main } from '../lib/cli/index.js';
+import { COUNT_PROCESS, countSettings, counterNamed, registerCounter } from '../../lib/replay/counters/index.js';
+import { sandboxRecord } from '../../lib/replay/count-sandbox.js';
+import { readResults, resultsProblem, saveResults, serialize } from '../../lib/results/file.js';
+import { renderTable } from '../../lib/reporting/table.js';
+import { createProgress } from '../../lib/reporting/progress.js';
+import { EXIT } from '../../lib/common/errors.js';
+import { main } from '../../lib/cli/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mdb-counter-test-'));
 
@@ -107,7 +107,7 @@ test('a counter registered by a test reaches the table, the JSON (valid by the s
 
   // An instruction count and a widget count are different figures: never compared.
   const refused = sink();
-  const instructions = new URL('./fixtures/results/count-instructions.json', import.meta.url).pathname;
+  const instructions = new URL('../fixtures/results/count-instructions.json', import.meta.url).pathname;
   assert.equal(await main(['compare', instructions, base], { stdout: sink(), stderr: refused }), EXIT.USAGE);
   assert.match(refused.text, /measured instructions, .* widgets: figures of different kinds are not compared/);
 });

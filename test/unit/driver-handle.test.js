@@ -7,8 +7,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { DriverHandle } from '../lib/measuring/processes/driver-handle.js';
-import { DriverProcesses } from '../lib/measuring/processes/driver-processes.js';
+import { DriverHandle } from '../../lib/measuring/processes/driver-handle.js';
+import { DriverProcesses } from '../../lib/measuring/processes/driver-processes.js';
 
 const driverChildren = () => execFileSync('ps', ['--ppid', String(process.pid), '-o', 'pid=,args='], { encoding: 'utf8' })
   .split('\n').filter((line) => line.includes('driver-process.js'));

@@ -4,12 +4,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { readResults } from '../lib/results/file.js';
-import { CLAMP_PCT, forestData, forestScale, forestSvg, forestSvgFile, forestTextLines } from '../lib/reporting/forest.js';
-import { renderResultsHtml } from '../lib/reporting/html.js';
-import { renderResultsMarkdown } from '../lib/reporting/markdown.js';
+import { readResults } from '../../lib/results/file.js';
+import { CLAMP_PCT, forestData, forestScale, forestSvg, forestSvgFile, forestTextLines } from '../../lib/reporting/forest.js';
+import { renderResultsHtml } from '../../lib/reporting/html.js';
+import { renderResultsMarkdown } from '../../lib/reporting/markdown.js';
 
-const fixture = (name) => readResults(fileURLToPath(new URL(`./fixtures/results/${name}.json`, import.meta.url)));
+const fixture = (name) => readResults(fileURLToPath(new URL(`../fixtures/results/${name}.json`, import.meta.url)));
 const FILES = ['aa-end-to-end', 'replay-client-cost', 'count-instructions', 'readme-example'];
 
 /** The rows the plot must draw: a numeric Δ, measured, and not its bench's reference. */
@@ -160,14 +160,14 @@ test('as a file of its own (report --svg): the same marks, with the namespace an
 test('the README and the published example run open with the forest plot of that run, as report --svg draws it from its results', () => {
   // readme-example.json: the example run's results file, its per-round arrays and bench orders cut.
   const results = fixture('readme-example');
-  const picture = readFileSync(fileURLToPath(new URL('../docs/images/example-run.svg', import.meta.url)), 'utf8');
+  const picture = readFileSync(fileURLToPath(new URL('../../docs/images/example-run.svg', import.meta.url)), 'utf8');
   assert.equal(picture, forestSvgFile(results), 'docs/images/example-run.svg is stale: node bin/mysql-driver-bench.js report <the run> --svg docs/images/example-run.svg');
   assert.equal(count(picture, /<circle class="forest-point /g), deltaRows(results).length);
-  const readme = readFileSync(fileURLToPath(new URL('../README.md', import.meta.url)), 'utf8');
+  const readme = readFileSync(fileURLToPath(new URL('../../README.md', import.meta.url)), 'utf8');
   const prints = readme.slice(readme.indexOf('## What a run prints'));
   assert.ok(prints.indexOf('](docs/images/example-run.svg)') > 0);
   assert.ok(prints.indexOf('](docs/images/example-run.svg)') < prints.indexOf('](docs/published-runs.md)'), 'the picture, then the link to its run');
-  const page = readFileSync(fileURLToPath(new URL('../docs/published-runs.md', import.meta.url)), 'utf8');
+  const page = readFileSync(fileURLToPath(new URL('../../docs/published-runs.md', import.meta.url)), 'utf8');
   const example = page.slice(page.indexOf('## The example default run'));
   assert.ok(example.includes('](../test/fixtures/results/readme-example.json)'), 'the page links the run\'s results file');
   assert.ok(example.indexOf('](images/example-run.svg)') > 0);

@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { performance } from 'node:perf_hooks';
-import { GaplessBenchmark, compilingOnce } from '../lib/measuring/driver/gapless-benchmark.js';
+import { GaplessBenchmark, compilingOnce } from '../../lib/measuring/driver/gapless-benchmark.js';
 
 test('compilingOnce compiles each text once, the run serial in it taken out', () => {
   const compiled = [];

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startHealthMonitor } from '../lib/measuring/host/health.js';
+import { startHealthMonitor } from '../../lib/measuring/host/health.js';
 
 test('the health monitor labels readings with the current cell and reports start, end and peak RSS', () => {
   let clock = 1000;

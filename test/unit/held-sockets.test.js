@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-const HELD = fileURLToPath(new URL('../lib/drivers/held-sockets.js', import.meta.url));
+const HELD = fileURLToPath(new URL('../../lib/drivers/held-sockets.js', import.meta.url));
 
 // The client runs in a child process of its own, as a driver process would: the patch is process-wide.
 const CLIENT = `

@@ -3,7 +3,7 @@
 // per round trip held. No server, no sockets.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { holdFor, measureHold, tuneHold } from '../lib/measuring/driver/held-tuning.js';
+import { holdFor, measureHold, tuneHold } from '../../lib/measuring/driver/held-tuning.js';
 
 /** A driver whose operations make `trips` round trips each, `loopMs` unheld, each held round trip 2 × hold + `pathMs` more. */
 function simulated({ loopMs = 0.03, pathMs = 0.006, trips = 1, connections = 1 }) {

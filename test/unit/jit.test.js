@@ -3,9 +3,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { DRIVER_PROCESS_FLAGS, JIT_HOOK_FLAG } from '../lib/measuring/processes/launch.js';
+import { DRIVER_PROCESS_FLAGS, JIT_HOOK_FLAG } from '../../lib/measuring/processes/launch.js';
 
-const JIT = new URL('../lib/measuring/driver/jit.js', import.meta.url).href;
+const JIT = new URL('../../lib/measuring/driver/jit.js', import.meta.url).href;
 
 function runModule(flags, source) {
   const r = spawnSync(process.execPath, [...flags, '--input-type=module', '-e', source], { encoding: 'utf8' });
@@ -43,14 +43,14 @@ test('every driver process runs with the flag', () => {
 });
 
 test('--jit takes background or wait, and nothing else', async () => {
-  const { parseJit, DEFAULT_JIT } = await import('../lib/measuring/planning/jit-mode.js');
+  const { parseJit, DEFAULT_JIT } = await import('../../lib/measuring/planning/jit-mode.js');
   assert.equal(DEFAULT_JIT, 'background');
   assert.equal(parseJit(' wait '), 'wait');
   assert.throws(() => parseJit('always'), /--jit must be one of background, wait, not 'always'/);
 });
 
 test('a run records its JIT mode, the default when none is asked for', async () => {
-  const { runSettings } = await import('../lib/measuring/planning/settings.js');
+  const { runSettings } = await import('../../lib/measuring/planning/settings.js');
   const benches = [{ name: 'do' }];
   assert.equal(runSettings({ drivers: ['mysql2'], wake: { mode: 'none' } }, benches).jit, 'background');
   assert.equal(runSettings({ drivers: ['mysql2'], wake: { mode: 'none' }, jit: 'wait' }, benches).jit, 'wait');

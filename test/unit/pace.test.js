@@ -1,9 +1,9 @@
 // A timed replay run's pace (measuring/pace.js): the rounds share what is left of the run's time.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { pacedBudget, startPace } from '../lib/measuring/planning/pace.js';
-import { describeBudgetStops } from '../lib/reporting/format.js';
-import { runSettings } from '../lib/measuring/planning/settings.js';
+import { pacedBudget, startPace } from '../../lib/measuring/planning/pace.js';
+import { describeBudgetStops } from '../../lib/reporting/format.js';
+import { runSettings } from '../../lib/measuring/planning/settings.js';
 
 const base = { budgetS: 2.7, minS: 1.6, targetS: 88 };
 

@@ -4,9 +4,9 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import os from 'node:os';
-import { cpuVendor, describePlatform, hostPlatform, nodeBuild } from '../lib/replay/platform.js';
-import { countSettings, counterNamed, registerCounter } from '../lib/replay/counters/index.js';
-import instructions from '../lib/replay/counters/instructions.js';
+import { cpuVendor, describePlatform, hostPlatform, nodeBuild } from '../../lib/replay/platform.js';
+import { countSettings, counterNamed, registerCounter } from '../../lib/replay/counters/index.js';
+import instructions from '../../lib/replay/counters/instructions.js';
 
 const unregister = registerCounter({ ...instructions, name: 'cached', cacheConfig: () => ({ I1: '32768,8,64', D1: '32768,8,64', LL: '33554432,16,64' }),
   record: () => ({ valgrind: 'valgrind-3.19.0', v8Flags: ['--predictable'] }) });

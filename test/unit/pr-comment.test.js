@@ -9,10 +9,10 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { GATE_COMMENT_MARKER } from '../lib/reporting/gate-comment.js';
-import { nextLink, pullRequestOf } from '../scripts/pr-comment.js';
+import { GATE_COMMENT_MARKER } from '../../lib/reporting/gate-comment.js';
+import { nextLink, pullRequestOf } from '../../scripts/pr-comment.js';
 
-const SCRIPT = fileURLToPath(new URL('../scripts/pr-comment.js', import.meta.url));
+const SCRIPT = fileURLToPath(new URL('../../scripts/pr-comment.js', import.meta.url));
 const TOKEN = 'ghs_fakeTokenThatMustNeverBePrinted';
 const dir = mkdtempSync(join(tmpdir(), 'mdb-pr-comment-test-'));
 after(() => rmSync(dir, { recursive: true, force: true }));

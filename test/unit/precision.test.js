@@ -1,10 +1,10 @@
 // --precision: rounds go on, in batches, until every row's paired Δ interval is narrow enough.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { MIN_ROUNDS, moreRounds, preciseEnough, PRECISION_BATCH } from '../lib/measuring/planning/schedule.js';
-import { FULL_RUN_CELLS, PRESETS, roundsScale, runSettings } from '../lib/measuring/planning/settings.js';
-import { DEFAULT_BENCHES } from '../benchs/index.js';
-import { BUILTIN_DRIVERS } from '../lib/drivers/index.js';
+import { MIN_ROUNDS, moreRounds, preciseEnough, PRECISION_BATCH } from '../../lib/measuring/planning/schedule.js';
+import { FULL_RUN_CELLS, PRESETS, roundsScale, runSettings } from '../../lib/measuring/planning/settings.js';
+import { DEFAULT_BENCHES } from '../../benchs/index.js';
+import { BUILTIN_DRIVERS } from '../../lib/drivers/index.js';
 
 /** A cell whose windows alternate ±spread around `ops` (the reference's windows are steady). */
 const cell = (name, ops, spread, n) => ({
@@ -90,7 +90,7 @@ test('settings: a lead-in is at most a third of a window, so benchmark.js never 
 });
 
 test('a lead-in cut to a third of a window is shown rounded, as the window is', async () => {
-  const { describeRun } = await import('../lib/reporting/table.js');
+  const { describeRun } = await import('../../lib/reporting/table.js');
   const settings = runSettings({ wake: { mode: 'none', spinners: 0 }, lead: 0.1, ...fullRun }, DEFAULT_BENCHES);
   const text = describeRun({ settings, drivers: [], env: {}, server: null }).join('\n');
   assert.match(text, /120 rounds × \(0\.006 s lead-in \+ 0\.019 s measured\)/);
@@ -100,7 +100,7 @@ test('a lead-in cut to a third of a window is shown rounded, as the window is', 
 });
 
 test('--precision is judged on the intervals the run will report: each at 95 % over its planned Δs', async () => {
-  const { eachIntervalLevel, pairedDelta } = await import('../lib/measuring/figures/paired-delta.js');
+  const { eachIntervalLevel, pairedDelta } = await import('../../lib/measuring/figures/paired-delta.js');
   const ref = cell('mysql2', 1000, 0, 36);
   const spread = { driver: { name: 'mariadb' }, windows: ref.windows.map((w) => ({ ...w, opsPerSec: 1100 * (1 + ((w.round * 7) % 36 - 18) / 600) })) };
   const target = pairedDelta(spread.windows, ref.windows).halfWidthPct + 0.01;

@@ -2,13 +2,13 @@
 // how their latencies and counts are put together.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { processesFor } from '../lib/measuring/planning/rows.js';
-import { processSchedule } from '../lib/measuring/planning/schedule.js';
-import { combineClosed } from '../lib/measuring/figures/combine.js';
+import { processesFor } from '../../lib/measuring/planning/rows.js';
+import { processSchedule } from '../../lib/measuring/planning/schedule.js';
+import { combineClosed } from '../../lib/measuring/figures/combine.js';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { LatencyRecorder } from '../lib/measuring/driver/latency.js';
-import { decodeHistogram, encodeHistogram, histogramSummary, mergeHistograms, newHistogram, recordedValues } from '../lib/measuring/figures/histograms.js';
+import { LatencyRecorder } from '../../lib/measuring/driver/latency.js';
+import { decodeHistogram, encodeHistogram, histogramSummary, mergeHistograms, newHistogram, recordedValues } from '../../lib/measuring/figures/histograms.js';
 
 /** A seeded generator, so a schedule can be replayed. */
 function seeded(seed) {
@@ -41,7 +41,7 @@ test('processes: the setting, but one for a bench whose plan keeps figures of it
 });
 
 // Latencies recorded from real drivers (a run of `do` and `select_100_cols`, their rows' histograms).
-const recorded = (name) => decodeHistogram(readFileSync(fileURLToPath(new URL(`./fixtures/latencies/${name}.hdr`, import.meta.url)), 'utf8').trim());
+const recorded = (name) => decodeHistogram(readFileSync(fileURLToPath(new URL(`../fixtures/latencies/${name}.hdr`, import.meta.url)), 'utf8').trim());
 const FIGURES = ['count', 'p50', 'p90', 'p99', 'p999', 'max'];
 const figuresOf = (histogram) => Object.fromEntries(FIGURES.map((k) => [k, histogramSummary(histogram)[k]]));
 

@@ -5,8 +5,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, connect } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { startProxy, summarizeAddedDelay, describeAddedDelay, describeCalibration, proxyPlacement } from '../lib/server/proxy/index.js';
-import { bucketOf, bucketRange, createHoldRecorder } from '../lib/server/proxy/hold-stats.js';
+import { startProxy, summarizeAddedDelay, describeAddedDelay, describeCalibration, proxyPlacement } from '../../lib/server/proxy/index.js';
+import { bucketOf, bucketRange, createHoldRecorder } from '../../lib/server/proxy/hold-stats.js';
 
 async function withEchoBehindProxy(rttMs, body) {
   const echo = createServer((s) => { s.setNoDelay(true); s.on('data', (d) => s.write(d)); s.on('error', () => {}); });

@@ -2,9 +2,9 @@
 // latency from intended starts, lag, skipped and late counts, the parsing of --rate; and --workers' sum of windows.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { arrivalGaps, openLoopWindow, seededRandom } from '../lib/measuring/driver/open-loop.js';
-import { summarizeRate } from '../lib/measuring/figures/rate-figures.js';
-import { closedLoopMax, parseLatencyLimit, parseRates, resolveRate } from '../lib/measuring/planning/rate-passes.js';
+import { arrivalGaps, openLoopWindow, seededRandom } from '../../lib/measuring/driver/open-loop.js';
+import { summarizeRate } from '../../lib/measuring/figures/rate-figures.js';
+import { closedLoopMax, parseLatencyLimit, parseRates, resolveRate } from '../../lib/measuring/planning/rate-passes.js';
 
 /** A discrete-event clock: wake-ups and operation completions happen at their simulated times, in order. */
 function simulation() {
@@ -157,7 +157,7 @@ test('--rate takes rates and shares of the closed-loop maximum, and refuses the 
 });
 
 test('--workers: windows run at once in several processes add up, a rate\'s counts summed and its percentiles averaged', async () => {
-  const { combineWindows } = await import('../lib/measuring/figures/window-fields.js');
+  const { combineWindows } = await import('../../lib/measuring/figures/window-fields.js');
   const part = (n) => ({
     opsPerSec: 1000 * n, samples: 1, ops: 100 * n, opsRun: 110 * n, seconds: [0.11, 0.12][n - 1], cpuUs: 5000 * n, gcMs: n, compileWaitMs: 0,
     reruns: { leadInStalled: 0, shortSamples: n }, workload: { committed: 10 * n, accounts: 1000 },

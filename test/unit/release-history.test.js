@@ -3,14 +3,14 @@
 // terminal, Markdown and HTML renderers, on hand-made results objects.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { historyRows, releaseHistory } from '../lib/results/history.js';
-import { historyChart, renderHistoryHtml, renderHistoryMarkdown, renderHistoryText } from '../lib/reporting/history.js';
-import { renderRun } from '../lib/reporting/sections.js';
-import { renderResultsMarkdown } from '../lib/reporting/markdown.js';
-import { renderResultsHtml } from '../lib/reporting/html.js';
-import { renderVerdictText } from '../lib/reporting/verdict-text.js';
+import { historyRows, releaseHistory } from '../../lib/results/history.js';
+import { historyChart, renderHistoryHtml, renderHistoryMarkdown, renderHistoryText } from '../../lib/reporting/history.js';
+import { renderRun } from '../../lib/reporting/sections.js';
+import { renderResultsMarkdown } from '../../lib/reporting/markdown.js';
+import { renderResultsHtml } from '../../lib/reporting/html.js';
+import { renderVerdictText } from '../../lib/reporting/verdict-text.js';
 import { fileURLToPath } from 'node:url';
-import { readResults } from '../lib/results/file.js';
+import { readResults } from '../../lib/results/file.js';
 
 const release = (version, pkg = 'mysql2') => ({ name: `${pkg}@${version}`, package: pkg, version, source: `${pkg}@${version}`, options: {} });
 
@@ -140,7 +140,7 @@ test('renderers: terminal, Markdown and HTML carry the chart and the steps; noth
   assert.match(html, /<path d="M80\.0 [\d.]+ H/);
   assert.ok(!/<script|https?:\/\/(?!www\.w3\.org)/.test(html), 'inline SVG only');
   // Wired into the run's report in all three forms: a recorded count run whose two rows are made releases of a range.
-  const run = readResults(fileURLToPath(new URL('./fixtures/results/count-instructions.json', import.meta.url)));
+  const run = readResults(fileURLToPath(new URL('../fixtures/results/count-instructions.json', import.meta.url)));
   const names = { mysql2: 'mysql2@3.24.0', 'slow-mysql2': 'mysql2@3.24.5' };
   run.drivers = run.drivers.map((d) => ({ ...d, name: names[d.name], version: names[d.name].split('@')[1] }));
   for (const b of run.benches) for (const row of b.results) row.driver = names[row.driver];

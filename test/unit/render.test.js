@@ -4,14 +4,14 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { renderResultsHtml, renderComparisonHtml } from '../lib/reporting/html.js';
-import { esc, niceStep } from '../lib/reporting/svg.js';
-import { renderResultsMarkdown, renderComparisonMarkdown, mdCell } from '../lib/reporting/markdown.js';
-import { compareResults } from '../lib/results/compare.js';
-import { createResults, serialize } from '../lib/results/file.js';
-import { applyDeltas } from '../lib/results/deltas.js';
-import { describeBudgetStop, describeBudgetStops } from '../lib/reporting/format.js';
-import { main } from '../lib/cli/index.js';
+import { renderResultsHtml, renderComparisonHtml } from '../../lib/reporting/html.js';
+import { esc, niceStep } from '../../lib/reporting/svg.js';
+import { renderResultsMarkdown, renderComparisonMarkdown, mdCell } from '../../lib/reporting/markdown.js';
+import { compareResults } from '../../lib/results/compare.js';
+import { createResults, serialize } from '../../lib/results/file.js';
+import { applyDeltas } from '../../lib/results/deltas.js';
+import { describeBudgetStop, describeBudgetStops } from '../../lib/reporting/format.js';
+import { main } from '../../lib/cli/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mdb-render-test-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -168,7 +168,7 @@ test('report: --html writes the page, --markdown prints the summary, the table b
   assert.equal(await main(['report', file], { stdout: out, stderr: err }), 0);
   assert.match(out.text, /│ mysql\s+│ text\s+│\s+1,000 │/);
   // What the run printed: the one entry point that renders a run, sections included.
-  const { renderRun } = await import('../lib/reporting/sections.js');
+  const { renderRun } = await import('../../lib/reporting/sections.js');
   assert.equal(out.text, renderRun(JSON.parse(serialize(fixture()))));
   out = sink();
   assert.equal(await main(['report', file, '--latency'], { stdout: out, stderr: sink() }), 0);

@@ -4,10 +4,10 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BadReplaySet, benchIdentity, decodeConversation, driverIdentity, findSet, readSet, saveSet, setPath } from '../lib/conversations/sets.js';
-import { EXIT } from '../lib/common/errors.js';
-import doBench from '../benchs/do.js';
-import select100 from '../benchs/select_100_cols.js';
+import { BadReplaySet, benchIdentity, decodeConversation, driverIdentity, findSet, readSet, saveSet, setPath } from '../../lib/conversations/sets.js';
+import { EXIT } from '../../lib/common/errors.js';
+import doBench from '../../benchs/do.js';
+import select100 from '../../benchs/select_100_cols.js';
 
 const recording = {
   serverVersion: '5.5.5-10.11.19-MariaDB',

@@ -1,8 +1,8 @@
 // The wire format as --replay reads it (lib/conversations/wire.js, conversation.js): pure, no server.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { COM, PacketReader, ReplyTracker, canonicalGreeting, commandShape, readGreeting } from '../lib/conversations/wire.js';
-import { CommandMismatch, ConversationPlayer, ConversationRecorder } from '../lib/conversations/conversation.js';
+import { COM, PacketReader, ReplyTracker, canonicalGreeting, commandShape, readGreeting } from '../../lib/conversations/wire.js';
+import { CommandMismatch, ConversationPlayer, ConversationRecorder } from '../../lib/conversations/conversation.js';
 
 const packet = (seq, payload) => {
   const body = Buffer.from(payload);

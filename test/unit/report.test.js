@@ -1,10 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { renderTable } from '../lib/reporting/table.js';
-import { describeNetwork, describeSignificanceRule } from '../lib/reporting/format.js';
-import { createResults, readResults, serialize } from '../lib/results/file.js';
-import { applyDeltas } from '../lib/results/deltas.js';
-import { addSecret } from '../lib/common/redact.js';
+import { renderTable } from '../../lib/reporting/table.js';
+import { describeNetwork, describeSignificanceRule } from '../../lib/reporting/format.js';
+import { createResults, readResults, serialize } from '../../lib/results/file.js';
+import { applyDeltas } from '../../lib/results/deltas.js';
+import { addSecret } from '../../lib/common/redact.js';
 import { readFileSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -139,7 +139,7 @@ test('a run states its resolution: the median half-width of its paired Δ interv
   assert.match(renderTable(r), /^ {2}~ : not significant: the paired Δ's interval includes 0, or \|Δ\| ≤ the resolution \(\d+\.\d %\); method: docs\/measuring\.md#how-to-read-the-numbers$/m);
   assert.equal(describeSignificanceRule(null), '~ : not significant: too few rounds for an interval of the paired Δ; method: docs/measuring.md#how-to-read-the-numbers');
   // The method the note names is a heading of that page, and the line stays short.
-  const method = readFileSync(new URL('../docs/measuring.md', import.meta.url), 'utf8');
+  const method = readFileSync(new URL('../../docs/measuring.md', import.meta.url), 'utf8');
   assert.match(method, /^## How to read the numbers$/m);
   assert.ok(describeSignificanceRule(r.resolution).length <= 140, describeSignificanceRule(r.resolution));
 });
@@ -187,7 +187,7 @@ test('a run\'s Δ intervals hold together at 95 %: a Δ that one 95 % interval w
 });
 
 test('a Δ whose rows\' processes differ among themselves gets a note saying so', async () => {
-  const { processSpreadNote } = await import('../lib/reporting/format.js');
+  const { processSpreadNote } = await import('../../lib/reporting/format.js');
   const r = fixture();
   // mysql2's four processes: two 30 % slower than the other two, for the whole bench.
   r.benches[0].results[1].rounds = Array.from({ length: 48 }, (_, i) => ({
@@ -206,7 +206,7 @@ test('a Δ whose rows\' processes differ among themselves gets a note saying so'
 });
 
 test('a Δ that moved between the halves of its rounds gets a note; a steady one does not', async () => {
-  const { driftNote } = await import('../lib/reporting/format.js');
+  const { driftNote } = await import('../../lib/reporting/format.js');
   const r = fixture();
   const wobble = (i) => 1 + ((i % 5) - 2) / 100;
   r.benches[0].results[0].rounds = Array.from({ length: 60 }, (_, i) => ({ round: i, process: i % 4, opsPerSec: 10000 * wobble(i + 1) }));
@@ -221,10 +221,10 @@ test('a Δ that moved between the halves of its rounds gets a note; a steady one
   assert.equal(driftNote(r.benches[0], mariadb), null);
   assert.match(renderTable(r), /do · mysql2: Δ moved from/);
   assert.doesNotMatch(renderTable(r), /do · mariadb: Δ moved/);
-  const { renderResultsMarkdown } = await import('../lib/reporting/markdown.js');
+  const { renderResultsMarkdown } = await import('../../lib/reporting/markdown.js');
   assert.match(renderResultsMarkdown(r), /- do · mysql2: Δ moved from/);
   assert.doesNotMatch(renderResultsMarkdown(r), /do · mariadb: Δ moved/);
-  const { renderResultsHtml } = await import('../lib/reporting/html.js');
+  const { renderResultsHtml } = await import('../../lib/reporting/html.js');
   assert.match(renderResultsHtml(r), /<li>do · mysql2: Δ moved from/);
   assert.doesNotMatch(renderResultsHtml(r), /do · mariadb: Δ moved/);
 });

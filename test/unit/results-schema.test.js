@@ -15,26 +15,26 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { READABLE_SCHEMAS, SCHEMA_VERSION, readResults, resultsValidator, saveResults, serialize, startResults } from '../lib/results/file.js';
-import { applyDeltas } from '../lib/results/deltas.js';
-import { resolveSettings } from '../lib/measuring/planning/settings.js';
-import { parseWake } from '../lib/measuring/host/wake.js';
-import { combineClosed } from '../lib/measuring/figures/combine.js';
-import { rowFromWindows } from '../lib/measuring/planning/rows.js';
-import { startHealthMonitor } from '../lib/measuring/host/health.js';
-import { hostLoadBetween, readCpuCounters } from '../lib/measuring/host/host-load.js';
-import { planPlacement } from '../lib/common/placement.js';
-import { loadDrivers } from '../lib/drivers/index.js';
-import instructions from '../lib/replay/counters/instructions.js';
-import { hostPlatform } from '../lib/replay/platform.js';
-import { selectBenches } from '../benchs/index.js';
-import { EXIT, UserError } from '../lib/common/errors.js';
-import { main } from '../lib/cli/index.js';
-import { LatencyRecorder } from '../lib/measuring/driver/latency.js';
-import { undescribedFields } from './helpers/schema.js';
+import { READABLE_SCHEMAS, SCHEMA_VERSION, readResults, resultsValidator, saveResults, serialize, startResults } from '../../lib/results/file.js';
+import { applyDeltas } from '../../lib/results/deltas.js';
+import { resolveSettings } from '../../lib/measuring/planning/settings.js';
+import { parseWake } from '../../lib/measuring/host/wake.js';
+import { combineClosed } from '../../lib/measuring/figures/combine.js';
+import { rowFromWindows } from '../../lib/measuring/planning/rows.js';
+import { startHealthMonitor } from '../../lib/measuring/host/health.js';
+import { hostLoadBetween, readCpuCounters } from '../../lib/measuring/host/host-load.js';
+import { planPlacement } from '../../lib/common/placement.js';
+import { loadDrivers } from '../../lib/drivers/index.js';
+import instructions from '../../lib/replay/counters/instructions.js';
+import { hostPlatform } from '../../lib/replay/platform.js';
+import { selectBenches } from '../../benchs/index.js';
+import { EXIT, UserError } from '../../lib/common/errors.js';
+import { main } from '../../lib/cli/index.js';
+import { LatencyRecorder } from '../../lib/measuring/driver/latency.js';
+import { undescribedFields } from '../helpers/schema.js';
 
-const SCHEMA = JSON.parse(readFileSync(new URL('../docs/results.schema.json', import.meta.url), 'utf8'));
-const FIXTURES = fileURLToPath(new URL('./fixtures/results/', import.meta.url));
+const SCHEMA = JSON.parse(readFileSync(new URL('../../docs/results.schema.json', import.meta.url), 'utf8'));
+const FIXTURES = fileURLToPath(new URL('../fixtures/results/', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'mdb-schema-test-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -207,7 +207,7 @@ test('a broken results file is refused in one line naming the first offending fi
 });
 
 test('the results files the CLI tests save are checked against the schema when their dirs are removed', async () => {
-  const { isolatedDirs, removeIsolatedDirs } = await import('./helpers/cli.js');
+  const { isolatedDirs, removeIsolatedDirs } = await import('../helpers/cli.js');
   const { mkdirSync, writeFileSync } = await import('node:fs');
   const { out } = isolatedDirs();
   mkdirSync(out, { recursive: true });

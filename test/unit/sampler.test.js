@@ -2,14 +2,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { performance } from 'node:perf_hooks';
-import { sampleWindow } from '../lib/measuring/driver/sampler.js';
-import { bareLoop } from '../lib/measuring/driver/bare-window.js';
-import { fixedWindowSizing, windowSizer } from '../lib/measuring/figures/window-sizing.js';
-import { settled, warmUp, warmUpByCount } from '../lib/measuring/driver/warm-up-loops.js';
-import { collectionPoint } from '../lib/measuring/figures/warm-up-lengths.js';
-import { LatencyRecorder } from '../lib/measuring/driver/latency.js';
-import { recordedValues } from '../lib/measuring/figures/histograms.js';
-import { spinFor } from '../lib/common/timers.js';
+import { sampleWindow } from '../../lib/measuring/driver/sampler.js';
+import { bareLoop } from '../../lib/measuring/driver/bare-window.js';
+import { fixedWindowSizing, windowSizer } from '../../lib/measuring/figures/window-sizing.js';
+import { settled, warmUp, warmUpByCount } from '../../lib/measuring/driver/warm-up-loops.js';
+import { collectionPoint } from '../../lib/measuring/figures/warm-up-lengths.js';
+import { LatencyRecorder } from '../../lib/measuring/driver/latency.js';
+import { recordedValues } from '../../lib/measuring/figures/histograms.js';
+import { spinFor } from '../../lib/common/timers.js';
 
 /** How many of a recorder's latencies were over `us`. */
 const countAbove = (latencies, us) => recordedValues(latencies.histogram).filter(([ns]) => ns > us * 1000).reduce((n, [, c]) => n + c, 0);
@@ -167,14 +167,14 @@ test('a failing check fails the measurement instead of producing a figure', asyn
 });
 
 test('a row says how often its windows ran again: without their lead-in, or after a short sample', async () => {
-  const { summarizeWindows } = await import('../lib/measuring/figures/row-figures.js');
+  const { summarizeWindows } = await import('../../lib/measuring/figures/row-figures.js');
   const w = (reruns) => ({ round: 0, process: 0, opsPerSec: 1000, samples: 1, ops: 20, cpuUs: 100, gcMs: 0, serverCpuUs: 50, reruns });
   const row = summarizeWindows([w({ leadInStalled: 1, shortSamples: 0 }), w({ leadInStalled: 0, shortSamples: 2 }), w(null)]);
   assert.deepEqual(row.windowReruns, { leadInStalled: 1, shortSamples: 2 }, 'bare-loop windows (null) count nothing');
 });
 
 test('the server\'s CPU time, read around a whole window, is counted over every operation the window ran', async () => {
-  const { summarizeWindows } = await import('../lib/measuring/figures/row-figures.js');
+  const { summarizeWindows } = await import('../../lib/measuring/figures/row-figures.js');
   const w = (opsRun) => ({ round: 0, process: 0, opsPerSec: 1000, samples: 1, ops: 20, cpuUs: 100, gcMs: 0, serverCpuUs: 300, opsRun });
   // A window that ran a short sample again (opsRun 30), and one that did not (lead-in and sample: 25).
   assert.equal(summarizeWindows([w(30), w(25)]).cost.serverCpuUsPerOp, 10.9, '600 µs over 55 operations');

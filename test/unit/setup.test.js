@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { lastLines, fmtSeconds, runLoggedStep, setupLogDir } from '../lib/server/setup-steps.js';
+import { lastLines, fmtSeconds, runLoggedStep, setupLogDir } from '../../lib/server/setup-steps.js';
 
 const logDir = mkdtempSync(join(tmpdir(), 'mdb-setup-test-'));
 after(() => rmSync(logDir, { recursive: true, force: true }));

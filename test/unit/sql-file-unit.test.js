@@ -1,9 +1,9 @@
 // The --sql file format and the comparison of replies (benchs/sql_file/), without a server.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { isWrite, parameterCycle, parseSet, parseSetupFile, parseSqlFile, splitSql } from '../benchs/sql_file/parse.js';
-import { checkReplies, normalise, normaliseReply, sameValue } from '../benchs/sql_file/compare.js';
-import { outsideSchema, sqlBenchName } from '../benchs/sql_file/index.js';
+import { isWrite, parameterCycle, parseSet, parseSetupFile, parseSqlFile, splitSql } from '../../benchs/sql_file/parse.js';
+import { checkReplies, normalise, normaliseReply, sameValue } from '../../benchs/sql_file/compare.js';
+import { outsideSchema, sqlBenchName } from '../../benchs/sql_file/index.js';
 
 test('statements split on ; outside quotes and comments; :name placeholders become ?', () => {
   const { statements, metas } = splitSql([
@@ -111,9 +111,9 @@ test('checkReplies names the first difference: statement, line, parameters, row,
 });
 
 test('benches from outside benchs/ are found by name once loaded from their sources, as a driver or count process loads them', async () => {
-  const { addedBenchSources, benchNamed, loadBenchSources, selectBenches } = await import('../benchs/index.js');
+  const { addedBenchSources, benchNamed, loadBenchSources, selectBenches } = await import('../../benchs/index.js');
   assert.equal(benchNamed('my_bench'), undefined);
-  const file = new URL('../docs/examples/my-bench.js', import.meta.url).pathname;
+  const file = new URL('../../docs/examples/my-bench.js', import.meta.url).pathname;
   const sql = { name: 'unit_sql', file: 'unit_sql.sql', ...parseSqlFile('\\set id random(1, 3)\nSELECT :id AS id', 'unit_sql.sql'), prepared: true, allowWrites: false, setup: null };
   const loaded = await loadBenchSources([{ file }, { sql }]);
   assert.deepEqual(loaded.map((b) => b.name), ['my_bench', 'unit_sql']);

@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mean, sum, variance, median, percentileOfSorted, nearestRankOfSorted, relativeMarginOfError, latencySummary, deltaPct, logRatioPct, tCritical95, medianConfidenceInterval, normalQuantile } from '../lib/common/stats.js';
-import { rowKey, splitRowKey } from '../lib/common/row-key.js';
-import { eachIntervalLevel, pairedDelta, betweenProcessVariance, pairedDrift } from '../lib/measuring/figures/paired-delta.js';
+import { mean, sum, variance, median, percentileOfSorted, nearestRankOfSorted, relativeMarginOfError, latencySummary, deltaPct, logRatioPct, tCritical95, medianConfidenceInterval, normalQuantile } from '../../lib/common/stats.js';
+import { rowKey, splitRowKey } from '../../lib/common/row-key.js';
+import { eachIntervalLevel, pairedDelta, betweenProcessVariance, pairedDrift } from '../../lib/measuring/figures/paired-delta.js';
 
 test('mean, variance and median', () => {
   assert.equal(mean([1, 2, 3, 4]), 2.5);
@@ -63,7 +63,7 @@ test('delta against a baseline', () => {
 });
 
 test('Mann-Whitney U: textbook values and clear cases', async () => {
-  const { mannWhitneyU, normalCdf } = await import('../lib/common/stats.js');
+  const { mannWhitneyU, normalCdf } = await import('../../lib/common/stats.js');
   assert.ok(Math.abs(normalCdf(1.96) - 0.975) < 1e-4);
   assert.ok(Math.abs(normalCdf(-1) - 0.158655) < 1e-4);
   // Two samples of 10 with one tie (20): U = 11.5; by hand, sigma = sqrt(100/12 * (21 - 6/380)) = 13.224,
@@ -83,7 +83,7 @@ test('Mann-Whitney U: textbook values and clear cases', async () => {
 });
 
 test('latency recorder: every latency counted in a histogram, percentiles to 0.1 %, the max exact, memory bounded', async () => {
-  const { LatencyRecorder } = await import('../lib/measuring/driver/latency.js');
+  const { LatencyRecorder } = await import('../../lib/measuring/driver/latency.js');
   const r = new LatencyRecorder();
   for (let i = 1; i <= 100000; i++) r.push(i / 10); // 0.1 µs to 10 ms
   assert.equal(r.length, 100000);

@@ -1,7 +1,7 @@
 // Where the embedded server keeps its data (pure choice; the server itself is tested end to end).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { chooseServerStorage, MIN_SHM_FREE_BYTES, SHM_DIR } from '../lib/server/storage.js';
+import { chooseServerStorage, MIN_SHM_FREE_BYTES, SHM_DIR } from '../../lib/server/storage.js';
 
 const TMPFS = 0x01021994;
 const EXT4 = 0xef53;

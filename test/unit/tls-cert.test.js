@@ -6,7 +6,7 @@ import { X509Certificate } from 'node:crypto';
 import { mkdtempSync, rmSync, statSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { OPENSSL_MISSING, findOpenssl, makeServerCertificate } from '../lib/server/tls-cert.js';
+import { OPENSSL_MISSING, findOpenssl, makeServerCertificate } from '../../lib/server/tls-cert.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mdb-tls-test-'));
 after(() => rmSync(dir, { recursive: true, force: true }));

@@ -2,11 +2,11 @@
 // rows as each driver returns them, and fails on a lost digit or a time shifted by a time zone.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { TYPE_ROWS, typeRow, typeRows } from '../benchs/_types.js';
-import { ANY_RULES, DRIVER_RULES } from '../benchs/_types_rules.js';
-import { FULL_CHECKS, SLICES, makeTypeCheck, representationsOf, representedRow, sameJson, sameJsonRow } from '../benchs/_types_check.js';
-import selectTypes, { EXACT_NUMBER_OPTIONS, typeOptionsFor } from '../benchs/select_types.js';
-import { CheckError } from '../benchs/_check.js';
+import { TYPE_ROWS, typeRow, typeRows } from '../../benchs/_types.js';
+import { ANY_RULES, DRIVER_RULES } from '../../benchs/_types_rules.js';
+import { FULL_CHECKS, SLICES, makeTypeCheck, representationsOf, representedRow, sameJson, sameJsonRow } from '../../benchs/_types_check.js';
+import selectTypes, { EXACT_NUMBER_OPTIONS, typeOptionsFor } from '../../benchs/select_types.js';
+import { CheckError } from '../../benchs/_check.js';
 
 const rowsAs = (rules, opts) => Array.from({ length: TYPE_ROWS }, (_, k) => representedRow(k + 1, rules, opts));
 const failsWith = (fn, pattern) => assert.throws(fn, (err) => err instanceof CheckError && pattern.test(err.message));

@@ -5,17 +5,17 @@
 // steps, its chart and table next; the terminal, Markdown and HTML reports open with it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readResults } from '../lib/results/file.js';
-import { verdict, fastestOf } from '../lib/results/verdict.js';
-import { claimDelta, renderVerdictText, verdictLines } from '../lib/reporting/verdict-text.js';
-import { fmtDelta } from '../lib/reporting/format.js';
-import { renderTable } from '../lib/reporting/table.js';
-import { renderRun, renderSections } from '../lib/reporting/sections.js';
-import { renderResultsMarkdown } from '../lib/reporting/markdown.js';
-import { renderResultsHtml } from '../lib/reporting/html.js';
-import { renderHistoryText } from '../lib/reporting/history.js';
+import { readResults } from '../../lib/results/file.js';
+import { verdict, fastestOf } from '../../lib/results/verdict.js';
+import { claimDelta, renderVerdictText, verdictLines } from '../../lib/reporting/verdict-text.js';
+import { fmtDelta } from '../../lib/reporting/format.js';
+import { renderTable } from '../../lib/reporting/table.js';
+import { renderRun, renderSections } from '../../lib/reporting/sections.js';
+import { renderResultsMarkdown } from '../../lib/reporting/markdown.js';
+import { renderResultsHtml } from '../../lib/reporting/html.js';
+import { renderHistoryText } from '../../lib/reporting/history.js';
 
-const recorded = (name) => readResults(new URL(`./fixtures/results/${name}.json`, import.meta.url).pathname);
+const recorded = (name) => readResults(new URL(`../fixtures/results/${name}.json`, import.meta.url).pathname);
 
 /**
  * readme-example.json (recorded: three drivers, n/a rows) with one more row gone wrong, as a run

@@ -9,11 +9,11 @@ import { fileURLToPath } from 'node:url';
 import {
   assertVersionedSpec, defaultCacheDir, ensureInstalled, isInstalled, loadVersionedDriver,
   parseVersionedSpec, resolveVersion,
-} from '../lib/drivers/versions.js';
-import { assertDriverNames } from '../lib/drivers/index.js';
-import { EXIT, UserError } from '../lib/common/errors.js';
+} from '../../lib/drivers/versions.js';
+import { assertDriverNames } from '../../lib/drivers/index.js';
+import { EXIT, UserError } from '../../lib/common/errors.js';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
+const root = fileURLToPath(new URL('../..', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'mdb-versions-test-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 

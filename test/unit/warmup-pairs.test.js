@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { measureBench } from '../lib/measuring/planning/coordinator.js';
+import { measureBench } from '../../lib/measuring/planning/coordinator.js';
 
 const FIXED = { ops: 20, leadOps: 2, opsPerCheck: 1, opsPerTiming: 1 };
 

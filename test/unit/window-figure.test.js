@@ -7,10 +7,10 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { WINDOW_FIELDS, combineWindows, windowFigure } from '../lib/measuring/figures/window-fields.js';
-import { summarizeWindows } from '../lib/measuring/figures/row-figures.js';
-import { measureBench } from '../lib/measuring/planning/coordinator.js';
-import { DriverHandle } from '../lib/measuring/processes/driver-handle.js';
+import { WINDOW_FIELDS, combineWindows, windowFigure } from '../../lib/measuring/figures/window-fields.js';
+import { summarizeWindows } from '../../lib/measuring/figures/row-figures.js';
+import { measureBench } from '../../lib/measuring/planning/coordinator.js';
+import { DriverHandle } from '../../lib/measuring/processes/driver-handle.js';
 
 /** A field `probe` in the window figure while `fn` runs: summed over --workers, kept in each round. */
 async function withProbe(fn) {
