@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const SCRIPT = fileURLToPath(new URL('../scripts/import-graph.js', import.meta.url));
+const SCRIPT = fileURLToPath(new URL('../../scripts/import-graph.js', import.meta.url));
 const run = (...args) => spawnSync(process.execPath, [SCRIPT, ...args], { encoding: 'utf8' });
 
 /** A tree of `files` ({ path: text }) in a temp dir; returns its root. */
