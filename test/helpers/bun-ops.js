@@ -1,4 +1,4 @@
-// Run on Bun by test/runtimes.test.js: bun-sql on one bench, its operations run when the parent
+// Run on Bun by test/integration/runtimes.test.js: bun-sql on one bench, its operations run when the parent
 // says, so the parent can read the server's counters around them. Messages (JSON over IPC):
 //   parent → { bench, target, context }      open (pool or connection), then → { ready, protocol } or { na }
 //   parent → { go: ops }                     run `ops` operations, each checked, then → { done }

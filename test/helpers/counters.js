@@ -1,5 +1,5 @@
 // The server's own counters of what a client did: which protocol path a row's operations took
-// (test/protocol.test.js for the drivers in-process, test/runtimes.test.js for bun-sql on Bun).
+// (test/integration/protocol.test.js for the drivers in-process, test/integration/runtimes.test.js for bun-sql on Bun).
 import assert from 'node:assert/strict';
 
 export const COUNTERS = ['Com_stmt_execute', 'Com_stmt_prepare', 'Com_insert', 'Questions'];

@@ -1,4 +1,4 @@
-// Run inside a network namespace by test/shards.test.js: an embedded MariaDB (on that namespace's
+// Run inside a network namespace by test/integration/shards.test.js: an embedded MariaDB (on that namespace's
 // 127.0.0.1) reachable from the other namespaces through a forwarder on every address at `port`,
 // so the server sees its clients as 127.0.0.1 as usual. Prints { port, user, password, database }
 // once ready; stops the server when stdin closes.

@@ -65,7 +65,7 @@ test('a release is <driver>@<version, range or tag>; anything npm would read as 
   }
   assert.doesNotThrow(() => assertDriverNames(['mysql2@3.9.0', 'mysql2', 'mariadb@latest']));
   assert.throws(() => assertDriverNames(['pg@8.0.0']), /unknown driver: pg@8\.0\.0/);
-  // file: is a local checkout (test/variants.test.js), not a registry release.
+  // file: is a local checkout (test/integration/variants.test.js), not a registry release.
   assert.throws(() => assertDriverNames(['mysql2@file:x']), /local driver mysql2@file:x: .* is not a directory/);
   assert.throws(() => assertDriverNames(['mysql2@3.9.0', 'mysql2@3.9.0']), /named twice/);
 });
