@@ -28,18 +28,32 @@ test('a heading\'s anchor as GitHub makes it', () => {
   assert.deepEqual([...anchors], ['the-readmes-example-default-run-2026-11-25-2119', 'compare-two-runs', 'compare-two-runs-1']);
 });
 
+/** The relative links of a page's text (code blocks left out) whose file or heading does not exist: a bare `#anchor` is the page's own. */
+function brokenLinks(page, markdown) {
+  const text = markdown.replace(/```[\s\S]*?```/g, '');
+  const broken = [];
+  for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+    if (/^[a-z]+:/i.test(target)) continue;
+    const [path, anchor] = target.split('#');
+    const file = path ? join(root, dirname(page), path) : join(root, page);
+    if (!existsSync(file)) { broken.push(`${target}: no file ${relative(root, file)}`); continue; }
+    if (anchor && file.endsWith('.md') && !headingAnchors(readFileSync(file, 'utf8')).has(anchor)) broken.push(`${target}: no heading #${anchor}`);
+  }
+  return broken;
+}
+
+test('a broken anchor is caught on the same page, on another page and in the history', () => {
+  const text = '[a](#the-ci-preset---ci) [b](#no-such) [c](glossary.md#baseline) [d](glossary.md#no-such) '
+    + '[e](history/README.md) [f](history/2026-11-27-ci-preset.md#no-such) [g](missing-page.md) [h](https://example.com/#x)\n```\n[i](#in-a-block)\n```\n';
+  assert.deepEqual(brokenLinks('docs/ci.md', text), ['#no-such: no heading #no-such', 'glossary.md#no-such: no heading #no-such',
+    'history/2026-11-27-ci-preset.md#no-such: no heading #no-such', `missing-page.md: no file ${join('docs', 'missing-page.md')}`]);
+  assert.deepEqual(brokenLinks('docs/history/README.md', '[a](../glossary.md#baseline) [b](../../README.md#quick-start) [c](2026-11-27-ci-preset.md#no-such)'),
+    ['2026-11-27-ci-preset.md#no-such: no heading #no-such']);
+});
+
 for (const page of pages) {
   test(`${page}: every relative link and anchor resolves`, () => {
-    const text = readFileSync(join(root, page), 'utf8').replace(/```[\s\S]*?```/g, '');
-    const broken = [];
-    for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
-      if (/^[a-z]+:/i.test(target)) continue;
-      const [path, anchor] = target.split('#');
-      const file = path ? join(root, dirname(page), path) : join(root, page);
-      if (!existsSync(file)) { broken.push(`${target}: no file ${relative(root, file)}`); continue; }
-      if (anchor && file.endsWith('.md') && !headingAnchors(readFileSync(file, 'utf8')).has(anchor)) broken.push(`${target}: no heading #${anchor}`);
-    }
-    assert.deepEqual(broken, []);
+    assert.deepEqual(brokenLinks(page, readFileSync(join(root, page), 'utf8')), []);
   });
 }
 
