@@ -1,48 +1,20 @@
 // How the coordinator opens a replayed row's processes (two warm-ups at a time, the second of each
-// pair on the harness's CPU, the same share of every row there) and sizes its windows. Driver processes are stood in for
-// by objects that answer the coordinator's turns; no driver, no server.
+// pair on the harness's CPU, the same share of every row there) and sizes its windows, through the
+// fake driver processes; no driver, no server.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { measureBench } from '../../lib/measuring/planning/coordinator.js';
+import { fakeDriverProcesses } from '../helpers/fake-driver.js';
 
-const FIXED = { ops: 20, leadOps: 2, opsPerCheck: 1, opsPerTiming: 1 };
-
-/** Stand-ins for a run's driver processes, which log every turn and how many opens overlapped. */
+/** The fake driver processes (test/helpers/fake-driver.js): `msPerOp(process, index)` paces their windows. */
 function standIns({ aside, failOpenOf = null, msPerOp = () => 1 }) {
-  const log = { opens: [], inFlight: 0, mostInFlight: 0, windows: [] };
-  const handles = new Map();
-  const handleFor = (driver, copy) => {
-    const key = `${driver.name}#${copy}`;
-    if (!handles.has(key)) {
-      handles.set(key, {
-        key,
-        windowsRun: 0,
-        alive: true,
-        async turn(cmd, args, _timeoutMs, options = {}) {
-          if (cmd === 'open') {
-            log.opens.push({ key, aside: Boolean(options.aside), warmupOps: args.warmupOps });
-            log.inFlight++;
-            log.mostInFlight = Math.max(log.mostInFlight, log.inFlight);
-            await sleep(5);
-            log.inFlight--;
-            if (key === failOpenOf) throw new Error(`${key} could not open`);
-            return { protocol: 'text', fixed: FIXED, warmupSeconds: 0.005, warmupOps: args.warmupOps, compileWaitSeconds: 0 };
-          }
-          if (cmd === 'window') {
-            this.windowsRun++;
-            log.windows.push({ key, fixed: args.fixed });
-            const ms = msPerOp(key, log.windows.length);
-            return { opsPerSec: 1000 / ms, samples: 1, ops: FIXED.ops, opsRun: FIXED.ops + FIXED.leadOps, seconds: 0.02, cpuUs: 20000, gcMs: 0, compileWaitMs: 0 };
-          }
-          return { operations: 100, latency: null, rssMB: 50 };
-        },
-      });
-    }
-    return handles.get(key);
-  };
-  return { log, processes: { get: async (driver, copy) => handleFor(driver, copy), canWarmAside: () => aside } };
+  return fakeDriverProcesses({
+    aside,
+    figures: ({ process, index }) => ({ opsPerSec: 1000 / msPerOp(process, index) }),
+    fault: ({ process, cmd }) => (cmd === 'open' && process === failOpenOf ? new Error(`${process} could not open`) : null),
+  });
 }
+const opensOf = (log) => log.filter((t) => t.cmd === 'open');
 
 const bench = { name: 'do', plan: () => ({ protocol: 'text' }) };
 const drivers = [{ name: 'mysql' }, { name: 'mysql2' }];
@@ -52,26 +24,26 @@ const run = (processes, extra = {}) => measureBench({
 });
 
 test('replayed rows warm up two processes at a time, half of each row on the harness\'s CPU', async () => {
-  const { log, processes } = standIns({ aside: true });
+  const { log, inFlight, processes } = standIns({ aside: true });
   const { rows } = await run(processes);
   assert.deepEqual(rows.map((r) => r.status), ['ok', 'ok']);
-  assert.equal(log.mostInFlight, 2, 'two warm-ups at once');
+  assert.equal(inFlight.most, 2, 'two warm-ups at once');
   for (const driver of drivers) {
-    const opens = log.opens.filter((o) => o.key.startsWith(`${driver.name}#`));
+    const opens = opensOf(log).filter((o) => o.driver === driver.name);
     assert.equal(opens.length, 4);
     assert.equal(opens.filter((o) => o.aside).length, 2, `${driver.name}: half its processes warmed aside`);
-    assert.ok(opens.every((o) => o.warmupOps === 4096), 'every process the same warm-up');
+    assert.ok(opens.every((o) => o.args.warmupOps === 4096), 'every process the same warm-up');
   }
   assert.ok(rows.every((r) => r.processes === 4 && r.warmupSeconds.length === 4));
 });
 
 test('without a CPU to warm aside on, or end to end, processes warm up one at a time', async () => {
   for (const [aside, extra] of [[false, {}], [true, { replay: undefined }]]) {
-    const { log, processes } = standIns({ aside });
+    const { log, inFlight, processes } = standIns({ aside });
     const { rows } = await run(processes, extra);
     assert.deepEqual(rows.map((r) => r.status), ['ok', 'ok']);
-    assert.equal(log.mostInFlight, 1);
-    assert.ok(log.opens.every((o) => !o.aside));
+    assert.equal(inFlight.most, 1);
+    assert.ok(opensOf(log).every((o) => !o.aside));
   }
 });
 
@@ -89,7 +61,7 @@ test('replayed rows\' windows are sized again from their rounds, once past the f
   const { log, processes } = standIns({ aside: true, msPerOp });
   const { rows } = await run(processes, { rounds: 30, lead: 0 });
   assert.deepEqual(rows.map((r) => r.status), ['ok', 'ok']);
-  const sizes = (driver) => log.windows.slice(sizingWindows).filter((w) => w.key.startsWith(`${driver}#`)).map((w) => w.fixed.ops);
+  const sizes = (driver) => log.filter((t) => t.cmd === 'window').slice(sizingWindows).filter((t) => t.driver === driver).map((t) => t.args.fixed.ops);
   for (const [driver, ms] of [['mysql', 1], ['mysql2', 0.5]]) {
     const ops = sizes(driver);
     assert.equal(ops.length, 30);

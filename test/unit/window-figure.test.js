@@ -1,7 +1,8 @@
-// The window figure (lib/measuring/figures/window.js) is one table: a field added to it arrives in
-// every mode (timed, replay, --workers, rate), through the driver process's reply, the coordinator,
-// --workers' combining and the row's rounds; and a real driver process replies with exactly the
-// table's fields in each mode. No server: a stand-in adapter answers `do` at once.
+// The window figure (lib/measuring/figures/window-fields.js) is one table: a field added to it
+// arrives in every mode (timed, replay, --workers, rate), through the driver process's reply (the
+// fake driver processes'), the coordinator, --workers' combining and the row's rounds; and a real
+// driver process replies with exactly the table's fields in each mode. No server: a stand-in
+// adapter answers `do` at once.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -11,6 +12,7 @@ import { WINDOW_FIELDS, combineWindows, windowFigure } from '../../lib/measuring
 import { summarizeWindows } from '../../lib/measuring/figures/row-figures.js';
 import { measureBench } from '../../lib/measuring/planning/coordinator.js';
 import { DriverHandle } from '../../lib/measuring/processes/driver-handle.js';
+import { fakeDriverProcesses } from '../helpers/fake-driver.js';
 
 /** A field `probe` in the window figure while `fn` runs: summed over --workers, kept in each round. */
 async function withProbe(fn) {
@@ -22,36 +24,10 @@ async function withProbe(fn) {
   }
 }
 
-const FIXED = { ops: 20, leadOps: 2, opsPerCheck: 1, opsPerTiming: 1 };
 const rateCounts = { scheduled: 10, started: 10, completed: 10, skipped: 0, late: 0, behind: 0, measureSeconds: 0.02, p50Us: 100, p99Us: 200 };
 
-/** Stand-ins for driver processes whose window measures `probe` besides the usual figures. */
-function standIns() {
-  const handles = new Map();
-  const get = async (driver, copy) => {
-    const key = `${driver.name}#${copy}`;
-    if (!handles.has(key)) {
-      handles.set(key, {
-        windowsRun: 0,
-        alive: true,
-        async turn(cmd, args) {
-          if (cmd === 'open') return { protocol: 'text', fixed: args.warmupOps ? FIXED : undefined, warmupSeconds: 0.01, compileWaitSeconds: 0 };
-          if (cmd === 'window') {
-            this.windowsRun++;
-            // As driver-process.js replies: the window figure of what the window measured.
-            return windowFigure({
-              opsPerSec: 1000, samples: 1, ops: 20, opsRun: 22, seconds: 0.02, cpuUs: 100, gcMs: 0, reruns: null, compileWaitMs: 0,
-              workload: undefined, rate: args.rate ? rateCounts : undefined, probe: 3, unlisted: 1,
-            });
-          }
-          return { operations: 100, latency: null, rssMB: 50 };
-        },
-      });
-    }
-    return handles.get(key);
-  };
-  return { get, canWarmAside: () => false };
-}
+/** Fake driver processes (test/helpers/fake-driver.js) whose window measures `probe` besides the usual figures. */
+const standIns = () => fakeDriverProcesses({ figures: ({ args }) => ({ probe: 3, unlisted: 1, rate: args.rate ? rateCounts : undefined }) }).processes;
 
 const MODES = {
   timed: {},
