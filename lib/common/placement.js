@@ -18,8 +18,8 @@ export const DEFAULT_PLACEMENT = 'shared';
 
 /**
  * The placement of a run that names none: shared, but split for an open schedule (--rate), whose
- * arrivals would otherwise wait for the CPU behind the server's work (lag p99 1.5 ms against 0.7 at
- * 5,000 ops/s of pool_select, 2026-11-26).
+ * arrivals would otherwise wait for the CPU behind the server's work
+ * (docs/history/2026-11-26-rate.md#2026-11-26---rate-an-open-schedule-issue-37).
  */
 export const defaultPlacement = ({ openSchedule = false } = {}) => (openSchedule ? 'split' : DEFAULT_PLACEMENT);
 

@@ -53,8 +53,8 @@ export function git(args, { cwd } = {}) {
   return { code: r.status, stdout: r.stdout, stderr: r.stderr.toString() };
 }
 
-const gitText = (args, opts) => {
-  const r = git(args, opts);
+const gitText = (args, spawnOptions) => {
+  const r = git(args, spawnOptions);
   return r.code === 0 ? r.stdout.toString().trim() : null;
 };
 

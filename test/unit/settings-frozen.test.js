@@ -55,9 +55,8 @@ function libFiles(dir = join(root, 'lib'), out = []) {
   return out;
 }
 
-// The resolver (resolve-run.js, and settings.js, which it calls) reads the options; lib/cli/ builds
-// them. drivers/git.js's `opts` are git's spawn options, not a command's.
-const READERS = new Set(['lib/resolve-run.js', 'lib/measuring/planning/settings.js', 'lib/drivers/git.js']);
+// The resolver (resolve-run.js, and settings.js, which it calls) reads the options; lib/cli/ builds them.
+const READERS = new Set(['lib/resolve-run.js', 'lib/measuring/planning/settings.js']);
 
 test('below lib/run.js only the resolver reads a command\'s options', () => {
   const run = readFileSync(join(root, 'lib/run.js'), 'utf8');

@@ -137,8 +137,8 @@ export async function measureBench({ bench, drivers, processes, admin, context, 
   };
 
   for (const cell of cells) if (notApplicableReason(cell.plan)) cell.row = naRow(cell.driver, notApplicableReason(cell.plan));
-  // Start every process the bench needs at once (each takes about 0.4 s to start, mostly loading);
-  // one that fails to start is started again, and fails its row, when it is opened.
+  // Start every process the bench needs at once, their loading overlapping; one that fails to start
+  // is started again, and fails its row, when it is opened.
   await unlessAborted(Promise.allSettled(cells.filter((c) => !c.row && !c.owner)
     .flatMap((c) => Array.from({ length: c.copies * c.workers }, (_, copy) => processes.get(c.driver, copy)))), signal);
   const jitWait = waitsForCompiles(settings);

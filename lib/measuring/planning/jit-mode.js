@@ -6,8 +6,8 @@
 import { usageError } from '../../common/errors.js';
 
 export const JIT_MODES = ['background', 'wait'];
-// Waiting costs a default run about 65 s here (mysql2's five wide-row parsers, about 3 s each in
-// each of a row's four processes), which would take it past 4 minutes.
+// Waiting would add mysql2's wide-row parsers' compiles, in each of a row's processes, to a default run's
+// time (docs/history/2026-11-25-one-sitting.md#--jit-the-runs-measuringmd-gave).
 export const DEFAULT_JIT = 'background';
 
 /** Do a run's driver processes wait for V8's compiles after their warm-ups and windows? */

@@ -1,15 +1,14 @@
 // A timed --replay run's pace: its benches' rounds share what is left of a time target, so that the
 // run ends on time on a slow host as on a quiet one. What a bench spends before its rounds (starting
 // processes, the warm-ups, a fixed number of operations, and the sizing windows) grows with the
-// host's slowness, and nothing else in the run gives way: at 13:15 on 2026-11-26 the seven design
-// benches on three drivers took 102-111 s with the rounds' budget alone, against 85-89 s two hours
-// earlier (docs/history/2026-11-26-replay-pace.md#2026-11-26-afternoon-a-runs-pace-issue-33).
+// host's slowness, and nothing else in the run gives way
+// (docs/history/2026-11-26-replay-pace.md#2026-11-26-afternoon-a-runs-pace-issue-33).
 import { mean } from '../../common/stats.js';
 
 // The seconds a timed --replay run of default lengths aims to take, counted from the harness's own
 // start (so a capture counts too; the report after the last round takes under a second), and the
-// least budget per driver and bench its rounds get however late the run is (three quarters of the
-// rounds of 2.7 s).
+// least budget per driver and bench its rounds get however late the run is (three quarters of
+// REPLAY_BUDGET_S, settings.js).
 export const REPLAY_RUN_TARGET_S = 88;
 export const REPLAY_MIN_BUDGET_S = 2;
 

@@ -46,11 +46,11 @@ function plannedIntervalLevel(opts, benches) {
 
 // A run of fewer cells (bench × row × concurrency level) than the default full run gets up to
 // MAX_ROUNDS_SCALE times the rounds, time and budget, whole multiples, so that it takes at most about
-// as long as a full run: an interval narrows with the square root of the rounds, and one bench of two
-// drivers otherwise takes 17 s and resolves 2-5 %.
+// as long as a full run: an interval narrows with the square root of the rounds
+// (docs/history/2026-11-24-how-a-bench-is-measured.md#figures-the-codes-comments-held).
 export const FULL_RUN_CELLS = DEFAULT_BENCHES.length * BUILTIN_DRIVERS.length;
-// A --replay run's full run: the design card's seven benches on the three drivers, which it keeps
-// within 90 s (issue 33), capture included.
+// A --replay run's full run: the design card's seven benches on the three drivers, which
+// REPLAY_RUN_TARGET_S (pace.js) times, capture included.
 export const REPLAY_FULL_RUN_CELLS = 7 * BUILTIN_DRIVERS.length;
 export const MAX_ROUNDS_SCALE = 4;
 
