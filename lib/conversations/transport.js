@@ -12,6 +12,12 @@ import { ConversationPlayer, ConversationRecorder } from './conversation.js';
 
 let mode = null; // null | { record: ConversationRecorder[] } | { play: recording }
 let lastMismatch = null;
+// What the driver wrote to its replayed sockets and what they delivered to it, since the process
+// started: a count's window meter (replay/window-meter.js) takes the difference around each window.
+const traffic = { writes: 0, bytesSent: 0, bytesReceived: 0 };
+
+/** A copy of the replayed sockets' traffic so far: { writes, bytesSent, bytesReceived }. */
+export const replayTraffic = () => ({ ...traffic });
 
 /** A connected socket that a recorded server answers. */
 class ReplaySocket extends Duplex {
@@ -39,15 +45,22 @@ class ReplaySocket extends Duplex {
       this.flushing = false;
       const out = this.outbox;
       this.outbox = [];
-      for (const r of out) if (!this.destroyed) this.push(r);
+      for (const r of out) {
+        if (this.destroyed) continue;
+        traffic.bytesReceived += r.length;
+        this.push(r);
+      }
       if (this.player.quit && !this.destroyed) this.push(null);
     });
   }
 
   _write(chunk, encoding, callback) {
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk, encoding) : chunk;
+    traffic.writes++;
+    traffic.bytesSent += bytes.length;
     let replies;
     try {
-      replies = this.player.clientBytes(typeof chunk === 'string' ? Buffer.from(chunk, encoding) : chunk);
+      replies = this.player.clientBytes(bytes);
     } catch (err) {
       lastMismatch = err.message;
       callback();

@@ -3,8 +3,8 @@
 // primer worker that runs every bench of the row briefly (count-worker.cjs). The main thread waits,
 // blocked, while a worker runs, so that only the worker's instructions are counted. A worker that has
 // reported stays parked, not torn down (a second a worker under Valgrind), until the process exits. Last, one JSON line
-// a worker on stdout: { primer } or { index, ok, protocol } or { index, ok: false, error }.
-//   node count-entry.cjs <job.json: { items: [bench items], primer: [bench items], chunks }>
+// a worker on stdout: { primer } or { index, ok, protocol, windows? } or { index, ok: false, error }.
+//   node count-entry.cjs <job.json: { items: [bench items], primer: [bench items], chunks, meter? }>
 const fs = require('node:fs');
 const path = require('node:path');
 const { Worker } = require('node:worker_threads');
@@ -16,7 +16,7 @@ const say = (obj) => fs.writeSync(1, `${JSON.stringify(obj)}\n`);
 /** One worker over `items`; resolves to its report ({ ok, protocol } or { ok: false, error }). */
 function runWorker(items, primer) {
   const done = new Int32Array(new SharedArrayBuffer(4));
-  const worker = new Worker(WORKER, { workerData: { items, chunks: job.chunks, primer, done } });
+  const worker = new Worker(WORKER, { workerData: { items, chunks: job.chunks, meter: Boolean(job.meter), primer, done } });
   // Blocked until the worker says it is finished (its last act): nothing of this thread's runs meanwhile.
   Atomics.wait(done, 0, 0);
   return new Promise((resolve) => {

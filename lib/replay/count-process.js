@@ -2,7 +2,8 @@
 // connection answered by the bench's replay set, a warm-up, then `chunks` windows of `ops` operations,
 // each ended by os.getPriority(), on which callgrind dumps its counters. The parent switches
 // instrumentation on and off around the windows: the worker asks, on stdout, and waits for one byte on
-// stdin. Every result is checked. A primer runs the same path with a few operations and is not counted.
+// stdin. A native counter's windows are measured here instead (`meter`, window-meter.js). Every result
+// is checked. A primer runs the same path with a few operations and is not counted.
 import fs from 'node:fs';
 import os from 'node:os';
 import { replayConnections } from '../conversations/transport.js';
@@ -10,6 +11,7 @@ import { decodeConversation, readSet } from '../conversations/sets.js';
 import { builtinAdapterFile, loadDrivers } from '../drivers/index.js';
 import { benchNamed, loadBenchSources } from '../../benchs/index.js';
 import { planBench, targetFor } from '../measuring/bench/plan.js';
+import { windowMeter } from './window-meter.js';
 
 // A primer's operations: enough to take every path a counted bench takes, boundaries and asks included.
 const PRIMER_SIZE = Object.freeze({ warmup: 4, ops: 2 });
@@ -23,9 +25,9 @@ const ask = (line) => {
 
 /**
  * Count (or prime) one bench: `item` { spec, bench, set, context, target, warmup, ops, index },
- * `chunks` windows. Resolves to the plan's protocol.
+ * `chunks` windows, each measured here when `meter`. Resolves to { protocol, windows: the meter's, or null }.
  */
-export async function countBench(item, { chunks, primer = false, requireModule = null }) {
+export async function countBench(item, { chunks, primer = false, meter = false, requireModule = null }) {
   const set = readSet(item.set);
   // Before the driver loads: it may keep its own reference to node:net's connect.
   replayConnections(decodeConversation(set));
@@ -48,9 +50,13 @@ export async function countBench(item, { chunks, primer = false, requireModule =
   const op = plan.op(conn);
   const { warmup, ops } = primer ? PRIMER_SIZE : item;
   const tag = primer ? 'prime' : '';
+  const total = warmup + chunks * ops;
+  const meterOf = meter && !primer ? windowMeter() : null;
   const boundary = (i) => {
     if (i === warmup) ask(`${tag}on ${item.index}`);
+    if (i > warmup) meterOf?.mark(true);
     globalThis.gc({ type: 'minor' });
+    if (i >= warmup && i < total) meterOf?.mark();
     os.getPriority();
   };
   // Every run starts from a collected heap: start-up left one that differed by a page between runs.
@@ -58,7 +64,6 @@ export async function countBench(item, { chunks, primer = false, requireModule =
   globalThis.gc();
   // One call site for every boundary, the last included: a call after the loop was one never made
   // before, and the function deoptimized inside the last window.
-  const total = warmup + chunks * ops;
   for (let i = 0; ; i++) {
     if (i % ops === 0) {
       boundary(i);
@@ -67,5 +72,5 @@ export async function countBench(item, { chunks, primer = false, requireModule =
     check(await op());
   }
   ask(`${tag}off ${item.index}`);
-  return plan.protocol;
+  return { protocol: plan.protocol, windows: meterOf?.windows() ?? null };
 }

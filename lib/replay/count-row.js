@@ -2,7 +2,8 @@
 // primer, then the row's benches, each in a worker thread of its own. Instrumentation is off but for
 // each bench's windows: the worker asks ("on k", "off k" on stdout) and waits for a byte on stdin
 // while vgdb switches it. At "off k" the bench's window dumps are read (the counter's readWindow) and,
-// when asked, kept as the row's profile (profiles.js).
+// when asked, kept as the row's profile (profiles.js). A native counter (no tool) runs the process
+// without Valgrind, answers at once, and reads the windows the worker measured from its report.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -43,7 +44,8 @@ const dumpsIn = (dir) => fs.readdirSync(dir).map((f) => /^cg\.out\.(\d+)$/.exec(
  * resolves when the process has ended (every item reported once).
  */
 export async function countItems({ counter, spec, identity, items, primer = items, chunks, counted, live = new Set(), signal, keepOf = () => null, profileFlags = [], onItem }) {
-  const sandbox = makeSandbox({ spec, items, chunks, primer, identity });
+  const native = !counter.tool;
+  const sandbox = makeSandbox({ spec, items, chunks, primer, identity, meter: native });
   // Valgrind's own files (the dumps, vgdb's FIFOs): this process's, apart from the sandbox a twin may share.
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mdb-count-'));
   const reported = new Set();
@@ -60,9 +62,10 @@ export async function countItems({ counter, spec, identity, items, primer = item
       const fixed = counter.fixedLayout ? fixedLayoutLauncher() : null;
       // vgdb finds the process through FIFOs named under one prefix, whatever TMPDIR each of them has.
       const prefix = `--vgdb-prefix=${path.join(dir, 'vgdb')}`;
-      const args = [...counter.toolArgs, ...counter.outputArgs(dir), prefix, process.execPath, ...counter.v8Flags, ...COUNT_NODE_FLAGS, ...profileFlags, sandbox.entry, sandbox.job];
-      const valgrind = commandPath('valgrind');
-      const child = spawn(fixed ? commandPath(fixed.command) : valgrind, fixed ? [...fixed.args, valgrind, ...args] : args, {
+      const nodeArgs = [...counter.v8Flags, ...COUNT_NODE_FLAGS, ...profileFlags, sandbox.entry, sandbox.job];
+      const args = native ? nodeArgs : [...counter.toolArgs, ...counter.outputArgs(dir), prefix, process.execPath, ...nodeArgs];
+      const command = native ? process.execPath : commandPath('valgrind');
+      const child = spawn(fixed ? commandPath(fixed.command) : command, fixed ? [...fixed.args, command, ...args] : args, {
         cwd: sandbox.dir,
         stdio: ['pipe', 'pipe', 'pipe'],
         env: { ...sandbox.env, GLIBC_TUNABLES: counter.mallocTunables },
@@ -113,10 +116,10 @@ export async function countItems({ counter, spec, identity, items, primer = item
           queue = queue.then(async () => {
             if (!msg.prime) {
               if (msg.switch === 'on') times.set(msg.index, { warmup: seconds(since), on: Date.now() });
-              await vgdb(msg.switch);
-              if (msg.switch === 'on') before = dumpsIn(dir).at(-1) ?? 0;
+              if (!native) await vgdb(msg.switch);
+              if (msg.switch === 'on') before = native ? 0 : dumpsIn(dir).at(-1) ?? 0;
               else {
-                windowsAt(msg.index);
+                if (!native) windowsAt(msg.index);
                 const t = times.get(msg.index);
                 if (t) times.set(msg.index, { warmup: t.warmup, windows: seconds(t.on) });
               }
@@ -129,6 +132,7 @@ export async function countItems({ counter, spec, identity, items, primer = item
           since = Date.now();
           queue = queue.then(() => {
             const i = msg.report.index;
+            if (native && msg.report.windows) windowsOf.set(i, msg.report.windows.slice(-counted).map((w) => counter.readWindow(w)));
             const read = windowsOf.get(i);
             if (!msg.report.ok) return report(i, { error: msg.report.error || 'the count failed and gave no reason' });
             if (!read || read.error) return report(i, { error: read?.error ?? 'the bench ended without counted windows' });
@@ -149,7 +153,7 @@ export async function countItems({ counter, spec, identity, items, primer = item
       child.stderr.on('data', (d) => { stderr = (stderr + d).slice(-20000); });
       child.stdin.on('error', () => {}); // the process ended while an answer was on its way
       const timeoutS = (counter.timeoutS ?? DEFAULT_TIMEOUT_S) * (items.length + 1);
-      const timer = setTimeout(() => stop(`the count process under valgrind took over ${timeoutS} s and was stopped: the machine is too busy, or the row too long to count here`), timeoutS * 1000);
+      const timer = setTimeout(() => stop(`the count process ${native ? '' : 'under valgrind '}took over ${timeoutS} s and was stopped: the machine is too busy, or the row too long to count here`), timeoutS * 1000);
       const stopListening = whenAborted(signal, () => child.kill('SIGKILL'));
       child.on('error', (err) => { failure ??= `cannot run valgrind: ${err.message}`; });
       child.on('close', (code, sig) => {
@@ -160,7 +164,7 @@ export async function countItems({ counter, spec, identity, items, primer = item
         forget();
         queue.then(() => {
           const last = lastLine(stderr);
-          const why = failure ?? `the count process under valgrind ${sig ? `was killed (${sig})` : `exited with code ${code}`}${last ? `: ${last}` : ''}`;
+          const why = failure ?? `the count process ${native ? '' : 'under valgrind '}${sig ? `was killed (${sig})` : `exited with code ${code}`}${last ? `: ${last}` : ''}`;
           items.forEach((_, i) => report(i, { error: why }));
           resolve();
         });

@@ -103,7 +103,7 @@ function release(dir) {
  * its code: a commit, a release) and its benches (`items`, each with its replay set's path as `set`).
  * Returns { dir, entry (the process's script), job (its job file), env, remove() }.
  */
-export function makeSandbox({ spec, items, chunks, primer, identity }) {
+export function makeSandbox({ spec, items, chunks, primer, identity, meter = false }) {
   const { dir, fresh } = claim(identity);
   if (!fresh) return sandboxAt(dir);
   try {
@@ -125,7 +125,7 @@ export function makeSandbox({ spec, items, chunks, primer, identity }) {
     const counted = items.map((item, index) => ({ ...place(item), index }));
     const primed = primer.map((item, index) => ({ ...place(item), index }));
     const job = path.join(dir, 'job.json');
-    fs.writeFileSync(job, JSON.stringify({ items: counted, primer: primed, chunks }));
+    fs.writeFileSync(job, JSON.stringify({ items: counted, primer: primed, chunks, ...(meter ? { meter } : {}) }));
     return sandboxAt(dir);
   } catch (err) {
     release(dir);

@@ -10,16 +10,16 @@ const load = async (file) => (requireModule ? requireModule(file) : import(file)
 async function main() {
   const { countBench } = await load('./count-process.js');
   const { takeMismatch } = await load('../conversations/transport.js');
-  let protocol = null;
+  let counted = { protocol: null, windows: null };
   for (const item of workerData.items) {
     try {
-      protocol = await countBench(item, { chunks: workerData.chunks, primer: workerData.primer, requireModule });
+      counted = await countBench(item, { chunks: workerData.chunks, primer: workerData.primer, meter: workerData.meter, requireModule });
     } catch (err) {
       // A primer goes on to the next bench: the bench itself fails, with its own reason, when it is counted.
       if (!workerData.primer) return { ok: false, error: takeMismatch() || err?.message || String(err) };
     }
   }
-  return { ok: true, protocol };
+  return { ok: true, protocol: counted.protocol, ...(counted.windows ? { windows: counted.windows } : {}) };
 }
 
 main().catch((err) => ({ ok: false, error: err?.message ?? String(err) })).then((report) => {

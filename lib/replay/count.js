@@ -147,7 +147,8 @@ async function countRow({ counter, driver, cells, primerCells, only = null, cont
  * results' directory, where each row's profile is kept (under profiles/), or null to keep none.
  */
 export async function countRun({ counter, benches, primerBenches = benches, drivers, results, context, target, signal, progress, smoke = false, out = null }) {
-  const profiles = out ? { out, startedAt: results.startedAt, recorded: results.settings.count } : null;
+  // A native counter (no Valgrind tool) dumps no profile.
+  const profiles = out && counter.tool ? { out, startedAt: results.startedAt, recorded: results.settings.count } : null;
   const live = new Set(); // killed when the run ends early (an error); each is also killed if this process exits
   try {
     const entries = benches.map((bench) => ({

@@ -5,15 +5,23 @@ import { fmtDelta } from './format.js';
 import { fmtOps } from '../common/format-numbers.js';
 import { counterOf } from '../replay/counters/index.js';
 
-/** The columns of a count row's figures (countCells), for a run's settings.count. */
-export const countHead = (count) => [counterOf(count).unit, 'ops counted', 'window spread'];
+// A counter's own figures beside its unit (its `columns`: { head, of(count) }), e.g. the writes per operation.
+const columnsOf = (count) => counterOf(count).columns ?? [];
 
-/** A count row's cells under countHead, then its Δ: n/a or FAILED in the first cell of a row not counted. */
-export function countCells(row, bench, baseline) {
-  if (!row.ok) return [row.status === 'n/a' ? 'n/a' : 'FAILED', '', '', fmtDelta(row, bench, baseline, { digits: 2 })];
+/** The columns of a count row's figures (countCells), for a run's settings.count. */
+export const countHead = (count) => [counterOf(count).unit, ...columnsOf(count).map((c) => c.head), 'ops counted', 'window spread'];
+
+/** A count row's cells under countHead (`count`: the run's settings.count), then its Δ: n/a or FAILED in the first cell of a row not counted. */
+export function countCells(row, bench, baseline, count) {
+  const columns = count ? columnsOf(count) : [];
+  if (!row.ok) return [row.status === 'n/a' ? 'n/a' : 'FAILED', ...columns.map(() => ''), '', '', fmtDelta(row, bench, baseline, { digits: 2 })];
   const spread = row.count?.spreadPct;
   const mark = row.count?.unsteady ? ' unsteady' : row.count?.recountedFrom ? ' recounted' : '';
-  return [fmtOps(row.count.perOp), fmtOps(row.count.ops), Number.isFinite(spread) ? `${spread.toFixed(2)} %${mark}` : '',
+  const own = columns.map((c) => {
+    const n = c.of(row.count);
+    return Number.isFinite(n) ? fmtOps(n) : '';
+  });
+  return [fmtOps(row.count.perOp), ...own, fmtOps(row.count.ops), Number.isFinite(spread) ? `${spread.toFixed(2)} %${mark}` : '',
     fmtDelta(row, bench, baseline, { digits: 2 })];
 }
 

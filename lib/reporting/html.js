@@ -199,7 +199,7 @@ function countTable(rows, bench, baseline, count) {
   const head = ['driver', 'protocol', ...countHead(count), `Δ vs ${baseline}`];
   const th = head.map((h, i) => `<th${i > 1 ? ' class="num"' : ''}>${esc(h)}</th>`).join('');
   const tr = rows.map((row) => {
-    const cells = [row.driver, row.protocol ?? '', ...countCells(row, bench, baseline)];
+    const cells = [row.driver, row.protocol ?? '', ...countCells(row, bench, baseline, count)];
     if (!row.ok) cells[cells.length - 1] = row.error ?? '';
     const cls = row.ok ? '' : row.status === 'n/a' ? ' class="na"' : ' class="failed"';
     return `<tr${cls}>${cells.map((c, i) => `<td${i > 1 && row.ok ? ' class="num"' : ''}>${esc(c)}</td>`).join('')}</tr>`;

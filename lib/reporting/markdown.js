@@ -120,7 +120,7 @@ function renderCountMarkdown(results) {
   const notes = [];
   for (const bench of results.benches) {
     bench.results.forEach((row, i) => {
-      rows.push([i === 0 ? bench.name : '', row.driver, row.protocol ?? '', ...countCells(row, bench, baseline)]);
+      rows.push([i === 0 ? bench.name : '', row.driver, row.protocol ?? '', ...countCells(row, bench, baseline, results.settings.count)]);
       if (!row.ok) notes.push(failedNote(bench, row));
     });
     if (bench.deltaNote) notes.push(`${bench.name}: ${bench.deltaNote}`);

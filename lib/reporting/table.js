@@ -70,13 +70,13 @@ function renderCountTable(results, { color }) {
   const { baseline, count } = results.settings;
   const table = new Table({
     head: ['bench', 'driver', 'protocol', ...countHead(count), `Δ vs ${baseline}`],
-    colAligns: ['left', 'left', 'left', 'right', 'right', 'right', 'right'],
+    colAligns: ['left', 'left', 'left', ...countHead(count).map(() => 'right'), 'right'],
     style: { head: color ? ['cyan'] : [], border: color ? ['grey'] : [], compact: true },
   });
   const notes = [describeCount(count)];
   for (const bench of results.benches) {
     bench.results.forEach((row, i) => {
-      table.push([i === 0 ? bench.name : '', row.driver, row.protocol ?? '', ...countCells(row, bench, baseline)]);
+      table.push([i === 0 ? bench.name : '', row.driver, row.protocol ?? '', ...countCells(row, bench, baseline, count)]);
       if (!row.ok) notes.push(`${bench.name} · ${row.driver}: ${row.status === 'n/a' ? 'n/a' : 'FAILED'}: ${row.error}`);
     });
     if (bench.deltaNote) notes.push(`${bench.name}: ${bench.deltaNote}`);

@@ -60,8 +60,8 @@ test("a window's estimated cycles and their breakdown, V8's compile work left ou
   assert.throws(() => cycles.readWindow('events: Ir\nsummary: 1\n'), /no cache events/);
 });
 
-test('the registry lists cycles after instructions, a whole entry with its fixed caches', () => {
-  assert.deepEqual(counterNames(), ['instructions', 'cycles']);
+test('the registry lists cycles after instructions (allocations last), a whole entry with its fixed caches', () => {
+  assert.deepEqual(counterNames(), ['instructions', 'cycles', 'allocations']);
   assert.equal(counterNamed('cycles'), cycles);
   assert.equal(cycles.unit, 'est. cycles/op');
   assert.deepEqual(cycles.cacheConfig, { I1: '32768,8,64', D1: '32768,8,64', LL: '8388608,16,64' });

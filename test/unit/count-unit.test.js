@@ -194,7 +194,7 @@ test('--count with an unknown counter: one line listing the counters, the usage 
   const stderr = { write: (s) => { err += s; return true; }, isTTY: false };
   assert.equal(await main(['do', '--replay', '--count', 'bogus'], { stdout, stderr }), EXIT.USAGE);
   assert.equal(err.trim().split('\n').length, 1, err);
-  assert.match(err, /--count bogus: no such counter; the counters are instructions, cycles$/m);
+  assert.match(err, /--count bogus: no such counter; the counters are instructions, cycles, allocations$/m);
   assert.equal(out, '');
 });
 

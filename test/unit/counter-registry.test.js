@@ -113,6 +113,6 @@ test('a counter registered by a test reaches the table, the JSON (valid by the s
 });
 
 test('an unknown counter is refused in one line naming the registered ones', () => {
-  assert.throws(() => counterNamed('bogus'), (err) => err.exitCode === EXIT.USAGE && /^--count bogus: no such counter; the counters are instructions, cycles, widgets$/.test(err.message));
+  assert.throws(() => counterNamed('bogus'), (err) => err.exitCode === EXIT.USAGE && /^--count bogus: no such counter; the counters are instructions, cycles, allocations, widgets$/.test(err.message));
   assert.throws(() => registerCounter({ name: 'half' }), /counter half lacks unit, /);
 });

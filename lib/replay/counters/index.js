@@ -1,5 +1,5 @@
 // What --count can count: a registry of counters, `instructions` (instructions.js) the first, `cycles`
-// (cycles.js) the second. A counter is one entry; the count (replay/count.js), the run's settings, the
+// (cycles.js) the second, `allocations` (allocations.js, native: no Valgrind) the third. A counter is one entry; the count (replay/count.js), the run's settings, the
 // rows, the reports and `compare` take what they need from it, so a new counter is a file and a line below.
 //
 // An entry:
@@ -9,11 +9,14 @@
 //               perOp, per operation in prose ('instructions per operation')
 //   title       the comparison's footer ('Instructions per operation under Valgrind'); heading, the run's line in the table
 //   help        what --count <name> does, for --help
-//   tool, toolArgs, outputArgs(dir)   the Valgrind tool, its arguments (recorded), and where it writes into dir
+//   tool, toolArgs, outputArgs(dir)   the Valgrind tool, its arguments (recorded), and where it writes into dir;
+//                            tool null: a native counter, whose windows the count worker measures (window-meter.js)
 //   v8Flags, mallocTunables           the counted process's V8 flags and GLIBC_TUNABLES
 //   noiseFloorPct, benchFloorsPct     the run-to-run spread a Δ must exceed, and benches' own (wider) ones, in %
 //   size(recording)          { warmup, ops }: the operations before the windows and in each, from a replay set
-//   readWindow(text)         a window's { figure, jit, events? } from its dump: the figure without V8's compile work (jit)
+//   readWindow(text)         a window's { figure, jit, events? } from its dump (a native counter's: from the worker's
+//                            window): the figure without V8's compile work (jit)
+//   columns                  optional: figures of its own beside the unit in the tables, [{ head, of(row's count) }] (allocations: writes/op)
 //   warmWindows              optional: windows run instrumented before the counted ones, not read (cycles: 1, to fill its caches)
 //   fixedLayout              optional: run the counted processes with address-space randomization off (setarch -R, where it runs; cycles)
 //   timeoutS                 optional: the most seconds a count process may take (default 600; cycles 1800)
@@ -27,11 +30,12 @@ import { COUNT_THREAD_POOL, countModuleLoading } from '../valgrind.js';
 import { sandboxRecord } from '../count-sandbox.js';
 import instructions from './instructions.js';
 import cycles from './cycles.js';
+import allocations from './allocations.js';
 
 const FIELDS = ['name', 'unit', 'shortUnit', 'noun', 'counts', 'perOp', 'title', 'heading', 'help', 'tool', 'toolArgs', 'outputArgs', 'v8Flags',
   'mallocTunables', 'noiseFloorPct', 'benchFloorsPct', 'size', 'readWindow', 'record', 'counting', 'countedWith', 'method'];
 
-const counters = new Map([instructions, cycles].map((c) => [c.name, c]));
+const counters = new Map([instructions, cycles, allocations].map((c) => [c.name, c]));
 
 /** The counters' names, in registration order. */
 export const counterNames = () => [...counters.keys()];

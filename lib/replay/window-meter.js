@@ -1,0 +1,72 @@
+// What a counted window allocated and wrote, measured natively inside the count worker (count-process.js):
+// the bytes V8 allocated on its heap, code space left out, and the replayed sockets' traffic. Under
+// replay the driver's work repeats exactly, and so do these figures.
+import v8 from 'node:v8';
+import { replayTraffic } from '../conversations/transport.js';
+
+// Spaces whose growth is compiled code and its metadata, as the instruction count leaves out compiles.
+const CODE_SPACES = new Set(['code_space', 'code_large_object_space']);
+
+/**
+ * Pure: the bytes used in the spaces that hold the program's objects, from getHeapSpaceStatistics()
+ * (snake_case) or a GCProfiler statistic's heapSpaceStatistics (camelCase).
+ */
+export const objectBytes = (spaces) => spaces.reduce((n, s) => (CODE_SPACES.has(s.space_name ?? s.spaceName) ? n : n + (s.space_used_size ?? s.spaceUsedSize)), 0);
+
+/**
+ * Pure: the bytes allocated between two readings of the heap, from the bytes in use before and after
+ * and the collections in between (GCProfiler's statistics): what each collection freed was allocated too.
+ */
+export function allocatedBetween(before, after, collections) {
+  const freed = collections.reduce((n, c) => n + objectBytes(c.beforeGC.heapSpaceStatistics) - objectBytes(c.afterGC.heapSpaceStatistics), 0);
+  return after - before + freed;
+}
+
+/** Start measuring a window; end() returns { bytes, collections, writes, bytesSent, bytesReceived }. */
+function startWindow() {
+  const profiler = new v8.GCProfiler();
+  const traffic = replayTraffic();
+  profiler.start();
+  const before = objectBytes(v8.getHeapSpaceStatistics());
+  return {
+    end() {
+      const after = objectBytes(v8.getHeapSpaceStatistics());
+      const now = replayTraffic();
+      const { statistics } = profiler.stop();
+      return {
+        bytes: allocatedBetween(before, after, statistics),
+        collections: statistics.length,
+        writes: now.writes - traffic.writes,
+        bytesSent: now.bytesSent - traffic.bytesSent,
+        bytesReceived: now.bytesReceived - traffic.bytesReceived,
+      };
+    },
+  };
+}
+
+// Empty windows measured before the meter's: V8 gives the meter's own functions their feedback only
+// after some calls, an allocation the first empty windows hold and later ones do not.
+const EMPTY_WINDOWS = 16;
+
+/**
+ * A meter of consecutive windows. The meter's own readings allocate a fixed amount in each window;
+ * an empty window, measured first, gives it, and every window's bytes are given without it.
+ */
+export function windowMeter() {
+  let empty = 0;
+  for (let i = 0; i < EMPTY_WINDOWS; i++) empty = startWindow().end().bytes;
+  let current = null;
+  const windows = [];
+  return {
+    empty,
+    /** End the window in progress, if any, and start the next one unless `last`. */
+    mark(last = false) {
+      if (current) {
+        const w = current.end();
+        windows.push({ ...w, bytes: w.bytes - empty });
+      }
+      current = last ? null : startWindow();
+    },
+    windows: () => windows,
+  };
+}
