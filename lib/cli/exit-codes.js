@@ -43,7 +43,7 @@ export const COMMAND_EXIT_CODES = {
       + 'or server, an unwritable output: nothing is written'],
     [EXIT.ABORTED, "a shard's run had stopped part-way: the merged file is saved, marked incomplete"],
     [EXIT.INSTALL, DEPENDENCIES], EXIT.UNEXPECTED],
-  'ci-driver': [[EXIT.OK, 'no bench needs more instructions per operation at the head than at the base beyond --threshold'],
+  'ci-driver': [[EXIT.OK, 'no bench needs more instructions (or --count\'s figure) per operation at the head than at the base beyond --threshold'],
     [EXIT.ROWS_FAILED, 'a bench needs more beyond --threshold (a REGRESSION: line each), or a row failed its check'],
     [EXIT.USAGE, 'bad usage: a ref that does not exist, a directory that is not a git repository, base and head the same commit, a --comment or --artifact place that cannot be written'],
     EXIT.SETUP, EXIT.ABORTED, EXIT.INSTALL, EXIT.UNEXPECTED, EXIT.INTERRUPTED, EXIT.TERMINATED, EXIT.HUNG_UP],

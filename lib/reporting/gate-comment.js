@@ -2,9 +2,11 @@
 // marker comes first: scripts/pr-comment.js finds the comment by it and updates that one on every push.
 // When no bench moved beyond the threshold and no row failed, the comment is one line; otherwise the
 // verdict, each bench's base and head count, its change and its noise floor, the functions that moved
-// (when a profile diff is given) and the command that reads the run's artifact.
+// (when a profile diff is given) or the counter's own figures (allocations: writes/op), and the command
+// that reads the run's artifact. Its words are the run's counter's (instructions, bytes allocated, …).
 import { countFloorPct } from '../results/counts.js';
-import { fmtInt, fmtPct } from '../common/format-numbers.js';
+import { fmtInt, fmtOps, fmtPct } from '../common/format-numbers.js';
+import { counterNamed, counterOf } from '../replay/counters/index.js';
 
 export const GATE_COMMENT_MARKER = '<!-- mysql-driver-bench gate -->';
 
@@ -32,12 +34,17 @@ export function fmtWallTime(ms) {
 /** Pure: a word as a POSIX shell reads it back unchanged. */
 const shellWord = (w) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${String(w).replace(/'/g, "'\\''")}'`);
 
+/** The counter a gate's results were counted with: settings.count's, instructions where none is named. */
+export const gateCounter = (results) => (results.settings?.count?.what ? counterOf(results.settings.count) : counterNamed('instructions'));
+
+const capitalized = (text) => `${text[0].toUpperCase()}${text.slice(1)}`;
+
 const signed = (n, digits = 2) => `${n > 0 ? '+' : n < 0 ? '−' : '±'}${Math.abs(n).toFixed(digits)} %`;
 export const signedInt = (n) => `${n > 0 ? '+' : n < 0 ? '−' : '±'}${fmtInt(Math.abs(n))}`;
 
 /**
  * Pure: each bench's base and head count per operation and the change in % (head ÷ base − 1: + is
- * more instructions at the head), its floor, and whether it moved: |change| beyond both the threshold
+ * more of the count at the head), its floor, and whether it moved: |change| beyond both the threshold
  * and the floor. [{ bench, base, head, changePct, floorPct, moved, cells }] (base, head: a count or
  * null; cells: the two as the table shows them).
  */
@@ -57,6 +64,30 @@ export function gateRows(results, { threshold, base, head }) {
 }
 
 /**
+ * Pure: a counter's own figures (its `columns`, e.g. allocations' writes/op) at the base and the head of
+ * each bench that moved: { [bench]: [{ head, base, atHead }] }, a figure a row lacks left out; nothing
+ * for a counter without columns.
+ */
+export function movedColumns(results, { threshold, base, head }) {
+  const columns = gateCounter(results).columns ?? [];
+  if (!columns.length) return {};
+  const byBench = {};
+  for (const r of gateRows(results, { threshold, base, head }).filter((m) => m.moved)) {
+    const rows = results.benches.find((b) => b.name === r.bench).results;
+    const countOf = (label) => rows.find((x) => x.driver === label)?.count;
+    const [b, h] = [countOf(base.label), countOf(head.label)];
+    const figures = columns.map((c) => ({ head: c.head, base: b && c.of(b), atHead: h && c.of(h) }))
+      .filter((f) => Number.isFinite(f.base) && Number.isFinite(f.atHead));
+    if (figures.length) byBench[r.bench] = figures;
+  }
+  return byBench;
+}
+
+/** Pure: a bench's moved columns in words: `writes/op 1.0 → 2.0 (+100.00 %), sent B/op 17.0 → 17.0 (±0.00 %)`. */
+export const columnsText = (figures) => figures
+  .map((f) => `${f.head} ${fmtOps(f.base)} → ${fmtOps(f.atHead)}${f.base > 0 ? ` (${signed((f.atHead / f.base - 1) * 100)})` : ''}`).join(', ');
+
+/**
  * The comment's body. `verdict`: driverVerdict's { regressed, failed, lines }; `base`, `head`:
  * { label, commit }; `wallMs`: the gate's wall time; `artifact` (optional): { name, path, run } — the
  * results file as `profile` reads it (`path`), and, for an artifact uploaded by a workflow run,
@@ -66,36 +97,42 @@ export function gateRows(results, { threshold, base, head }) {
  * bench that moved, and how much of its change is in the driver's own functions.
  */
 export function renderGateComment(results, { verdict, threshold, base, head, wallMs, artifact = null, profiles = null }) {
+  const counter = gateCounter(results);
   const rows = gateRows(results, { threshold, base, head });
   const moved = rows.filter((r) => r.moved);
   const benches = `${rows.length} bench${rows.length === 1 ? '' : 'es'}`;
   const quiet = !moved.length && !verdict.regressed && !verdict.failed.length && results.complete !== false;
-  if (quiet) return `${GATE_COMMENT_MARKER}\n✅ mysql-driver-bench: no bench needs more than ${threshold} % more instructions (${benches}, ${fmtWallTime(wallMs)})\n`;
+  if (quiet) return `${GATE_COMMENT_MARKER}\n✅ mysql-driver-bench: no bench needs more than ${threshold} % more ${counter.noun} (${benches}, ${fmtWallTime(wallMs)})\n`;
 
-  const out = [GATE_COMMENT_MARKER, '### mysql-driver-bench: instructions per operation, head against base', '', ...verdict.lines, ''];
+  const out = [GATE_COMMENT_MARKER, `### mysql-driver-bench: ${counter.perOp}, head against base`, '', ...verdict.lines, ''];
   if (results.complete === false) out.push(`⚠️ The run stopped part-way${results.stoppedBy ? ` (${results.stoppedBy})` : ''}: the benches it did not reach are not run.`, '');
   out.push('| bench | base | head | change | floor |', '|:--|--:|--:|--:|--:|');
   for (const r of rows) {
     const change = r.changePct === null ? '-' : r.moved ? `**${signed(r.changePct)}**` : signed(r.changePct);
     out.push(`| ${r.bench} | ${r.cells[0]} | ${r.cells[1]} | ${change} | ${fmtPct(r.floorPct, 2)} |`);
   }
-  out.push('', `Instructions per operation; + is more at the head; a change within its floor is the count's noise. ${benches}, ${fmtWallTime(wallMs)} in all (installs and captures included).`);
+  out.push('', `${capitalized(counter.perOp)}; + is more at the head; a change within its floor is the count's noise. ${benches}, ${fmtWallTime(wallMs)} in all (installs and captures included).`);
 
   const functions = profiles?.functions ?? {};
   for (const r of moved.filter((m) => functions[m.bench]?.length)) {
-    out.push('', `**${r.bench}**, the functions whose instructions per operation changed most:`, '');
+    out.push('', `**${r.bench}**, the functions whose ${counter.perOp} changed most:`, '');
     out.push(...functions[r.bench].slice(0, TOP_FUNCTIONS).map((f) => `- \`${f.name}\`${f.where ? ` (${f.where})` : ''} ${signedInt(f.deltaPerOp)}`));
     if ((profiles.driverSharePct?.[r.bench] ?? 100) < 50) out.push('', NOT_THE_DRIVER);
   }
+  const own = movedColumns(results, { threshold, base, head });
+  for (const r of moved.filter((m) => own[m.bench])) out.push('', `**${r.bench}**, beside it: ${columnsText(own[r.bench])}`);
 
   if (artifact) {
-    const bench = (moved[0] ?? rows.find((r) => r.changePct !== null) ?? rows[0])?.bench;
-    const command = ['mysql-driver-bench', 'profile', artifact.path, '--bench', bench, '--a', base.label, '--b', head.label].map(shellWord).join(' ');
-    const lines = artifact.run
-      ? [`gh run download ${artifact.run.id} -R ${shellWord(artifact.run.repository)} -n ${shellWord(artifact.name)} -D ${shellWord(artifact.name)}`, command]
-      : [command];
     const where = artifact.run ? `the artifact \`${artifact.name}\` of this workflow run` : `\`${artifact.name}\``;
-    out.push('', `Where the instructions went, function by function (any bench with \`--bench\`): the results, kept profiles and replay sets are ${where}.`, '', '```sh', ...lines, '```');
+    const download = artifact.run ? [`gh run download ${artifact.run.id} -R ${shellWord(artifact.run.repository)} -n ${shellWord(artifact.name)} -D ${shellWord(artifact.name)}`] : [];
+    if (counter.tool) {
+      const bench = (moved[0] ?? rows.find((r) => r.changePct !== null) ?? rows[0])?.bench;
+      const command = ['mysql-driver-bench', 'profile', artifact.path, '--bench', bench, '--a', base.label, '--b', head.label].map(shellWord).join(' ');
+      out.push('', `Where the ${counter.noun} went, function by function (any bench with \`--bench\`): the results, kept profiles and replay sets are ${where}.`, '', '```sh', ...download, command, '```');
+    } else {
+      // A native counter keeps no profile: the results and the replay sets are what there is to read.
+      out.push('', `The results (\`${artifact.path}\`) and the replay sets are ${where}.`, ...(download.length ? ['', '```sh', ...download, '```'] : []));
+    }
   }
   return `${out.join('\n')}\n`;
 }

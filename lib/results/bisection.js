@@ -3,7 +3,7 @@
 // (binary search over the first-parent line, a skipped commit replaced by its nearest neighbour, as
 // `git bisect skip` does).
 
-/** Pure: a count's change against `from`, in % of instructions (+ is more work), two decimals. */
+/** Pure: a count's change against `from`, in % of whatever it counts (+ is more: instructions, bytes allocated), two decimals. */
 export const changePct = (from, to) => Math.round((to / from - 1) * 1e4) / 1e2;
 
 /**

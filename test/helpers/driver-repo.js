@@ -88,3 +88,13 @@ export function makeDriverRepo(dir, { name } = {}) {
 export const addedQueryWork = (loops) => (text) => text
   .replace("'use strict';\n", `'use strict';\nlet extraWork = 0;\nfunction extraWorkForBench(n) {\n  let h = 0;\n  for (let i = 0; i < ${loops}; i++) h = (h * 31 + (n ^ i)) | 0;\n  return h;\n}\n`)
   .replace('  query(sql, values, cb) {\n', '  query(sql, values, cb) {\n    extraWork = extraWorkForBench(extraWork);\n');
+
+/**
+ * A change to mysql2's lib/base/connection.js that allocates `arrays` arrays of `length` small
+ * integers on every query (8 bytes an element: `arrays` × `length` × 8 bytes), kept in the module until
+ * the next query, so that V8 cannot leave them out: garbage a count of allocations must see, where a
+ * count of instructions sees little.
+ */
+export const addedQueryAllocation = (arrays, length) => (text) => text
+  .replace("'use strict';\n", `'use strict';\nlet extraGarbage = null;\nfunction extraGarbageForBench(n) {\n  const arrays = new Array(${arrays});\n  for (let i = 0; i < ${arrays}; i++) arrays[i] = new Array(${length}).fill(n + i);\n  return arrays;\n}\n`)
+  .replace('  query(sql, values, cb) {\n', '  query(sql, values, cb) {\n    extraGarbage = extraGarbageForBench(extraGarbage ? extraGarbage.length : 0);\n');

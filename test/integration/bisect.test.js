@@ -36,7 +36,7 @@ test('moved: beyond the noise floor (and --threshold); a commit is bad nearer ba
   assert.equal(verdictOf({ do: 900 }, by2, { thresholdPct: 2 }), 'good');
   assert.equal(movedBenches({ do: 1000 }, { do: 1015 }, { floors: { do: 0.3 }, thresholdPct: 2 })[0].moved, false);
   // Said with + for more instructions, and in words.
-  assert.deepEqual([moved[0].changePct, faster[0].changePct].map(moreOrFewer), ['+10 % more instructions/op', '-50 % fewer instructions/op']);
+  assert.deepEqual([moved[0].changePct, faster[0].changePct].map((pct) => moreOrFewer(pct)), ['+10 % more instructions/op', '-50 % fewer instructions/op']);
 });
 
 test('the search: the middle, a skipped commit replaced by its nearer neighbour, the first bad found, or only skipped commits left', () => {

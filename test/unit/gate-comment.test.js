@@ -2,7 +2,7 @@
 // renderer on synthetic count results (one line when nothing moved; else the verdict, the table with
 // each bench's floor, the functions that moved, the profile command), the artifact copied from a
 // synthetic --out, and ci-driver's handler with a stand-in for the run, whose comment's profile
-// command reads the artifact it copied.
+// command reads the artifact it copied; the same gate counted with allocations, in its words.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { Command } from 'commander';
 import { driverVerdict, registerCiDriver } from '../../lib/cli/commands/ci-driver.js';
-import { GATE_COMMENT_MARKER, NOT_THE_DRIVER, driverSharePct, fmtWallTime, gateRows, renderGateComment } from '../../lib/reporting/gate-comment.js';
+import { GATE_COMMENT_MARKER, NOT_THE_DRIVER, columnsText, driverSharePct, fmtWallTime, gateRows, movedColumns, renderGateComment } from '../../lib/reporting/gate-comment.js';
 import { checkArtifactDir, copyArtifact } from '../../lib/results/artifact.js';
 import { countDeltaPct, countFloorPct } from '../../lib/results/counts.js';
 import { profilePath, windowFile } from '../../lib/replay/profiles.js';
@@ -58,6 +58,26 @@ function countResults({ base, head, perOp, startedAt = '2026-11-28T10:00:00.000Z
       ...FIXTURE.benches[0], name, deltaReference: label(base), results: [row(name, base, b, b), row(name, head, h, b)],
     })),
   };
+}
+
+/**
+ * countResults counted with allocations (bytes allocated per operation): settings.count names the
+ * counter, each row's count holds its writes and bytes each way per operation (`writes`: { bench:
+ * [base, head] }, 1 where not given) and no profile.
+ */
+function allocationResults({ base, head, perOp, writes = {} }) {
+  const results = countResults({ base, head, perOp });
+  const { valgrind, valgrindArgs, ...count } = results.settings.count;
+  results.settings.count = { ...count, what: 'allocations', node: process.version, meter: 'the heap around each window' };
+  for (const bench of results.benches) {
+    bench.results.forEach((row, i) => {
+      if (!row.count) return;
+      delete row.count.profile;
+      row.count.what = 'allocations';
+      row.count.events = { writes: writes[bench.name]?.[i] ?? 1, bytesSent: 17, bytesReceived: 11, collections: 0.01 };
+    });
+  }
+  return results;
 }
 
 const BASE = 'a'.repeat(40);
@@ -235,4 +255,61 @@ test('ci-driver refuses an --artifact inside --out and a --comment it cannot wri
   writeFileSync(join(dir, 'a-file'), '');
   await assert.rejects(run(['--comment', join(dir, 'a-file', 'comment.md')]), /^UserError: --comment .*: cannot write in .*a-file \((EEXIST|ENOTDIR)\)$/);
   assert.equal(existsSync(out), false, 'nothing ran');
+});
+
+test('counted with allocations: the words are bytes allocated, the writes beside each moved bench, no profile command', () => {
+  const check = resultsValidator();
+  const quiet = allocationResults({ base: BASE, head: HEAD, perOp: steady });
+  assert.ok(check(quiet), JSON.stringify(check.errors?.[0]));
+  assert.equal(renderGateComment(quiet, { verdict: driverVerdict(quiet, who), ...who, wallMs: 21_000 }),
+    `${GATE_COMMENT_MARKER}\n✅ mysql-driver-bench: no bench needs more than 1 % more bytes allocated (7 benches, 21 s)\n`);
+
+  const results = allocationResults({ base: BASE, head: HEAD, perOp: { ...steady, do: [11232, 11769], insert: [8054, 8054] }, writes: { do: [1, 2] } });
+  const verdict = driverVerdict(results, who);
+  assert.equal(verdict.regressed, true);
+  assert.ok(verdict.lines.includes('- ❌ REGRESSION: do: the head needs +4.78 % more bytes allocated per operation than the base (11,232 → 11,769), beyond 1 %'), verdict.lines.join('\n'));
+  assert.match(verdict.lines[0], /, bytes allocated per operation, threshold 1 %:$/);
+  assert.deepEqual(movedColumns(results, who), { do: [{ head: 'writes/op', base: 1, atHead: 2 }, { head: 'sent B/op', base: 17, atHead: 17 }, { head: 'received B/op', base: 11, atHead: 11 }] });
+  assert.equal(columnsText(movedColumns(results, who).do), 'writes/op 1.0 → 2.0 (+100.00 %), sent B/op 17.0 → 17.0 (±0.00 %), received B/op 11.0 → 11.0 (±0.00 %)');
+  const artifact = { name: 'mysql-driver-bench-42-1', run: { id: '42', repository: 'o/driver' }, path: 'mysql-driver-bench-42-1/ci-driver-aaaaaaa-ccccccc-1.json' };
+  const text = renderGateComment(results, { verdict, ...who, wallMs: 21_000, artifact });
+  const lines = text.split('\n');
+  assert.ok(lines.includes('### mysql-driver-bench: bytes allocated per operation, head against base'), text);
+  assert.ok(lines.includes('| do | 11,232 | 11,769 | **+4.78 %** | 0.05 % |'), text);
+  assert.match(text, /^Bytes allocated per operation; \+ is more at the head;/m);
+  assert.ok(lines.includes('**do**, beside it: writes/op 1.0 → 2.0 (+100.00 %), sent B/op 17.0 → 17.0 (±0.00 %), received B/op 11.0 → 11.0 (±0.00 %)'), text);
+  assert.doesNotMatch(text, /\*\*insert\*\*, beside it|functions whose|mysql-driver-bench profile|instructions/);
+  assert.ok(lines.includes('The results (`mysql-driver-bench-42-1/ci-driver-aaaaaaa-ccccccc-1.json`) and the replay sets are the artifact `mysql-driver-bench-42-1` of this workflow run.'), text);
+  assert.ok(lines.includes('gh run download 42 -R o/driver -n mysql-driver-bench-42-1 -D mysql-driver-bench-42-1'));
+  // Instructions keep their words: no columns of their own.
+  assert.deepEqual(movedColumns(countResults({ base: BASE, head: HEAD, perOp: { do: [10000, 12000] } }), who), {});
+});
+
+test('ci-driver --count allocations: the run counts allocations without --jit-names, and says the writes beside a moved bench', async () => {
+  const repo = makeDriverRepo(join(dir, 'mysql2-allocations'));
+  repo.commit('arrays in the query path', { 'README.md': 'x\n' });
+  const out = join(dir, 'allocations-out');
+  const said = { stdout: '', code: null, argv: null };
+  const program = new Command().exitOverride();
+  registerCiDriver(program, {
+    stdout: { write: (s) => { said.stdout += s; return true; } },
+    stderr: { write: () => true },
+    env: { MYSQL_DRIVER_BENCH_CACHE: join(dir, 'cache') },
+    setExitCode: (c) => { said.code = c; },
+    run: async (argv) => {
+      said.argv = argv;
+      const at = (flag) => argv[argv.indexOf(flag) + 1];
+      const [base, head] = at('--drivers').split(',').map((spec) => spec.split('#')[1]);
+      mkdirSync(at('--out'), { recursive: true });
+      writeFileSync(at('--json'), JSON.stringify(allocationResults({ base, head, perOp: { do: [5531, 5797] }, writes: { do: [1, 1] } })));
+      return 0;
+    },
+  });
+  await program.parseAsync(['ci-driver', 'do', '--repo', repo.dir, '--base', 'v1', '--out', out, '--count', 'allocations'], { from: 'user' });
+  assert.equal(said.code, 1);
+  assert.deepEqual(said.argv.slice(said.argv.indexOf('--replay'), said.argv.indexOf('--threshold')), ['--replay', '--count', 'allocations']);
+  assert.match(said.stdout, /REGRESSION: do: the head needs \+4\.81 % more bytes allocated per operation than the base \(5,531 → 5,797\), beyond 1 %/);
+  assert.match(said.stdout, /^do, beside it: writes\/op 1\.0 → 1\.0 \(±0\.00 %\)/m);
+  assert.doesNotMatch(said.stdout, /functions whose/);
+  await assert.rejects(program.parseAsync(['ci-driver', 'do', '--repo', repo.dir, '--base', 'v1', '--count', 'bytes'], { from: 'user' }), /--count bytes: no such counter; the counters are instructions, cycles, allocations/);
 });

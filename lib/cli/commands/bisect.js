@@ -1,7 +1,8 @@
 // `mysql-driver-bench bisect <repo> --good <ref> --bad <ref> --bench <names>`: the first commit on the
-// first-parent line from good to bad where a bench's instruction count moved. Each commit is a git
-// row (extracted and installed in the cache; the repository is only read) counted by `run --replay
-// --count instructions` through main(); the count is the oracle (results/bisection.js judges it).
+// first-parent line from good to bad where a bench's count moved (instructions, or --count's counter:
+// allocations needs no Valgrind). Each commit is a git row (extracted and installed in the cache; the
+// repository is only read) counted by `run --replay --count <what>` through main(); the count is the
+// oracle (results/bisection.js judges it).
 // A commit that cannot be installed or run is skipped, as `git bisect skip` does.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -11,6 +12,7 @@ import { splitList } from '../../common/config.js';
 import { defaultCacheDir } from '../../drivers/versions.js';
 import { GIT_PACKAGES, firstParentPath, isAncestor, openRepository, prepareGitCheckout, resolveCommit, subjectOf } from '../../drivers/git.js';
 import { countFloorPct } from '../../results/counts.js';
+import { counterNamed, counterNames } from '../../replay/counters/index.js';
 import { changePct, movedBenches, nextStep, stepsLeft, verdictOf } from '../../results/bisection.js';
 import { nonNegativeNumber } from '../options.js';
 import { exitCodesHelp } from '../exit-codes.js';
@@ -18,15 +20,19 @@ import { exitCodesHelp } from '../exit-codes.js';
 const short = (sha) => sha.slice(0, 7);
 const n = (x) => Math.round(x).toLocaleString('en-US');
 const signed = (pct) => `${pct > 0 ? '+' : ''}${pct} %`;
-/** Pure: a count's change with its direction in words too (+ is more instructions): `+8 % more instructions/op`. */
-export const moreOrFewer = (pct) => `${signed(pct)} ${pct > 0 ? 'more' : pct < 0 ? 'fewer' : 'the same'} instructions/op`;
+const INSTRUCTIONS = counterNamed('instructions');
+/**
+ * Pure: a count's change with its direction in words too, in the counter's (+ is more): `+8 % more
+ * instructions/op`, `-4.6 % fewer bytes allocated/op`.
+ */
+export const moreOrFewer = (pct, counter = INSTRUCTIONS) => `${signed(pct)} ${pct > 0 ? 'more' : pct < 0 ? 'fewer' : 'the same'} ${counter.noun}/op`;
 const countsText = (counts) => Object.entries(counts).map(([bench, c]) => `${bench} ${n(c)}`).join(' · ');
 const sink = { write: () => true };
 
-/** The run command's arguments counting `commits` of `repo`, one row each. */
-export function countArguments({ repo, pkg, commits, benches, out, json }) {
+/** The run command's arguments counting `commits` of `repo`, one row each, by `count` (a counter's name). */
+export function countArguments({ repo, pkg, commits, benches, out, json, count = INSTRUCTIONS.name }) {
   const row = (sha) => `${pkg ? `${pkg}@` : ''}git:${repo}#${sha}`;
-  return [...benches, '--drivers', commits.map(row).join(','), '--replay', '--count', 'instructions', '--out', out, '--json', json, '--quiet'];
+  return [...benches, '--drivers', commits.map(row).join(','), '--replay', '--count', count, '--out', out, '--json', json, '--quiet'];
 }
 
 /**
@@ -57,12 +63,13 @@ export function countsOf(results, commits, benches) {
 
 export function registerBisect(program, { stdout, stderr, env, run, setExitCode }) {
   program.command('bisect')
-    .description("the first commit between --good and --bad where a bench's instruction count moved: binary search over the first-parent line, each commit counted as a git row (--replay --count instructions); exit 0 when found")
+    .description("the first commit between --good and --bad where a bench's count moved (instructions, or --count's): binary search over the first-parent line, each commit counted as a git row (--replay --count <what>); exit 0 when found")
     .argument('<repo>', "the driver's git repository (read only: never written to, its checkout untouched)")
     .requiredOption('--good <ref>', 'a commit before the change (a branch, tag or SHA)')
     .requiredOption('--bad <ref>', 'a commit after it, descending from --good')
     .requiredOption('--bench <names>', 'the bench or benches (comma-separated) whose count is the oracle; a commit is bad when any moved')
     .option('--package <name>', `the driver the repository holds (${GIT_PACKAGES.join(', ')}; default: the name in each commit's package.json)`)
+    .option('--count <what>', `the oracle's count: ${counterNames().join(', ')} (allocations: bytes allocated per operation, natively, no Valgrind)`, (value) => counterNamed(value).name, INSTRUCTIONS.name)
     .option('--threshold <pct>', "bad means moved by more than this many % from good's count towards bad's (default: nearer bad's count than good's, the step split at its midpoint)", nonNegativeNumber('--threshold'))
     .option('--json <file>', 'write the steps and the answer to this file')
     .option('-o, --out <dir>', 'where the count runs keep their results and replay sets (default: bisect/ in the cache directory)')
@@ -74,10 +81,14 @@ Example (the commit that made mysql2's \`do\` need more instructions between two
   $ mysql-driver-bench bisect ../node-mysql2 --good v3.9.0 --bad v3.9.7 --bench do
 
 Each step counts one commit (and the first, good and bad together) as a run would:
-  mysql-driver-bench do --replay --count instructions --drivers <pkg>@git:<repo>#<commit>`)
+  mysql-driver-bench do --replay --count instructions --drivers <pkg>@git:<repo>#<commit>
+
+The commit that changed the bytes \`do\` allocates, in seconds and without Valgrind:
+  $ mysql-driver-bench bisect ../node-mysql2 --good v3.9.0 --bad v3.9.7 --bench do --count allocations`)
     .addHelpText('after', exitCodesHelp('bisect'))
     .action(async (repoPath, opts) => {
       const benches = selectBenches(splitList(opts.bench)).map((b) => b.name);
+      const counter = counterNamed(opts.count);
       if (opts.package && !GIT_PACKAGES.includes(opts.package)) {
         throw usageError(`--package ${opts.package}: not a driver the harness knows (${GIT_PACKAGES.join(', ')})`, 'name the package the repository holds, or leave --package out');
       }
@@ -109,7 +120,7 @@ Each step counts one commit (and the first, good and bad together) as a run woul
         mkdirSync(out, { recursive: true });
         const json = join(out, `bisect-${short(good)}-${short(bad)}-${Date.now()}-${runs++}.json`);
         let said = '';
-        const argv = countArguments({ repo: repo.dir, pkg: opts.package, commits, benches, out, json });
+        const argv = countArguments({ repo: repo.dir, pkg: opts.package, commits, benches, out, json, count: counter.name });
         if (opts.smoke) argv.push('--smoke');
         if (opts.debug) argv.push('--debug');
         const code = await run(argv, { stdout: sink, stderr: { write: (s) => { said += s; return true; } } });
@@ -139,7 +150,7 @@ Each step counts one commit (and the first, good and bad together) as a run woul
         const err = await prepare(sha);
         if (err) throw new UserError(`${flag} ${short(sha)}: ${err.message}`, { exitCode: err.exitCode, hint: err.hint });
       }
-      say(`bisect: counting --good ${short(good)} and --bad ${short(bad)} (${benches.join(', ')}; ${path.length - 1} commit(s) between)`);
+      say(`bisect: counting ${counter.perOp} at --good ${short(good)} and --bad ${short(bad)} (${benches.join(', ')}; ${path.length - 1} commit(s) between)`);
       const ends = await count([good, bad]);
       if (!ends.byCommit) return stop(ends);
       for (const [flag, sha] of [['--good', good], ['--bad', bad]]) {
@@ -154,7 +165,7 @@ Each step counts one commit (and the first, good and bad together) as a run woul
         { commit: good, subject: subjects.get(good), counts: ends.byCommit[good].counts, verdict: 'good' },
         { commit: bad, subject: subjects.get(bad), counts: ends.byCommit[bad].counts, verdict: 'bad' },
       ];
-      const report = { repository: repo.dir, good, bad, benches, thresholdPct: opts.threshold ?? null, smoke: Boolean(opts.smoke), moved, steps, answer: null };
+      const report = { repository: repo.dir, good, bad, benches, count: counter.name, thresholdPct: opts.threshold ?? null, smoke: Boolean(opts.smoke), moved, steps, answer: null };
       const finish = (code) => {
         if (opts.json) {
           mkdirSync(dirname(resolve(opts.json)), { recursive: true });
@@ -164,7 +175,7 @@ Each step counts one commit (and the first, good and bad together) as a run woul
       };
       say(`  good ${short(good)}  ${countsText(steps[0].counts)}  ${subjects.get(good)}`);
       say(`  bad  ${short(bad)}  ${countsText(steps[1].counts)}  ${subjects.get(bad)}`);
-      for (const m of moved) say(`  ${m.bench}: ${moreOrFewer(m.changePct)} from good to bad (${n(m.good)} → ${n(m.bad)}; noise floor ${m.floorPct} %${report.thresholdPct === null ? '' : `, --threshold ${report.thresholdPct} %`})${m.unsteady ? ': unsteady at good or bad, not judged' : m.moved ? '' : ': not moved, not judged'}`);
+      for (const m of moved) say(`  ${m.bench}: ${moreOrFewer(m.changePct, counter)} from good to bad (${n(m.good)} → ${n(m.bad)}; noise floor ${m.floorPct} %${report.thresholdPct === null ? '' : `, --threshold ${report.thresholdPct} %`})${m.unsteady ? ': unsteady at good or bad, not judged' : m.moved ? '' : ': not moved, not judged'}`);
       if (!moved.some((m) => m.moved)) {
         const beyond = report.thresholdPct === null ? "the count's noise floor" : `the noise floor and --threshold ${report.thresholdPct} %`;
         const shaky = moved.filter((m) => m.unsteady).map((m) => m.bench);
@@ -184,7 +195,7 @@ Each step counts one commit (and the first, good and bad together) as a run woul
           const deltas = moved.filter((m) => m.moved).map((m) => ({ bench: m.bench, parent: countsBefore[m.bench], commit: countsAt[m.bench], changePct: changePct(countsBefore[m.bench], countsAt[m.bench]) }));
           report.answer = { found: true, commit: at.commit, subject: at.subject, parent, deltas };
           stdout.write(`first moved commit: ${short(at.commit)} ${at.subject}\n`);
-          for (const d of deltas) stdout.write(`  ${d.bench}: ${moreOrFewer(d.changePct)} against its parent ${short(parent)} (${n(d.parent)} → ${n(d.commit)})\n`);
+          for (const d of deltas) stdout.write(`  ${d.bench}: ${moreOrFewer(d.changePct, counter)} against its parent ${short(parent)} (${n(d.parent)} → ${n(d.commit)})\n`);
           say(`bisect: ${steps.length - 2} step(s) after good and bad (${steps.filter((s) => s.verdict === 'skip').length} skipped), ${runs} count run(s), ${Math.round((Date.now() - started) / 1000)} s`);
           return finish(EXIT.OK);
         }

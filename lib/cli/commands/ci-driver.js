@@ -1,9 +1,10 @@
 // `mysql-driver-bench ci-driver`: a driver repository's pull-request gate in one command, what the
-// project's action (action.yml) runs. The head and the base commit are two git rows of one
-// instruction-count run (--replay --count instructions); a bench where the head needs more than
-// --threshold % more instructions per operation fails it. The verdict and the Markdown report go to
-// stdout and to the job summary ($GITHUB_STEP_SUMMARY); --comment writes the pull request's comment,
-// --artifact copies what a reviewer reads after the run (the results, kept profiles, replay sets).
+// project's action (action.yml) runs. The head and the base commit are two git rows of one count run
+// (--replay --count instructions, or --count's counter: allocations needs no Valgrind); a bench where
+// the head needs more than --threshold % more of the count per operation fails it. The verdict and the
+// Markdown report go to stdout and to the job summary ($GITHUB_STEP_SUMMARY); --comment writes the pull
+// request's comment, --artifact copies what a reviewer reads after the run (the results, kept
+// profiles, replay sets).
 import { accessSync, appendFileSync, constants, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { DESIGN_BENCHES, selectBenches } from '../../../benchs/index.js';
@@ -13,7 +14,8 @@ import { defaultCacheDir } from '../../drivers/versions.js';
 import { GIT_PACKAGES, openRepository, resolveCommit } from '../../drivers/git.js';
 import { regressionsAgainstBaseline } from '../../results/regressions.js';
 import { renderResultsMarkdown } from '../../reporting/markdown.js';
-import { NOT_THE_DRIVER, TOP_FUNCTIONS, driverSharePct, gateRows, renderGateComment, signedInt } from '../../reporting/gate-comment.js';
+import { NOT_THE_DRIVER, TOP_FUNCTIONS, columnsText, driverSharePct, gateCounter, gateRows, movedColumns, renderGateComment, signedInt } from '../../reporting/gate-comment.js';
+import { counterNamed, counterNames } from '../../replay/counters/index.js';
 import { runProfileDiffs } from '../../results/profile-diff.js';
 import { checkArtifactDir, copyArtifact } from '../../results/artifact.js';
 import { nonNegativeNumber } from '../options.js';
@@ -22,36 +24,40 @@ import { exitCodesHelp } from '../exit-codes.js';
 // The design card's seven benches: what a driver's gate counts unless told otherwise.
 export const CI_DRIVER_BENCHES = DESIGN_BENCHES.map((b) => b.name);
 export const CI_DRIVER_THRESHOLD = 1;
+export const CI_DRIVER_COUNT = 'instructions';
 
 const short = (sha) => sha.slice(0, 7);
 
 /**
- * Pure: the verdict on a ci-driver run's results, as Markdown lines: which benches the head needs
- * more instructions for beyond the threshold, or that none does; a row that failed is named too.
- * Returns { regressed: bool, failed: [..], lines: [..] }.
+ * Pure: the verdict on a ci-driver run's results, as Markdown lines in the words of the run's counter
+ * (instructions, bytes allocated, …): which benches the head needs more of it for beyond the
+ * threshold, or that none does; a row that failed is named too. Returns { regressed: bool, failed: [..], lines: [..] }.
  */
 export function driverVerdict(results, { threshold, base, head }) {
+  const { perOp } = gateCounter(results);
   const found = regressionsAgainstBaseline(results, threshold);
   const failed = results.benches.flatMap((b) => b.results.filter((r) => r.status === 'failed').map((r) => `${b.name} · ${r.driver}: ${r.error ?? 'failed'}`));
-  // Δ is the head's count over the base's − 1: + is more instructions, as the line says it.
+  // Δ is the head's count over the base's − 1: + is more of it, as the line says it.
   const more = (pct) => `${pct > 0 ? '+' : ''}${pct.toFixed(2)} %`;
   const counts = (r) => (r.counts?.every(Number.isFinite) ? ` (${r.counts.map((n) => Math.round(n).toLocaleString('en-US')).join(' → ')})` : '');
-  const lines = [`**${head.label}** (head, ${short(head.commit)}) against **${base.label}** (base, ${short(base.commit)}), instructions per operation, threshold ${threshold} %:`];
+  const lines = [`**${head.label}** (head, ${short(head.commit)}) against **${base.label}** (base, ${short(base.commit)}), ${perOp}, threshold ${threshold} %:`];
   if (found.length) {
-    lines.push('', ...found.map((r) => `- ❌ REGRESSION: ${r.bench}: the head needs ${more(r.deltaPct)} more instructions per operation than the base${counts(r)}, beyond ${threshold} %`));
+    lines.push('', ...found.map((r) => `- ❌ REGRESSION: ${r.bench}: the head needs ${more(r.deltaPct)} more ${perOp} than the base${counts(r)}, beyond ${threshold} %`));
   } else if (!failed.length) {
-    lines.push('', `- ✅ no bench needs more than ${threshold} % more instructions per operation (beyond the count's noise floor)`);
+    lines.push('', `- ✅ no bench needs more than ${threshold} % more ${perOp} (beyond the count's noise floor)`);
   }
   if (failed.length) lines.push('', ...failed.map((f) => `- ❌ FAILED: ${f}`));
   return { regressed: found.length > 0, failed, lines };
 }
 
-/** The run command's arguments for a head and a base commit of `repo`. */
-export function runArguments({ repo, pkg, base, head, benches, threshold, out, json }) {
+/** The run command's arguments for a head and a base commit of `repo`, counted by `count` (a counter's name). */
+export function runArguments({ repo, pkg, base, head, benches, threshold, out, json, count = CI_DRIVER_COUNT }) {
   const row = (ref) => `${pkg ? `${pkg}@` : ''}git:${repo}#${ref}`;
-  // With V8's JIT names in both rows: a profile diff names the driver's functions, with no second count.
+  // With V8's JIT names in both rows: a profile diff names the driver's functions, with no second
+  // count. Only a Valgrind counter keeps profiles.
+  const names = counterNamed(count).tool ? ['--jit-names'] : [];
   return [...benches, '--drivers', `${row(base)},${row(head)}`, '--baseline', row(base),
-    '--replay', '--count', 'instructions', '--jit-names', '--threshold', String(threshold), '--out', out, '--json', json];
+    '--replay', '--count', count, ...names, '--threshold', String(threshold), '--out', out, '--json', json];
 }
 
 /**
@@ -62,7 +68,7 @@ export function runArguments({ repo, pkg, base, head, benches, threshold, out, j
  */
 function movedFunctions(results, json, { threshold, base, head }) {
   const moved = gateRows(results, { threshold, base, head }).filter((r) => r.moved).map((r) => r.bench);
-  if (!moved.length) return { functions: {}, driverSharePct: {} };
+  if (!moved.length || !gateCounter(results).tool) return { functions: {}, driverSharePct: {} };
   const functions = {};
   const shares = {};
   for (const { bench, a, b, diff } of runProfileDiffs(results, json, { top: TOP_FUNCTIONS, benches: moved })) {
@@ -96,13 +102,14 @@ function artifactForComment(copied, given, env) {
 
 export function registerCiDriver(program, { stdout, stderr, env, run, setExitCode }) {
   program.command('ci-driver')
-    .description("a driver repository's pull-request gate: its head and base commits as two rows of one instruction-count run; exit 1 when a bench needs more than --threshold % more instructions per operation")
+    .description("a driver repository's pull-request gate: its head and base commits as two rows of one count run (instructions, or --count's); exit 1 when a bench needs more than --threshold % more of it per operation")
     .argument('[bench...]', `benches to count (default: ${CI_DRIVER_BENCHES.join(' ')})`)
     .option('--repo <dir>', "the driver's git repository (read only: never written to)", '.')
     .requiredOption('--base <ref>', "the base commit: a branch, tag or SHA (a pull request's base; in GitHub Actions: github.event.pull_request.base.sha)")
     .option('--head <ref>', 'the commit to judge', 'HEAD')
     .option('--package <name>', `the driver the repository holds (${GIT_PACKAGES.join(', ')}; default: the name in the head commit's package.json)`)
-    .option('--threshold <pct>', 'fail when a bench needs more than this many per cent more instructions per operation (beyond the noise floor)', nonNegativeNumber('--threshold'), CI_DRIVER_THRESHOLD)
+    .option('--count <what>', `what to count: ${counterNames().join(', ')} (allocations: bytes allocated per operation, natively, no Valgrind, no profiles)`, (value) => counterNamed(value).name, CI_DRIVER_COUNT)
+    .option('--threshold <pct>', 'fail when a bench needs more than this many per cent more of the count per operation (beyond the noise floor)', nonNegativeNumber('--threshold'), CI_DRIVER_THRESHOLD)
     .option('--summary <file>', 'append the verdict and the Markdown report to this file (default: $GITHUB_STEP_SUMMARY when set)')
     .option('-o, --out <dir>', 'where the results JSON and the replay sets go (default: ci-driver/ in the cache directory, outside the repository)')
     .option('--comment <file>', "write the pull request's comment here (Markdown; scripts/pr-comment.js posts it): one line when no bench moved, else the verdict, the table and the profile command")
@@ -115,8 +122,11 @@ Example (in a clone of node-mysql2, a pull request's branch checked out):
   $ mysql-driver-bench ci-driver --base origin/master
 
 It runs, with both commits extracted and installed in the cache (the repository is only read):
-  mysql-driver-bench ${CI_DRIVER_BENCHES.join(' ')} --replay --count instructions \\
-    --drivers <pkg>@git:<repo>#<base>,<pkg>@git:<repo>#<head> --baseline <pkg>@git:<repo>#<base> --threshold 1`)
+  mysql-driver-bench ${CI_DRIVER_BENCHES.join(' ')} --replay --count instructions --jit-names \\
+    --drivers <pkg>@git:<repo>#<base>,<pkg>@git:<repo>#<head> --baseline <pkg>@git:<repo>#<base> --threshold 1
+
+The allocation gate, in seconds and without Valgrind (bytes allocated and writes per operation):
+  $ mysql-driver-bench ci-driver --base origin/master --count allocations`)
     .addHelpText('after', exitCodesHelp('ci-driver'))
     .action(async (benchNames, opts) => {
       const benches = selectBenches(benchNames.length ? benchNames : CI_DRIVER_BENCHES).map((b) => b.name);
@@ -130,7 +140,7 @@ It runs, with both commits extracted and installed in the cache (the repository 
       if (opts.artifact) checkArtifactDir(opts.artifact, out);
       const started = Date.now();
       const json = join(out, `ci-driver-${short(base)}-${short(head)}-${Date.now()}.json`);
-      const argv = runArguments({ repo: repo.dir, pkg: opts.package, base, head, benches, threshold: opts.threshold, out, json });
+      const argv = runArguments({ repo: repo.dir, pkg: opts.package, base, head, benches, threshold: opts.threshold, out, json, count: opts.count });
       if (opts.smoke) argv.push('--smoke');
       if (opts.quiet) argv.push('--quiet');
       if (opts.debug) argv.push('--debug');
@@ -142,14 +152,16 @@ It runs, with both commits extracted and installed in the cache (the repository 
       const rows = { base: { label: rowOf(base).name, commit: base }, head: { label: rowOf(head).name, commit: head } };
       const verdict = driverVerdict(results, { threshold: opts.threshold, ...rows });
       stdout.write(`\n${verdict.lines.join('\n').replace(/\*\*/g, '')}\n`);
+      const { perOp } = gateCounter(results);
       const profiles = movedFunctions(results, json, { threshold: opts.threshold, ...rows });
       for (const [bench, list] of Object.entries(profiles.functions)) {
-        stdout.write(`${bench}, the functions whose instructions per operation changed most: ${list.map((f) => `${f.name} ${signedInt(f.deltaPerOp)}`).join(', ')}\n`);
+        stdout.write(`${bench}, the functions whose ${perOp} changed most: ${list.map((f) => `${f.name} ${signedInt(f.deltaPerOp)}`).join(', ')}\n`);
         if (profiles.driverSharePct[bench] < 50) stdout.write(`  ${NOT_THE_DRIVER}\n`);
       }
+      for (const [bench, figures] of Object.entries(movedColumns(results, { threshold: opts.threshold, ...rows }))) stdout.write(`${bench}, beside it: ${columnsText(figures)}\n`);
       const summary = opts.summary ?? env.GITHUB_STEP_SUMMARY;
       if (summary) {
-        appendFileSync(summary, `${['### mysql-driver-bench: instructions per operation, head against base', '', ...verdict.lines, '', renderResultsMarkdown(results)].join('\n')}\n`);
+        appendFileSync(summary, `${[`### mysql-driver-bench: ${perOp}, head against base`, '', ...verdict.lines, '', renderResultsMarkdown(results)].join('\n')}\n`);
         if (!opts.quiet) stderr.write(`the verdict and the report were added to ${resolve(summary)}\n`);
       }
       const copied = opts.artifact ? copyArtifact({ out, json, results, dir: resolve(opts.artifact) }) : null;
