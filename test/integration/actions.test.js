@@ -62,7 +62,7 @@ function actionStep(env) {
   return spawnSync('bash', ['-e', '-c', stepScript(COUNT_STEP)], { encoding: 'utf8', env: stepEnv(env) });
 }
 
-test("the action's script hands its inputs to ci-driver: no base, a ref that does not exist, the same commit, an unknown bench, the wrong package", () => {
+test("the action's script hands its inputs to ci-driver: no base, a ref that does not exist, the same commit, an unknown bench, the wrong package, an unknown count", () => {
   const repo = makeDriverRepo(join(dir, 'mysql2'));
   repo.commit('docs', { 'README.md': 'x\n' });
   const inputs = { MDB_BASE: 'v1', MDB_HEAD: 'HEAD', MDB_REPOSITORY: repo.dir, MDB_PACKAGE: '', MDB_BENCHES: 'do select_100_cols', MDB_THRESHOLD: '1', MDB_ARTIFACT: 'mysql-driver-bench-42-1' };
@@ -92,11 +92,15 @@ test("the action's script hands its inputs to ci-driver: no base, a ref that doe
   const wrongPackage = actionStep({ ...inputs, MDB_PACKAGE: 'mariadb' });
   assert.equal(wrongPackage.status, 2, wrongPackage.stderr);
   assert.match(wrongPackage.stderr, /holds 'mysql2', not mariadb/);
+  const unknownCount = actionStep({ ...inputs, MDB_COUNT: 'bytes' });
+  assert.equal(unknownCount.status, 2, unknownCount.stderr);
+  assert.match(unknownCount.stderr, /--count bytes: no such counter; the counters are instructions, cycles, allocations/);
 });
 
 test("the action's steps: head defaults to the pull request's head commit; the comment and the upload run always, never fail the job, and take no input into a script", () => {
   assert.match(ACTION, /^  head:\n(?: {4}.*\n)*? {4}default: \$\{\{ github\.event\.pull_request\.head\.sha \}\}\n/m);
   assert.match(ACTION, /^  comment:\n(?: {4}.*\n)*? {4}default: 'true'\n/m);
+  assert.match(ACTION, /^  count:\n(?: {4}.*\n)*? {4}default: instructions\n/m);
   assert.match(ACTION, /pull-requests: write/);
   const count = stepText(COUNT_STEP);
   assert.doesNotMatch(count, /\n {6}(continue-on-error|if):/, "the count step's exit code is the job's");
