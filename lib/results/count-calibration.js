@@ -55,8 +55,8 @@ function timedRatio(results, benchName, driver, reference) {
 /** Pure: a row's ratio in instructions: the reference's count over the row's (cycleRatio, the same in estimated cycles). */
 export const instructionRatio = (row) => row.referenceEvents.instructions / row.events.instructions;
 
-/** Pure: the median and largest of errors (in %), and the row of the largest. */
-function summary(rows, errorOf) {
+/** Pure: the median and largest of errors (in %) that errorOf gives the rows, and the row of the largest. */
+export function errorSummary(rows, errorOf) {
   const errors = rows.map((r) => ({ row: r, pct: errorOf(r) }));
   if (!errors.length) return { medianPct: null, largestPct: null, largest: null };
   const largest = errors.reduce((a, b) => (b.pct > a.pct ? b : a));
@@ -90,11 +90,11 @@ export function calibrateCounts(rows, { published = PUBLISHED_CYCLE_WEIGHTS } = 
   });
   const held = out.filter((r) => r.heldOutRatio !== null);
   const summaries = {
-    instructions: summary(out, (r) => ratioErrorPct(r.instructionRatio, r.timeRatio)),
-    published: summary(out, errorUnder(published)),
-    fittedInSample: fitted ? summary(out, errorUnder(fitted)) : summary([], null),
-    heldOutBench: summary(out.filter((r) => r.heldOutBenchRatio !== null), (r) => ratioErrorPct(r.heldOutBenchRatio, r.timeRatio)),
-    heldOut: summary(held, (r) => ratioErrorPct(r.heldOutRatio, r.timeRatio)),
+    instructions: errorSummary(out, (r) => ratioErrorPct(r.instructionRatio, r.timeRatio)),
+    published: errorSummary(out, errorUnder(published)),
+    fittedInSample: fitted ? errorSummary(out, errorUnder(fitted)) : errorSummary([], null),
+    heldOutBench: errorSummary(out.filter((r) => r.heldOutBenchRatio !== null), (r) => ratioErrorPct(r.heldOutBenchRatio, r.timeRatio)),
+    heldOut: errorSummary(held, (r) => ratioErrorPct(r.heldOutRatio, r.timeRatio)),
   };
   const h = summaries.heldOut;
   const met = h.medianPct !== null && h.medianPct <= TARGET.medianPct && h.largestPct <= TARGET.largestPct;

@@ -146,7 +146,7 @@ test("a --count instructions run's results pass the schema, its rows carrying co
 
 test('real results files pass the schema and go through readResults and `report`', async () => {
   const files = readdirSync(FIXTURES).filter((f) => f.endsWith('.json')).sort();
-  assert.deepEqual(files, ['aa-end-to-end.json', 'calibrate-count-cycles.json', 'calibrate-count-timed.json', 'count-instructions.json', 'readme-example.json', 'release-history-count.json', 'replay-client-cost.json', 'smoke-probes.json']);
+  assert.deepEqual(files, ['aa-end-to-end.json', 'calibrate-count-allocations.json', 'calibrate-count-cycles.json', 'calibrate-count-timed.json', 'count-instructions.json', 'readme-example.json', 'release-history-count.json', 'replay-client-cost.json', 'smoke-probes.json']);
   for (const name of files) {
     const file = join(FIXTURES, name);
     assert.deepEqual(errorsOf(JSON.parse(readFileSync(file, 'utf8'))), [], name);

@@ -1,13 +1,16 @@
 // `calibrate --count cycles`: one cycles count of the benches and drivers (which reads their instructions
-// too, in the same windows), then --sittings timed replay runs of the same rows, one after another, each
-// interleaving the drivers in its rounds; then every row's ratios and errors (results/count-calibration.js),
-// and a calibration file beside the runs' results. --counts and --timed take runs already made instead.
+// too, in the same windows) and one allocations count (bytes allocated and writes per operation, natively),
+// then --sittings timed replay runs of the same rows, one after another, each interleaving the drivers in its
+// rounds; then every row's ratios and errors (results/count-calibration.js), what allocation and writes
+// explain of them (results/count-calibration-allocations.js), and a calibration file beside the runs'
+// results. --counts, --allocations and --timed take runs already made instead.
 import { join, resolve } from 'node:path';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { EXIT, usageError } from '../../common/errors.js';
 import { runBenchmark } from '../../run.js';
 import { assertWritableDir, readResults, resultsFileName } from '../../results/file.js';
 import { calibrateCounts, calibrationInputs, TARGET } from '../../results/count-calibration.js';
+import { explainByAllocation, withAllocations } from '../../results/count-calibration-allocations.js';
 import { renderCountCalibration } from '../../reporting/count-calibration-text.js';
 
 export const DEFAULT_SITTINGS = 3;
@@ -20,23 +23,33 @@ async function subRun({ benches, opts, env, stderr, signal, command }) {
   return { results, file: results ? resolve(join(opts.out, resultsFileName(results))) : null, code };
 }
 
-/** A results file given by --counts or --timed, checked for what calibrate --count needs of it (exit 2 otherwise). */
+/**
+ * A results file given by --counts, --allocations or --timed, checked for what calibrate --count needs of it
+ * (exit 2 otherwise): `counted` names the counter it must count with (cycles or allocations), or is null for a timed run.
+ */
 function readRun(file, { counted }) {
   const results = readResults(file);
   if (!results.settings.replay) throw usageError(`${file} is not a --replay run: calibrate --count compares replayed rows only`);
-  if (counted && results.settings.count?.what !== 'cycles') throw usageError(`--counts ${file}: not a --count cycles run (it ${results.settings.count ? `counts ${results.settings.count.what}` : 'is timed'})`);
+  const flag = counted === 'allocations' ? '--allocations' : '--counts';
+  if (counted && results.settings.count?.what !== counted) throw usageError(`${flag} ${file}: not a --count ${counted} run (it ${results.settings.count ? `counts ${results.settings.count.what}` : 'is timed'})`);
   if (!counted && results.settings.count) throw usageError(`--timed ${file}: a --count run, not a timed one`);
   return { results, file: resolve(file) };
 }
 
 /** Pure: the calibration file's content: what was calibrated against what, and every figure. */
-export const calibrationRecord = ({ calibration, countsFile, timedFiles, createdAt }) => ({
-  tool: 'mysql-driver-bench', kind: 'count-calibration', createdAt, target: { ...TARGET }, counts: countsFile, timed: timedFiles,
+export const calibrationRecord = ({ calibration, countsFile, allocationsFile = null, timedFiles, createdAt }) => ({
+  tool: 'mysql-driver-bench', kind: 'count-calibration', createdAt, target: { ...TARGET }, counts: countsFile, allocations: allocationsFile, timed: timedFiles,
   published: calibration.published, fitted: calibration.fitted, summaries: calibration.summaries, met: calibration.met,
+  allocation: calibration.allocation ?? null,
   rows: calibration.rows.map((r) => ({
     bench: r.bench, driver: r.driver, reference: r.reference, events: r.events, referenceEvents: r.referenceEvents,
     instructionRatio: r.instructionRatio, publishedRatio: r.publishedRatio, fittedRatio: r.fittedRatio,
     heldOutRatio: r.heldOutRatio, heldOutWeights: r.heldOutWeights, heldOutBenchRatio: r.heldOutBenchRatio, timeRatios: r.timeRatios, timeRatio: r.timeRatio,
+    ...(calibration.allocation ? {
+      allocation: r.allocation, allocationRatio: r.allocationRatio, writesRatio: r.writesRatio, unexplainedRatio: r.unexplainedRatio,
+      bytesCost: r.bytesCost, bytesHeldOutRatio: r.bytesHeldOutRatio, bytesCostToClose: r.bytesCostToClose,
+      allocationJudgment: r.allocationJudgment, writesVerdict: r.writesVerdict,
+    } : {}),
   })),
 });
 
@@ -55,6 +68,16 @@ export async function calibrateCount({ benches, opts, env, stdout, stderr, signa
     if (!results?.complete || code !== EXIT.OK) return code === EXIT.OK ? EXIT.ROWS_FAILED : code;
     counts = { results, file };
   }
+  // Allocations are counted whenever something is measured; runs all given (--counts and --timed) without
+  // --allocations are calibrated as they are, with no allocation columns.
+  let allocations = null;
+  if (opts.allocations) allocations = readRun(opts.allocations, { counted: 'allocations' });
+  else if (!(opts.counts && opts.timed)) {
+    log('calibrate --count: the allocations count of every row');
+    const { results, file, code } = await subRun({ benches, opts: { ...runOpts, count: 'allocations' }, env, stderr, signal, command });
+    if (!results?.complete || code !== EXIT.OK) return code === EXIT.OK ? EXIT.ROWS_FAILED : code;
+    allocations = { results, file };
+  }
   const timed = [];
   if (opts.timed) for (const file of opts.timed) timed.push(readRun(file, { counted: false }));
   else {
@@ -68,12 +91,14 @@ export async function calibrateCount({ benches, opts, env, stdout, stderr, signa
   let rows;
   try {
     rows = calibrationInputs(counts.results, timed.map((t) => t.results));
+    if (allocations) rows = withAllocations(rows, allocations.results);
   } catch (err) {
     throw usageError(err.message);
   }
   if (!rows.length) throw usageError('no bench has a row counted and timed against the same reference', 'give the count and the timed runs the same benches and drivers');
-  const calibration = calibrateCounts(rows);
-  const record = calibrationRecord({ calibration, countsFile: counts.file, timedFiles: timed.map((t) => t.file), createdAt: new Date().toISOString() });
+  let calibration = calibrateCounts(rows);
+  if (allocations) calibration = { ...calibration, ...explainByAllocation(calibration.rows) };
+  const record = calibrationRecord({ calibration, countsFile: counts.file, allocationsFile: allocations?.file ?? null, timedFiles: timed.map((t) => t.file), createdAt: new Date().toISOString() });
   mkdirSync(opts.out, { recursive: true });
   const file = join(opts.out, `count-calibration-${record.createdAt.replace(/[:.]/g, '-')}.json`);
   const json = `${JSON.stringify(record, null, 2)}\n`;

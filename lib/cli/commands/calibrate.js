@@ -90,6 +90,7 @@ export function registerCalibrate(program, { stdout, stderr, env, signal, setExi
     .option('-d, --drivers <list>', 'drivers to calibrate', splitList, BUILTIN_DRIVERS)
     .option('--sittings <n>', `with --count: timed replay runs after the count, one after another, each interleaving the drivers (default ${DEFAULT_SITTINGS}); a row's time ratio is their median`, positiveInteger('--sittings'))
     .option('--counts <file>', 'with --count: a --replay --count cycles results file to use instead of counting')
+    .option('--allocations <file>', 'with --count: a --replay --count allocations results file of the same rows to use instead of counting allocations (not counted when --counts and --timed are both given without it)')
     .option('--smoke', 'with --count: one short pass of the whole command (small counts, tiny sittings): it checks that it runs, its figures are not to quote')
     .option('--timed <files>', 'with --count: timed --replay results files (comma-separated) to use instead of timing', splitList)
     .addHelpText('after', exitCodesHelp('calibrate'))
