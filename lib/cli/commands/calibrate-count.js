@@ -61,7 +61,7 @@ export async function calibrateCount({ benches, opts, env, stdout, stderr, signa
   const runOpts = { ...opts, replay: true, json: undefined, concurrency: 1 };
   const log = (line) => { if (!opts.quiet) stderr.write(`${line}\n`); };
   let counts;
-  if (opts.counts) counts = readRun(opts.counts, { counted: true });
+  if (opts.counts) counts = readRun(opts.counts, { counted: 'cycles' });
   else {
     log('calibrate --count: the cycles count of every row first');
     const { results, file, code } = await subRun({ benches, opts: { ...runOpts, count: 'cycles' }, env, stderr, signal, command });
