@@ -3,24 +3,7 @@
 // replay the driver's work repeats exactly, and so do these figures.
 import v8 from 'node:v8';
 import { replayTraffic } from '../conversations/transport.js';
-
-// Spaces whose growth is compiled code and its metadata, as the instruction count leaves out compiles.
-const CODE_SPACES = new Set(['code_space', 'code_large_object_space']);
-
-/**
- * Pure: the bytes used in the spaces that hold the program's objects, from getHeapSpaceStatistics()
- * (snake_case) or a GCProfiler statistic's heapSpaceStatistics (camelCase).
- */
-export const objectBytes = (spaces) => spaces.reduce((n, s) => (CODE_SPACES.has(s.space_name ?? s.spaceName) ? n : n + (s.space_used_size ?? s.spaceUsedSize)), 0);
-
-/**
- * Pure: the bytes allocated between two readings of the heap, from the bytes in use before and after
- * and the collections in between (GCProfiler's statistics): what each collection freed was allocated too.
- */
-export function allocatedBetween(before, after, collections) {
-  const freed = collections.reduce((n, c) => n + objectBytes(c.beforeGC.heapSpaceStatistics) - objectBytes(c.afterGC.heapSpaceStatistics), 0);
-  return after - before + freed;
-}
+import { allocatedBetween, objectBytes } from '../measuring/figures/allocation.js';
 
 /** Start measuring a window; end() returns { bytes, collections, writes, bytesSent, bytesReceived }. */
 function startWindow() {

@@ -2,7 +2,8 @@
 // (counters/allocations.js): the pure sums, and the meter on this process's own heap.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { allocatedBetween, objectBytes, windowMeter } from '../../lib/replay/window-meter.js';
+import { windowMeter } from '../../lib/replay/window-meter.js';
+import { allocatedBetween, objectBytes } from '../../lib/measuring/figures/allocation.js';
 import allocations, { allocationWindow } from '../../lib/replay/counters/allocations.js';
 import { countCells, countHead } from '../../lib/reporting/count-rows.js';
 import { countSettings } from '../../lib/replay/counters/index.js';

@@ -24,6 +24,7 @@ import { bareWindow } from './bare-window.js';
 import { warmUpBench } from './bench-warm-up.js';
 import { capture } from './capture.js';
 import { gcMsBetween } from './gc-pauses.js';
+import { harnessBytesPerOp } from './harness-allocation.js';
 import { windowFigure } from '../figures/window-fields.js';
 import { windowSizer } from '../figures/window-sizing.js';
 import { LatencyRecorder } from './latency.js';
@@ -63,6 +64,7 @@ let benchesOpened = 0;
 let runHoldMs = 0; // --rtt held here: the run's hold each way (stage.js), where a bench's tuning starts
 let tunedRttMs = null; // and the RTT a bench's hold is tuned to (held-tuning.js), null when not tuned
 let replaying = null; // { file, recording } of the set the open openBench replays
+let harnessPerOp = 0; // bytes the window's own loop allocates per operation (harness-allocation.js)
 let openBench = null; // the bench being measured: { bench, plan, check, ops, conns, pool, sizer, bareSizer, latencies, callTimeoutMs }
 
 async function openConnections(count, to = target) {
@@ -105,6 +107,13 @@ function planBench(benchName, setupData) {
   return { bench, ...planBenchFor(bench, driver, setupData === undefined ? context : { ...context, setupData }) };
 }
 
+/** A sample's allocation and calls, the bytes of the window's own loop taken out; all null when not measured. */
+function driverShare(measured, ops) {
+  if (!measured) return { allocatedBytes: null, syscw: null, syscr: null };
+  const { allocatedBytes } = measured;
+  return { ...measured, allocatedBytes: allocatedBytes === null ? null : allocatedBytes - harnessPerOp * ops };
+}
+
 const handlers = {
   async init(args) {
     // --rtt (stage.js): this process's connections to the server hold each chunk, each way.
@@ -142,8 +151,10 @@ const handlers = {
     openBench.ops = pool ? Array.from({ length: concurrency }, () => plan.op(pool))
       : plan.connects ? Array.from({ length: concurrency }, () => plan.op(connectorFor(plan, driver, target)))
         : conns.map((c) => plan.op(c));
-    // A process's first bench also warms up the driver's code that every bench runs.
+    // A process's first bench also warms up the driver's code that every bench runs, and measures
+    // what the window's own loop allocates, before the driver's code runs in it.
     const firstBench = benchesOpened === 0;
+    if (firstBench) harnessPerOp = await harnessBytesPerOp();
     benchesOpened++;
     const { warmed, sizer, held } = await warmUpBench({
       ops: openBench.ops, check, warmup, settle, jitWait, callTimeoutMs, firstBench,
@@ -184,6 +195,9 @@ const handlers = {
       ...m,
       seconds: (m.measuredTo - m.measuredFrom) / 1000,
       gcMs: gcMsBetween(m.measuredFrom, m.measuredTo),
+      // What the sample allocated, the window's own loop's share taken out, and its reads and writes
+      // (allocation-meter.js); null for the other windows.
+      ...driverShare(m.meter?.figures(), m.ops),
       reruns: m.reruns ?? null,
       compileWaitMs,
       workload: plan.windowStats?.(),

@@ -18,3 +18,11 @@ export function gcMsBetween(t0, t1) {
   while (gcPauses.length && gcPauses[0][0] < t1 - 10000) gcPauses.shift();
   return ms;
 }
+
+/** How many collections started between `t0` and `t1` (performance.now()); null where none are observed. */
+export function gcCountBetween(t0, t1) {
+  if (!GC_OBSERVED) return null;
+  let n = 0;
+  for (const [start] of gcPauses) if (start >= t0 && start < t1) n++;
+  return n;
+}

@@ -6,6 +6,7 @@
 // ops/s = samples/s x opsPerCall x connections (docs/history/2026-11-24-how-a-bench-is-measured.md#benchmarkjs-overheads).
 import { performance } from 'node:perf_hooks';
 import { GaplessBenchmark } from './gapless-benchmark.js';
+import { spanMeter } from './allocation-meter.js';
 import { LatencyRecorder } from './latency.js';
 import { runCall, stallWatch } from './operation-calls.js';
 import { leadIn, leadInByCount } from './warm-up-loops.js';
@@ -47,6 +48,7 @@ function windowBenchmark({ name, windowS, leadSeconds, leadOps = 0, ops, check, 
     deferred.resolve();
     if (state.span?.t1 !== undefined && state.span.cpu1 === undefined && deferred.cycles === 0) {
       state.span.cpu1 = ownCpuUs();
+      state.meter.afterClock();
     }
   };
   return new GaplessBenchmark(name, {
@@ -81,9 +83,13 @@ function windowBenchmark({ name, windowS, leadSeconds, leadOps = 0, ops, check, 
         const sample = () => {
           state.opsPerCall = sized.sizer.ops(state.led, windowS);
           state.plannedOpsPerCall ??= state.opsPerCall;
+          // The meter's readings (allocation-meter.js) just outside the span: inside benchmark.js's
+          // clock, a few µs a window, the rest after it.
+          state.meter.start();
           state.span = { t0: performance.now(), cpu0: ownCpuUs() };
           runCall({ ops, count: state.opsPerCall, check, latencies, checkEvery: sized.sizer.opsPerCheck, timeEvery: sized.sizer.opsPerTiming(state.led) }).then(() => {
             state.span.t1 = performance.now();
+            state.meter.end();
             resolve(deferred); // first: the bookkeeping below would run inside the clock
             state.opsRun += state.opsPerCall * ops.length;
             sized.msPerOp = (state.span.t1 - state.span.t0) / state.opsPerCall;
@@ -139,7 +145,7 @@ async function runWindow(bench, { watch, state }) {
  * benchmark.js times one sample of about `windowS` seconds, right after it.
  * The window's length in operations is the sizer's (figures/window-sizing.js); `msPerOp`, the kept
  * sample's time per operation, sizes the next window (sizer.after).
- * @returns {Promise<{opsPerSec, rme, samples, cycles, reruns, samplingSeconds, opsPerCall, plannedOpsPerCall, ops, leadOps, opsRun, sampleOpsPerSec, measuredFrom, measuredTo, cpuUs, msPerOp}>}
+ * @returns {Promise<{opsPerSec, rme, samples, cycles, reruns, samplingSeconds, opsPerCall, plannedOpsPerCall, ops, leadOps, opsRun, sampleOpsPerSec, measuredFrom, measuredTo, cpuUs, msPerOp, meter}>}
  */
 export async function sampleWindow({
   ops, check, sizer, windowS, lead = 0, callTimeoutMs = 30000, signal, name = 'bench', latencies = new LatencyRecorder(),
@@ -158,9 +164,10 @@ export async function sampleWindow({
   const sized = { sizer, msPerOp: null }; // this window's sizer, and its kept sample's time per operation
   for (leadSeconds of fullLead > 0 ? [fullLead, 0] : [0]) {
     const watch = stallWatch(callTimeoutMs, signal);
-    state = { failure: null, led: null, span: null, opsPerCall: 0, plannedOpsPerCall: null, opsRun: 0 };
+    state = { failure: null, led: null, span: null, opsPerCall: 0, plannedOpsPerCall: null, opsRun: 0, meter: spanMeter() };
     bench = windowBenchmark({ name, windowS, leadSeconds, leadOps, ops, check, sized, latencies, watch, state, callTimeoutMs, signal });
     last = await runWindow(bench, { watch, state });
+    state.meter.close();
     if (state.failure) throw state.failure;
     if (bench.error) throw bench.error;
     opsRun += state.opsRun;
@@ -196,5 +203,7 @@ export async function sampleWindow({
     opsRun,
     cpuUs: span.cpu1 - span.cpu0,
     msPerOp: sized.msPerOp,
+    // What the kept sample allocated and its system calls: figures() once the GC observer has caught up.
+    meter: state.meter,
   };
 }

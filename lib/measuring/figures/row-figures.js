@@ -1,15 +1,16 @@
 // Pure: a driver's measured windows of one bench -> the figures of its row, and a run's window in words.
 import { median, percentileOfSorted, relativeMarginOfError, round1, round3, sum } from '../../common/stats.js';
 import { roundOf } from './window-fields.js';
+import { allocationPerOp } from './allocation.js';
 
 /** A run's window, in words: "(0.005 s lead-in + 0.019 s measured)". */
 export const describeWindowLength = (settings) => `(${round3(settings.lead)} s lead-in + ${round3(settings.time / settings.rounds)} s measured)`;
 
 /**
- * @param {Array<{round, opsPerSec, samples, ops, opsRun, cpuUs, gcMs, serverCpuUs}>} windows
+ * @param {Array<{round, opsPerSec, samples, ops, opsRun, cpuUs, gcMs, allocatedBytes, syscw, syscr, serverCpuUs}>} windows
  * @returns the row's figures: ops/s (median window), rme (95 % margin of the mean window), the
  * window-to-window spread (interquartile range / median, %), the windows themselves, and the cost
- * per operation (client CPU, GC pauses, server CPU) summed over all windows.
+ * per operation (client CPU, GC pauses, server CPU) and the allocation per operation, summed over all windows.
  */
 export function summarizeWindows(windows) {
   const figures = windows.map((w) => w.opsPerSec);
@@ -29,6 +30,8 @@ export function summarizeWindows(windows) {
       // lead-in, and any sample run again, besides the kept one).
       serverCpuUsPerOp: serverKnown ? round1(sum(windows.map((w) => w.serverCpuUs)) / sum(windows.map((w) => w.opsRun))) : null,
     } : null,
+    // Bytes allocated, writes and reads per operation of the kept samples (allocation.js); null when not measured.
+    allocation: allocationPerOp(windows),
     // Each window as the row's `rounds` keep it (window-fields.js), which the paired Δ is computed from.
     rounds: windows.map((w) => ({ round: w.round, process: w.process, ...roundOf(w) })),
     // The window figures, for `compare`'s test between two runs.

@@ -4,6 +4,7 @@
 import { round1, round3, sum } from '../../common/stats.js';
 
 const total = (values) => sum(values.map((v) => v ?? 0));
+const knownTotal = (values) => (values.every(Number.isFinite) ? total(values) : null);
 const largest = (values) => Math.max(...values.map((v) => v ?? 0));
 // Objects of counts (a bench's window counts, a window's reruns) summed key by key; anything else, the first's.
 const sumFields = (objs) => (objs.every((o) => o && typeof o === 'object')
@@ -22,7 +23,11 @@ export const WINDOW_FIELDS = {
   opsRun: { combine: total }, // every operation the window ran: lead-ins and re-runs too
   seconds: { combine: largest },
   cpuUs: { combine: total, inRound: (v, w) => ({ cpuUsPerOp: w.ops > 0 ? round1(v / w.ops) : null }) },
-  gcMs: { combine: (values) => (values.every(Number.isFinite) ? total(values) : null), inRound: (v) => ({ gcMs: Number.isFinite(v) ? round3(v) : null }) },
+  gcMs: { combine: knownTotal, inRound: (v) => ({ gcMs: Number.isFinite(v) ? round3(v) : null }) },
+  // The kept sample's bytes allocated and read and write system calls (driver/allocation-meter.js).
+  allocatedBytes: { combine: knownTotal },
+  syscw: { combine: knownTotal },
+  syscr: { combine: knownTotal },
   reruns: { combine: (values) => (values[0] ? sumFields(values) : values[0]) },
   compileWaitMs: { combine: largest },
   workload: { combine: (values) => (values[0] === undefined ? undefined : sumFields(values)) },
