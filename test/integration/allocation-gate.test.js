@@ -5,7 +5,7 @@
 // only read. The wording's pure parts: test/unit/gate-comment.test.js and test/unit/gate-words.test.js.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { addedQueryAllocation, gitIn, makeDriverRepo } from '../helpers/driver-repo.js';
@@ -36,6 +36,7 @@ test('ci-driver --count allocations: a head allocating 64 KB more a query fails,
   };
 
   const more = await gate(['--base', 'v1']);
+  if (process.env.ALLOCATION_GATE_TEST_LOG) writeFileSync(process.env.ALLOCATION_GATE_TEST_LOG, `$ ci-driver … (exit ${more.code})\n--- stderr\n${more.stderr}--- stdout\n${more.stdout}--- comment\n${more.comment}`);
   assert.equal(more.code, 1, more.stderr);
   assert.match(more.stderr, /^REGRESSION: do · mysql2@[\d.]+\+[0-9a-f]{7}: \+\d+\.\d+ % more bytes\/op \([\d,]+ → [\d,]+\) against mysql2@[\d.]+\+[0-9a-f]{7}, beyond --threshold 1 %$/m);
   const [, from, to] = /REGRESSION: do: the head needs \+\d+\.\d+ % more bytes allocated per operation than the base \(([\d,]+) → ([\d,]+)\), beyond 1 %/.exec(more.stdout) ?? [];
