@@ -127,3 +127,32 @@ export const runtimeNotes = (drivers = []) => drivers.filter((d) => d.runtime?.l
 /** A merged run's notes: which machine measured which cells (each Δ paired against its own shard's reference row). */
 export const shardNotes = (results) => (results.shards ?? []).map((s) => `shard ${s.index}/${results.shards.length} on ${s.host ?? 'an unnamed host'}`
   + `${s.resolutionPct !== null && s.resolutionPct !== undefined ? ` (resolution ${s.resolutionPct} %)` : ''} measured ${s.cells.join(', ')}`);
+
+/** Bytes per operation in KB (1,024 bytes): two decimals under 10, one under 100, whole above. */
+export function fmtKB(bytes) {
+  if (!Number.isFinite(bytes)) return '-';
+  const kb = bytes / 1024;
+  if (Math.abs(kb) >= 100) return Math.round(kb).toLocaleString('en-US');
+  return kb.toFixed(Math.abs(kb) >= 10 ? 1 : 2);
+}
+
+/** Calls per operation (writes, reads): two decimals. */
+export const fmtPerOp = (n) => (Number.isFinite(n) ? n.toFixed(2) : '-');
+
+/** Did the run measure any row's allocation (row.allocation, timed runs since it was added)? */
+export const hasAllocation = (results) => (results.benches ?? []).some((b) => b.results.some((r) => r.ok && r.allocation));
+
+/** A row's bytes allocated (KB/op), writes and reads per operation, as texts (empty where not measured). */
+export function allocationTexts(row) {
+  const a = row.ok ? row.allocation : null;
+  if (!a) return ['', '', ''];
+  return [fmtKB(a.bytesPerOp), fmtPerOp(a.writesPerOp), fmtPerOp(a.readsPerOp)];
+}
+
+export const ALLOCATION_HEAD = ['KB/op', 'writes/op', 'reads/op'];
+
+// What the allocation columns mean: the bytes, then the calls.
+export const ALLOCATION_LEGEND = Object.freeze([
+  'KB/op: bytes the driver process allocated on its heap per operation, in 1,024 bytes (the window loop\'s own taken out)',
+  'writes/op, reads/op: its write and read system calls per operation (its socket\'s; none under --replay)',
+]);

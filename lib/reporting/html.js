@@ -1,7 +1,7 @@
 // Pure: results or comparison -> one self-contained HTML page. Inline CSS and inline SVG only:
 // no scripts, no fonts, no images, no external URL of any kind, so the page opens offline and
 // can be attached to a CI run as is.
-import { deltaNotes, describeBudgetStop, describeSignificanceRule, fmtDelta } from './format.js';
+import { ALLOCATION_HEAD, allocationTexts, deltaNotes, describeBudgetStop, describeSignificanceRule, fmtDelta, hasAllocation } from './format.js';
 import { fmtOps, fmtPct, fmtSignedPct, fmtUs } from '../common/format-numbers.js';
 import { listRegressions, fmtGeomeanChanges, fmtJudged, fmtVsAnchor, judgedHeader, rowNote } from './compare-text.js';
 import { COST_HEAD, costTexts, environmentFacts, orderedRows, statusText } from './markdown.js';
@@ -121,7 +121,7 @@ export function renderResultsHtml(results, { profileDiffs = [] } = {}) {
     if (bench.sql) body.push(`<p class="sql"><code>${esc(bench.sql)}</code></p>`);
     const figure = (row) => (counted ? row.count.perOp : row.opsPerSec);
     body.push(barChart({ title: `${bench.name}: ${counted ? counterOf(count).unit : 'ops/s'} per driver`, groups, marker: base ? { value: figure(base), label: reference } : null }));
-    body.push(counted ? countTable(rows, bench, baseline, count) : resultsTable(rows, bench, baseline));
+    body.push(counted ? countTable(rows, bench, baseline, count) : resultsTable(rows, bench, baseline, hasAllocation(results)));
     if (bench.deltaNote) body.push(`<p class="sub">${esc(bench.deltaNote)}</p>`);
     const rowNotes = rows.flatMap((row) => deltaNotes(bench, row));
     if (rowNotes.length) body.push(`<ul class="notes">${rowNotes.map((n) => `<li>${esc(n)}</li>`).join('')}</ul>`);
@@ -167,9 +167,9 @@ function benchTable(t) {
   return `<h3>${esc(t.title)}</h3><table><thead><tr>${th}</tr></thead><tbody>${tr}</tbody></table>${notes}`;
 }
 
-function resultsTable(rows, bench, baseline) {
-  const head = ['driver', 'protocol', 'ops/s', '± rme', 'samples', 'p50 µs', 'p99 µs', ...COST_HEAD, `Δ vs ${baseline}`];
-  const num = [false, false, ...Array(9).fill(true)];
+function resultsTable(rows, bench, baseline, allocated = false) {
+  const head = ['driver', 'protocol', 'ops/s', '± rme', 'samples', 'p50 µs', 'p99 µs', ...COST_HEAD, ...(allocated ? ALLOCATION_HEAD : []), `Δ vs ${baseline}`];
+  const num = [false, false, ...Array(allocated ? 12 : 9).fill(true)];
   const th = head.map((h, i) => `<th${num[i] ? ' class="num"' : ''}>${esc(h)}</th>`).join('');
   const tr = rows.map((row) => {
     const cells = [
@@ -177,6 +177,7 @@ function resultsTable(rows, bench, baseline) {
       row.ok ? fmtPct(row.rme) : '', row.ok ? String(row.samples ?? '') : '',
       row.ok ? fmtUs(row.latency?.p50) : '', row.ok ? fmtUs(row.latency?.p99) : '',
       ...costTexts(row),
+      ...(allocated ? allocationTexts(row) : []),
       row.ok ? fmtDelta(row, bench, baseline) : (row.error ?? ''),
     ];
     const cls = row.ok ? '' : row.status === 'n/a' ? ' class="na"' : ' class="failed"';

@@ -1,5 +1,5 @@
 // Pure: results or comparison -> Markdown (a pull-request comment, $GITHUB_STEP_SUMMARY).
-import { describeBudgetStop, describeDriver, runtimeNotes, shardNotes, describeNetwork, describeResolution, describeSignificanceRule, deltaNotes, fmtDelta } from './format.js';
+import { ALLOCATION_HEAD, ALLOCATION_LEGEND, allocationTexts, describeBudgetStop, describeDriver, hasAllocation, runtimeNotes, shardNotes, describeNetwork, describeResolution, describeSignificanceRule, deltaNotes, fmtDelta } from './format.js';
 import { fmtOps, fmtPct, fmtSignedPct, fmtUs } from '../common/format-numbers.js';
 import { countCells, countHead, describeCount } from './count-rows.js';
 import { counterOf } from '../replay/counters/index.js';
@@ -138,6 +138,7 @@ export function renderResultsMarkdown(results) {
   const baseline = results.settings?.baseline;
   const rows = [];
   const notes = [];
+  const allocated = hasAllocation(results);
   for (const bench of results.benches) {
     orderedRows(results, bench).forEach((row, i) => {
       rows.push([
@@ -150,6 +151,7 @@ export function renderResultsMarkdown(results) {
         row.ok ? fmtUs(row.latency?.p50) : '',
         row.ok ? fmtUs(row.latency?.p99) : '',
         ...costTexts(row),
+        ...(allocated ? allocationTexts(row) : []),
         fmtDelta(row, bench, baseline),
       ]);
       if (!row.ok) notes.push(failedNote(bench, row));
@@ -171,12 +173,12 @@ export function renderResultsMarkdown(results) {
   const anySig = results.benches.some((b) => b.results.some((r) => r.deltaSignificant !== undefined && r.deltaSignificant !== null));
   after.push(`ops/s over all of a driver's connections; ± rme: relative margin of error at 95 % over the windows; `
     + `cpu µs/op: the driver process's CPU time (all threads) per operation; gc ms/1k: its GC pauses per 1 000 operations; `
-    + `server µs/op: the embedded server's CPU time per operation${anySig ? `; ${describeSignificanceRule(results.resolution)}` : ''}.`, '');
+    + `server µs/op: the embedded server's CPU time per operation${allocated ? `; ${ALLOCATION_LEGEND.join('; ')}` : ''}${anySig ? `; ${describeSignificanceRule(results.resolution)}` : ''}.`, '');
   if (results.resolution) after.push(`Resolution: this run resolves ${describeResolution(results.resolution)}.`, '');
   return runPage(results, {
     what: 'results',
-    table: mdTable(['bench', 'driver', 'protocol', 'ops/s', '± rme', 'samples', 'p50 µs', 'p99 µs', ...COST_HEAD, `Δ vs ${baseline}`],
-      rows, ['left', 'left', 'left', ...Array(9).fill('right')]),
+    table: mdTable(['bench', 'driver', 'protocol', 'ops/s', '± rme', 'samples', 'p50 µs', 'p99 µs', ...COST_HEAD, ...(allocated ? ALLOCATION_HEAD : []), `Δ vs ${baseline}`],
+      rows, ['left', 'left', 'left', ...Array(allocated ? 12 : 9).fill('right')]),
     notes,
     after,
   });

@@ -1,6 +1,6 @@
 // Pure renderers: results object -> text. Nothing here measures or writes.
 import Table from 'cli-table3';
-import { describeBudgetStops, describeDriver, runtimeNotes, shardNotes, describeNetwork, describeResolution, describeSignificanceRule, deltaNotes, fmtDelta } from './format.js';
+import { ALLOCATION_HEAD, ALLOCATION_LEGEND, allocationTexts, describeBudgetStops, describeDriver, hasAllocation, runtimeNotes, shardNotes, describeNetwork, describeResolution, describeSignificanceRule, deltaNotes, fmtDelta } from './format.js';
 import { fmtOps, fmtPct, fmtSignedPct, fmtUs } from '../common/format-numbers.js';
 import { countCells, countHead, describeCount } from './count-rows.js';
 import { counterOf } from '../replay/counters/index.js';
@@ -94,9 +94,14 @@ export function renderTable(results, { color = false, latency = false } = {}) {
   const wide = latency;
   const withFloor = results.benches.some((b) => b.results.some((r) => r.driver === 'floor' && r.ok));
   const replay = Boolean(results.settings.replay);
+  // Bytes allocated per operation fit the default table (one narrow column); its writes and reads
+  // per operation join the wide one's cost columns.
+  const allocated = hasAllocation(results);
+  const allocationCells = (row) => (!allocated ? [] : wide ? allocationTexts(row) : allocationTexts(row).slice(0, 1));
   const head = ['bench', 'driver', 'protocol', 'ops/s', '± rme', 'samples',
     'p50 µs', ...(wide ? ['p90 µs'] : []), 'p99 µs',
-    ...(wide ? ['max µs', 'IQR', ...(replay ? [] : ['cpu µs/op', 'gc ms/1k', 'server µs/op'])] : []), `Δ vs ${baseline}`,
+    ...(wide ? ['max µs', 'IQR', ...(replay ? [] : ['cpu µs/op', 'gc ms/1k', 'server µs/op'])] : []),
+    ...(!allocated ? [] : wide ? ALLOCATION_HEAD : ALLOCATION_HEAD.slice(0, 1)), `Δ vs ${baseline}`,
     ...(replay ? ['cpu µs/op', 'Δ cpu', 'gc ms/1k', 'Δ gc'] : []),
     ...(withFloor ? ['over floor'] : [])];
   const table = new Table({
@@ -122,6 +127,7 @@ export function renderTable(results, { color = false, latency = false } = {}) {
         ...(wide ? [row.ok ? fmtUs(row.latency?.p90) : ''] : []),
         row.ok ? fmtUs(row.latency?.p99) : '',
         ...(wide ? [row.ok ? fmtUs(row.latency?.max) : '', row.ok && row.rounds?.length > 1 ? fmtPct(row.spreadPct) : '', ...(replay ? [] : costCells(row))] : []),
+        ...allocationCells(row),
         fmtDelta(row, bench, baseline),
         ...(replay ? replayCostCells(row) : []),
         ...(withFloor ? [row.overFloorPct === null || row.overFloorPct === undefined ? (row.driver === 'floor' && row.ok ? 'floor' : '') : fmtSignedPct(row.overFloorPct, 0)] : []),
@@ -139,6 +145,7 @@ export function renderTable(results, { color = false, latency = false } = {}) {
   const stops = describeBudgetStops(results.benches);
   if (stops) notes.push(stops);
   if (results.resolution) notes.push(`resolution: this run resolves ${describeResolution(results.resolution)}`);
+  if (allocated) notes.push(wide ? ALLOCATION_LEGEND.join('; ') : ALLOCATION_LEGEND[0]);
   notes.push(...runtimeNotes(results.drivers), ...shardNotes(results));
   if (notes.length) lines.push(notes.map((n) => `  ${n}`).join('\n'));
   if (!results.complete) lines.push(`INCOMPLETE: ${results.stoppedBy ?? 'the run did not finish'}`);

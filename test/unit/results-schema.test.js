@@ -63,7 +63,7 @@ test('the schema is versioned as the code writes and reads results, and says wha
 /** Windows as a driver process reports them (sampler.js), around `opsPerSec`, in `processes` processes. */
 const windowsAround = (opsPerSec, rounds = 12, processes = 2) => Array.from({ length: rounds }, (_, r) => {
   const figure = opsPerSec * (1 + ((r % 5) - 2) / 100);
-  return { round: r, process: r % processes, opsPerSec: figure, samples: 1, ops: Math.round(figure / 100), opsRun: Math.round(figure / 80), cpuUs: figure / 10, gcMs: r % 3 ? 0 : 0.4, reruns: { leadInStalled: 0, shortSamples: r === 3 ? 1 : 0 }, serverCpuUs: figure / 20 };
+  return { round: r, process: r % processes, opsPerSec: figure, samples: 1, ops: Math.round(figure / 100), opsRun: Math.round(figure / 80), cpuUs: figure / 10, gcMs: r % 3 ? 0 : 0.4, allocatedBytes: Math.round(figure / 100) * 4800, syscw: Math.round(figure / 100), syscr: Math.round(figure / 100), reruns: { leadInStalled: 0, shortSamples: r === 3 ? 1 : 0 }, serverCpuUs: figure / 20 };
 });
 
 /** A measured row as the coordinator makes it (planning/rows.js rowFromWindows), from its windows and its processes' closing reports. */

@@ -65,7 +65,7 @@ let runHoldMs = 0; // --rtt held here: the run's hold each way (stage.js), where
 let tunedRttMs = null; // and the RTT a bench's hold is tuned to (held-tuning.js), null when not tuned
 let replaying = null; // { file, recording } of the set the open openBench replays
 let harnessPerOp = 0; // bytes the window's own loop allocates per operation (harness-allocation.js)
-let openBench = null; // the bench being measured: { bench, plan, check, ops, conns, pool, sizer, bareSizer, latencies, callTimeoutMs }
+let openBench = null; // the bench being measured: { bench, plan, check, ops, conns, pool, sizer, bareSizer, latencies, callTimeoutMs, replayed }
 
 async function openConnections(count, to = target) {
   const conns = [];
@@ -107,11 +107,18 @@ function planBench(benchName, setupData) {
   return { bench, ...planBenchFor(bench, driver, setupData === undefined ? context : { ...context, setupData }) };
 }
 
-/** A sample's allocation and calls, the bytes of the window's own loop taken out; all null when not measured. */
-function driverShare(measured, ops) {
+/**
+ * A sample's allocation and calls, the bytes of the window's own loop taken out; all null when not
+ * measured. A replayed connection has no socket: its calls are null.
+ */
+function driverShare(measured, ops, replayed) {
   if (!measured) return { allocatedBytes: null, syscw: null, syscr: null };
   const { allocatedBytes } = measured;
-  return { ...measured, allocatedBytes: allocatedBytes === null ? null : allocatedBytes - harnessPerOp * ops };
+  return {
+    allocatedBytes: allocatedBytes === null ? null : allocatedBytes - harnessPerOp * ops,
+    syscw: replayed ? null : measured.syscw,
+    syscr: replayed ? null : measured.syscr,
+  };
 }
 
 const handlers = {
@@ -146,7 +153,7 @@ const handlers = {
     // open its connections itself in each operation (connects: the connection benches).
     if (plan.pool) pool = await driver.createPool(targetFor(plan, target), concurrency);
     else if (!plan.connects) conns = await openConnections(concurrency, targetFor(plan, target));
-    openBench = { bench, plan, check, pool, conns, latencies: new LatencyRecorder(), callTimeoutMs };
+    openBench = { bench, plan, check, pool, conns, latencies: new LatencyRecorder(), callTimeoutMs, replayed: Boolean(replay) };
     for (const c of conns) await plan.init?.(c);
     openBench.ops = pool ? Array.from({ length: concurrency }, () => plan.op(pool))
       : plan.connects ? Array.from({ length: concurrency }, () => plan.op(connectorFor(plan, driver, target)))
@@ -197,7 +204,7 @@ const handlers = {
       gcMs: gcMsBetween(m.measuredFrom, m.measuredTo),
       // What the sample allocated, the window's own loop's share taken out, and its reads and writes
       // (allocation-meter.js); null for the other windows.
-      ...driverShare(m.meter?.figures(), m.ops),
+      ...driverShare(m.meter?.figures(), m.ops, openBench?.replayed),
       reruns: m.reruns ?? null,
       compileWaitMs,
       workload: plan.windowStats?.(),
