@@ -24,8 +24,9 @@ test('a timed run finds a known allocation per query and twice the writes', asyn
   t.diagnostic(JSON.stringify({ plain, allocating, splitting }));
   const extra = allocating.bytesPerOp - plain.bytesPerOp;
   assert.ok(Math.abs(extra - EXTRA_BYTES) / EXTRA_BYTES < 0.1, `${extra} bytes more a query, against ${EXTRA_BYTES}`);
-  // One write a query, each a system call of its own: the split adapter makes two.
-  assert.ok(Math.abs(plain.writesPerOp - 1) < 0.05, `mysql2: ${plain.writesPerOp} writes a query`);
-  assert.ok(Math.abs(splitting.writesPerOp / plain.writesPerOp - 2) < 0.1, `${splitting.writesPerOp} writes a query against ${plain.writesPerOp}`);
+  // One write a query, each a system call of its own: the split adapter makes two. A loaded host
+  // adds a few wake-ups of the event loop by V8's threads (writes to an eventfd) to either row.
+  assert.ok(plain.writesPerOp >= 1 && plain.writesPerOp < 1.15, `mysql2: ${plain.writesPerOp} writes a query`);
+  assert.ok(Math.abs(splitting.writesPerOp - plain.writesPerOp - 1) < 0.15, `${splitting.writesPerOp} writes a query against ${plain.writesPerOp}`);
   assert.ok(plain.readsPerOp >= 1, `mysql2: ${plain.readsPerOp} reads a query`);
 });
