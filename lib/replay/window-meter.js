@@ -1,23 +1,27 @@
 // What a counted window allocated and wrote, measured natively inside the count worker (count-process.js):
-// the bytes V8 allocated on its heap, code space left out, and the replayed sockets' traffic. Under
+// the bytes the program allocated on V8's heap (its young generation and large objects), and the
+// replayed sockets' traffic. Under
 // replay the driver's work repeats exactly, and so do these figures.
 import v8 from 'node:v8';
 import { replayTraffic } from '../conversations/transport.js';
-import { allocatedBetween, objectBytes } from '../measuring/figures/allocation.js';
+import { COUNTED_SPACES, allocatedBetween, objectBytes } from '../measuring/figures/allocation.js';
+
+// The count's process runs with allocation-site pretenuring off: the program allocates young or large.
+const counted = COUNTED_SPACES.program;
 
 /** Start measuring a window; end() returns { bytes, collections, writes, bytesSent, bytesReceived }. */
 function startWindow() {
   const profiler = new v8.GCProfiler();
   const traffic = replayTraffic();
   profiler.start();
-  const before = objectBytes(v8.getHeapSpaceStatistics());
+  const before = objectBytes(v8.getHeapSpaceStatistics(), counted);
   return {
     end() {
-      const after = objectBytes(v8.getHeapSpaceStatistics());
+      const after = objectBytes(v8.getHeapSpaceStatistics(), counted);
       const now = replayTraffic();
       const { statistics } = profiler.stop();
       return {
-        bytes: allocatedBetween(before, after, statistics),
+        bytes: allocatedBetween(before, after, statistics, counted),
         collections: statistics.length,
         writes: now.writes - traffic.writes,
         bytesSent: now.bytesSent - traffic.bytesSent,

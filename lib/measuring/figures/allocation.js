@@ -3,21 +3,31 @@
 // count), and a row's figures per operation from its windows.
 import { round1, round3, sum } from '../../common/stats.js';
 
-// Spaces whose growth is compiled code and its metadata, as the instruction count leaves out compiles.
+// Which of V8's spaces a figure counts. `heap`, a timed run's: every space but the code spaces, as the
+// instruction count leaves compiles out (V8 may pretenure a program's objects into the old space there).
+// `program`, a count's, whose process runs with pretenuring off: the young generation and the large
+// objects, where the program's objects are allocated; what grows the old space between collections is
+// then V8's own work (bytecode, feedback, maps), which moved with a change of code that allocates
+// nothing (docs/history/2026-11-28-allocations.md#the-program-and-v8s-own-work).
 const CODE_SPACES = new Set(['code_space', 'code_large_object_space']);
+const YOUNG_AND_LARGE = new Set(['new_space', 'new_large_object_space', 'large_object_space']);
+export const COUNTED_SPACES = Object.freeze({
+  heap: (name) => !CODE_SPACES.has(name),
+  program: (name) => YOUNG_AND_LARGE.has(name),
+});
 
 /**
- * The bytes used in the spaces that hold the program's objects, from getHeapSpaceStatistics()
+ * The bytes used in the spaces `counted` names (COUNTED_SPACES), from getHeapSpaceStatistics()
  * (snake_case) or a GCProfiler statistic's heapSpaceStatistics (camelCase).
  */
-export const objectBytes = (spaces) => spaces.reduce((n, s) => (CODE_SPACES.has(s.space_name ?? s.spaceName) ? n : n + (s.space_used_size ?? s.spaceUsedSize)), 0);
+export const objectBytes = (spaces, counted = COUNTED_SPACES.heap) => spaces.reduce((n, s) => (counted(s.space_name ?? s.spaceName) ? n + (s.space_used_size ?? s.spaceUsedSize) : n), 0);
 
 /**
  * The bytes allocated between two readings of the heap, from the bytes in use before and after
  * and the collections in between (GCProfiler's statistics): what each collection freed was allocated too.
  */
-export function allocatedBetween(before, after, collections) {
-  const freed = collections.reduce((n, c) => n + objectBytes(c.beforeGC.heapSpaceStatistics) - objectBytes(c.afterGC.heapSpaceStatistics), 0);
+export function allocatedBetween(before, after, collections, counted = COUNTED_SPACES.heap) {
+  const freed = collections.reduce((n, c) => n + objectBytes(c.beforeGC.heapSpaceStatistics, counted) - objectBytes(c.afterGC.heapSpaceStatistics, counted), 0);
   return after - before + freed;
 }
 

@@ -1,5 +1,5 @@
-// --count allocations: the bytes V8 allocates per operation on the driver process's heap, code left
-// out, measured natively around each replayed window (replay/window-meter.js), with the driver's socket
+// --count allocations: the bytes the driver process allocates per operation on V8's heap (its young
+// generation and large objects: V8's own old-space and code work left out), measured natively around each replayed window (replay/window-meter.js), with the driver's socket
 // writes and the bytes sent and received per operation beside it (the row's count.events). No Valgrind:
 // under replay the work repeats exactly, so the figure does too, at the driver's own speed.
 import { COUNT_MALLOC_TUNABLES, COUNT_V8_FLAGS } from '../valgrind.js';
@@ -8,7 +8,7 @@ import { sizeCount } from './instructions.js';
 // A Δ below this is not called; the figure repeats exactly from process to process under replay.
 const NOISE_FLOOR_PCT = 0.1;
 
-const METER = "V8's heap space statistics and GCProfiler around each window, code space left out, the meter's own readings subtracted";
+const METER = "V8's heap space statistics and GCProfiler around each window, the young generation and large objects (V8's old and code spaces left out), the meter's own readings subtracted";
 
 /** Pure: one window's figure from the worker's meter: its bytes, and its traffic as events. */
 export function allocationWindow(w) {
