@@ -3,6 +3,7 @@
 import Table from 'cli-table3';
 import { fmtOps, fmtPct, fmtSignedPct } from '../common/format-numbers.js';
 import { counterNamed } from '../replay/counters/index.js';
+import { ALLOCATION_FLOOR_PCT } from '../measuring/figures/allocation.js';
 
 /** The interval's larger half around a change, the ± shown beside it. */
 const margin = (r) => Math.max(Math.abs(r.ci[1] - r.deltaPct), Math.abs(r.deltaPct - r.ci[0]));
@@ -44,6 +45,9 @@ export function rowNote(row, c) {
   if (row.protocolChanged) notes.push(`protocol ${row.base.protocol} → ${row.new.protocol}`);
   // Only where it widens the interval visibly: a host that changed speed by more than ~8 %.
   if (row.hostTermPct >= 1) notes.push(`± includes ${row.hostTermPct.toFixed(1)} % for the host's change of speed`);
+  if (Math.abs(row.allocationDeltaPct ?? 0) > ALLOCATION_FLOOR_PCT) {
+    notes.push(`bytes allocated/op ${fmtSignedPct(row.allocationDeltaPct)} (${row.allocationDeltaPct > 0 ? 'more' : 'fewer'}; floor ±${ALLOCATION_FLOOR_PCT} %)`);
+  }
   return notes.join('; ');
 }
 

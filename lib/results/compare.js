@@ -66,6 +66,7 @@ function figures(row, vsAnchor = null) {
     samples: row.samples ?? null,
     protocol: row.protocol ?? null,
     serverCpuUsPerOp: row.cost?.serverCpuUsPerOp ?? null,
+    bytesPerOp: row.allocation?.bytesPerOp ?? null,
     vsAnchorPct: vsAnchor?.deltaPct ?? null,
     vsAnchorCI: vsAnchor?.ci ?? null,
   };
@@ -81,6 +82,8 @@ function baseRow({ bench, driver, a, b }, judged, anchor = null) {
     base: figures(a),
     new: figures(b),
     opsDeltaPct: deltaPct(b.opsPerSec, a.opsPerSec),
+    // Bytes allocated per operation, judged against their own A/A floor (a count, not a time).
+    allocationDeltaPct: a.allocation?.bytesPerOp && b.allocation?.bytesPerOp ? deltaPct(b.allocation.bytesPerOp, a.allocation.bytesPerOp) : null,
     deltaPct: null,
     ci: null,
     hostTermPct: null,

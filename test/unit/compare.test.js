@@ -518,3 +518,15 @@ test("a row's runtime is part of what it ran: another version of it is a change,
   assert.ok(anchorsOf(same).has('mysql'));
   assert.ok(anchorsOf(moved).size > 0 && !anchorsOf(moved).has('mysql'), [...anchorsOf(moved)].join());
 });
+
+test('compare notes a row whose bytes allocated per operation moved beyond its A/A floor, and no smaller move', () => {
+  const row = (bytesPerOp) => ({ driver: 'mysql2', ok: true, status: 'ok', opsPerSec: 1000, allocation: { bytesPerOp, writesPerOp: 1, readsPerOp: 1 } });
+  const run = (bytesPerOp) => ({ settings: {}, drivers: [], benches: [{ name: 'do', results: [row(bytesPerOp)] }] });
+  const moved = compareResults(run(5000), run(5250)).rows[0];
+  assert.equal(moved.allocationDeltaPct, 5);
+  assert.match(rowNote(moved), /bytes allocated\/op \+5\.0 % \(more; floor ±1 %\)/);
+  const still = compareResults(run(5000), run(5020)).rows[0];
+  assert.equal(rowNote(still), '');
+  const none = compareResults(run(null), run(5020)).rows[0];
+  assert.equal(none.allocationDeltaPct, null, 'a run that did not measure it is not judged on it');
+});
