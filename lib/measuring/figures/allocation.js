@@ -11,9 +11,8 @@ import { round1, round3, sum } from '../../common/stats.js';
 // nothing (docs/history/2026-11-28-allocations.md#the-program-and-v8s-own-work).
 const CODE_SPACES = new Set(['code_space', 'code_large_object_space']);
 const YOUNG_AND_LARGE = new Set(['new_space', 'new_large_object_space', 'large_object_space']);
-// The change of a timed row's bytes allocated per operation below which compare calls none: two rows
-// of the same driver in one run read within 0.21 % on the design benches
-// (docs/history/2026-11-28-allocations.md#end-to-end-an-aa-pair).
+// The change of a timed row's bytes allocated per operation below which compare calls none: about five
+// times the spread of an A/A pair (docs/history/2026-11-28-allocations.md#end-to-end-an-aa-pair).
 export const ALLOCATION_FLOOR_PCT = 1;
 
 export const COUNTED_SPACES = Object.freeze({
