@@ -165,7 +165,8 @@ The allocation gate, in seconds and without Valgrind (bytes allocated and writes
         if (!opts.quiet) stderr.write(`the verdict and the report were added to ${resolve(summary)}\n`);
       }
       const copied = opts.artifact ? copyArtifact({ out, json, results, dir: resolve(opts.artifact) }) : null;
-      if (copied && !opts.quiet) stderr.write(`the results, ${copied.profiles} rows' profiles${copied.replay ? ' and the replay sets' : ''} were copied to ${copied.dir}\n`);
+      const what = ['the results', ...(copied?.profiles ? [`${copied.profiles} rows' profiles`] : []), ...(copied?.replay ? ['the replay sets'] : [])];
+      if (copied && !opts.quiet) stderr.write(`${what.slice(0, -1).join(', ')}${what.length > 1 ? ' and ' : ''}${what.at(-1)} were copied to ${copied.dir}\n`);
       if (opts.comment) {
         const artifact = copied && artifactForComment(copied, opts.artifact, env);
         writeFileSync(opts.comment, renderGateComment(results, { verdict, threshold: opts.threshold, ...rows, wallMs, artifact, profiles }));
