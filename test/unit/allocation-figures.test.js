@@ -19,23 +19,23 @@ import { applyDeltas } from '../../lib/results/deltas.js';
 
 test('a row\'s figures are total over total operations, null where a window lacks one', () => {
   const windows = [
-    { ops: 100, allocatedBytes: 480000, syscw: 100, syscr: 150 },
-    { ops: 300, allocatedBytes: 1440000, syscw: 300, syscr: 250 },
+    { ops: 100, allocatedBytes: 480000, syscw: 100, syscr: 150, wchar: 1700, rchar: 1100 },
+    { ops: 300, allocatedBytes: 1440000, syscw: 300, syscr: 250, wchar: 5100, rchar: 3300 },
   ];
-  assert.deepEqual(allocationPerOp(windows), { bytesPerOp: 4800, writesPerOp: 1, readsPerOp: 1 });
-  assert.deepEqual(allocationPerOp([{ ops: 10, allocatedBytes: 100, syscw: null, syscr: null }]), { bytesPerOp: 10, writesPerOp: null, readsPerOp: null });
+  assert.deepEqual(allocationPerOp(windows), { bytesPerOp: 4800, writesPerOp: 1, readsPerOp: 1, sentBytesPerOp: 17, receivedBytesPerOp: 11 });
+  assert.deepEqual(allocationPerOp([{ ops: 10, allocatedBytes: 100, syscw: null, syscr: null }]), { bytesPerOp: 10, writesPerOp: null, readsPerOp: null, sentBytesPerOp: null, receivedBytesPerOp: null });
   assert.equal(allocationPerOp([{ ops: 10, allocatedBytes: null, syscw: null, syscr: null }]), null, 'a --rate or calibrate row');
   assert.equal(allocationPerOp([{ ops: 10 }]), null, 'windows of a driver process before the figure');
   // --workers: a group's windows add up; the row keeps the figure beside its cost.
   const group = combineWindows([{ ops: 100, allocatedBytes: 1000, syscw: 100, syscr: 90, opsPerSec: 1 }, { ops: 100, allocatedBytes: 3000, syscw: 100, syscr: 110, opsPerSec: 1 }]);
   assert.deepEqual([group.allocatedBytes, group.syscw, group.syscr], [4000, 200, 200]);
   assert.equal(combineWindows([{ ops: 1, allocatedBytes: 5 }, { ops: 1, allocatedBytes: null }]).allocatedBytes, null);
-  const row = summarizeWindows([{ round: 0, opsPerSec: 10, samples: 1, ops: 100, opsRun: 120, cpuUs: 5, gcMs: 0, allocatedBytes: 2048 * 100, syscw: 200, syscr: 100 }]);
-  assert.deepEqual(row.allocation, { bytesPerOp: 2048, writesPerOp: 2, readsPerOp: 1 });
+  const row = summarizeWindows([{ round: 0, opsPerSec: 10, samples: 1, ops: 100, opsRun: 120, cpuUs: 5, gcMs: 0, allocatedBytes: 2048 * 100, syscw: 200, syscr: 100, wchar: 3400, rchar: 1100 }]);
+  assert.deepEqual(row.allocation, { bytesPerOp: 2048, writesPerOp: 2, readsPerOp: 1, sentBytesPerOp: 34, receivedBytesPerOp: 11 });
 });
 
-test('/proc/<pid>/io gives the read and write calls; a profile\'s collections are cut to the span', () => {
-  assert.deepEqual(ioCalls('rchar: 699002\nwchar: 155\nsyscr: 6691\nsyscw: 11\nread_bytes: 0\n'), { syscr: 6691, syscw: 11 });
+test('/proc/<pid>/io gives the read and write calls and their bytes; a profile\'s collections are cut to the span', () => {
+  assert.deepEqual(ioCalls('rchar: 699002\nwchar: 155\nsyscr: 6691\nsyscw: 11\nread_bytes: 0\n'), { syscw: 11, syscr: 6691, wchar: 155, rchar: 699002 });
   assert.equal(ioCalls(''), null);
   assert.deepEqual(collectionsWithin(['a', 'b', 'c', 'd'], { before: 1, within: 2 }), ['b', 'c']);
   assert.equal(collectionsWithin(['a'], { before: 1, within: 1 }), null, 'the observer saw a collection the profile did not');

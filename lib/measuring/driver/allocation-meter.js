@@ -10,7 +10,7 @@
 import fs from 'node:fs';
 import v8 from 'node:v8';
 import { performance } from 'node:perf_hooks';
-import { allocatedBetween, collectionsWithin, ioCalls, objectBytes } from '../figures/allocation.js';
+import { IO_FIELDS, allocatedBetween, collectionsWithin, ioCalls, objectBytes } from '../figures/allocation.js';
 import { gcCountBetween } from './gc-pauses.js';
 
 // One descriptor kept open, read by position: a few µs, against tens to open and read the file anew.
@@ -37,19 +37,24 @@ const heapBytes = () => objectBytes(v8.getHeapSpaceStatistics());
 // they make, subtracted from every span. V8 gives the meter's functions their feedback after some
 // calls, an allocation the first empty spans hold and later ones do not.
 const EMPTY_SPANS = 16;
+/** Every I/O field at `value`. */
+const noCalls = (value) => Object.fromEntries(IO_FIELDS.map((f) => [f, value]));
+/** The I/O between two readings, less the meter's own (`self`); `missing` for each when a reading is. */
+const ioBetween = (io0, io1, self, missing = null) => (io0 && io1 ? Object.fromEntries(IO_FIELDS.map((f) => [f, io1[f] - io0[f] - self[f]])) : noCalls(missing));
+
 let own = null;
 function ownReadings() {
   if (own) return own;
   let empty = null;
   for (let i = 0; i < EMPTY_SPANS; i++) {
-    const meter = spanMeter({ own: { bytes: 0, syscr: 0, syscw: 0 } });
+    const meter = spanMeter({ own: { bytes: 0, ...noCalls(0) } });
     meter.start();
     meter.end();
     meter.afterClock();
     meter.close();
     empty = meter.raw();
   }
-  own = { bytes: empty.heap1 - empty.heap0, syscr: empty.io1 ? empty.io1.syscr - empty.io0.syscr : 0, syscw: empty.io1 ? empty.io1.syscw - empty.io0.syscw : 0 };
+  own = { bytes: empty.heap1 - empty.heap0, ...ioBetween(empty.io0, empty.io1, noCalls(0), 0) };
   return own;
 }
 
@@ -57,7 +62,7 @@ function ownReadings() {
  * A meter of one window: open it before the window's benchmark runs (it starts the profiler), start()
  * just before the measured span, end() just after it, afterClock() once benchmark.js has stopped its
  * clock, close() after the window. figures(), once the GC observer has delivered the span's entries
- * (a turn after), gives { allocatedBytes, syscw, syscr }, each null when not measured.
+ * (a turn after), gives { allocatedBytes, syscw, syscr, wchar, rchar }, each null when not measured.
  */
 export function spanMeter({ own: given } = {}) {
   const self = given ?? ownReadings();
@@ -86,13 +91,13 @@ export function spanMeter({ own: given } = {}) {
     },
     raw: () => r,
     figures() {
-      const none = { allocatedBytes: null, syscw: null, syscr: null };
+      const none = { allocatedBytes: null, ...noCalls(null) };
       if (r.heap1 === null || r.statistics === null) return none;
       const before = gcCountBetween(r.opened, r.from);
       const within = gcCountBetween(r.from, r.to);
       // Without the GC observer (Bun), a span is read only when no collection ran in the whole window.
       const collections = before === null ? (r.statistics.length === 0 ? [] : null) : collectionsWithin(r.statistics, { before, within });
-      const io = r.io0 && r.io1 ? { syscw: r.io1.syscw - r.io0.syscw - self.syscw, syscr: r.io1.syscr - r.io0.syscr - self.syscr } : { syscw: null, syscr: null };
+      const io = ioBetween(r.io0, r.io1, self);
       return {
         allocatedBytes: collections ? allocatedBetween(r.heap0, r.heap1, collections) - self.bytes : null,
         ...io,

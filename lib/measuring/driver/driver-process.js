@@ -37,6 +37,7 @@ import { awaitCompiles, canAwaitCompiles } from './jit.js';
 import { holdSockets } from '../../drivers/held-sockets.js';
 import { connectDirectly, installReplayTransport, replayConnections, takeMismatch } from '../../conversations/transport.js';
 import { decodeConversation, readSet } from '../../conversations/sets.js';
+import { IO_FIELDS } from '../figures/allocation.js';
 
 // Ctrl-C, and the hang-up of a closed terminal, reach the whole process group: they are the parent's
 // to handle, and the parent ends this process. If the parent goes away without doing so, this
@@ -112,12 +113,11 @@ function planBench(benchName, setupData) {
  * measured. A replayed connection has no socket: its calls are null.
  */
 function driverShare(measured, ops, replayed) {
-  if (!measured) return { allocatedBytes: null, syscw: null, syscr: null };
+  if (!measured) return { allocatedBytes: null, ...Object.fromEntries(IO_FIELDS.map((f) => [f, null])) };
   const { allocatedBytes } = measured;
   return {
     allocatedBytes: allocatedBytes === null ? null : allocatedBytes - harnessPerOp * ops,
-    syscw: replayed ? null : measured.syscw,
-    syscr: replayed ? null : measured.syscr,
+    ...Object.fromEntries(IO_FIELDS.map((f) => [f, replayed ? null : measured[f]])),
   };
 }
 

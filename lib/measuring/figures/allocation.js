@@ -45,21 +45,30 @@ export function collectionsWithin(statistics, { before, within }) {
   return statistics.slice(before, before + within);
 }
 
-/** The read and write system calls so far, from the text of /proc/<pid>/io; null for any other text. */
+// What /proc/<pid>/io says of a process's I/O: its read and write system calls, and the bytes they
+// moved (rchar, wchar: through any file or socket, before any cache).
+export const IO_FIELDS = Object.freeze(['syscw', 'syscr', 'wchar', 'rchar']);
+
+/** The read and write system calls so far and their bytes, from the text of /proc/<pid>/io; null for any other text. */
 export function ioCalls(text) {
-  const syscr = /^syscr:\s*(\d+)$/m.exec(text);
-  const syscw = /^syscw:\s*(\d+)$/m.exec(text);
-  return syscr && syscw ? { syscr: Number(syscr[1]), syscw: Number(syscw[1]) } : null;
+  const found = IO_FIELDS.map((f) => new RegExp(`^${f}:\\s*(\\d+)$`, 'm').exec(text));
+  return found.every(Boolean) ? Object.fromEntries(IO_FIELDS.map((f, i) => [f, Number(found[i][1])])) : null;
 }
 
 /**
  * A row's figures per operation, total over total operations of its windows ({ ops, allocatedBytes,
- * syscw, syscr }): bytes allocated, writes and reads; each null when a window lacks it, and the
- * whole null when no window has any.
+ * syscw, syscr, wchar, rchar }): bytes allocated, writes and reads and the bytes they moved; each null
+ * when a window lacks it, and the whole null when no window has any.
  */
 export function allocationPerOp(windows) {
   const ops = sum(windows.map((w) => w.ops ?? 0));
   const perOp = (key, round) => (ops > 0 && windows.every((w) => Number.isFinite(w[key])) ? round(sum(windows.map((w) => w[key])) / ops) : null);
-  const figures = { bytesPerOp: perOp('allocatedBytes', round1), writesPerOp: perOp('syscw', round3), readsPerOp: perOp('syscr', round3) };
+  const figures = {
+    bytesPerOp: perOp('allocatedBytes', round1),
+    writesPerOp: perOp('syscw', round3),
+    readsPerOp: perOp('syscr', round3),
+    sentBytesPerOp: perOp('wchar', round1),
+    receivedBytesPerOp: perOp('rchar', round1),
+  };
   return Object.values(figures).every((v) => v === null) ? null : figures;
 }

@@ -28,6 +28,8 @@ export const WINDOW_FIELDS = {
   allocatedBytes: { combine: knownTotal },
   syscw: { combine: knownTotal },
   syscr: { combine: knownTotal },
+  wchar: { combine: knownTotal },
+  rchar: { combine: knownTotal },
   reruns: { combine: (values) => (values[0] ? sumFields(values) : values[0]) },
   compileWaitMs: { combine: largest },
   workload: { combine: (values) => (values[0] === undefined ? undefined : sumFields(values)) },
