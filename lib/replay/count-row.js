@@ -45,6 +45,9 @@ const dumpsIn = (dir) => fs.readdirSync(dir).map((f) => /^cg\.out\.(\d+)$/.exec(
  */
 export async function countItems({ counter, spec, identity, items, primer = items, chunks, counted, live = new Set(), signal, keepOf = () => null, profileFlags = [], onItem }) {
   const native = !counter.tool;
+  // What the messages say the process ran under.
+  const runner = native ? 'node' : 'valgrind';
+  const underTool = native ? '' : 'under valgrind ';
   const sandbox = makeSandbox({ spec, items, chunks, primer, identity, meter: native });
   // Valgrind's own files (the dumps, vgdb's FIFOs): this process's, apart from the sandbox a twin may share.
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mdb-count-'));
@@ -153,9 +156,9 @@ export async function countItems({ counter, spec, identity, items, primer = item
       child.stderr.on('data', (d) => { stderr = (stderr + d).slice(-20000); });
       child.stdin.on('error', () => {}); // the process ended while an answer was on its way
       const timeoutS = (counter.timeoutS ?? DEFAULT_TIMEOUT_S) * (items.length + 1);
-      const timer = setTimeout(() => stop(`the count process ${native ? '' : 'under valgrind '}took over ${timeoutS} s and was stopped: the machine is too busy, or the row too long to count here`), timeoutS * 1000);
+      const timer = setTimeout(() => stop(`the count process ${underTool}took over ${timeoutS} s and was stopped: the machine is too busy, or the row too long to count here`), timeoutS * 1000);
       const stopListening = whenAborted(signal, () => child.kill('SIGKILL'));
-      child.on('error', (err) => { failure ??= `cannot run valgrind: ${err.message}`; });
+      child.on('error', (err) => { failure ??= `cannot run ${runner}: ${err.message}`; });
       child.on('close', (code, sig) => {
         closed = true;
         clearTimeout(timer);
@@ -164,7 +167,7 @@ export async function countItems({ counter, spec, identity, items, primer = item
         forget();
         queue.then(() => {
           const last = lastLine(stderr);
-          const why = failure ?? `the count process ${native ? '' : 'under valgrind '}${sig ? `was killed (${sig})` : `exited with code ${code}`}${last ? `: ${last}` : ''}`;
+          const why = failure ?? `the count process ${underTool}${sig ? `was killed (${sig})` : `exited with code ${code}`}${last ? `: ${last}` : ''}`;
           items.forEach((_, i) => report(i, { error: why }));
           resolve();
         });
