@@ -5,7 +5,7 @@
 // window's figure its events weighted by CYCLE_WEIGHTS (estimatedCycles). The registry's second
 // entry (index.js says what an entry holds).
 import { isJitEntry, rootedEvents } from '../callgrind.js';
-import { COUNT_MALLOC_TUNABLES, COUNT_V8_FLAGS, MARKER, assertValgrind } from '../valgrind.js';
+import { COUNT_MALLOC_TUNABLES, VALGRIND_V8_FLAGS, MARKER, assertValgrind } from '../valgrind.js';
 import instructions, { PROFILE_FLAGS } from './instructions.js';
 import { addressLayout } from '../../measuring/processes/same-program.js';
 
@@ -78,7 +78,7 @@ export default Object.freeze({
   tool: 'callgrind',
   toolArgs: CALLGRIND_ARGS,
   outputArgs: instructions.outputArgs,
-  v8Flags: COUNT_V8_FLAGS,
+  v8Flags: VALGRIND_V8_FLAGS,
   mallocTunables: COUNT_MALLOC_TUNABLES,
   noiseFloorPct: NOISE_FLOOR_PCT,
   benchFloorsPct: instructions.benchFloorsPct,
@@ -96,7 +96,7 @@ export default Object.freeze({
   readWindow: cycleWindow,
   profileFlags: instructions.profileFlags,
   record: ({ jitNames = false } = {}) => ({ valgrind: assertValgrind(process.env, 'cycles'), valgrindArgs: [...CALLGRIND_ARGS], cacheConfig: { ...CACHE_CONFIG },
-    cycleWeights: { ...CYCLE_WEIGHTS }, addressLayout: addressLayout(), v8Flags: [...COUNT_V8_FLAGS], mallocTunables: COUNT_MALLOC_TUNABLES, ...(jitNames ? { profileFlags: [...PROFILE_FLAGS] } : {}) }),
+    cycleWeights: { ...CYCLE_WEIGHTS }, addressLayout: addressLayout(), v8Flags: [...VALGRIND_V8_FLAGS], mallocTunables: COUNT_MALLOC_TUNABLES, ...(jitNames ? { profileFlags: [...PROFILE_FLAGS] } : {}) }),
   counting: (count) => `each bench × driver in one process under ${count.valgrind} (callgrind, simulated caches), warmed up uninstrumented, then three windows counted`,
   countedWith: (count) => `counted under ${count.valgrind} with simulated caches (I1 ${count.cacheConfig.I1}, D1 ${count.cacheConfig.D1}, LL ${count.cacheConfig.LL}: size,ways,line) and V8's determinism flags (${count.v8Flags.join(' ')}), one process per row`,
   method: (count) => `L1 hits + ${count.cycleWeights.llHit} × LL hits + ${count.cycleWeights.ramHit} × RAM accesses${count.cycleWeights.branchMiss ? ` + ${count.cycleWeights.branchMiss} × branch mispredictions` : ''}, under ${count.valgrind}'s callgrind (--cache-sim, --branch-sim), after an uninstrumented warm-up and a window that fills the caches, three windows of N operations each`,

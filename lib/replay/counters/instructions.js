@@ -3,7 +3,7 @@
 // (index.js says what an entry holds).
 import path from 'node:path';
 import { isJitEntry, rootedEvents } from '../callgrind.js';
-import { COUNT_MALLOC_TUNABLES, COUNT_V8_FLAGS, MARKER, assertValgrind } from '../valgrind.js';
+import { COUNT_MALLOC_TUNABLES, VALGRIND_V8_FLAGS, MARKER, assertValgrind } from '../valgrind.js';
 
 // callgrind, instrumentation off until the count process passes its warm-up, a dump at each window's marker.
 const CALLGRIND_ARGS = Object.freeze(['--tool=callgrind', '--instr-atstart=no', `--dump-before=${MARKER}`]);
@@ -80,14 +80,14 @@ export default Object.freeze({
   tool: 'callgrind',
   toolArgs: CALLGRIND_ARGS,
   outputArgs: (dir) => [`--callgrind-out-file=${path.join(dir, 'cg.out')}`],
-  v8Flags: COUNT_V8_FLAGS,
+  v8Flags: VALGRIND_V8_FLAGS,
   mallocTunables: COUNT_MALLOC_TUNABLES,
   noiseFloorPct: NOISE_FLOOR_PCT,
   benchFloorsPct: BENCH_FLOORS_PCT,
   size: sizeCount,
   readWindow: instructionWindow,
   profileFlags,
-  record: ({ jitNames = false } = {}) => ({ valgrind: assertValgrind(process.env, 'instructions'), valgrindArgs: [...CALLGRIND_ARGS], v8Flags: [...COUNT_V8_FLAGS], mallocTunables: COUNT_MALLOC_TUNABLES,
+  record: ({ jitNames = false } = {}) => ({ valgrind: assertValgrind(process.env, 'instructions'), valgrindArgs: [...CALLGRIND_ARGS], v8Flags: [...VALGRIND_V8_FLAGS], mallocTunables: COUNT_MALLOC_TUNABLES,
     ...(jitNames ? { profileFlags: [...PROFILE_FLAGS] } : {}) }),
   counting: (count) => `each bench × driver in one process under ${count.valgrind} (callgrind), warmed up uninstrumented, then three windows counted`,
   countedWith: (count) => `counted under ${count.valgrind} with V8's determinism flags (${count.v8Flags.join(' ')}), one process per row`,
