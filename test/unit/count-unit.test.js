@@ -7,6 +7,7 @@ import { instructionWindow, parseDumpTotal, sizeCount } from '../../lib/replay/c
 import { unsteadyWindows } from '../../lib/replay/count.js';
 import { countMessage } from '../../lib/replay/count-row.js';
 import { COUNT_V8_FLAGS } from '../../lib/replay/valgrind.js';
+import { counterNamed } from '../../lib/replay/counters/index.js';
 import { builtinAdapterFile } from '../../lib/drivers/index.js';
 import { DETERMINISTIC_V8_FLAGS, FIXED_MALLOC_TUNABLES, fixedLayoutLauncher, fixedMallocTunables } from '../../lib/measuring/processes/same-program.js';
 import { processRuntime } from '../../lib/measuring/processes/launch.js';
@@ -125,6 +126,15 @@ test('a count run as Markdown and HTML: instructions/op, the windows\' spread an
   const html = renderResultsHtml(results);
   assert.match(html, /do: instructions\/op per driver/);
   assert.match(html, /<th class="num">instructions\/op<\/th>/);
+});
+
+test('the counters under Valgrind compile without escape analysis; the native allocation counter keeps it, as timed runs do', () => {
+  for (const name of ['instructions', 'cycles']) {
+    assert.ok(counterNamed(name).v8Flags.includes('--no-turbo-escape'), name);
+    assert.ok(COUNT_V8_FLAGS.every((f) => counterNamed(name).v8Flags.includes(f)), name);
+  }
+  assert.equal(counterNamed('allocations').v8Flags.includes('--no-turbo-escape'), false);
+  assert.equal(processRuntime(null, { replay: true }).execArgv.includes('--no-turbo-escape'), false);
 });
 
 test("a replayed driver process runs V8 with the count's determinism flags, and without address randomization where setarch can", () => {
