@@ -7,7 +7,7 @@ import { listRegressions, fmtGeomeanChanges, fmtJudged, fmtVsAnchor, judgedHeade
 import { COST_HEAD, costTexts, environmentFacts, orderedRows, statusText } from './markdown.js';
 import { countCells, countHead, describeCount } from './count-rows.js';
 import { counterOf } from '../replay/counters/index.js';
-import { barChart, driverColours, esc } from './svg.js';
+import { barChart, driverColours, esc, oneColour } from './svg.js';
 import { forestSvg } from './forest.js';
 import { describeRate, notSustained, rateData, rateFigures, rateHead } from './rate-tables.js';
 import { rateChartSvg } from './rate-chart.js';
@@ -69,13 +69,13 @@ function environmentBlock(r) {
 /** One bar chart per bench: ops/s per driver with ± margin of error, the baseline marked. */
 export function renderResultsHtml(results, { profileDiffs = [] } = {}) {
   const baseline = results.settings?.baseline;
-  const colour = driverColours((results.drivers ?? []).map((d) => d.name));
+  const history = renderHistoryHtml(results);
+  const colour = history ? oneColour : driverColours((results.drivers ?? []).map((d) => d.name));
   const body = [];
   body.push(`<h1>mysql-driver-bench results${results.complete === false ? ' (INCOMPLETE)' : ''}</h1>`);
   const opening = verdictHtml(results);
   if (opening) body.push(opening);
   // A release history's chart and steps are the evidence of the verdict its steps make: right after it.
-  const history = renderHistoryHtml(results);
   if (history) body.push(history);
   const tested = results.benches.some((b) => b.results.some((r) => typeof r.deltaSignificant === 'boolean'));
   const count = results.settings?.count;

@@ -25,6 +25,9 @@ export function driverColours(names) {
   return (name) => m.get(name) ?? PALETTE[m.size % PALETTE.length];
 }
 
+/** One colour for every row: a release history's rows are releases of one driver, and a palette there would read as its step chart's better and worse. */
+export const oneColour = () => PALETTE[0];
+
 const compact = (n) => {
   if (n >= 1e6) return `${+(n / 1e6).toFixed(n % 1e6 ? 1 : 0)}M`;
   if (n >= 1e3) return `${+(n / 1e3).toFixed(n % 1e3 ? 1 : 0)}k`;

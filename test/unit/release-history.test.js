@@ -151,6 +151,12 @@ test('renderers: terminal, Markdown and HTML carry the chart and the steps; noth
   assert.ok(renderRun(run).startsWith(renderVerdictText(run) + runText), 'right after the verdict its steps make');
   assert.ok(renderResultsMarkdown(run).includes(renderHistoryMarkdown(run)));
   assert.ok(renderResultsHtml(run).includes(renderHistoryHtml(run)));
+  // Its other charts draw every release in one colour: green and orange are the step chart's better and worse.
+  const fills = (html) => new Set([...html.replace(renderHistoryHtml(run), '').matchAll(/<(?:circle|rect)[^>]*fill="(#[0-9A-F]{6})"/g)].map((m) => m[1]));
+  assert.equal(fills(renderResultsHtml(run)).size, 1);
+  const notARange = { ...run, settings: { ...run.settings, releaseRanges: undefined } };
+  assert.equal(renderHistoryHtml(notARange), '', 'two releases with no range are not a history');
+  assert.equal(fills(renderResultsHtml(notARange)).size, 2);
   const notHistory = countResults({ do: { '3.9.0': 1, '3.10.0': 2 } }, { ranges: false });
   assert.equal(renderHistoryText(notHistory), '');
   assert.equal(renderHistoryMarkdown(notHistory), '');
