@@ -12,9 +12,9 @@ import { FIXED_MALLOC_TUNABLES } from '../measuring/processes/same-program.js';
 // flags, gc() for count-process.js), without the hook that waits for compiles.
 export const COUNT_V8_FLAGS = Object.freeze(driverProcessFlags({ replay: true }).filter((f) => f !== JIT_HOOK_FLAG));
 
-// A process under Valgrind also compiles without TurboFan's escape analysis: on mysql2's generated
-// hundred-column row parsers that pass alone took 4.2 s of a 4.4 s compile natively, about 26 s of a
-// row's count under Valgrind, twice (docs/history/2026-11-28-gate.md#escape-analysis-off-under-valgrind-the-same-day-third-session).
+// A process under Valgrind also compiles without TurboFan's escape analysis, which on mysql2's
+// generated hundred-column row parsers was most of a row's time under Valgrind
+// (docs/history/2026-11-28-gate.md#escape-analysis-off-under-valgrind-the-same-day-third-session).
 export const VALGRIND_V8_FLAGS = Object.freeze([...COUNT_V8_FLAGS, '--no-turbo-escape']);
 
 // The windows' marker: the tool dumps (and zeroes) its counters on entering this libuv function,

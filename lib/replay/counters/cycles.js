@@ -98,6 +98,6 @@ export default Object.freeze({
   record: ({ jitNames = false } = {}) => ({ valgrind: assertValgrind(process.env, 'cycles'), valgrindArgs: [...CALLGRIND_ARGS], cacheConfig: { ...CACHE_CONFIG },
     cycleWeights: { ...CYCLE_WEIGHTS }, addressLayout: addressLayout(), v8Flags: [...VALGRIND_V8_FLAGS], mallocTunables: COUNT_MALLOC_TUNABLES, ...(jitNames ? { profileFlags: [...PROFILE_FLAGS] } : {}) }),
   counting: (count) => `each bench × driver in one process under ${count.valgrind} (callgrind, simulated caches), warmed up uninstrumented, then three windows counted`,
-  countedWith: (count) => `counted under ${count.valgrind} with simulated caches (I1 ${count.cacheConfig.I1}, D1 ${count.cacheConfig.D1}, LL ${count.cacheConfig.LL}: size,ways,line) and V8's determinism flags (${count.v8Flags.join(' ')}), one process per row`,
+  countedWith: (count) => `counted under ${count.valgrind} with simulated caches (I1 ${count.cacheConfig.I1}, D1 ${count.cacheConfig.D1}, LL ${count.cacheConfig.LL}: size,ways,line) and V8's flags for a count (${count.v8Flags.join(' ')}), one process per row`,
   method: (count) => `L1 hits + ${count.cycleWeights.llHit} × LL hits + ${count.cycleWeights.ramHit} × RAM accesses${count.cycleWeights.branchMiss ? ` + ${count.cycleWeights.branchMiss} × branch mispredictions` : ''}, under ${count.valgrind}'s callgrind (--cache-sim, --branch-sim), after an uninstrumented warm-up and a window that fills the caches, three windows of N operations each`,
 });

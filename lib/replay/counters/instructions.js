@@ -90,6 +90,6 @@ export default Object.freeze({
   record: ({ jitNames = false } = {}) => ({ valgrind: assertValgrind(process.env, 'instructions'), valgrindArgs: [...CALLGRIND_ARGS], v8Flags: [...VALGRIND_V8_FLAGS], mallocTunables: COUNT_MALLOC_TUNABLES,
     ...(jitNames ? { profileFlags: [...PROFILE_FLAGS] } : {}) }),
   counting: (count) => `each bench × driver in one process under ${count.valgrind} (callgrind), warmed up uninstrumented, then three windows counted`,
-  countedWith: (count) => `counted under ${count.valgrind} with V8's determinism flags (${count.v8Flags.join(' ')}), one process per row`,
+  countedWith: (count) => `counted under ${count.valgrind} with V8's flags for a count (${count.v8Flags.join(' ')}), one process per row`,
   method: (count) => `under ${count.valgrind}'s callgrind, after an uninstrumented warm-up, three windows of N operations each`,
 });
