@@ -45,7 +45,7 @@ export const COMMAND_EXIT_CODES = {
     [EXIT.INSTALL, DEPENDENCIES], EXIT.UNEXPECTED],
   'ci-driver': [[EXIT.OK, 'no bench needs more instructions (or --count\'s figure) per operation at the head than at the base beyond --threshold'],
     [EXIT.ROWS_FAILED, 'a bench needs more beyond --threshold (a REGRESSION: line each), or a row failed its check'],
-    [EXIT.USAGE, 'bad usage: a ref that does not exist, a directory that is not a git repository, base and head the same commit, a --comment or --artifact place that cannot be written'],
+    [EXIT.USAGE, 'bad usage: a ref that does not exist, a directory that is not a git repository, base and head the same commit, base and head with no common history or a head already in the base, a --comment or --artifact place that cannot be written'],
     EXIT.SETUP, EXIT.ABORTED, EXIT.INSTALL, EXIT.UNEXPECTED, EXIT.INTERRUPTED, EXIT.TERMINATED, EXIT.HUNG_UP],
   profile: [[EXIT.OK, 'the two rows\' profiles compared'],
     [EXIT.USAGE, 'unusable input: a missing or unreadable file, not a results file, no such row, a row not counted, '

@@ -255,6 +255,24 @@ export async function prepareGitCheckout(spec, { cacheDir = defaultCacheDir(), r
   return { package: pkg, version, commit: sha, repository: repo.dir, ref: parsed.ref, dir, label, cacheEntries: [dir, depsDir] };
 }
 
+/**
+ * The commit `head`'s branch left `base`'s line at: `git merge-base base head` (both full ids), the
+ * commit a pull request's head is judged against. `names` ({ base, head }: e.g. '--base origin/master')
+ * say the two in its errors: none when they share no history, or when the head is already in the base's.
+ */
+export function mergeBase(repo, base, head, names = { base, head }) {
+  const sha = gitText(['-C', repo.dir, 'merge-base', base, head]);
+  if (!sha) {
+    throw usageError(`${names.base} and ${names.head} share no history in ${repo.dir}: no merge-base to judge the head against`,
+      `give the branch the head was made from as the base; a shallow clone lacks the branch point: fetch it (actions/checkout: fetch-depth: 0)`);
+  }
+  if (sha === head) {
+    throw usageError(`${names.head} (${head.slice(0, SHORT)}) is already in the history of ${names.base} (${base.slice(0, SHORT)}): it has no commit of its own to judge`,
+      'give the branch to judge as the head, or an older base');
+  }
+  return sha;
+}
+
 /** Whether commit `a` is an ancestor of commit `b` (both full ids; a commit is its own ancestor). */
 export function isAncestor(repo, a, b) {
   return git(['-C', repo.dir, 'merge-base', '--is-ancestor', a, b]).code === 0;

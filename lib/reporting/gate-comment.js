@@ -88,10 +88,11 @@ export const columnsText = (figures) => figures
   .map((f) => `${f.head} ${fmtOps(f.base)} → ${fmtOps(f.atHead)}${f.base > 0 ? ` (${signed((f.atHead / f.base - 1) * 100)})` : ''}`).join(', ');
 
 /**
- * The comment's body. `verdict`: driverVerdict's { regressed, failed, lines }; `base`, `head`:
- * { label, commit }; `wallMs`: the gate's wall time; `artifact` (optional): { name, path, run } — the
- * results file as `profile` reads it (`path`), and, for an artifact uploaded by a workflow run,
- * run: { id, repository } (the path is then inside the downloaded directory `name`);
+ * The comment's body. `verdict`: driverVerdict's { regressed, failed, lines }, whose first line names
+ * the head, its merge-base and the base's tip; `base` (the merge-base's row), `head`: { label, commit };
+ * `wallMs`: the gate's wall time; `artifact` (optional): { name, path, run } — the results file as
+ * `profile` reads it (`path`), and, for an artifact uploaded by a workflow run, run: { id, repository }
+ * (the path is then inside the downloaded directory `name`);
  * `profiles` (optional): { functions: { [bench]: [{ name, where, deltaPerOp }] }, driverSharePct:
  * { [bench]: pct } }, the functions whose instructions per operation changed most, listed under each
  * bench that moved, and how much of its change is in the driver's own functions.

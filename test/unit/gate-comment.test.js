@@ -2,7 +2,8 @@
 // renderer on synthetic count results (one line when nothing moved; else the verdict, the table with
 // each bench's floor, the functions that moved, the profile command), the artifact copied from a
 // synthetic --out, and ci-driver's handler with a stand-in for the run, whose comment's profile
-// command reads the artifact it copied; the same gate counted with allocations, in its words.
+// command reads the artifact it copied and whose rows are the head and its merge-base with --base
+// (the three commits named, and kept in the results file); the same gate counted with allocations.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -18,7 +19,7 @@ import { checkArtifactDir, copyArtifact } from '../../lib/results/artifact.js';
 import { countDeltaPct, countFloorPct } from '../../lib/results/counts.js';
 import { profilePath, windowFile } from '../../lib/replay/profiles.js';
 import { resultsValidator } from '../../lib/results/file.js';
-import { makeDriverRepo } from '../helpers/driver-repo.js';
+import { gitIn, makeDriverRepo } from '../helpers/driver-repo.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const BIN = join(root, 'bin', 'mysql-driver-bench.js');
@@ -244,6 +245,31 @@ test('ci-driver --comment --artifact: the comment written, the artifact copied, 
   assert.equal(local.code, 1);
   assert.ok(readFileSync(comment, 'utf8').split('\n').some((l) => l.startsWith(`mysql-driver-bench profile ${join(run, 'local-artifact')}/ci-driver-`)), 'outside a workflow run: the directory as given, no download');
   assert.doesNotMatch(readFileSync(comment, 'utf8'), /gh run download/);
+});
+
+test('ci-driver counts the head against its merge-base with --base, names the three commits, and writes them into the results file', async () => {
+  const repo = makeDriverRepo(join(dir, 'mysql2-behind'));
+  const point = repo.commit('the branch point', { 'README.md': 'point\n' });
+  gitIn(repo.dir, 'checkout', '-q', '-b', 'pr');
+  const pr = repo.commit('the pull request', { 'README.md': 'pr\n' });
+  gitIn(repo.dir, 'checkout', '-q', 'main');
+  const tip = repo.commit('master moves on', { 'README.md': 'later\n' });
+  const out = join(dir, 'behind-out');
+  const comment = join(dir, 'behind-comment.md');
+  const summary = join(dir, 'behind-summary.md');
+  const said = await ciDriver(['do', '--repo', repo.dir, '--base', 'main', '--head', 'pr', '--out', out, '--comment', comment, '--summary', summary], { perOp: { do: [10000, 12000] } });
+  assert.equal(said.code, 1, said.stderr);
+  const at = (flag) => said.argv[said.argv.indexOf(flag) + 1];
+  assert.equal(at('--drivers'), `git:${repo.dir}#${point},git:${repo.dir}#${pr}`, 'the rows: the merge-base and the head, not the tip');
+  assert.equal(at('--baseline'), `git:${repo.dir}#${point}`);
+  const line = `${label(pr)} (head, ${pr.slice(0, 7)}) against its merge-base ${label(point)} (${point.slice(0, 7)}) with main (tip ${tip.slice(0, 7)}), instructions per operation, threshold 1 %:`;
+  assert.ok(said.stdout.split('\n').includes(line), said.stdout);
+  for (const text of [readFileSync(comment, 'utf8'), readFileSync(summary, 'utf8')]) assert.ok(text.includes(line.replace(/^(\S+)(.*merge-base )(\S+)/, '**$1**$2**$3**')), text);
+  const results = JSON.parse(readFileSync(at('--json'), 'utf8'));
+  assert.deepEqual(results.gate, { head: pr, mergeBase: point, baseTip: tip, baseRef: 'main' });
+  const check = resultsValidator();
+  assert.ok(check(results), JSON.stringify(check.errors?.[0]));
+  assert.equal(check({ ...results, gate: { ...results.gate, baseTip: 'main' } }), false, 'the schema wants full ids');
 });
 
 test('ci-driver refuses an --artifact inside --out and a --comment it cannot write, before the run', async () => {

@@ -1,5 +1,6 @@
 // `mysql-driver-bench ci-driver`: a driver repository's pull-request gate in one command, what the
-// project's action (action.yml) runs. The head and the base commit are two git rows of one count run
+// project's action (action.yml) runs. The head and its merge-base with --base (where its branch left
+// the base's line: the base's later commits are not the head's) are two git rows of one count run
 // (--replay --count instructions, or --count's counter: allocations needs no Valgrind); a bench where
 // the head needs more than --threshold % more of the count per operation fails it. The verdict and the
 // Markdown report go to stdout and to the job summary ($GITHUB_STEP_SUMMARY); --comment writes the pull
@@ -11,13 +12,14 @@ import { DESIGN_BENCHES, selectBenches } from '../../../benchs/index.js';
 import { EXIT, usageError } from '../../common/errors.js';
 import { splitList } from '../../common/config.js';
 import { defaultCacheDir } from '../../drivers/versions.js';
-import { GIT_PACKAGES, openRepository, resolveCommit } from '../../drivers/git.js';
+import { GIT_PACKAGES, mergeBase, openRepository, resolveCommit } from '../../drivers/git.js';
 import { regressionsAgainstBaseline } from '../../results/regressions.js';
 import { renderResultsMarkdown } from '../../reporting/markdown.js';
 import { NOT_THE_DRIVER, TOP_FUNCTIONS, columnsText, driverSharePct, gateCounter, gateRows, movedColumns, renderGateComment, signedInt } from '../../reporting/gate-comment.js';
 import { counterNamed, counterNames } from '../../replay/counters/index.js';
 import { runProfileDiffs } from '../../results/profile-diff.js';
 import { checkArtifactDir, copyArtifact } from '../../results/artifact.js';
+import { serialize } from '../../results/file.js';
 import { nonNegativeNumber } from '../options.js';
 import { exitCodesHelp } from '../exit-codes.js';
 
@@ -29,18 +31,34 @@ export const CI_DRIVER_COUNT = 'instructions';
 const short = (sha) => sha.slice(0, 7);
 
 /**
+ * Pure: the commits a gate judged, in words: the head, the base row (its merge-base with the base ref)
+ * and the base ref's tip when that is another commit. `tip`: { ref, commit }; a ref that is the tip's
+ * own id (the action's default) is called the base. Without a tip, the base row is named as the base.
+ */
+export function judgedCommits({ base, head, tip }) {
+  const who = `**${head.label}** (head, ${short(head.commit)}) against`;
+  if (!tip) return `${who} **${base.label}** (base, ${short(base.commit)})`;
+  const ref = /^[0-9a-f]{7,}$/.test(tip.ref) && tip.commit.startsWith(tip.ref) ? 'the base' : tip.ref;
+  return `${who} its merge-base **${base.label}** (${short(base.commit)}) with ${ref} (${tip.commit === base.commit ? 'its tip' : `tip ${short(tip.commit)}`})`;
+}
+
+/** Pure: the commits a gate judged, full ids, for its results file (results.gate). */
+export const gateCommits = ({ base, head, tip }) => ({ head: head.commit, mergeBase: base.commit, baseTip: tip.commit, baseRef: tip.ref });
+
+/**
  * Pure: the verdict on a ci-driver run's results, as Markdown lines in the words of the run's counter
  * (instructions, bytes allocated, …): which benches the head needs more of it for beyond the
- * threshold, or that none does; a row that failed is named too. Returns { regressed: bool, failed: [..], lines: [..] }.
+ * threshold, or that none does; a row that failed is named too. The first line names the commits
+ * (judgedCommits). Returns { regressed: bool, failed: [..], lines: [..] }.
  */
-export function driverVerdict(results, { threshold, base, head }) {
+export function driverVerdict(results, { threshold, base, head, tip }) {
   const { perOp } = gateCounter(results);
   const found = regressionsAgainstBaseline(results, threshold);
   const failed = results.benches.flatMap((b) => b.results.filter((r) => r.status === 'failed').map((r) => `${b.name} · ${r.driver}: ${r.error ?? 'failed'}`));
   // Δ is the head's count over the base's − 1: + is more of it, as the line says it.
   const more = (pct) => `${pct > 0 ? '+' : ''}${pct.toFixed(2)} %`;
   const counts = (r) => (r.counts?.every(Number.isFinite) ? ` (${r.counts.map((n) => Math.round(n).toLocaleString('en-US')).join(' → ')})` : '');
-  const lines = [`**${head.label}** (head, ${short(head.commit)}) against **${base.label}** (base, ${short(base.commit)}), ${perOp}, threshold ${threshold} %:`];
+  const lines = [`${judgedCommits({ base, head, tip })}, ${perOp}, threshold ${threshold} %:`];
   if (found.length) {
     lines.push('', ...found.map((r) => `- ❌ REGRESSION: ${r.bench}: the head needs ${more(r.deltaPct)} more ${perOp} than the base${counts(r)}, beyond ${threshold} %`));
   } else if (!failed.length) {
@@ -50,7 +68,7 @@ export function driverVerdict(results, { threshold, base, head }) {
   return { regressed: found.length > 0, failed, lines };
 }
 
-/** The run command's arguments for a head and a base commit of `repo`, counted by `count` (a counter's name). */
+/** The run command's arguments for a head and a base commit (its merge-base) of `repo`, counted by `count` (a counter's name). */
 export function runArguments({ repo, pkg, base, head, benches, threshold, out, json, count = CI_DRIVER_COUNT }) {
   const row = (ref) => `${pkg ? `${pkg}@` : ''}git:${repo}#${ref}`;
   // With V8's JIT names in both rows: a profile diff names the driver's functions, with no second
@@ -102,10 +120,10 @@ function artifactForComment(copied, given, env) {
 
 export function registerCiDriver(program, { stdout, stderr, env, run, setExitCode }) {
   program.command('ci-driver')
-    .description("a driver repository's pull-request gate: its head and base commits as two rows of one count run (instructions, or --count's); exit 1 when a bench needs more than --threshold % more of it per operation")
+    .description("a driver repository's pull-request gate: its head and the head's merge-base with --base as two rows of one count run (instructions, or --count's); exit 1 when a bench needs more than --threshold % more of it per operation")
     .argument('[bench...]', `benches to count (default: ${CI_DRIVER_BENCHES.join(' ')})`)
     .option('--repo <dir>', "the driver's git repository (read only: never written to)", '.')
-    .requiredOption('--base <ref>', "the base commit: a branch, tag or SHA (a pull request's base; in GitHub Actions: github.event.pull_request.base.sha)")
+    .requiredOption('--base <ref>', "the base: a branch, tag or SHA (in GitHub Actions: github.event.pull_request.base.sha, the base branch's tip); the head is judged against their merge-base, where its branch left the base")
     .option('--head <ref>', 'the commit to judge', 'HEAD')
     .option('--package <name>', `the driver the repository holds (${GIT_PACKAGES.join(', ')}; default: the name in the head commit's package.json)`)
     .option('--count <what>', `what to count: ${counterNames().join(', ')} (allocations: bytes allocated per operation, natively, no Valgrind, no profiles)`, (value) => counterNamed(value).name, CI_DRIVER_COUNT)
@@ -121,9 +139,10 @@ export function registerCiDriver(program, { stdout, stderr, env, run, setExitCod
 Example (in a clone of node-mysql2, a pull request's branch checked out):
   $ mysql-driver-bench ci-driver --base origin/master
 
-It runs, with both commits extracted and installed in the cache (the repository is only read):
+It runs, with both commits extracted and installed in the cache (the repository is only read),
+<merge-base> the output of git merge-base <base> <head>:
   mysql-driver-bench ${CI_DRIVER_BENCHES.join(' ')} --replay --count instructions --jit-names \\
-    --drivers <pkg>@git:<repo>#<base>,<pkg>@git:<repo>#<head> --baseline <pkg>@git:<repo>#<base> --threshold 1
+    --drivers <pkg>@git:<repo>#<merge-base>,<pkg>@git:<repo>#<head> --baseline <pkg>@git:<repo>#<merge-base> --threshold 1
 
 The allocation gate, in seconds and without Valgrind (bytes allocated and writes per operation):
   $ mysql-driver-bench ci-driver --base origin/master --count allocations`)
@@ -132,9 +151,11 @@ The allocation gate, in seconds and without Valgrind (bytes allocated and writes
       const benches = selectBenches(benchNames.length ? benchNames : CI_DRIVER_BENCHES).map((b) => b.name);
       const spec = `--repo ${opts.repo}`;
       const repo = openRepository(spec, opts.repo);
-      const base = resolveCommit(`--base ${opts.base}`, repo, opts.base);
+      const tip = resolveCommit(`--base ${opts.base}`, repo, opts.base);
       const head = resolveCommit(`--head ${opts.head}`, repo, opts.head);
-      if (base === head) throw usageError(`--base ${opts.base} and --head ${opts.head} are the same commit (${short(head)}): nothing to compare`, 'give the pull request\'s base commit as --base');
+      if (tip === head) throw usageError(`--base ${opts.base} and --head ${opts.head} are the same commit (${short(head)}): nothing to compare`, 'give the pull request\'s base commit as --base');
+      // The head's branch point: the base's later commits are not the head's to answer for.
+      const base = mergeBase(repo, tip, head, { base: `--base ${opts.base}`, head: `--head ${opts.head}` });
       const out = resolve(opts.out ?? join(defaultCacheDir(env), 'ci-driver'));
       if (opts.comment) checkWritableDir('--comment', opts.comment);
       if (opts.artifact) checkArtifactDir(opts.artifact, out);
@@ -150,7 +171,11 @@ The allocation gate, in seconds and without Valgrind (bytes allocated and writes
       const results = JSON.parse(readFileSync(json, 'utf8'));
       const rowOf = (sha) => results.drivers.find((d) => d.git?.commit === sha);
       const rows = { base: { label: rowOf(base).name, commit: base }, head: { label: rowOf(head).name, commit: head } };
-      const verdict = driverVerdict(results, { threshold: opts.threshold, ...rows });
+      const judged = { ...rows, tip: { ref: opts.base, commit: tip } };
+      // The three commits, full, for a script: in the results file, before the artifact copies it.
+      results.gate = gateCommits(judged);
+      writeFileSync(json, serialize(results));
+      const verdict = driverVerdict(results, { threshold: opts.threshold, ...judged });
       stdout.write(`\n${verdict.lines.join('\n').replace(/\*\*/g, '')}\n`);
       const { perOp } = gateCounter(results);
       const profiles = movedFunctions(results, json, { threshold: opts.threshold, ...rows });
