@@ -26,16 +26,17 @@ function position(field, last) {
 }
 
 /**
- * Pure: a callgrind dump's text → { events, summary, totals, functions }. functions: one entry per
- * function (object, file, name; recursion levels merged): { name, object, file, line (its first cost
- * line's), self, inclusive } of the first event. inclusive is self plus what its calls cost, except
- * calls of itself (counted in its self already).
+ * Pure: a callgrind dump's text → { events, summary, totals, functions, calls }. functions: one entry
+ * per function (object, file, name; recursion levels merged): { name, object, file, line (its first
+ * cost line's), self, inclusive } of the first event. inclusive is self plus what its calls cost,
+ * except calls of itself (counted in its self already). calls: caller's name → the names it called.
  */
 export function parseCallgrind(text) {
   const objects = new Map();
   const files = new Map();
   const fns = new Map();
   const functions = new Map();
+  const calls = new Map();
   let events = null;
   let npos = 1;
   let summary = null;
@@ -86,7 +87,11 @@ export function parseCallgrind(text) {
         case 'fn': fn = enter(baseName(named(fns, value))); cob = null; break;
         case 'cob': cob = named(objects, value); break;
         case 'cfi': case 'cfl': named(files, value); break;
-        case 'cfn': cfn = baseName(named(fns, value)); if (cob === null) cob = ob; break;
+        case 'cfn':
+          cfn = baseName(named(fns, value));
+          if (cob === null) cob = ob;
+          if (fn) (calls.get(fn.name) ?? calls.set(fn.name, new Set()).get(fn.name)).add(cfn);
+          break;
         case 'calls': inCall = true; break; // the next cost line is the call's
         default: break; // jump=, jcnd= and others: not costs of a function
       }
@@ -101,7 +106,27 @@ export function parseCallgrind(text) {
       else if (key === 'totals') totals = Number(value.split(/\s+/)[0]);
     }
   }
-  return { events, summary, totals, functions: [...functions.values()] };
+  return { events, summary, totals, functions: [...functions.values()], calls };
+}
+
+/**
+ * Pure: the names of a parsed dump's functions that ran only inside `isRoot` functions: the roots, and
+ * every function reached from the dump's entries (those nothing in it called) only through a root.
+ */
+export function insideRoots(parsed, isRoot) {
+  const called = new Set([...parsed.calls.values()].flatMap((callees) => [...callees]));
+  const names = new Set(parsed.functions.map((f) => f.name));
+  const outside = new Set();
+  const queue = [...names].filter((n) => !called.has(n) && !isRoot(n));
+  for (const n of queue) outside.add(n);
+  while (queue.length) {
+    for (const callee of parsed.calls.get(queue.pop()) ?? []) {
+      if (outside.has(callee) || isRoot(callee)) continue;
+      outside.add(callee);
+      queue.push(callee);
+    }
+  }
+  return new Set([...names].filter((n) => !outside.has(n)));
 }
 
 /**
@@ -120,19 +145,20 @@ export function parseEventTotals(text) {
 export const selfSum = (parsed) => parsed.functions.reduce((n, f) => n + f.self, 0);
 
 /**
- * Pure: a dump's event totals and what the calls into `isRoot` functions cost, inclusive, by the
- * `events:` line's names: { totals: { Ir, … }, rooted: { Ir, … } }, or null without a summary. Only
- * calls made from outside those functions count, so a root called inside another is counted once.
+ * Pure: a dump's event totals and what the calls into root functions cost, inclusive, by group:
+ * `classify(name)` names a root's group ('jit', 'gc', …) or returns null. Returns { totals: { Ir, … },
+ * groups: { [group]: { Ir, … } } }, or null without a summary. Only calls made from outside every root
+ * count, so a root called inside another is counted once.
  */
-export function rootedEvents(text, isRoot) {
+export function rootedGroups(text, classify, names = []) {
   const totals = parseEventTotals(text);
   if (!totals) return null;
-  const names = Object.keys(totals);
-  const rooted = new Array(names.length).fill(0);
+  const events = Object.keys(totals);
+  const sums = new Map(names.map((g) => [g, new Array(events.length).fill(0)]));
   const fns = new Map();
   let npos = 1;
   let callerRoot = false;
-  let pending = false; // the next cost line is a call's cost, into a root from outside one
+  let pending = null; // the group of a call into a root from outside one: its next cost line is the call's cost
   let inCall = false;
   for (const raw of text.split('\n')) {
     const line = raw.trimEnd();
@@ -142,19 +168,22 @@ export function rootedEvents(text, isRoot) {
       if (inCall) {
         if (pending) {
           const parts = line.split(/\s+/);
-          for (let i = 0; i < names.length; i++) rooted[i] += Number(parts[npos + i] ?? 0);
+          if (!sums.has(pending)) sums.set(pending, new Array(events.length).fill(0));
+          const sum = sums.get(pending);
+          for (let i = 0; i < events.length; i++) sum[i] += Number(parts[npos + i] ?? 0);
         }
         inCall = false;
-        pending = false;
+        pending = null;
       }
       continue;
     }
     if (line.startsWith('positions:')) npos = line.slice(10).trim().split(/\s+/).length;
-    else if (line.startsWith('fn=')) callerRoot = isRoot(baseName(named(fns, line.slice(3))));
-    else if (line.startsWith('cfn=')) pending = !callerRoot && isRoot(baseName(named(fns, line.slice(4))));
+    else if (line.startsWith('fn=')) callerRoot = classify(baseName(named(fns, line.slice(3)))) !== null;
+    else if (line.startsWith('cfn=')) pending = callerRoot ? null : classify(baseName(named(fns, line.slice(4))));
     else if (line.startsWith('calls=')) inCall = true;
   }
-  return { totals, rooted: Object.fromEntries(names.map((n, i) => [n, rooted[i]])) };
+  const groups = Object.fromEntries([...sums].map(([g, sum]) => [g, Object.fromEntries(events.map((n, i) => [n, sum[i]]))]));
+  return { totals, groups };
 }
 
 // The functions through which V8 compiles, tiers up and deoptimizes: the runtime entries that JIT code
@@ -165,3 +194,34 @@ export const JIT_ENTRY = /^v8::internal::(?:Runtime_(?:Compile\w*|InstallBaselin
 
 /** Pure: is `name` (a callgrind function name) one of V8's compile, tier-up or deoptimization entries? */
 export const isJitEntry = (name) => JIT_ENTRY.test(name);
+
+/** Pure: how many calls a dump holds into functions `matches` names (its calls= lines'). */
+export function callsInto(text, matches) {
+  const fns = new Map();
+  let into = false;
+  let n = 0;
+  for (const line of text.split('\n')) {
+    if (line.startsWith('cfn=')) into = matches(baseName(named(fns, line.slice(4).trimEnd())));
+    else if (line.startsWith('fn=')) named(fns, line.slice(3).trimEnd());
+    else if (into && line.startsWith('calls=')) {
+      n += Number(line.slice(6).split(/\s+/)[0]);
+      into = false;
+    }
+  }
+  return n;
+}
+
+// The collector's entry: every scavenge and full collection of V8's heap, the forced ones (gc()) among
+// them, runs inside it. A window's count leaves its cost out: where a collection falls, and what it
+// finds, moves with code the bench never runs; the bytes allocated stand for its work.
+export const GC_ENTRY = /^v8::internal::Heap::CollectGarbage\(/;
+
+/** Pure: is `name` (a callgrind function name) the collector's entry? */
+export const isGcEntry = (name) => GC_ENTRY.test(name);
+
+/** Pure: which of V8's own entries a function is, as a window's count leaves them out: 'jit', 'gc' or null. */
+export const engineEntry = (name) => (isJitEntry(name) ? 'jit' : isGcEntry(name) ? 'gc' : null);
+
+// A full collection (mark-compact) of V8's heap: a count's process is set to make none in its windows
+// (valgrind.js); one there deoptimizes code that embeds objects it frees.
+export const isFullCollection = (name) => /^v8::internal::MarkCompactCollector::CollectGarbage\(/.test(name);

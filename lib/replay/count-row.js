@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { killOnExit } from '../common/children.js';
+import { sum } from '../common/stats.js';
 import { whenAborted } from '../common/timers.js';
 import { fixedLayoutLauncher } from '../measuring/processes/same-program.js';
 import { COUNT_NODE_FLAGS, commandPath, makeSandbox } from './count-sandbox.js';
@@ -141,7 +142,7 @@ export async function countItems({ counter, spec, identity, items, primer = item
             if (!read || read.error) return report(i, { error: read?.error ?? 'the bench ended without counted windows' });
             const events = read.every((w) => w.events) ? sumEvents(read.map((w) => w.events)) : null;
             const t = times.get(i);
-            return report(i, { windows: read.map((w) => w.figure), jit: read.map((w) => w.jit), events, protocol: msg.report.protocol, seconds: t?.windows !== undefined ? { warmup: t.warmup, windows: t.windows } : null });
+            return report(i, { windows: read.map((w) => w.figure), jit: read.map((w) => w.jit), gc: read.every((w) => w.gc !== undefined) ? read.map((w) => w.gc) : null, fullCollections: sum(read.map((w) => w.fullCollections ?? 0)), events, protocol: msg.report.protocol, seconds: t?.windows !== undefined ? { warmup: t.warmup, windows: t.windows } : null });
           });
         }
       };

@@ -36,9 +36,16 @@ export function unsteadyWindows(windows) {
   return Math.max(...windows) > UNSTEADY_WINDOW_RATIO * median(windows);
 }
 
+/**
+ * Pure: is a counted bench ({ windows, fullCollections }) unsteady: a window that holds a one-off event,
+ * or a full collection of the heap in its windows (which the count's process is set never to make
+ * there: one deoptimizes what the driver's code embeds, and that code runs slower until compiled again)?
+ */
+export const unsteadyCount = (counted) => unsteadyWindows(counted.windows) || (counted.fullCollections ?? 0) > 0;
+
 /** Pure: a counted bench's row from its windows ({ windows, jit, events, protocol }). */
 export function countedRow({ counter, driver, warmup, ops, counted, again = null, first = null, profile = null }) {
-  const { windows, jit, events, protocol, seconds } = counted;
+  const { windows, jit, gc, fullCollections, events, protocol, seconds } = counted;
   const total = sum(windows);
   const perOp = (n) => Math.round((n / (CHUNKS * ops)) * 100) / 100;
   return {
@@ -56,11 +63,14 @@ export function countedRow({ counter, driver, warmup, ops, counted, again = null
       spreadPct: Math.round(((Math.max(...windows) - Math.min(...windows)) / (total / CHUNKS)) * 1e5) / 1e3,
       // V8's compiles, tier-ups and deoptimizations in the windows, per operation: left out of perOp.
       jitPerOp: perOp(sum(jit)),
+      // The collector's work in the windows, per operation: left out of perOp.
+      ...(gc ? { gcPerOp: perOp(sum(gc)) } : {}),
+      ...(fullCollections ? { fullCollections } : {}),
       ...(events ? { events: Object.fromEntries(Object.entries(events).map(([k, n]) => [k, perOp(n)])) } : {}),
       ...(again ? { recountedFrom: first.windows } : {}),
       // Wall time: the worker's start and warm-up, and its windows (instrumented).
       ...(seconds ? { seconds } : {}),
-      ...(unsteadyWindows(windows) ? { unsteady: true } : {}),
+      ...(unsteadyCount(counted) ? { unsteady: true } : {}),
       ...(profile ? { profile } : {}),
     },
   };
@@ -127,7 +137,7 @@ async function countRow({ counter, driver, cells, primerCells, only = null, cont
     }).then(() => resolve(outcomes), reject);
   });
   const first = await run(chosen, Boolean(profiles));
-  const unsteady = chosen.filter((c) => first.get(c.k)?.windows && unsteadyWindows(first.get(c.k).windows));
+  const unsteady = chosen.filter((c) => first.get(c.k)?.windows && unsteadyCount(first.get(c.k)));
   const again = unsteady.length ? await run(unsteady, Boolean(profiles)) : new Map();
   if (profiles) pruneProfiles(path.join(profiles.out, PROFILES_DIR));
   for (const c of chosen) {

@@ -12,10 +12,16 @@ import { FIXED_MALLOC_TUNABLES } from '../measuring/processes/same-program.js';
 // flags, gc() for count-process.js), without the hook that waits for compiles.
 export const COUNT_V8_FLAGS = Object.freeze(driverProcessFlags({ replay: true }).filter((f) => f !== JIT_HOOK_FLAG));
 
-// A process under Valgrind also compiles without TurboFan's escape analysis, which on mysql2's
-// generated hundred-column row parsers was most of a row's time under Valgrind
+// A process under Valgrind compiles without TurboFan's escape analysis, which on mysql2's generated
+// hundred-column row parsers was most of a row's time under Valgrind
 // (docs/history/2026-11-28-gate.md#escape-analysis-off-under-valgrind-the-same-day-third-session).
-export const VALGRIND_V8_FLAGS = Object.freeze([...COUNT_V8_FLAGS, '--no-turbo-escape']);
+// Its old generation may grow a hundredfold before V8 collects it in full, so that no full collection
+// falls in a bench's warm-up or windows: where one fell moved with code the bench never runs, and each
+// threw away optimized code that embedded an object it freed
+// (docs/history/2026-11-29-gate-between-commits.md). --predictable-gc-schedule, which fixes that growth
+// at 30 %, is left out; the young generation keeps the driver processes' fixed size.
+export const HEAP_GROWING_FLAG = '--heap-growing-percent=10000';
+export const VALGRIND_V8_FLAGS = Object.freeze([...COUNT_V8_FLAGS.filter((f) => f !== '--predictable-gc-schedule'), '--no-turbo-escape', HEAP_GROWING_FLAG]);
 
 // The windows' marker: the tool dumps (and zeroes) its counters on entering this libuv function,
 // which os.getPriority() calls and nothing else in a driver process does.

@@ -29,8 +29,8 @@ export function countCells(row, bench, baseline, count) {
 export function describeCount(count) {
   const counter = counterOf(count);
   return `${counter.unit}: ${counter.method(count)}; `
-    + 'window spread: how far the windows differ (the GC work each happens to hold); '
+    + 'window spread: how far the windows differ (work done once, not every operation); '
     + `Δ: the row's ${counter.unit} ÷ the reference's − 1 (+ is more work); ~ within the count's noise floor (±${count.noiseFloorPct} %`
     + `${Object.entries(count.benchFloorsPct ?? {}).map(([bench, pct]) => `; ${bench} ±${pct} %`).join('')}, its run-to-run spread here)`
-    + '; recounted: a window held a one-off event over 1.5 × the others, and the row was counted again; unsteady: the recount had one too, and its Δ is not called';
+    + '; recounted: a window held a one-off event over 1.5 × the others, or a full collection of the heap, and the row was counted again; unsteady: the recount had one too, and its Δ is not called';
 }

@@ -23,6 +23,7 @@ export function renderProfileDiff(d, { a, b, by = 'self' }) {
     `unnamed JIT code: ${signed(d.unnamed.selfDelta)}/op, ${share(d.unnamed.sharePct)} of the Δ; ${d.unnamedPct.map((p) => share(p)).join(' and ')} of the two rows' instructions`,
     ...(d.namesOnOneSide ? ["one row's profile has V8's JIT names and the other's has none: its JIT code is compared unnamed against named functions"] : []),
     ...(d.compiling ? [`V8's compile work, left out as from the count: ${d.compiling.map((n) => `${fmtInt(n)}/op`).join(' and ')}`] : []),
+    ...(d.collecting?.some((n) => n > 0) ? [`V8's collector, left out as from the count: ${d.collecting.map((n) => `${fmtInt(n)}/op`).join(' and ')}`] : []),
     `self: in the function itself; inclusive: with what it calls (recursion counted once per level, as callgrind does)${by === 'inclusive' ? '; ranked by inclusive Δ, whose shares overlap (a caller holds its callees\' Δ)' : ''}`,
   ].join('\n');
 }

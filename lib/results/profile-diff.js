@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { usageError } from '../common/errors.js';
-import { isJitEntry, parseCallgrind, rootedEvents } from '../replay/callgrind.js';
+import { engineEntry, insideRoots, isGcEntry, isJitEntry, parseCallgrind, rootedGroups } from '../replay/callgrind.js';
 import { bareAddress, readPerfMap } from '../replay/perf-map.js';
 import { readProfile } from '../replay/profiles.js';
 
@@ -42,9 +42,11 @@ const COMPILER = /^v8::internal::(?:compiler|maglev|baseline|interpreter::Byteco
 
 /**
  * Pure: a profile's windows ({ windows: [dump text], perfMap }) → Map key → { name, where, self, inclusive }
- * per operation (÷ ops), and { total, compiling, unnamed, summed, leftOut } per operation: the dumps'
- * totals without V8's compile work, that work, the unnamed share's instructions, the self costs of the
- * functions outside V8's compiler added up, and those of its functions (summed + leftOut: the dumps' summaries).
+ * per operation (÷ ops), and { total, compiling, collecting, unnamed, summed, leftOut } per operation:
+ * the dumps' totals without V8's compile and collector work, those two, the unnamed share's
+ * instructions, the self costs of the functions outside V8's compiler and collector added up, and those
+ * of theirs (summed + leftOut: the dumps' summaries). A function that ran only inside a collection is
+ * the collector's; one that ran both inside and outside (a copy, an object's size) keeps its whole cost.
  */
 export function functionCosts(profile, ops) {
   const resolve = profile.perfMap ? readPerfMap(profile.perfMap) : () => null;
@@ -52,14 +54,18 @@ export function functionCosts(profile, ops) {
   let total = 0;
   let summed = 0;
   let compiling = 0;
+  let collecting = 0;
   let leftOut = 0;
   for (const text of profile.windows) {
     const dump = parseCallgrind(text);
-    const jit = rootedEvents(text, isJitEntry)?.rooted.Ir ?? 0;
-    total += (dump.summary ?? dump.totals ?? 0) - jit;
+    const engine = rootedGroups(text, engineEntry, ['jit', 'gc'])?.groups;
+    const [jit, gc] = [engine?.jit.Ir ?? 0, engine?.gc.Ir ?? 0];
+    total += (dump.summary ?? dump.totals ?? 0) - jit - gc;
     compiling += jit;
+    collecting += gc;
+    const collector = insideRoots(dump, isGcEntry);
     for (const f of dump.functions) {
-      if (isJitEntry(f.name) || COMPILER.test(f.name)) {
+      if (isJitEntry(f.name) || COMPILER.test(f.name) || collector.has(f.name)) {
         leftOut += f.self;
         continue;
       }
@@ -80,7 +86,7 @@ export function functionCosts(profile, ops) {
       costs.set(key, c);
     }
   }
-  return { costs, total: total / ops, summed: summed / ops, compiling: compiling / ops, leftOut: leftOut / ops, unnamed: costs.get(`${UNNAMED}\0`)?.self ?? 0 };
+  return { costs, total: total / ops, summed: summed / ops, compiling: compiling / ops, collecting: collecting / ops, leftOut: leftOut / ops, unnamed: costs.get(`${UNNAMED}\0`)?.self ?? 0 };
 }
 
 /**
@@ -108,6 +114,7 @@ export function diffCosts(a, b, { top = 15, by = 'self' } = {}) {
   return {
     base: a.total, next: b.total, totalDelta, rows: rows.slice(0, top),
     compiling: [a.compiling ?? 0, b.compiling ?? 0],
+    collecting: [a.collecting ?? 0, b.collecting ?? 0],
     ...(a.named !== undefined && a.named !== b.named ? { namesOnOneSide: true } : {}),
     unnamed: { selfDelta: unnamedDelta, sharePct: share(unnamedDelta) },
     unnamedPct: [a, b].map((s) => (s.total ? Math.round((s.unnamed / s.total) * 1000) / 10 : null)),

@@ -4,9 +4,10 @@ import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { readFileSync } from 'node:fs';
 import { instructionWindow, parseDumpTotal, sizeCount } from '../../lib/replay/counters/instructions.js';
+import { insideRoots, isGcEntry, parseCallgrind } from '../../lib/replay/callgrind.js';
 import { unsteadyWindows } from '../../lib/replay/count.js';
 import { countMessage } from '../../lib/replay/count-row.js';
-import { COUNT_V8_FLAGS } from '../../lib/replay/valgrind.js';
+import { COUNT_V8_FLAGS, HEAP_GROWING_FLAG } from '../../lib/replay/valgrind.js';
 import { counterNamed } from '../../lib/replay/counters/index.js';
 import { builtinAdapterFile } from '../../lib/drivers/index.js';
 import { DETERMINISTIC_V8_FLAGS, FIXED_MALLOC_TUNABLES, fixedLayoutLauncher, fixedMallocTunables } from '../../lib/measuring/processes/same-program.js';
@@ -18,10 +19,10 @@ import { describeRegressions, regressionsAgainstBaseline } from '../../lib/resul
 import { renderResultsMarkdown } from '../../lib/reporting/markdown.js';
 import { renderResultsHtml } from '../../lib/reporting/html.js';
 
-test("a window's instructions are read from its callgrind dump, V8's compile work left out", () => {
+test("a window's instructions are read from its callgrind dump, V8's compile and collector work left out", () => {
   assert.equal(parseDumpTotal('# callgrind format\nversion: 1\nevents: Ir\nsummary: 260182336\n\nfl=(1)\n'), 260182336);
   assert.equal(parseDumpTotal('events: Ir\ntotals: 5\n'), null);
-  assert.deepEqual(instructionWindow('events: Ir\nsummary: 5000\nfn=(1) main\n0 5000\n'), { figure: 5000, jit: 0 });
+  assert.deepEqual(instructionWindow('events: Ir\nsummary: 5000\nfn=(1) main\n0 5000\n'), { figure: 5000, jit: 0, gc: 0, fullCollections: 0 });
   // A compile and a deoptimization called from builtins; a compile inside the compile counted once.
   const dump = [
     'events: Ir', 'summary: 10000',
@@ -31,8 +32,38 @@ test("a window's instructions are read from its callgrind dump, V8's compile wor
     "fn=(2)", '0 1000', 'cfn=(4) v8::internal::Runtime_CompileLazy(int, unsigned long*, v8::internal::Isolate*)', 'calls=1 0', '0 2000',
     'fn=(4)', '0 2000', 'fn=(3)', '0 1000', '',
   ].join('\n');
-  assert.deepEqual(instructionWindow(dump), { figure: 6000, jit: 4000 });
+  assert.deepEqual(instructionWindow(dump), { figure: 6000, jit: 4000, gc: 0, fullCollections: 0 });
   assert.throws(() => instructionWindow('events: Ir\n'), /no summary line/);
+  // A scavenge from an allocation's slow path and the harness's gc(), each through the collector's
+  // entry: left out once each, the sweep inside it with them; a compile's own collection with the compile.
+  const collected = [
+    'events: Ir', 'summary: 17500',
+    'fn=(1) Builtins_CEntry_Return1_ArgvOnStack_NoBuiltinExit', '0 6000',
+    'cfn=(2) v8::internal::HeapAllocator::AllocateRawWithLightRetrySlowPath(int)', 'calls=1 0', '0 5000',
+    'cfn=(3) v8::internal::GCExtension::GC(v8::FunctionCallbackInfo<v8::Value> const&)', 'calls=1 0', '0 3500',
+    'cfn=(6) v8::internal::Runtime_CompileLazy(int, unsigned long*, v8::internal::Isolate*)', 'calls=1 0', '0 3000',
+    'fn=(2)', '0 1000', 'cfn=(4) v8::internal::Heap::CollectGarbage(v8::internal::AllocationSpace)', 'calls=1 0', '0 4000',
+    'fn=(3)', '0 500', 'cfn=(4)', 'calls=1 0', '0 3000',
+    'fn=(4)', '0 5000', 'cfn=(5) v8::internal::Sweeper::RawSweep(v8::internal::Page*)', 'calls=2 0', '0 1500',
+    'cfn=(7) v8::internal::MarkCompactCollector::CollectGarbage()', 'calls=1 0', '0 1500',
+    'fn=(5)', '0 1500', 'fn=(7)', '0 1500',
+    'fn=(6)', '0 2000', 'cfn=(4)', 'calls=1 0', '0 1000',
+    '',
+  ].join('\n');
+  assert.deepEqual(instructionWindow(collected), { figure: 7500, jit: 3000, gc: 7000, fullCollections: 1 });
+});
+
+test("the functions that ran only inside a collection are the collector's; one that also ran outside is not", () => {
+  const dump = parseCallgrind([
+    'events: Ir', 'summary: 100',
+    'fn=(1) main', '0 10', 'cfn=(2) mutator', 'calls=1 0', '0 60', 'cfn=(3) v8::internal::Heap::CollectGarbage(int)', 'calls=1 0', '0 30',
+    'fn=(2)', '0 50', 'cfn=(4) memcpy', 'calls=1 0', '0 10',
+    'fn=(3)', '0 5', 'cfn=(5) v8::internal::Scavenger::Process()', 'calls=1 0', '0 20', 'cfn=(4)', 'calls=1 0', '0 5',
+    'fn=(5)', '0 15', 'cfn=(6) v8::internal::Scavenger::ScavengeObject()', 'calls=3 0', '0 5',
+    'fn=(6)', '0 5', 'cfn=(5)', 'calls=1 0', '0 1',
+    'fn=(4)', '0 15', '',
+  ].join('\n'));
+  assert.deepEqual([...insideRoots(dump, isGcEntry)].sort(), ['v8::internal::Heap::CollectGarbage(int)', 'v8::internal::Scavenger::Process()', 'v8::internal::Scavenger::ScavengeObject()']);
 });
 
 test('a count is sized from the commands and bytes of a replayed operation, the same on every run', () => {
@@ -128,11 +159,14 @@ test('a count run as Markdown and HTML: instructions/op, the windows\' spread an
   assert.match(html, /<th class="num">instructions\/op<\/th>/);
 });
 
-test('the counters under Valgrind compile without escape analysis; the native allocation counter keeps it, as timed runs do', () => {
+test('the counters under Valgrind compile without escape analysis and grow the old generation a hundredfold; the native allocation counter keeps both, as timed runs do', () => {
   for (const name of ['instructions', 'cycles']) {
-    assert.ok(counterNamed(name).v8Flags.includes('--no-turbo-escape'), name);
-    assert.ok(COUNT_V8_FLAGS.every((f) => counterNamed(name).v8Flags.includes(f)), name);
+    const flags = counterNamed(name).v8Flags;
+    assert.ok(flags.includes('--no-turbo-escape'), name);
+    assert.ok(flags.includes(HEAP_GROWING_FLAG) && !flags.includes('--predictable-gc-schedule'), `${name}: V8 applies --predictable-gc-schedule's 30 % after any --heap-growing-percent`);
+    assert.ok(COUNT_V8_FLAGS.every((f) => flags.includes(f) || f === '--predictable-gc-schedule'), name);
   }
+  assert.equal(counterNamed('allocations').v8Flags.includes(HEAP_GROWING_FLAG), false);
   assert.equal(counterNamed('allocations').v8Flags.includes('--no-turbo-escape'), false);
   assert.equal(processRuntime(null, { replay: true }).execArgv.includes('--no-turbo-escape'), false);
 });

@@ -4,7 +4,7 @@
 // --count instructions (instructions.js), under callgrind --cache-sim=yes --branch-sim=yes; each
 // window's figure its events weighted by CYCLE_WEIGHTS (estimatedCycles). The registry's second
 // entry (index.js says what an entry holds).
-import { isJitEntry, rootedEvents } from '../callgrind.js';
+import { engineEntry, rootedGroups } from '../callgrind.js';
 import { COUNT_MALLOC_TUNABLES, VALGRIND_V8_FLAGS, MARKER, assertValgrind } from '../valgrind.js';
 import instructions, { PROFILE_FLAGS } from './instructions.js';
 import { addressLayout } from '../../measuring/processes/same-program.js';
@@ -52,13 +52,15 @@ export const estimatedCycles = (events, weights = CYCLE_WEIGHTS) => weighedEvent
 
 /**
  * Pure: one window's figure from its callgrind dump: the estimated cycles of its events without those
- * of V8's compiles, tier-ups and deoptimizations (`jit`, kept apart), and their breakdown (`events`).
+ * of V8's compiles, tier-ups and deoptimizations (`jit`) and of its collector (`gc`), kept apart, and
+ * their breakdown (`events`).
  */
 export function cycleWindow(text) {
-  const counted = rootedEvents(text, isJitEntry);
+  const counted = rootedGroups(text, engineEntry, ['jit', 'gc']);
   if (!counted || counted.totals.I1mr === undefined) throw new Error('a callgrind dump had no cache events in its summary line');
-  const own = Object.fromEntries(Object.entries(counted.totals).map(([k, v]) => [k, v - (counted.rooted[k] ?? 0)]));
-  return { figure: estimatedCycles(own), jit: estimatedCycles(counted.rooted), events: breakdownOf(own) };
+  const { jit, gc } = counted.groups;
+  const own = Object.fromEntries(Object.entries(counted.totals).map(([k, v]) => [k, v - (jit[k] ?? 0) - (gc[k] ?? 0)]));
+  return { figure: estimatedCycles(own), jit: estimatedCycles(jit), gc: estimatedCycles(gc), events: breakdownOf(own) };
 }
 
 // Above the spread of two runs hours apart at one commit; two checkouts of the same code may differ by

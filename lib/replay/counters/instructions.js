@@ -2,7 +2,7 @@
 // count run to run within 0.1 %, host to host within 0.3 %). The counter registry's first entry
 // (index.js says what an entry holds).
 import path from 'node:path';
-import { isJitEntry, rootedEvents } from '../callgrind.js';
+import { callsInto, engineEntry, isFullCollection, rootedGroups } from '../callgrind.js';
 import { COUNT_MALLOC_TUNABLES, VALGRIND_V8_FLAGS, MARKER, assertValgrind } from '../valgrind.js';
 
 // callgrind, instrumentation off until the count process passes its warm-up, a dump at each window's marker.
@@ -55,9 +55,10 @@ export function parseDumpTotal(text) {
  * tier-ups and deoptimizations (`jit`, kept apart).
  */
 export function instructionWindow(text) {
-  const events = rootedEvents(text, isJitEntry);
+  const events = rootedGroups(text, engineEntry, ['jit', 'gc']);
   if (!events) throw new Error('a callgrind dump had no summary line');
-  return { figure: events.totals.Ir - events.rooted.Ir, jit: events.rooted.Ir };
+  const { jit, gc } = events.groups;
+  return { figure: events.totals.Ir - jit.Ir - gc.Ir, jit: jit.Ir, gc: gc.Ir, fullCollections: callsInto(text, isFullCollection) };
 }
 
 // A kept profile's names (profiles.js), with --jit-names: V8's perf map of its JIT code, which callgrind
@@ -89,7 +90,7 @@ export default Object.freeze({
   profileFlags,
   record: ({ jitNames = false } = {}) => ({ valgrind: assertValgrind(process.env, 'instructions'), valgrindArgs: [...CALLGRIND_ARGS], v8Flags: [...VALGRIND_V8_FLAGS], mallocTunables: COUNT_MALLOC_TUNABLES,
     ...(jitNames ? { profileFlags: [...PROFILE_FLAGS] } : {}) }),
-  counting: (count) => `each bench × driver in one process under ${count.valgrind} (callgrind), warmed up uninstrumented, then three windows counted`,
+  counting: (count) => `each bench × driver in one process under ${count.valgrind} (callgrind), warmed up uninstrumented, then three windows counted, V8's compiles and collections left out`,
   countedWith: (count) => `counted under ${count.valgrind} with V8's flags for a count (${count.v8Flags.join(' ')}), one process per row`,
-  method: (count) => `under ${count.valgrind}'s callgrind, after an uninstrumented warm-up, three windows of N operations each`,
+  method: (count) => `under ${count.valgrind}'s callgrind, after an uninstrumented warm-up, three windows of N operations each, V8's compiles and collections left out`,
 });
