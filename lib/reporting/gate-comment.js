@@ -1,9 +1,11 @@
 // Pure: a driver's gate (ci-driver --comment) as the pull request's comment, in Markdown. A hidden
 // marker comes first: scripts/pr-comment.js finds the comment by it and updates that one on every push.
 // When no bench moved beyond the threshold and no row failed, the comment is one line; otherwise the
-// verdict, each bench's base and head count, its change and its noise floor, the functions that moved
-// (when a profile diff is given) or the counter's own figures (allocations: writes/op), and the command
-// that reads the run's artifact. Its words are the run's counter's (instructions, bytes allocated, …).
+// verdict, each bench's base and head count, its change, the bytes allocated beside it and its noise
+// floor, the functions that moved (when a profile diff is given) or the counter's own figures
+// (allocations: writes/op), and the command that reads the run's artifact. Its words are the run's
+// counter's (instructions, bytes allocated, …). Which moved benches are V8's, not the driver's, is
+// decided here too (unsettledBenches).
 import { countFloorPct } from '../results/counts.js';
 import { fmtInt, fmtOps, fmtPct } from '../common/format-numbers.js';
 import { counterNamed, counterOf } from '../replay/counters/index.js';
@@ -22,6 +24,28 @@ export const NOT_THE_DRIVER = "Less than half of this change is in the driver's 
 
 /** Pure: the share (%) of a profile diff's total Δ in the driver's own functions among its rows. */
 export const driverSharePct = (diff) => (diff.totalDelta ? (100 * diff.rows.filter(isDriverCode).reduce((n, r) => n + r.selfDelta, 0)) / diff.totalDelta : 100);
+
+// A row whose count settled has windows that agree: within 0.3 % on six design benches and 1.3 % on
+// `batch` over 36 commits of node-mysql2, where a row in V8's churn read 4 to 10 %
+// (docs/history/2026-11-29-gate-between-commits.md#the-unsettled-rule).
+const SETTLED_SPREAD_PCT = 1.5;
+
+/** Pure: did one of two rows' counts not settle: its windows' spread over SETTLED_SPREAD_PCT and twice the other's? */
+export const oneUnsettled = ([a, b]) => Number.isFinite(a) && Number.isFinite(b) && Math.max(a, b) > SETTLED_SPREAD_PCT && Math.max(a, b) > 2 * Math.min(a, b);
+
+/**
+ * Pure: the benches that moved where V8's work moved, not the driver's: less than half of the change
+ * in the driver's own functions (`driverSharePct`, from the profiles), the bytes allocated per
+ * operation within `bytesFloorPct`, and one of the two counts not settled (oneUnsettled). A bench
+ * without a profile or without bytes is not one: the change is judged as counted. Without the last
+ * condition, a driver's change that shows only in V8's functions and allocates nothing (a stack
+ * captured per query, on `batch`) would pass as V8's.
+ */
+export function unsettledBenches(rows, { driverSharePct = {}, bytesFloorPct }) {
+  return rows.filter((r) => r.moved && driverSharePct[r.bench] !== undefined && driverSharePct[r.bench] < 50
+    && r.bytes?.changePct !== null && r.bytes?.changePct !== undefined && Math.abs(r.bytes.changePct) <= bytesFloorPct
+    && oneUnsettled(r.spreads ?? [])).map((r) => r.bench);
+}
 
 /** Pure: a wall time in words: "52 s", "1 min 52 s", "1 h 3 min". */
 export function fmtWallTime(ms) {
@@ -42,11 +66,16 @@ const capitalized = (text) => `${text[0].toUpperCase()}${text.slice(1)}`;
 const signed = (n, digits = 2) => `${n > 0 ? '+' : n < 0 ? '−' : '±'}${Math.abs(n).toFixed(digits)} %`;
 export const signedInt = (n) => `${n > 0 ? '+' : n < 0 ? '−' : '±'}${fmtInt(Math.abs(n))}`;
 
+/** Pure: the change in % from `a` to `b` (b ÷ a − 1), or null unless both are counted. */
+const changeOf = (a, b) => (a > 0 && b > 0 ? (b / a - 1) * 100 : null);
+
 /**
  * Pure: each bench's base and head count per operation and the change in % (head ÷ base − 1: + is
- * more of the count at the head), its floor, and whether it moved: |change| beyond both the threshold
- * and the floor. [{ bench, base, head, changePct, floorPct, moved, cells }] (base, head: a count or
- * null; cells: the two as the table shows them).
+ * more of the count at the head), its floor, whether it moved (|change| beyond both the threshold
+ * and the floor) and whether either side's count was unsteady; with the bytes allocated per operation
+ * counted beside it (results.gate.bytes), those too. [{ bench, base, head, changePct, floorPct, moved,
+ * unsteady, bytes: { base, head, changePct } | null, spreads: [base's, head's windows' spread], cells }]
+ * (base, head: a count or null; cells: the two as the table shows them).
  */
 export function gateRows(results, { threshold, base, head }) {
   return (results.benches ?? []).map((bench) => {
@@ -54,12 +83,15 @@ export function gateRows(results, { threshold, base, head }) {
     const [b, h] = [row(base.label), row(head.label)];
     const perOp = (r) => (r?.ok && r.count?.perOp > 0 ? r.count.perOp : null);
     const [x, y] = [perOp(b), perOp(h)];
-    const changePct = x && y ? (y / x - 1) * 100 : null;
+    const changePct = changeOf(x, y);
     const floorPct = countFloorPct(results.settings?.count, bench.name);
     const moved = changePct !== null && Math.abs(changePct) > threshold && Math.abs(changePct) > floorPct;
+    const unsteady = Boolean(b?.count?.unsteady || h?.count?.unsteady);
+    const counted = results.gate?.bytes?.benches?.[bench.name];
+    const bytes = counted ? { ...counted, changePct: changeOf(counted.base, counted.head) } : null;
     // What stands in a count's cell when there is none: the row's status (failed, n/a) or its absence.
     const cell = (r, n) => (n !== null ? fmtInt(n) : r?.status === 'n/a' ? 'n/a' : r ? 'failed' : 'not run');
-    return { bench: bench.name, base: x, head: y, changePct, floorPct, moved, cells: [cell(b, x), cell(h, y)] };
+    return { bench: bench.name, base: x, head: y, changePct, floorPct, moved, unsteady, bytes, spreads: [b?.count?.spreadPct, h?.count?.spreadPct], cells: [cell(b, x), cell(h, y)] };
   });
 }
 
@@ -102,17 +134,20 @@ export function renderGateComment(results, { verdict, threshold, base, head, wal
   const rows = gateRows(results, { threshold, base, head });
   const moved = rows.filter((r) => r.moved);
   const benches = `${rows.length} bench${rows.length === 1 ? '' : 'es'}`;
-  const quiet = !moved.length && !verdict.regressed && !verdict.failed.length && results.complete !== false;
+  const quiet = !moved.length && !rows.some((r) => r.unsteady) && !verdict.regressed && !verdict.failed.length && results.complete !== false;
   if (quiet) return `${GATE_COMMENT_MARKER}\n✅ mysql-driver-bench: no bench needs more than ${threshold} % more ${counter.noun} (${benches}, ${fmtWallTime(wallMs)})\n`;
 
   const out = [GATE_COMMENT_MARKER, `### mysql-driver-bench: ${counter.perOp}, head against base`, '', ...verdict.lines, ''];
   if (results.complete === false) out.push(`⚠️ The run stopped part-way${results.stoppedBy ? ` (${results.stoppedBy})` : ''}: the benches it did not reach are not run.`, '');
-  out.push('| bench | base | head | change | floor |', '|:--|--:|--:|--:|--:|');
+  // The bytes allocated per operation counted beside the count (results.gate.bytes), in a column of their own.
+  const bytes = rows.some((r) => r.bytes);
+  const bytesCell = (b) => (!b ? '-' : `${b.base === null ? '-' : fmtInt(b.base)} → ${b.head === null ? '-' : fmtInt(b.head)}${b.changePct === null ? '' : ` (${signed(b.changePct)})`}`);
+  out.push(`| bench | base | head | change |${bytes ? ' bytes/op |' : ''} floor |`, `|:--|--:|--:|--:|${bytes ? '--:|' : ''}--:|`);
   for (const r of rows) {
     const change = r.changePct === null ? '-' : r.moved ? `**${signed(r.changePct)}**` : signed(r.changePct);
-    out.push(`| ${r.bench} | ${r.cells[0]} | ${r.cells[1]} | ${change} | ${fmtPct(r.floorPct, 2)} |`);
+    out.push(`| ${r.bench} | ${r.cells[0]} | ${r.cells[1]} | ${change} |${bytes ? ` ${bytesCell(r.bytes)} |` : ''} ${fmtPct(r.floorPct, 2)} |`);
   }
-  out.push('', `${capitalized(counter.perOp)}; + is more at the head; a change within its floor is the count's noise. ${benches}, ${fmtWallTime(wallMs)} in all (installs and captures included).`);
+  out.push('', `${capitalized(counter.perOp)}; + is more at the head; a change within its floor is the count's noise${bytes ? '; bytes/op: the bytes allocated per operation, base → head, counted beside it' : ''}. ${benches}, ${fmtWallTime(wallMs)} in all (installs and captures included).`);
 
   const functions = profiles?.functions ?? {};
   for (const r of moved.filter((m) => functions[m.bench]?.length)) {

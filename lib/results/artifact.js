@@ -15,14 +15,16 @@ export function checkArtifactDir(dir, out) {
 }
 
 /**
- * Copy a finished run's results file `json` (in `out`), its rows' kept profiles and `out`'s replay
- * sets into `dir`. A profile that was pruned is left out (`profile` says so of its row). Returns
- * { dir, results (the copied file's path), profiles (how many rows' profiles), replay (whether the sets were there) }.
+ * Copy a finished run's results file `json` (in `out`), its rows' kept profiles, `out`'s replay sets
+ * and the files `also` names (a companion run's results) into `dir`. A profile that was pruned is left
+ * out (`profile` says so of its row). Returns { dir, results (the copied file's path), profiles (how
+ * many rows' profiles), replay (whether the sets were there) }.
  */
-export function copyArtifact({ out, json, results, dir }) {
+export function copyArtifact({ out, json, results, dir, also = [] }) {
   mkdirSync(dir, { recursive: true });
   const copied = join(dir, basename(json));
   cpSync(json, copied);
+  for (const file of also) cpSync(file, join(dir, basename(file)));
   let profiles = 0;
   for (const bench of results.benches ?? []) {
     for (const row of bench.results ?? []) {

@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { Command } from 'commander';
 import { driverVerdict, registerCiDriver } from '../../lib/cli/commands/ci-driver.js';
-import { GATE_COMMENT_MARKER, NOT_THE_DRIVER, columnsText, driverSharePct, fmtWallTime, gateRows, movedColumns, renderGateComment } from '../../lib/reporting/gate-comment.js';
+import { GATE_COMMENT_MARKER, NOT_THE_DRIVER, columnsText, driverSharePct, fmtWallTime, gateRows, movedColumns, oneUnsettled, renderGateComment, unsettledBenches } from '../../lib/reporting/gate-comment.js';
 import { checkArtifactDir, copyArtifact } from '../../lib/results/artifact.js';
 import { countDeltaPct, countFloorPct } from '../../lib/results/counts.js';
 import { profilePath, windowFile } from '../../lib/replay/profiles.js';
@@ -34,9 +34,10 @@ const OPS = 1000;
 /**
  * A ci-driver run's results as `run` writes them (schema-valid): the base and the head commit as two
  * git rows, each bench's counts per operation from `perOp` ({ bench: [base, head] }, a null count a
- * failed row), the noise floor 0.05 % (select_1000_rows: 0.2 %), each row's profile path.
+ * failed row), the noise floor 0.05 % (select_1000_rows: 0.2 %), each row's profile path, its windows'
+ * spread from `spreads` ({ bench: [base, head] }, 0.01 % where not given).
  */
-function countResults({ base, head, perOp, startedAt = '2026-11-28T10:00:00.000Z' }) {
+function countResults({ base, head, perOp, spreads = {}, startedAt = '2026-11-28T10:00:00.000Z' }) {
   const { schema } = resultsValidator().schema.properties;
   const count = { ...FIXTURE.settings.count, noiseFloorPct: 0.05, benchFloorsPct: { select_1000_rows: 0.2 } };
   const driver = (sha) => ({ ...FIXTURE.drivers[0], name: label(sha), git: { repository: '/r', ref: sha, commit: sha } });
@@ -46,7 +47,7 @@ function countResults({ base, head, perOp, startedAt = '2026-11-28T10:00:00.000Z
     return {
       driver: label(sha), protocol: 'text', ok: true, status: 'ok', error: null, deltaPct,
       deltaSignificant: sha === base ? null : Math.abs(deltaPct) > countFloorPct(count, bench),
-      count: { what: 'instructions', perOp: n, ops: OPS, warmup: 64, windows: [n * OPS], spreadPct: 0.01, profile: profilePath(startedAt, bench, label(sha)) },
+      count: { what: 'instructions', perOp: n, ops: OPS, warmup: 64, windows: [n * OPS], spreadPct: spreads[bench]?.[sha === base ? 0 : 1] ?? 0.01, profile: profilePath(startedAt, bench, label(sha)) },
     };
   };
   return {
@@ -153,16 +154,22 @@ test('a failed row or a run stopped part-way is never the one line; the cell say
 });
 
 /** A tiny callgrind dump: `query` and `parse` with these instructions per operation. */
-const dump = (query, parse) => `events: Ir\nsummary: ${(query + parse) * OPS}\nob=(1) /usr/bin/node\nfl=(1) node_modules/mysql2/lib/x.js\nfn=(1) query\n1 ${query * OPS}\nfn=(2) parse\n2 ${parse * OPS}\ntotals: ${(query + parse) * OPS}\n`;
+const dump = (query, parse, engine = 0) => `events: Ir\nsummary: ${(query + parse + engine) * OPS}\nob=(1) /usr/bin/node\nfl=(1) node_modules/mysql2/lib/x.js\nfn=(1) query\n1 ${query * OPS}\nfn=(2) parse\n2 ${parse * OPS}\n`
+  + `fl=(2) ???\nfn=(3) Builtins_LoadIC\n0 ${engine * OPS}\ntotals: ${(query + parse + engine) * OPS}\n`;
 
-/** An --out as a count run leaves it: the results file, each row's profile, the replay sets, and an older run's profile. */
-function syntheticOut(out, results, json) {
+/**
+ * An --out as a count run leaves it: the results file, each row's profile, the replay sets, and an
+ * older run's profile. A bench named in `engine` has its change in V8's code (a builtin), not the driver's.
+ */
+function syntheticOut(out, results, json, { engine = [] } = {}) {
   mkdirSync(out, { recursive: true });
   writeFileSync(json, JSON.stringify(results));
   for (const bench of results.benches) {
+    const base = bench.results[0].count?.perOp;
     for (const row of bench.results.filter((r) => r.count?.profile)) {
       mkdirSync(join(out, row.count.profile), { recursive: true });
-      writeFileSync(join(out, row.count.profile, windowFile(0)), gzipSync(dump(row.count.perOp - 1000, 1000)));
+      const text = engine.includes(bench.name) ? dump(base - 1000, 1000, row.count.perOp - base) : dump(row.count.perOp - 1000, 1000);
+      writeFileSync(join(out, row.count.profile, windowFile(0)), gzipSync(text));
     }
   }
   mkdirSync(join(out, 'replay', 'do'), { recursive: true });
@@ -192,9 +199,13 @@ test('the artifact: the results file, this run\'s kept profiles and the replay s
   checkArtifactDir(join(dir, 'copy'), out);
 });
 
-/** ci-driver with a stand-in for the count run: it writes `perOp`'s results (and --out's files) where the run would. */
-async function ciDriver(args, { perOp, env = {}, code = 0 }) {
-  const said = { stdout: '', stderr: '', code: null, argv: null };
+/**
+ * ci-driver with a stand-in for the count runs: the count writes `perOp`'s results (and --out's
+ * files) where the run would, the bytes beside it `bytes`' (each bench's base count, unchanged, by
+ * default). `said.argv` is the count's arguments, `said.runs` every run's.
+ */
+async function ciDriver(args, { perOp, bytes = {}, engine = [], spreads = {}, env = {}, code = 0 }) {
+  const said = { stdout: '', stderr: '', code: null, argv: null, runs: [] };
   const program = new Command().exitOverride();
   registerCiDriver(program, {
     stdout: { write: (s) => { said.stdout += s; return true; } },
@@ -202,10 +213,17 @@ async function ciDriver(args, { perOp, env = {}, code = 0 }) {
     env: { MYSQL_DRIVER_BENCH_CACHE: join(dir, 'cache'), ...env },
     setExitCode: (c) => { said.code = c; },
     run: async (argv) => {
-      said.argv = argv;
+      said.runs.push(argv);
       const at = (flag) => argv[argv.indexOf(flag) + 1];
       const [base, head] = at('--drivers').split(',').map((spec) => spec.split('#')[1]);
-      syntheticOut(at('--out'), countResults({ base, head, perOp }), at('--json'));
+      if (at('--count') === 'allocations') {
+        const counted = Object.fromEntries(Object.entries(perOp).map(([bench, [b]]) => [bench, bytes[bench] ?? [b, b]]));
+        mkdirSync(at('--out'), { recursive: true });
+        writeFileSync(at('--json'), JSON.stringify(allocationResults({ base, head, perOp: counted })));
+        return 0;
+      }
+      said.argv = argv;
+      syntheticOut(at('--out'), countResults({ base, head, perOp, spreads }), at('--json'), { engine });
       return code;
     },
   });
@@ -225,9 +243,12 @@ test('ci-driver --comment --artifact: the comment written, the artifact copied, 
   assert.equal(slower.code, 1, slower.stderr);
   const text = readFileSync(comment, 'utf8');
   assert.equal(text.split('\n')[0], GATE_COMMENT_MARKER);
-  assert.match(text, /\| do \| 10,000 \| 12,000 \| \*\*\+20\.00 %\*\* \| 0\.05 % \|/);
+  assert.match(text, /\| do \| 10,000 \| 12,000 \| \*\*\+20\.00 %\*\* \| 10,000 → 10,000 \(±0\.00 %\) \| 0\.05 % \|/, 'the bytes beside the count');
   assert.match(slower.stderr, /the results, 4 rows' profiles and the replay sets were copied to .*mysql-driver-bench-42-1\n/);
   assert.ok(readdirSync(artifact).some((f) => /^ci-driver-[0-9a-f]{7}-[0-9a-f]{7}-\d+\.json$/.test(f)));
+  assert.ok(readdirSync(artifact).some((f) => /^ci-driver-[0-9a-f]{7}-[0-9a-f]{7}-\d+-bytes\.json$/.test(f)), 'the bytes\' results too');
+  assert.deepEqual(slower.runs.map((argv) => argv[argv.indexOf('--count') + 1]), ['allocations', 'instructions'], 'the bytes first: their run captures the sets');
+  assert.ok(slower.runs.every((argv) => !argv.includes('--threshold')), 'ci-driver judges, not the run');
   assert.ok(existsSync(join(artifact, 'replay')) && existsSync(join(artifact, 'profiles')));
   // As a reviewer would: in the directory the download made, the command as the comment gives it.
   const [download, command] = text.split('```sh\n')[1].split('\n');
@@ -266,10 +287,49 @@ test('ci-driver counts the head against its merge-base with --base, names the th
   assert.ok(said.stdout.split('\n').includes(line), said.stdout);
   for (const text of [readFileSync(comment, 'utf8'), readFileSync(summary, 'utf8')]) assert.ok(text.includes(line.replace(/^(\S+)(.*merge-base )(\S+)/, '**$1**$2**$3**')), text);
   const results = JSON.parse(readFileSync(at('--json'), 'utf8'));
-  assert.deepEqual(results.gate, { head: pr, mergeBase: point, baseTip: tip, baseRef: 'main' });
+  const { bytes, ...commits } = results.gate;
+  assert.deepEqual(commits, { head: pr, mergeBase: point, baseTip: tip, baseRef: 'main' });
+  assert.deepEqual(bytes.benches, { do: { base: 10000, head: 10000 } });
   const check = resultsValidator();
   assert.ok(check(results), JSON.stringify(check.errors?.[0]));
   assert.equal(check({ ...results, gate: { ...results.gate, baseTip: 'main' } }), false, 'the schema wants full ids');
+});
+
+test("ci-driver: a bench that moved with its change in V8's code, its bytes unchanged and one count unsettled is unsettled, said and not failed; settled, or with its bytes moved, or in the driver's code, it fails", async () => {
+  const repo = makeDriverRepo(join(dir, 'mysql2-unsettled'));
+  repo.commit('a change off execute\'s path', { 'README.md': 'x\n' });
+  const out = join(dir, 'unsettled-out');
+  const comment = join(dir, 'unsettled-comment.md');
+  const gate = (extra) => ciDriver(['do', 'execute', '--repo', repo.dir, '--base', 'v1', '--out', out, '--comment', comment], { perOp: { do: [10000, 10001], execute: [400000, 415000] }, ...extra });
+  const churn = { execute: [4.39, 1.04] };
+  const v8 = await gate({ engine: ['execute'], spreads: churn });
+  assert.equal(v8.code, 0, v8.stdout);
+  assert.match(v8.stdout, /UNSETTLED: execute: \+3\.75 % instructions per operation \(400,000 → 415,000\), less than half of it in the driver's own functions, the bytes allocated per operation unchanged \(400,000 → 400,000\) and one count unsettled \(its windows 4\.39 % and 1\.04 % apart\): V8's work moved, not the driver's; not failed/);
+  assert.doesNotMatch(v8.stdout, /REGRESSION/);
+  assert.match(readFileSync(comment, 'utf8'), /⚠️ UNSETTLED: execute/);
+  // node-mysql2 5b6206c on batch: a stack captured per query, all in V8's functions, no byte more, both counts settled.
+  const stacks = await gate({ engine: ['execute'], spreads: { execute: [1.24, 1.15] } });
+  assert.equal(stacks.code, 1, 'both counts settled: the driver\'s change, though V8 does the work');
+  assert.match(stacks.stdout, /REGRESSION: execute/);
+  const allocating = await gate({ engine: ['execute'], spreads: churn, bytes: { execute: [400000, 401000] } });
+  assert.equal(allocating.code, 1, 'its bytes moved too: the driver allocates more');
+  assert.match(allocating.stdout, /REGRESSION: execute: the head needs \+3\.75 % more instructions per operation/);
+  const own = await gate({ spreads: churn });
+  assert.equal(own.code, 1, 'the change in the driver\'s own functions');
+  assert.match(own.stdout, /REGRESSION: execute/);
+  // A count whose windows held a full collection twice: said, not judged (deltas.js leaves its Δ uncalled).
+  const shaky = countResults({ base: BASE, head: HEAD, perOp: { execute: [400000, 415000] } });
+  Object.assign(shaky.benches[0].results[1], { deltaSignificant: false });
+  shaky.benches[0].results[1].count.unsteady = true;
+  const said = driverVerdict(shaky, who);
+  assert.equal(said.regressed, false);
+  assert.ok(said.lines.includes('- ⚠️ UNSTEADY: execute: not judged: its count held a one-off event, or a full collection of the heap, in its windows twice'), said.lines.join('\n'));
+  const unsettled = (rows, shares) => unsettledBenches(rows, { driverSharePct: shares, bytesFloorPct: 0.1 });
+  const row = (bench, bytes, spreads = [4, 1], moved = true) => ({ bench, moved, bytes, spreads });
+  assert.deepEqual(unsettled([row('a', { changePct: 0.05 }), row('b', { changePct: 0.2 }), row('c', null), row('d', { changePct: 0 }), row('e', { changePct: 0 }, [4, 1], false), row('f', { changePct: 0 }, [1.2, 1.1]), row('g', { changePct: 0 }, [1.4, 0.1])],
+    { a: 10, b: 10, c: 10, d: 60, e: 10, f: 10, g: 10 }), ['a'],
+    'V8\'s when its bytes stayed, less than half is the driver\'s and one count did not settle; never without bytes or a profile');
+  assert.deepEqual([oneUnsettled([4.39, 1.04]), oneUnsettled([1.24, 1.15]), oneUnsettled([1.4, 0.1]), oneUnsettled([undefined, 3])], [true, false, false, false]);
 });
 
 test('ci-driver refuses an --artifact inside --out and a --comment it cannot write, before the run', async () => {
@@ -333,7 +393,7 @@ test('ci-driver --count allocations: the run counts allocations without --jit-na
   });
   await program.parseAsync(['ci-driver', 'do', '--repo', repo.dir, '--base', 'v1', '--out', out, '--count', 'allocations'], { from: 'user' });
   assert.equal(said.code, 1);
-  assert.deepEqual(said.argv.slice(said.argv.indexOf('--replay'), said.argv.indexOf('--threshold')), ['--replay', '--count', 'allocations']);
+  assert.deepEqual(said.argv.slice(said.argv.indexOf('--replay'), said.argv.indexOf('--out')), ['--replay', '--count', 'allocations'], 'one run: the count is the bytes');
   assert.match(said.stdout, /REGRESSION: do: the head needs \+4\.81 % more bytes allocated per operation than the base \(5,531 → 5,797\), beyond 1 %/);
   assert.match(said.stdout, /^do, beside it: writes\/op 1\.0 → 1\.0 \(±0\.00 %\)/m);
   assert.doesNotMatch(said.stdout, /functions whose/);

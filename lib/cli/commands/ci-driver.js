@@ -1,11 +1,12 @@
 // `mysql-driver-bench ci-driver`: a driver repository's pull-request gate in one command, what the
 // project's action (action.yml) runs. The head and its merge-base with --base (where its branch left
 // the base's line: the base's later commits are not the head's) are two git rows of one count run
-// (--replay --count instructions, or --count's counter: allocations needs no Valgrind); a bench where
-// the head needs more than --threshold % more of the count per operation fails it. The verdict and the
-// Markdown report go to stdout and to the job summary ($GITHUB_STEP_SUMMARY); --comment writes the pull
-// request's comment, --artifact copies what a reviewer reads after the run (the results, kept
-// profiles, replay sets).
+// (--replay --count instructions, or --count's counter: allocations needs no Valgrind), with the bytes
+// allocated per operation counted beside instructions; a bench where the head needs more than
+// --threshold % more of the count per operation fails it, unless V8's work moved and not the driver's
+// (unsettled: said, not failed). The verdict and the Markdown report go to stdout and to the job
+// summary ($GITHUB_STEP_SUMMARY); --comment writes the pull request's comment, --artifact copies what a
+// reviewer reads after the run (the results, the bytes' results, kept profiles, replay sets).
 import { accessSync, appendFileSync, constants, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { DESIGN_BENCHES, selectBenches } from '../../../benchs/index.js';
@@ -15,7 +16,7 @@ import { defaultCacheDir } from '../../drivers/versions.js';
 import { GIT_PACKAGES, mergeBase, openRepository, resolveCommit } from '../../drivers/git.js';
 import { regressionsAgainstBaseline } from '../../results/regressions.js';
 import { renderResultsMarkdown } from '../../reporting/markdown.js';
-import { NOT_THE_DRIVER, TOP_FUNCTIONS, columnsText, driverSharePct, gateCounter, gateRows, movedColumns, renderGateComment, signedInt } from '../../reporting/gate-comment.js';
+import { NOT_THE_DRIVER, TOP_FUNCTIONS, columnsText, driverSharePct, gateCounter, gateRows, movedColumns, renderGateComment, signedInt, unsettledBenches } from '../../reporting/gate-comment.js';
 import { counterNamed, counterNames } from '../../replay/counters/index.js';
 import { runProfileDiffs } from '../../results/profile-diff.js';
 import { checkArtifactDir, copyArtifact } from '../../results/artifact.js';
@@ -49,33 +50,60 @@ export const gateCommits = ({ base, head, tip }) => ({ head: head.commit, mergeB
  * Pure: the verdict on a ci-driver run's results, as Markdown lines in the words of the run's counter
  * (instructions, bytes allocated, …): which benches the head needs more of it for beyond the
  * threshold, or that none does; a row that failed is named too. The first line names the commits
- * (judgedCommits). Returns { regressed: bool, failed: [..], lines: [..] }.
+ * (judgedCommits). A bench in `unsettled` (unsettledBenches: V8's work moved, not the driver's) and one
+ * whose count was unsteady are said, and are not regressions. Returns { regressed: bool, failed: [..],
+ * unsettled: [..], lines: [..] }.
  */
-export function driverVerdict(results, { threshold, base, head, tip }) {
+export function driverVerdict(results, { threshold, base, head, tip, unsettled = [] }) {
   const { perOp } = gateCounter(results);
-  const found = regressionsAgainstBaseline(results, threshold);
+  const rows = gateRows(results, { threshold, base, head });
+  const unsteady = rows.filter((r) => r.unsteady).map((r) => r.bench);
+  const found = regressionsAgainstBaseline(results, threshold).filter((r) => !unsettled.includes(r.bench));
   const failed = results.benches.flatMap((b) => b.results.filter((r) => r.status === 'failed').map((r) => `${b.name} · ${r.driver}: ${r.error ?? 'failed'}`));
   // Δ is the head's count over the base's − 1: + is more of it, as the line says it.
   const more = (pct) => `${pct > 0 ? '+' : ''}${pct.toFixed(2)} %`;
-  const counts = (r) => (r.counts?.every(Number.isFinite) ? ` (${r.counts.map((n) => Math.round(n).toLocaleString('en-US')).join(' → ')})` : '');
+  const fmt = (n) => Math.round(n).toLocaleString('en-US');
+  const counts = (r) => (r.counts?.every(Number.isFinite) ? ` (${r.counts.map(fmt).join(' → ')})` : '');
   const lines = [`${judgedCommits({ base, head, tip })}, ${perOp}, threshold ${threshold} %:`];
   if (found.length) {
     lines.push('', ...found.map((r) => `- ❌ REGRESSION: ${r.bench}: the head needs ${more(r.deltaPct)} more ${perOp} than the base${counts(r)}, beyond ${threshold} %`));
   } else if (!failed.length) {
     lines.push('', `- ✅ no bench needs more than ${threshold} % more ${perOp} (beyond the count's noise floor)`);
   }
+  const said = rows.filter((r) => unsettled.includes(r.bench)).map((r) => `- ⚠️ UNSETTLED: ${r.bench}: ${more(r.changePct)} ${perOp} (${fmt(r.base)} → ${fmt(r.head)}), `
+    + `less than half of it in the driver's own functions, the bytes allocated per operation unchanged (${fmt(r.bytes.base)} → ${fmt(r.bytes.head)}) `
+    + `and one count unsettled (its windows ${r.spreads.map((x) => `${x.toFixed(2)} %`).join(' and ')} apart): V8's work moved, not the driver's; not failed`);
+  said.push(...unsteady.map((bench) => `- ⚠️ UNSTEADY: ${bench}: not judged: its count held a one-off event, or a full collection of the heap, in its windows twice`));
+  if (said.length) lines.push(...(found.length || !failed.length ? [] : ['']), ...said);
   if (failed.length) lines.push('', ...failed.map((f) => `- ❌ FAILED: ${f}`));
-  return { regressed: found.length > 0, failed, lines };
+  return { regressed: found.length > 0, failed, unsettled: [...unsettled], lines };
 }
 
-/** The run command's arguments for a head and a base commit (its merge-base) of `repo`, counted by `count` (a counter's name). */
-export function runArguments({ repo, pkg, base, head, benches, threshold, out, json, count = CI_DRIVER_COUNT }) {
+/**
+ * The run command's arguments for a head and a base commit (its merge-base) of `repo`, counted by
+ * `count` (a counter's name). The run judges nothing itself (no --threshold): ci-driver does, with
+ * the bytes and the profiles beside the count.
+ */
+export function runArguments({ repo, pkg, base, head, benches, out, json, count = CI_DRIVER_COUNT }) {
   const row = (ref) => `${pkg ? `${pkg}@` : ''}git:${repo}#${ref}`;
   // With V8's JIT names in both rows: a profile diff names the driver's functions, with no second
   // count. Only a Valgrind counter keeps profiles.
   const names = counterNamed(count).tool ? ['--jit-names'] : [];
   return [...benches, '--drivers', `${row(base)},${row(head)}`, '--baseline', row(base),
-    '--replay', '--count', count, ...names, '--threshold', String(threshold), '--out', out, '--json', json];
+    '--replay', '--count', count, ...names, '--out', out, '--json', json];
+}
+
+// What is counted beside a count that runs under Valgrind: the bytes allocated per operation, natively
+// in seconds, which tell a step of the driver's from V8's (unsettledBenches).
+export const BYTES_COUNT = 'allocations';
+
+/** Pure: each bench's bytes allocated per operation at the base and the head row: { [bench]: { base, head } }, a row not counted null. */
+export function bytesByBench(results, { base, head }) {
+  const perOp = (bench, label) => {
+    const row = bench.results.find((r) => r.driver === label);
+    return row?.ok && row.count?.perOp > 0 ? row.count.perOp : null;
+  };
+  return Object.fromEntries((results.benches ?? []).map((b) => [b.name, { base: perOp(b, base.label), head: perOp(b, head.label) }]));
 }
 
 /**
@@ -132,6 +160,7 @@ export function registerCiDriver(program, { stdout, stderr, env, run, setExitCod
     .option('-o, --out <dir>', 'where the results JSON and the replay sets go (default: ci-driver/ in the cache directory, outside the repository)')
     .option('--comment <file>', "write the pull request's comment here (Markdown; scripts/pr-comment.js posts it): one line when no bench moved, else the verdict, the table and the profile command")
     .option('--artifact <dir>', 'copy what a reviewer reads after the run here: the results JSON, its rows\' kept profiles and the replay sets (outside --out; action.yml uploads it)')
+    .option('--no-bytes', `count no bytes allocated per operation beside instructions (by default they are, natively, in seconds: a bench that moved with less than half of its change in the driver's own functions and its bytes unchanged is V8's, said and not failed)`)
     .option('--smoke', 'an eighth of the operations counted: that the gate runs, not figures to keep')
     .option('-q, --quiet', 'no progress lines on stderr')
     .option('--debug', 'print stack traces on errors')
@@ -160,25 +189,32 @@ The allocation gate, in seconds and without Valgrind (bytes allocated and writes
       if (opts.comment) checkWritableDir('--comment', opts.comment);
       if (opts.artifact) checkArtifactDir(opts.artifact, out);
       const started = Date.now();
-      const json = join(out, `ci-driver-${short(base)}-${short(head)}-${Date.now()}.json`);
-      const argv = runArguments({ repo: repo.dir, pkg: opts.package, base, head, benches, threshold: opts.threshold, out, json, count: opts.count });
-      if (opts.smoke) argv.push('--smoke');
-      if (opts.quiet) argv.push('--quiet');
-      if (opts.debug) argv.push('--debug');
-      const code = await run(argv);
+      const stamp = `${short(base)}-${short(head)}-${Date.now()}`;
+      const json = join(out, `ci-driver-${stamp}.json`);
+      const flags = [...(opts.smoke ? ['--smoke'] : []), ...(opts.quiet ? ['--quiet'] : []), ...(opts.debug ? ['--debug'] : [])];
+      const rowsOf = (count, file) => [...runArguments({ repo: repo.dir, pkg: opts.package, base, head, benches, out, json: file, count }), ...flags];
+      // The bytes first: their run captures the replay sets, which the count then reads.
+      const withBytes = opts.bytes && counterNamed(opts.count).tool;
+      const bytesJson = withBytes ? join(out, `ci-driver-${stamp}-bytes.json`) : null;
+      const bytesCode = withBytes ? await run(rowsOf(BYTES_COUNT, bytesJson)) : EXIT.OK;
+      const code = await run(rowsOf(opts.count, json));
       if (!existsSync(json)) return setExitCode(code); // refused or stopped before any row: its one line is said
       const wallMs = Date.now() - started;
       const results = JSON.parse(readFileSync(json, 'utf8'));
       const rowOf = (sha) => results.drivers.find((d) => d.git?.commit === sha);
       const rows = { base: { label: rowOf(base).name, commit: base }, head: { label: rowOf(head).name, commit: head } };
       const judged = { ...rows, tip: { ref: opts.base, commit: tip } };
-      // The three commits, full, for a script: in the results file, before the artifact copies it.
-      results.gate = gateCommits(judged);
+      // The three commits, full, and the bytes counted beside the count, for a script and the
+      // comment: in the results file, before the artifact copies it.
+      const bytesResults = bytesJson && existsSync(bytesJson) ? JSON.parse(readFileSync(bytesJson, 'utf8')) : null;
+      if (withBytes && !bytesResults && !opts.quiet) stderr.write(`the bytes allocated per operation were not counted (exit ${bytesCode}): every bench that moved is judged by its count alone\n`);
+      results.gate = { ...gateCommits(judged), ...(bytesResults ? { bytes: { file: basename(bytesJson), benches: bytesByBench(bytesResults, rows) } } : {}) };
       writeFileSync(json, serialize(results));
-      const verdict = driverVerdict(results, { threshold: opts.threshold, ...judged });
-      stdout.write(`\n${verdict.lines.join('\n').replace(/\*\*/g, '')}\n`);
       const { perOp } = gateCounter(results);
       const profiles = movedFunctions(results, json, { threshold: opts.threshold, ...rows });
+      const unsettled = unsettledBenches(gateRows(results, { threshold: opts.threshold, ...rows }), { driverSharePct: profiles.driverSharePct, bytesFloorPct: counterNamed(BYTES_COUNT).noiseFloorPct });
+      const verdict = driverVerdict(results, { threshold: opts.threshold, ...judged, unsettled });
+      stdout.write(`\n${verdict.lines.join('\n').replace(/\*\*/g, '')}\n`);
       for (const [bench, list] of Object.entries(profiles.functions)) {
         stdout.write(`${bench}, the functions whose ${perOp} changed most: ${list.map((f) => `${f.name} ${signedInt(f.deltaPerOp)}`).join(', ')}\n`);
         if (profiles.driverSharePct[bench] < 50) stdout.write(`  ${NOT_THE_DRIVER}\n`);
@@ -189,7 +225,7 @@ The allocation gate, in seconds and without Valgrind (bytes allocated and writes
         appendFileSync(summary, `${[`### mysql-driver-bench: ${perOp}, head against base`, '', ...verdict.lines, '', renderResultsMarkdown(results)].join('\n')}\n`);
         if (!opts.quiet) stderr.write(`the verdict and the report were added to ${resolve(summary)}\n`);
       }
-      const copied = opts.artifact ? copyArtifact({ out, json, results, dir: resolve(opts.artifact) }) : null;
+      const copied = opts.artifact ? copyArtifact({ out, json, results, dir: resolve(opts.artifact), also: bytesResults ? [bytesJson] : [] }) : null;
       const what = ['the results', ...(copied?.profiles ? [`${copied.profiles} rows' profiles`] : []), ...(copied?.replay ? ['the replay sets'] : [])];
       if (copied && !opts.quiet) stderr.write(`${what.slice(0, -1).join(', ')}${what.length > 1 ? ' and ' : ''}${what.at(-1)} were copied to ${copied.dir}\n`);
       if (opts.comment) {
