@@ -12,6 +12,7 @@ import { runWake } from './measuring/host/wake.js';
 import { defaultPlacement } from './common/placement.js';
 import { connectionFlags } from './server/session.js';
 import { countSettings, counterNamed } from './replay/counters/index.js';
+import { usageError } from './common/errors.js';
 
 /**
  * What the results record of a run (results.settings), every field.
@@ -91,6 +92,9 @@ async function expandDrivers(opts) {
 
 /** Resolve a run's options once: the frozen RunPlan. */
 export async function resolveRun(opts, benches) {
+  if (opts.collectedStart && !(opts.count && counterNamed(opts.count).tool)) {
+    throw usageError('--collected-start is a second heap state for a count under Valgrind: it needs --replay --count instructions (or cycles)', 'add --replay --count instructions, or drop --collected-start');
+  }
   const { drivers, releaseRanges } = await expandDrivers(opts);
   const asked = { ...opts, drivers, releaseRanges };
   const { settings } = resolveSettings(asked, benches);
@@ -102,7 +106,7 @@ export async function resolveRun(opts, benches) {
     settings: {
       ...settings,
       // What makes two counts comparable (compare refuses runs that differ in any of it).
-      ...(opts.count ? { count: countSettings(counterNamed(opts.count), { jitNames: Boolean(opts.jitNames) }) } : {}),
+      ...(opts.count ? { count: countSettings(counterNamed(opts.count), { jitNames: Boolean(opts.jitNames), collectedStart: Boolean(opts.collectedStart) }) } : {}),
       ...(opts.shard ? { shard: opts.shard } : {}),
       ...Object.fromEntries(recorded),
     },

@@ -2,32 +2,34 @@
 // A driver's history replayed as the gate (docs/ci.md#the-gate-on-a-drivers-history): each commit
 // judged against its parent as ci-driver judges a pull request against its merge-base, from one count
 // run whose rows are the history's commits (and one --count allocations run of the same rows, the
-// bytes beside it). With the benches' paths (which commit changes what each bench runs), it says which
+// bytes beside it, and one --collected-start run of the same rows: a bench that moved is judged as
+// ci-driver judges it, from both heap states). With the benches' paths (which commit changes what each bench runs), it says which
 // pull requests would have failed wrongly, which report a change they did not make, the largest
 // off-path move per bench, and every real step with whether it is called and its functions.
-//   node scripts/gate-history.js --counts <run.json> [--bytes <allocations.json>] --pairs <pairs.json>
-//     [--paths <paths.json>] [--threshold 1] [--json <file>]
+//   node scripts/gate-history.js --counts <run.json> [--bytes <allocations.json>] [--collected <run.json>]
+//     --pairs <pairs.json> [--paths <paths.json>] [--threshold 1] [--json <file>]
 // pairs.json: [{ head, base, subject }] (full commit ids: each commit and the row of its parent's code);
 // paths.json: [{ sha, benches: { <bench>: { touches } } }] (short ids, as the coverage gives them).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { applyDeltas } from '../lib/results/deltas.js';
-import { driverVerdict, bytesByBench } from '../lib/cli/commands/ci-driver.js';
+import { driverVerdict, countsByBench } from '../lib/cli/commands/ci-driver.js';
 import { TOP_FUNCTIONS, driverSharePct, gateRows, unsettledBenches } from '../lib/reporting/gate-comment.js';
 import { runProfileDiffs } from '../lib/results/profile-diff.js';
-import { counterNamed } from '../lib/replay/counters/index.js';
+import { countFloorPct } from '../lib/results/counts.js';
 
 const { values: opts } = parseArgs({ options: {
-  counts: { type: 'string' }, bytes: { type: 'string' }, pairs: { type: 'string' }, paths: { type: 'string' },
+  counts: { type: 'string' }, bytes: { type: 'string' }, collected: { type: 'string' }, pairs: { type: 'string' }, paths: { type: 'string' },
   threshold: { type: 'string', default: '1' }, json: { type: 'string' },
 } });
 if (!opts.counts || !opts.pairs) {
-  process.stderr.write('usage: node scripts/gate-history.js --counts <run.json> [--bytes <allocations.json>] --pairs <pairs.json> [--paths <paths.json>] [--threshold 1] [--json <file>]\n');
+  process.stderr.write('usage: node scripts/gate-history.js --counts <run.json> [--bytes <allocations.json>] [--collected <run.json>] --pairs <pairs.json> [--paths <paths.json>] [--threshold 1] [--json <file>]\n');
   process.exit(2);
 }
 const read = (file) => JSON.parse(readFileSync(file, 'utf8'));
 const counts = read(opts.counts);
 const bytes = opts.bytes ? read(opts.bytes) : null;
+const collectedRun = opts.collected ? read(opts.collected) : null;
 const pairs = read(opts.pairs);
 const paths = opts.paths ? new Map(read(opts.paths).map((p) => [p.sha.slice(0, 7), p.benches])) : null;
 const threshold = Number(opts.threshold);
@@ -54,9 +56,17 @@ for (const { head: headSha, base: baseSha, subject } of pairs) {
   const head = rowOf(counts, headSha);
   if (!base || !head) throw new Error(`no row for ${!base ? baseSha : headSha} in ${opts.counts}`);
   const run = pairRun(counts, base, head);
-  if (bytes) {
-    const b = { base: rowOf(bytes, baseSha), head: rowOf(bytes, headSha) };
-    if (b.base && b.head) run.gate = { bytes: { file: opts.bytes, benches: bytesByBench(bytes, b) } };
+  run.gate = {};
+  const beside = (companion) => {
+    const two = { base: rowOf(companion, baseSha), head: rowOf(companion, headSha) };
+    return two.base && two.head ? countsByBench(companion, two) : null;
+  };
+  if (bytes && beside(bytes)) run.gate.bytes = { file: opts.bytes, benches: beside(bytes) };
+  // As ci-driver: a bench that moved beyond the threshold, from the collected heap's run too.
+  const first = gateRows(run, { threshold, base, head });
+  const again = first.filter((r) => r.moved && !r.unsteady).map((r) => r.bench);
+  if (collectedRun && again.length && beside(collectedRun)) {
+    run.gate.collected = { file: opts.collected, benches: Object.fromEntries(Object.entries(beside(collectedRun)).filter(([bench]) => again.includes(bench))) };
   }
   const rows = gateRows(run, { threshold, base, head });
   const moved = rows.filter((r) => r.moved).map((r) => r.bench);
@@ -67,14 +77,14 @@ for (const { head: headSha, base: baseSha, subject } of pairs) {
     functions[bench] = diff.rows.slice(0, 3).map((r) => `${r.name} ${r.selfDelta > 0 ? '+' : ''}${Math.round(r.selfDelta)}`);
     shares[bench] = Math.round(driverSharePct(diff));
   }
-  const unsettled = bytes ? unsettledBenches(rows, { driverSharePct: shares, bytesFloorPct: counterNamed('allocations').noiseFloorPct }) : [];
+  const unsettled = bytes ? unsettledBenches(rows, { driverSharePct: shares, bytesFloorOf: (bench) => countFloorPct(bytes.settings?.count, bench) }) : [];
   const verdict = driverVerdict(run, { threshold, base, head, unsettled });
   const failed = new Set(verdict.lines.filter((l) => l.includes('REGRESSION: ')).map((l) => /REGRESSION: (\w+):/.exec(l)[1]));
   const onPath = paths?.get(headSha.slice(0, 7));
   judged.push({
     head: headSha.slice(0, 7), base: baseSha.slice(0, 7), subject,
     benches: rows.map((r) => ({
-      bench: r.bench, changePct: r.changePct, floorPct: r.floorPct, bytesPct: r.bytes?.changePct ?? null,
+      bench: r.bench, changePct: r.changePct, judgedPct: r.judgedPct, collectedPct: r.collected?.changePct ?? null, floorPct: r.floorPct, bytesPct: r.bytes?.changePct ?? null,
       onPath: onPath ? Boolean(onPath[r.bench]?.touches) : null,
       reported: r.changePct !== null && Math.abs(r.changePct) > r.floorPct && !r.unsteady,
       failed: failed.has(r.bench), moved: r.moved, unsettled: unsettled.includes(r.bench), unsteady: r.unsteady,
@@ -105,11 +115,11 @@ const largestOff = Object.fromEntries(benches.map((name) => {
   return [name, worst ? { commit: worst.commit, changePct: worst.changePct } : null];
 }));
 const steps = all.filter((b) => b.onPath !== false && b.changePct !== null && Math.abs(b.changePct) >= threshold)
-  .map((b) => ({ commit: b.commit, bench: b.bench, changePct: b.changePct, called: b.moved && !b.unsettled && !b.unsteady, functions: b.functions }));
+  .map((b) => ({ commit: b.commit, bench: b.bench, changePct: b.changePct, judgedPct: b.judgedPct, called: Math.abs(b.judgedPct) > threshold && !b.unsettled && !b.unsteady, functions: b.functions }));
 lines.push('', `pull requests failed on a bench their diff leaves alone: ${wrongFails.length}${wrongFails.length ? ` (${wrongFails.join(', ')})` : ''}`);
 lines.push(`pull requests reporting a change beyond the floor on a bench their diff leaves alone: ${wrongReports.length}${wrongReports.length ? ` (${wrongReports.join(', ')})` : ''}`);
 lines.push(`largest move off a bench's path: ${benches.map((n) => `${n} ${largestOff[n] ? `${fmtPct(largestOff[n].changePct)} (${largestOff[n].commit})` : '-'}`).join(', ')}`);
 lines.push(`steps of ${threshold} % or more on a bench's path: ${steps.length}, called ${steps.filter((s) => s.called).length}`);
-for (const s of steps) lines.push(`  ${s.commit} ${s.bench} ${fmtPct(s.changePct)}: ${s.called ? 'called' : 'NOT called'}; ${s.functions.join(', ') || 'no functions'}`);
+for (const s of steps) lines.push(`  ${s.commit} ${s.bench} ${fmtPct(s.changePct)}${s.judgedPct !== s.changePct ? ` (judged ${fmtPct(s.judgedPct)})` : ''}: ${s.called ? 'called' : 'NOT called'}; ${s.functions.join(', ') || 'no functions'}`);
 process.stdout.write(`${lines.join('\n')}\n`);
 if (opts.json) writeFileSync(opts.json, `${JSON.stringify({ threshold, judged, summary: { wrongFails, wrongReports, largestOff, steps } }, null, 2)}\n`);

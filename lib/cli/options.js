@@ -68,6 +68,7 @@ export function addMeasureOptions(cmd) {
     .option('--replay', "client cost: each driver answered in its own process by the server's recorded replies (no socket, no server in the figure); replay sets are captured from the server first where missing, and kept in <out>/replay")
     .option('--count <what>', `with --replay: ${counterNames().map((name) => `'${name}' ${counterNamed(name).help}`).join('; ')} instead of timing it`, parseCount)
     .option('--jit-names', "with --count: name V8's JIT code (a driver's functions) in the kept profiles from V8's perf map; it adds about 0.4 % to a count, so compare pairs such runs only with each other")
+    .option('--collected-start', "with --count instructions: each bench's worker collects its heap in full twice before the driver loads, a second heap state from which ci-driver counts a bench that moved again (compare pairs such runs only with each other)")
     .option('--recapture', 'with --replay: capture every replay set again from the server, even where one is stored')
     .option('--reinstall', "install the run's driver releases, and extract and install its git commits, again, even where the cache has them")
     .option('--latency', 'wide table: p50, p90, p99 and max latency, the window-to-window spread, and the cost per operation (client CPU, GC, server CPU)')

@@ -87,7 +87,7 @@ export const primerOf = (benches) => [...DESIGN_BENCHES, ...benches.filter((b) =
 const onePackage = (drivers) => drivers.length > 1 && new Set(drivers.map((d) => d.packageName ?? d.name.split('@')[0])).size === 1;
 
 /** A row's benches: each one's cell (n/a, failed, or an item to count: its set, and sized by the counter). */
-function rowCells({ counter, benches, driver, context, smoke }) {
+function rowCells({ counter, benches, driver, context, smoke, collectedStart = false }) {
   return benches.map((bench) => {
     const plan = planFor(bench, driver, context);
     const na = notApplicableReason(plan);
@@ -98,7 +98,7 @@ function rowCells({ counter, benches, driver, context, smoke }) {
     const sized = counter.size(decodeConversation(set));
     // --smoke: an eighth of the operations: that the count runs, not a figure to keep.
     const { warmup, ops } = smoke ? { warmup: Math.max(64, sized.warmup / 8), ops: Math.max(8, sized.ops / 8) } : sized;
-    return { bench, plan, digest: set.digest, item: { bench: bench.name, benches: addedBenchSources(), set: file, warmup, ops } };
+    return { bench, plan, digest: set.digest, item: { bench: bench.name, benches: addedBenchSources(), set: file, warmup, ops, ...(collectedStart ? { collectedStart } : {}) } };
   });
 }
 
@@ -118,7 +118,7 @@ async function countRow({ counter, driver, cells, primerCells, only = null, cont
   const warm = counter.warmWindows ?? 0;
   const kept = (c) => (profiles ? profilePath(profiles.startedAt, c.bench.name, named ? `${driver.name}+names` : driver.name) : null);
   // What the process counts, which names its sandbox: the harness's code, the row's, the benches and their sets.
-  const what = (c) => [c.item.bench, c.digest, c.item.warmup, c.item.ops];
+  const what = (c) => [c.item.bench, c.digest, c.item.warmup, c.item.ops, ...(c.item.collectedStart ? ['collected'] : [])];
   const run = (list, keep) => new Promise((resolve, reject) => {
     const outcomes = new Map();
     countItems({
@@ -179,9 +179,10 @@ export async function countRun({ counter, benches, primerBenches = benches, driv
       entries[k].left--;
       report();
     };
+    const collectedStart = Boolean(results.settings.count?.collectedStart);
     const rows = drivers.map((driver, d) => {
-      const primerCells = rowCells({ counter, benches: primerBenches, driver, context, smoke });
-      return { driver, d, primerCells, cells: benches.map((b) => primerCells[primerBenches.indexOf(b)] ?? rowCells({ counter, benches: [b], driver, context, smoke })[0]) };
+      const primerCells = rowCells({ counter, benches: primerBenches, driver, context, smoke, collectedStart });
+      return { driver, d, primerCells, cells: benches.map((b) => primerCells[primerBenches.indexOf(b)] ?? rowCells({ counter, benches: [b], driver, context, smoke, collectedStart })[0]) };
     });
     for (const { d, cells } of rows) cells.forEach((c, k) => { if (c.row) fill(d)(k, c.row); });
     let next = 0;

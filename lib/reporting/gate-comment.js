@@ -15,8 +15,13 @@ export const GATE_COMMENT_MARKER = '<!-- mysql-driver-bench gate -->';
 // Functions listed under a bench that moved: enough to name the change, short enough for a comment.
 export const TOP_FUNCTIONS = 5;
 
-/** Pure: is a function of a profile diff ({ where }) the driver's own code (its checkout or its package)? */
-const isDriverCode = (f) => /^<driver>\/|(?:^|\/)node_modules\//.test(f.where ?? '');
+/** Pure: is a function of a profile diff ({ where }) the driver's own code (its checkout or its package, or the harness's, inlined into)? */
+// The harness's own functions (its adapter's call into the driver, the bench's operation) are the same
+// code at the base and the head: what changed in them is the driver's code TurboFan inlined into them.
+const isDriverCode = (f) => /^<driver>\/|^<harness>\/|(?:^|\/)node_modules\//.test(f.where ?? '');
+
+/** Pure: a moved function's place, as the comment and the log say it: its file, and for the harness's, that the driver's code is inlined there. */
+export const functionPlace = (f) => (!f.where ? '' : f.where.startsWith('<harness>/') ? ` (${f.where}, the driver's code inlined into it)` : ` (${f.where})`);
 
 // Said under a bench whose change is mostly outside the driver's code (a path V8 keeps recompiling
 // settles on other code when other work came before it in the process).
@@ -36,14 +41,14 @@ export const oneUnsettled = ([a, b]) => Number.isFinite(a) && Number.isFinite(b)
 /**
  * Pure: the benches that moved where V8's work moved, not the driver's: less than half of the change
  * in the driver's own functions (`driverSharePct`, from the profiles), the bytes allocated per
- * operation within `bytesFloorPct`, and one of the two counts not settled (oneUnsettled). A bench
+ * operation within their floor (`bytesFloorOf(bench)`, in %), and one of the two counts not settled (oneUnsettled). A bench
  * without a profile or without bytes is not one: the change is judged as counted. Without the last
  * condition, a driver's change that shows only in V8's functions and allocates nothing (a stack
  * captured per query, on `batch`) would pass as V8's.
  */
-export function unsettledBenches(rows, { driverSharePct = {}, bytesFloorPct }) {
+export function unsettledBenches(rows, { driverSharePct = {}, bytesFloorOf }) {
   return rows.filter((r) => r.moved && driverSharePct[r.bench] !== undefined && driverSharePct[r.bench] < 50
-    && r.bytes?.changePct !== null && r.bytes?.changePct !== undefined && Math.abs(r.bytes.changePct) <= bytesFloorPct
+    && r.bytes?.changePct !== null && r.bytes?.changePct !== undefined && Math.abs(r.bytes.changePct) <= bytesFloorOf(r.bench)
     && oneUnsettled(r.spreads ?? [])).map((r) => r.bench);
 }
 
@@ -70,12 +75,25 @@ export const signedInt = (n) => `${n > 0 ? '+' : n < 0 ? '−' : '±'}${fmtInt(M
 const changeOf = (a, b) => (a > 0 && b > 0 ? (b / a - 1) * 100 : null);
 
 /**
+ * Pure: the change a gate judges from two counts of a bench, each heap state's (head ÷ base − 1, in %):
+ * the smaller when both say the same direction, none (0) when they disagree; the first alone when
+ * there is no second.
+ */
+export function judgedChange(first, second) {
+  if (second === null || second === undefined || first === null) return first;
+  if (Math.sign(first) !== Math.sign(second)) return 0;
+  return Math.abs(second) < Math.abs(first) ? second : first;
+}
+
+/**
  * Pure: each bench's base and head count per operation and the change in % (head ÷ base − 1: + is
  * more of the count at the head), its floor, whether it moved (|change| beyond both the threshold
  * and the floor) and whether either side's count was unsteady; with the bytes allocated per operation
- * counted beside it (results.gate.bytes), those too. [{ bench, base, head, changePct, floorPct, moved,
- * unsteady, bytes: { base, head, changePct } | null, spreads: [base's, head's windows' spread], cells }]
- * (base, head: a count or null; cells: the two as the table shows them).
+ * counted beside it (results.gate.bytes), those too; with the bench counted again from a collected
+ * heap (results.gate.collected, where it moved), that count and the change judged (judgedChange).
+ * [{ bench, base, head, changePct, judgedPct, floorPct, moved, unsteady, bytes, collected: { base,
+ * head, changePct } | null, spreads: [base's, head's windows' spread], cells }] (base, head: a count
+ * or null; cells: the two as the table shows them).
  */
 export function gateRows(results, { threshold, base, head }) {
   return (results.benches ?? []).map((bench) => {
@@ -87,11 +105,17 @@ export function gateRows(results, { threshold, base, head }) {
     const floorPct = countFloorPct(results.settings?.count, bench.name);
     const moved = changePct !== null && Math.abs(changePct) > threshold && Math.abs(changePct) > floorPct;
     const unsteady = Boolean(b?.count?.unsteady || h?.count?.unsteady);
-    const counted = results.gate?.bytes?.benches?.[bench.name];
-    const bytes = counted ? { ...counted, changePct: changeOf(counted.base, counted.head) } : null;
+    const beside = (what) => {
+      const counted = results.gate?.[what]?.benches?.[bench.name];
+      return counted ? { ...counted, changePct: changeOf(counted.base, counted.head) } : null;
+    };
+    const [bytes, collected] = [beside('bytes'), beside('collected')];
     // What stands in a count's cell when there is none: the row's status (failed, n/a) or its absence.
     const cell = (r, n) => (n !== null ? fmtInt(n) : r?.status === 'n/a' ? 'n/a' : r ? 'failed' : 'not run');
-    return { bench: bench.name, base: x, head: y, changePct, floorPct, moved, unsteady, bytes, spreads: [b?.count?.spreadPct, h?.count?.spreadPct], cells: [cell(b, x), cell(h, y)] };
+    return {
+      bench: bench.name, base: x, head: y, changePct, judgedPct: judgedChange(changePct, collected?.changePct), floorPct, moved, unsteady, bytes, collected,
+      spreads: [b?.count?.spreadPct, h?.count?.spreadPct], cells: [cell(b, x), cell(h, y)],
+    };
   });
 }
 
@@ -144,15 +168,17 @@ export function renderGateComment(results, { verdict, threshold, base, head, wal
   const bytesCell = (b) => (!b ? '-' : `${b.base === null ? '-' : fmtInt(b.base)} → ${b.head === null ? '-' : fmtInt(b.head)}${b.changePct === null ? '' : ` (${signed(b.changePct)})`}`);
   out.push(`| bench | base | head | change |${bytes ? ' bytes/op |' : ''} floor |`, `|:--|--:|--:|--:|${bytes ? '--:|' : ''}--:|`);
   for (const r of rows) {
-    const change = r.changePct === null ? '-' : r.moved ? `**${signed(r.changePct)}**` : signed(r.changePct);
+    const first = r.changePct === null ? '-' : r.moved ? `**${signed(r.changePct)}**` : signed(r.changePct);
+    const change = r.collected?.changePct !== null && r.collected?.changePct !== undefined ? `${first} (collected ${signed(r.collected.changePct)})` : first;
     out.push(`| ${r.bench} | ${r.cells[0]} | ${r.cells[1]} | ${change} |${bytes ? ` ${bytesCell(r.bytes)} |` : ''} ${fmtPct(r.floorPct, 2)} |`);
   }
-  out.push('', `${capitalized(counter.perOp)}; + is more at the head; a change within its floor is the count's noise${bytes ? '; bytes/op: the bytes allocated per operation, base → head, counted beside it' : ''}. ${benches}, ${fmtWallTime(wallMs)} in all (installs and captures included).`);
+  const again = rows.some((r) => r.collected) ? '; collected: a bench that moved, counted again from a heap collected before the driver loads, the smaller change judged' : '';
+  out.push('', `${capitalized(counter.perOp)}; + is more at the head; floor: the count's spread between runs, or how far a commit that leaves the bench's path alone moved it, whichever is wider: a change within it is not called${bytes ? '; bytes/op: the bytes allocated per operation, base → head, counted beside it' : ''}${again}. ${benches}, ${fmtWallTime(wallMs)} in all (installs and captures included).`);
 
   const functions = profiles?.functions ?? {};
   for (const r of moved.filter((m) => functions[m.bench]?.length)) {
     out.push('', `**${r.bench}**, the functions whose ${counter.perOp} changed most:`, '');
-    out.push(...functions[r.bench].slice(0, TOP_FUNCTIONS).map((f) => `- \`${f.name}\`${f.where ? ` (${f.where})` : ''} ${signedInt(f.deltaPerOp)}`));
+    out.push(...functions[r.bench].slice(0, TOP_FUNCTIONS).map((f) => `- \`${f.name}\`${functionPlace(f)} ${signedInt(f.deltaPerOp)}`));
     if ((profiles.driverSharePct?.[r.bench] ?? 100) < 50) out.push('', NOT_THE_DRIVER);
   }
   const own = movedColumns(results, { threshold, base, head });

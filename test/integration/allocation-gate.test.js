@@ -38,7 +38,7 @@ test('ci-driver --count allocations: a head allocating 64 KB more a query fails,
   const more = await gate(['--base', 'v1']);
   if (process.env.ALLOCATION_GATE_TEST_LOG) writeFileSync(process.env.ALLOCATION_GATE_TEST_LOG, `$ ci-driver … (exit ${more.code})\n--- stderr\n${more.stderr}--- stdout\n${more.stdout}--- comment\n${more.comment}`);
   assert.equal(more.code, 1, more.stderr);
-  assert.match(more.stderr, /^REGRESSION: do · mysql2@[\d.]+\+[0-9a-f]{7}: \+\d+\.\d+ % more bytes\/op \([\d,]+ → [\d,]+\) against mysql2@[\d.]+\+[0-9a-f]{7}, beyond --threshold 1 %$/m);
+  assert.doesNotMatch(more.stderr, /collected before the driver loads/, 'a native count has no second heap state');
   const [, from, to] = /REGRESSION: do: the head needs \+\d+\.\d+ % more bytes allocated per operation than the base \(([\d,]+) → ([\d,]+)\), beyond 1 %/.exec(more.stdout) ?? [];
   assert.ok(from, more.stdout);
   const extra = Number(to.replace(/,/g, '')) - Number(from.replace(/,/g, ''));

@@ -145,6 +145,9 @@ test('--count instructions counts each row under Valgrind: a driver reads its ow
   const noCount = await runCli(['do', '--replay', '--jit-names', '--smoke', '--out', out], { env, tmp });
   assert.equal(noCount.code, 2);
   assert.match(noCount.stderr, /error: --jit-names names the JIT code of a count's kept profiles: it needs --replay --count instructions/m);
+  const native = await runCli(['do', '--replay', '--count', 'allocations', '--collected-start', '--smoke', '--out', out], { env, tmp });
+  assert.equal(native.code, 2);
+  assert.match(native.stderr, /^mysql-driver-bench: error: --collected-start is a second heap state for a count under Valgrind: it needs --replay --count instructions \(or cycles\) — /m);
 });
 
 test('the CLI captures replay sets, reuses them with the server stopped, and refuses a damaged one', async () => {

@@ -119,6 +119,8 @@ test('two counts: more work beyond the floor and the threshold is a regression; 
   assert.match(countIncomparability(run({ mysql2: 1 }), otherNode), /Node version differs/);
   const otherFlags = run({ mysql2: 1 }, { settings: { count: { ...count, v8Flags: ['--no-opt'] } } });
   assert.match(countIncomparability(run({ mysql2: 1 }), otherFlags), /V8 flags differ/);
+  const collected = run({ mysql2: 1 }, { settings: { count: { ...count, collectedStart: true } } });
+  assert.match(countIncomparability(run({ mysql2: 1 }), collected), /heap state at the start differs: none \(base\) vs collected \(new\)/);
 });
 
 test('run --threshold: a row doing more work than the baseline beyond its noise floor and the threshold, in one line', () => {

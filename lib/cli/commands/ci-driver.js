@@ -14,13 +14,13 @@ import { EXIT, usageError } from '../../common/errors.js';
 import { splitList } from '../../common/config.js';
 import { defaultCacheDir } from '../../drivers/versions.js';
 import { GIT_PACKAGES, mergeBase, openRepository, resolveCommit } from '../../drivers/git.js';
-import { regressionsAgainstBaseline } from '../../results/regressions.js';
 import { renderResultsMarkdown } from '../../reporting/markdown.js';
-import { NOT_THE_DRIVER, TOP_FUNCTIONS, columnsText, driverSharePct, gateCounter, gateRows, movedColumns, renderGateComment, signedInt, unsettledBenches } from '../../reporting/gate-comment.js';
+import { NOT_THE_DRIVER, TOP_FUNCTIONS, columnsText, driverSharePct, functionPlace, gateCounter, gateRows, movedColumns, renderGateComment, signedInt, unsettledBenches } from '../../reporting/gate-comment.js';
 import { counterNamed, counterNames } from '../../replay/counters/index.js';
 import { runProfileDiffs } from '../../results/profile-diff.js';
 import { checkArtifactDir, copyArtifact } from '../../results/artifact.js';
 import { serialize } from '../../results/file.js';
+import { countFloorPct } from '../../results/counts.js';
 import { nonNegativeNumber } from '../options.js';
 import { exitCodesHelp } from '../exit-codes.js';
 
@@ -58,7 +58,13 @@ export function driverVerdict(results, { threshold, base, head, tip, unsettled =
   const { perOp } = gateCounter(results);
   const rows = gateRows(results, { threshold, base, head });
   const unsteady = rows.filter((r) => r.unsteady).map((r) => r.bench);
-  const found = regressionsAgainstBaseline(results, threshold).filter((r) => !unsettled.includes(r.bench));
+  // More of the count beyond the threshold and the floor, as judged (the smaller of two heap states' changes).
+  const found = rows.filter((r) => r.judgedPct !== null && !r.unsteady && !unsettled.includes(r.bench) && r.judgedPct > Math.max(threshold, r.floorPct))
+    .map((r) => (r.collected && r.judgedPct !== r.changePct
+      ? { bench: r.bench, deltaPct: r.judgedPct, counts: [r.collected.base, r.collected.head], from: 'collected' }
+      : { bench: r.bench, deltaPct: r.judgedPct, counts: [r.base, r.head] }));
+  // A bench whose change was not the same from a collected heap: V8's work moved with the heap's state.
+  const heapMoved = rows.filter((r) => r.collected?.changePct !== null && r.collected?.changePct !== undefined && Math.abs(r.collected.changePct - r.changePct) > r.floorPct);
   const failed = results.benches.flatMap((b) => b.results.filter((r) => r.status === 'failed').map((r) => `${b.name} · ${r.driver}: ${r.error ?? 'failed'}`));
   // Δ is the head's count over the base's − 1: + is more of it, as the line says it.
   const more = (pct) => `${pct > 0 ? '+' : ''}${pct.toFixed(2)} %`;
@@ -66,13 +72,15 @@ export function driverVerdict(results, { threshold, base, head, tip, unsettled =
   const counts = (r) => (r.counts?.every(Number.isFinite) ? ` (${r.counts.map(fmt).join(' → ')})` : '');
   const lines = [`${judgedCommits({ base, head, tip })}, ${perOp}, threshold ${threshold} %:`];
   if (found.length) {
-    lines.push('', ...found.map((r) => `- ❌ REGRESSION: ${r.bench}: the head needs ${more(r.deltaPct)} more ${perOp} than the base${counts(r)}, beyond ${threshold} %`));
+    lines.push('', ...found.map((r) => `- ❌ REGRESSION: ${r.bench}: the head needs ${more(r.deltaPct)} more ${perOp} than the base${counts(r)}${r.from ? ', counted from a collected heap' : ''}, beyond ${threshold} %`));
   } else if (!failed.length) {
     lines.push('', `- ✅ no bench needs more than ${threshold} % more ${perOp} (beyond the count's noise floor)`);
   }
   const said = rows.filter((r) => unsettled.includes(r.bench)).map((r) => `- ⚠️ UNSETTLED: ${r.bench}: ${more(r.changePct)} ${perOp} (${fmt(r.base)} → ${fmt(r.head)}), `
     + `less than half of it in the driver's own functions, the bytes allocated per operation unchanged (${fmt(r.bytes.base)} → ${fmt(r.bytes.head)}) `
     + `and one count unsettled (its windows ${r.spreads.map((x) => `${x.toFixed(2)} %`).join(' and ')} apart): V8's work moved, not the driver's; not failed`);
+  said.push(...heapMoved.map((r) => `- ⚠️ UNSETTLED: ${r.bench}: ${more(r.changePct)} ${perOp} (${fmt(r.base)} → ${fmt(r.head)}) from the heap as the worker starts, `
+    + `${more(r.collected.changePct)} (${fmt(r.collected.base)} → ${fmt(r.collected.head)}) from a heap collected before the driver loads: V8's work moved with the heap, not only the driver's; judged at ${more(r.judgedPct)}`));
   said.push(...unsteady.map((bench) => `- ⚠️ UNSTEADY: ${bench}: not judged: its count held a one-off event, or a full collection of the heap, in its windows twice`));
   if (said.length) lines.push(...(found.length || !failed.length ? [] : ['']), ...said);
   if (failed.length) lines.push('', ...failed.map((f) => `- ❌ FAILED: ${f}`));
@@ -97,8 +105,8 @@ export function runArguments({ repo, pkg, base, head, benches, out, json, count 
 // in seconds, which tell a step of the driver's from V8's (unsettledBenches).
 export const BYTES_COUNT = 'allocations';
 
-/** Pure: each bench's bytes allocated per operation at the base and the head row: { [bench]: { base, head } }, a row not counted null. */
-export function bytesByBench(results, { base, head }) {
+/** Pure: each bench's count per operation at the base and the head row (a companion run's: bytes, a second heap state): { [bench]: { base, head } }, a row not counted null. */
+export function countsByBench(results, { base, head }) {
   const perOp = (bench, label) => {
     const row = bench.results.find((r) => r.driver === label);
     return row?.ok && row.count?.perOp > 0 ? row.count.perOp : null;
@@ -199,7 +207,6 @@ The allocation gate, in seconds and without Valgrind (bytes allocated and writes
       const bytesCode = withBytes ? await run(rowsOf(BYTES_COUNT, bytesJson)) : EXIT.OK;
       const code = await run(rowsOf(opts.count, json));
       if (!existsSync(json)) return setExitCode(code); // refused or stopped before any row: its one line is said
-      const wallMs = Date.now() - started;
       const results = JSON.parse(readFileSync(json, 'utf8'));
       const rowOf = (sha) => results.drivers.find((d) => d.git?.commit === sha);
       const rows = { base: { label: rowOf(base).name, commit: base }, head: { label: rowOf(head).name, commit: head } };
@@ -208,15 +215,26 @@ The allocation gate, in seconds and without Valgrind (bytes allocated and writes
       // comment: in the results file, before the artifact copies it.
       const bytesResults = bytesJson && existsSync(bytesJson) ? JSON.parse(readFileSync(bytesJson, 'utf8')) : null;
       if (withBytes && !bytesResults && !opts.quiet) stderr.write(`the bytes allocated per operation were not counted (exit ${bytesCode}): every bench that moved is judged by its count alone\n`);
-      results.gate = { ...gateCommits(judged), ...(bytesResults ? { bytes: { file: basename(bytesJson), benches: bytesByBench(bytesResults, rows) } } : {}) };
+      results.gate = { ...gateCommits(judged), ...(bytesResults ? { bytes: { file: basename(bytesJson), benches: countsByBench(bytesResults, rows) } } : {}) };
+      // A bench that moved beyond the threshold is counted again, both rows, from a heap collected
+      // before the driver loads: a change that is the driver's is there in both.
+      const moved = gateRows(results, { threshold: opts.threshold, ...rows }).filter((r) => r.moved && !r.unsteady).map((r) => r.bench);
+      const collectedJson = moved.length && counterNamed(opts.count).tool ? join(out, `ci-driver-${stamp}-collected.json`) : null;
+      if (collectedJson) {
+        if (!opts.quiet) stderr.write(`${moved.join(', ')} moved beyond ${opts.threshold} %: counted again from a heap collected before the driver loads\n`);
+        await run([...runArguments({ repo: repo.dir, pkg: opts.package, base, head, benches: moved, out, json: collectedJson, count: opts.count }), '--collected-start', ...flags]);
+      }
+      const collected = collectedJson && existsSync(collectedJson) ? JSON.parse(readFileSync(collectedJson, 'utf8')) : null;
+      if (collected) results.gate.collected = { file: basename(collectedJson), benches: countsByBench(collected, rows) };
+      const wallMs = Date.now() - started;
       writeFileSync(json, serialize(results));
       const { perOp } = gateCounter(results);
       const profiles = movedFunctions(results, json, { threshold: opts.threshold, ...rows });
-      const unsettled = unsettledBenches(gateRows(results, { threshold: opts.threshold, ...rows }), { driverSharePct: profiles.driverSharePct, bytesFloorPct: counterNamed(BYTES_COUNT).noiseFloorPct });
+      const unsettled = unsettledBenches(gateRows(results, { threshold: opts.threshold, ...rows }), { driverSharePct: profiles.driverSharePct, bytesFloorOf: (bench) => countFloorPct(bytesResults?.settings?.count, bench) });
       const verdict = driverVerdict(results, { threshold: opts.threshold, ...judged, unsettled });
       stdout.write(`\n${verdict.lines.join('\n').replace(/\*\*/g, '')}\n`);
       for (const [bench, list] of Object.entries(profiles.functions)) {
-        stdout.write(`${bench}, the functions whose ${perOp} changed most: ${list.map((f) => `${f.name} ${signedInt(f.deltaPerOp)}`).join(', ')}\n`);
+        stdout.write(`${bench}, the functions whose ${perOp} changed most: ${list.map((f) => `${f.name}${functionPlace(f)} ${signedInt(f.deltaPerOp)}`).join(', ')}\n`);
         if (profiles.driverSharePct[bench] < 50) stdout.write(`  ${NOT_THE_DRIVER}\n`);
       }
       for (const [bench, figures] of Object.entries(movedColumns(results, { threshold: opts.threshold, ...rows }))) stdout.write(`${bench}, beside it: ${columnsText(figures)}\n`);
@@ -225,7 +243,7 @@ The allocation gate, in seconds and without Valgrind (bytes allocated and writes
         appendFileSync(summary, `${[`### mysql-driver-bench: ${perOp}, head against base`, '', ...verdict.lines, '', renderResultsMarkdown(results)].join('\n')}\n`);
         if (!opts.quiet) stderr.write(`the verdict and the report were added to ${resolve(summary)}\n`);
       }
-      const copied = opts.artifact ? copyArtifact({ out, json, results, dir: resolve(opts.artifact), also: bytesResults ? [bytesJson] : [] }) : null;
+      const copied = opts.artifact ? copyArtifact({ out, json, results, dir: resolve(opts.artifact), also: [bytesResults && bytesJson, collected && collectedJson].filter(Boolean) }) : null;
       const what = ['the results', ...(copied?.profiles ? [`${copied.profiles} rows' profiles`] : []), ...(copied?.replay ? ['the replay sets'] : [])];
       if (copied && !opts.quiet) stderr.write(`${what.slice(0, -1).join(', ')}${what.length > 1 ? ' and ' : ''}${what.at(-1)} were copied to ${copied.dir}\n`);
       if (opts.comment) {

@@ -70,8 +70,8 @@ export const COUNT_PROCESS = 'one process per row, a worker thread per bench aft
  * the counted processes' libuv thread pool and module loading, valgrind.js), on
  * what platform (replay/platform.js; `platform` in place of this host's, for a test) and its noise floors.
  */
-export const countSettings = (counter, { platform, ...options } = {}) => ({
-  what: counter.name, ...counter.record(options), threadPool: COUNT_THREAD_POOL, moduleLoading: countModuleLoading(), process: COUNT_PROCESS, sandbox: sandboxRecord(),
+export const countSettings = (counter, { platform, collectedStart = false, ...options } = {}) => ({
+  what: counter.name, ...counter.record(options), ...(collectedStart ? { collectedStart: true } : {}), threadPool: COUNT_THREAD_POOL, moduleLoading: countModuleLoading(), process: COUNT_PROCESS, sandbox: sandboxRecord(),
   platform: platform ?? hostPlatform(counter),
   noiseFloorPct: counter.noiseFloorPct, benchFloorsPct: { ...counter.benchFloorsPct },
 });
