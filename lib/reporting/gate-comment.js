@@ -30,8 +30,7 @@ export const NOT_THE_DRIVER = "Less than half of this change is in the driver's 
 /** Pure: the share (%) of a profile diff's total Δ in the driver's own functions among its rows. */
 export const driverSharePct = (diff) => (diff.totalDelta ? (100 * diff.rows.filter(isDriverCode).reduce((n, r) => n + r.selfDelta, 0)) / diff.totalDelta : 100);
 
-// A row whose count settled has windows that agree: within 0.3 % on six design benches and 1.3 % on
-// `batch` over 36 commits of node-mysql2, where a row in V8's churn read 4 to 10 %
+// A row whose count settled has windows that agree well within this; one in V8's churn spread wider
 // (docs/history/2026-11-29-gate-between-commits.md#the-unsettled-rule).
 const SETTLED_SPREAD_PCT = 1.5;
 

@@ -8,8 +8,8 @@ import { sizeCount } from './instructions.js';
 // A Δ below this is not called; the figure repeats exactly from process to process under replay.
 const NOISE_FLOOR_PCT = 0.1;
 
-// Benches whose bytes moved more than that between two codes that differ off the bench's path: batch by
-// 142 bytes of 43,000 (0.33 %) on node-mysql2's 33 commits (docs/ci.md#the-gate-on-a-drivers-history).
+// Benches whose bytes move more than that between two codes that differ off the bench's path
+// (docs/history/2026-11-29-gate-between-commits.md#the-history-replayed).
 const BENCH_FLOORS_PCT = Object.freeze({ batch: 0.4 });
 
 const METER = "V8's heap space statistics and GCProfiler around each window, the young generation and large objects (V8's old and code spaces left out), the meter's own readings subtracted";

@@ -12,10 +12,8 @@ const CALLGRIND_ARGS = Object.freeze(['--tool=callgrind', '--instr-atstart=no', 
 // (docs/history/2026-11-28-gate.md).
 const NOISE_FLOOR_PCT = 0.1;
 
-// Benches whose count moved more than that between two codes that differ off the bench's path: on
-// node-mysql2's 33 commits, a commit that changes no token a bench runs moved do by up to 0.42 %,
-// insert 0.55, pipelining 0.58, select_100_cols 0.49 and execute 0.45 % (either heap state), batch and
-// select_1000_rows within the noise (docs/ci.md#the-gate-on-a-drivers-history).
+// Benches whose count moves more than that between two codes that differ off the bench's path: the
+// largest such move on a driver's history, rounded up (docs/history/2026-11-29-gate-between-commits.md#the-history-replayed).
 const BENCH_FLOORS_PCT = Object.freeze({ do: 0.5, insert: 0.6, pipelining: 0.6, select_100_cols: 0.5, execute: 0.5 });
 // What a window holds, in instructions estimated from the replay set, and the warm-up's budget: a window
 // need only hold one operation's work many times over (the figure leaves compiles out), and the
