@@ -1,16 +1,16 @@
-// Pure: a driver's gate (ci-driver --comment) as the pull request's comment, in Markdown. A hidden
-// marker comes first: scripts/pr-comment.js finds the comment by it and updates that one on every push.
-// When no bench moved beyond the threshold and no row failed, the comment is one line; otherwise the
-// verdict, each bench's base and head count, its change, the bytes allocated beside it and its noise
-// floor, the functions that moved (when a profile diff is given) or the counter's own figures
-// (allocations: writes/op), and the command that reads the run's artifact. Its words are the run's
-// counter's (instructions, bytes allocated, …). Which moved benches are V8's, not the driver's, is
-// decided here too (unsettledBenches).
+// Pure: a driver's gate (ci-driver --comment) as the pull request's comment, in Markdown, opening with
+// its verdict in words (commentHeadline) and ending with a hidden marker that scripts/pr-comment.js
+// finds the comment by. Which moved benches are V8's, not the driver's, is decided here too
+// (unsettledBenches).
 import { countFloorPct } from '../results/counts.js';
 import { fmtInt, fmtOps, fmtPct } from '../common/format-numbers.js';
 import { counterNamed, counterOf } from '../replay/counters/index.js';
+import { GATE_COMMENT_MARKER, NOTHING_MOVED_MARKER } from './gate-markers.js';
 
-export const GATE_COMMENT_MARKER = '<!-- mysql-driver-bench gate -->';
+export { GATE_COMMENT_MARKER, NOTHING_MOVED_MARKER };
+
+// The label that makes a run report a regression and pass, unless the workflow names another.
+export const ACCEPT_LABEL = 'benchmark-accepted';
 
 // Functions listed under a bench that moved: enough to name the change, short enough for a comment.
 export const TOP_FUNCTIONS = 5;
@@ -25,7 +25,8 @@ export const functionPlace = (f) => (!f.where ? '' : f.where.startsWith('<harnes
 
 // Said under a bench whose change is mostly outside the driver's code (a path V8 keeps recompiling
 // settles on other code when other work came before it in the process).
-export const NOT_THE_DRIVER = "Less than half of this change is in the driver's own functions: V8's work on this bench moved (docs/ci.md#when-a-bench-moves-without-the-drivers-code).";
+export const NOT_THE_DRIVER = "Less than half of this change is in the driver's own functions: V8's work on this bench moved";
+const V8_SECTION = 'ci.md#when-a-bench-moves-without-the-drivers-code';
 
 /** Pure: the share (%) of a profile diff's total Δ in the driver's own functions among its rows. */
 export const driverSharePct = (diff) => (diff.totalDelta ? (100 * diff.rows.filter(isDriverCode).reduce((n, r) => n + r.selfDelta, 0)) / diff.totalDelta : 100);
@@ -142,26 +143,72 @@ export function movedColumns(results, { threshold, base, head }) {
 export const columnsText = (figures) => figures
   .map((f) => `${f.head} ${fmtOps(f.base)} → ${fmtOps(f.atHead)}${f.base > 0 ? ` (${signed((f.atHead / f.base - 1) * 100)})` : ''}`).join(', ');
 
+/** Pure: a change's size in words, as many digits as it needs: "113 %", "12.1 %", "3.25 %". */
+export const sizeInWords = (pct) => {
+  const a = Math.abs(pct);
+  return `${a >= 100 ? a.toFixed(0) : a >= 10 ? a.toFixed(1) : a.toFixed(2)} %`;
+};
+
+/** Pure: benches and their changes in one clause: "`do` needs 3.25 % more, `insert` 3.40 % more and 2 more benches". */
+function benchesClause(list, word) {
+  const SHOWN = 3;
+  const items = list.slice(0, SHOWN).map((r, i) => `\`${r.bench}\`${i ? '' : ' needs'} ${sizeInWords(r.pct)} ${word}`);
+  if (list.length > SHOWN) items.push(`${list.length - SHOWN} more bench${list.length - SHOWN === 1 ? '' : 'es'}`);
+  return items.length > 1 ? `${items.slice(0, -1).join(', ')} and ${items.at(-1)}` : items[0];
+}
+
 /**
- * The comment's body. `verdict`: driverVerdict's { regressed, failed, lines }, whose first line names
- * the head, its merge-base and the base's tip; `base` (the merge-base's row), `head`: { label, commit };
- * `wallMs`: the gate's wall time; `artifact` (optional): { name, path, run } — the results file as
- * `profile` reads it (`path`), and, for an artifact uploaded by a workflow run, run: { id, repository }
- * (the path is then inside the downloaded directory `name`);
+ * Pure: the comment's first line, the verdict in words: ✅ or ❌, what moved, by how much, and whether
+ * that is worse or better ("❌ `execute` needs 113 % more instructions per operation than the base:
+ * worse"). `accept`: { label, by }, by the one who applied the label (null: not applied).
+ */
+export function commentHeadline(results, rows, { verdict, threshold, accept = null }) {
+  const { perOp } = gateCounter(results);
+  const worse = (verdict.regressions ?? []).map((r) => ({ bench: r.bench, pct: r.deltaPct }));
+  const judged = rows.filter((r) => r.judgedPct !== null && !r.unsteady && !verdict.unsettled?.includes(r.bench));
+  const better = judged.filter((r) => r.judgedPct < -Math.max(threshold, r.floorPct)).map((r) => ({ bench: r.bench, pct: r.judgedPct }));
+  const v8 = rows.filter((r) => verdict.unsettled?.includes(r.bench));
+  const unsteady = rows.filter((r) => r.unsteady).map((r) => `\`${r.bench}\``);
+  const failed = [...new Set(results.benches.filter((b) => b.results.some((r) => r.status === 'failed')).map((b) => `\`${b.name}\``))];
+  const parts = [];
+  if (worse.length) parts.push(`${benchesClause(worse, 'more')} ${perOp} than the base: worse`);
+  if (better.length) parts.push(`${benchesClause(better, 'fewer')} ${perOp}${worse.length ? '' : ' than the base'}: better`);
+  if (v8.length) parts.push(`${v8.map((r) => `\`${r.bench}\`'s ${signed(r.changePct)}`).join(', ')} ${v8.length === 1 ? 'is' : 'are'} V8's work, not the driver's: not failed`);
+  if (unsteady.length) parts.push(`${unsteady.join(', ')} not judged (unsteady)`);
+  if (failed.length) parts.push(`${failed.join(', ')}: a row failed`);
+  if (results.complete === false) parts.push(`the run stopped part-way${results.stoppedBy ? ` (${results.stoppedBy})` : ''}`);
+  const fails = (verdict.regressed && !accept?.by) || verdict.failed.length > 0 || results.complete === false;
+  const accepted = verdict.regressed && accept?.by && !fails ? `Accepted by ${accept.by} (label \`${accept.label}\`): ` : '';
+  if (!parts.length) return `✅ Nothing moved: no bench needs more than ${threshold} % more ${perOp} than the base`;
+  const lead = worse.length || better.length ? '' : `No change of the driver's beyond ${threshold} %: `;
+  return `${fails ? '❌' : '✅'} ${accepted}${lead}${parts.join('; ')}`;
+}
+
+/**
+ * The comment's body. `verdict`: driverVerdict's { regressed, regressions, failed, unsettled, lines },
+ * whose first line names the head, its merge-base and the base's tip; `base` (the merge-base's row),
+ * `head`: { label, commit }; `wallMs`: the gate's wall time; `docs`: the URL of the docs of the version
+ * that ran (links are absolute: the comment is read on the driver's repository); `accept`: { label, by }
+ * (by: who applied the override label, or null); `artifact` (optional): { name, path, run } — the
+ * results file as `profile` reads it (`path`), and, for an artifact uploaded by a workflow run, run:
+ * { id, repository } (the path is then inside the downloaded directory `name`);
  * `profiles` (optional): { functions: { [bench]: [{ name, where, deltaPerOp }] }, driverSharePct:
  * { [bench]: pct } }, the functions whose instructions per operation changed most, listed under each
  * bench that moved, and how much of its change is in the driver's own functions.
  */
-export function renderGateComment(results, { verdict, threshold, base, head, wallMs, artifact = null, profiles = null }) {
+export function renderGateComment(results, { verdict, threshold, base, head, wallMs, docs, accept = { label: ACCEPT_LABEL, by: null }, artifact = null, profiles = null }) {
   const counter = gateCounter(results);
   const rows = gateRows(results, { threshold, base, head });
   const moved = rows.filter((r) => r.moved);
   const benches = `${rows.length} bench${rows.length === 1 ? '' : 'es'}`;
+  const link = (text, section) => `[${text}](${docs}${section})`;
+  const headline = commentHeadline(results, rows, { verdict, threshold, accept });
   const quiet = !moved.length && !rows.some((r) => r.unsteady) && !verdict.regressed && !verdict.failed.length && results.complete !== false;
-  if (quiet) return `${GATE_COMMENT_MARKER}\n✅ mysql-driver-bench: no bench needs more than ${threshold} % more ${counter.noun} (${benches}, ${fmtWallTime(wallMs)})\n`;
+  if (quiet) return `${headline} (${benches}, ${fmtWallTime(wallMs)}).\n\n${NOTHING_MOVED_MARKER}\n${GATE_COMMENT_MARKER}\n`;
 
-  const out = [GATE_COMMENT_MARKER, `### mysql-driver-bench: ${counter.perOp}, head against base`, '', ...verdict.lines, ''];
-  if (results.complete === false) out.push(`⚠️ The run stopped part-way${results.stoppedBy ? ` (${results.stoppedBy})` : ''}: the benches it did not reach are not run.`, '');
+  // The verdict's lines after its first: the ❌/✅/⚠️ list, with each bench in backticks.
+  const listed = verdict.lines.slice(1).map((l) => l.replace(/^(- \S+ [A-Z]+: )([\w]+):/, '$1`$2`:'));
+  const out = [headline, '', `${verdict.lines[0].replace(/:$/, '.')}`, ...listed, ''];
   // The bytes allocated per operation counted beside the count (results.gate.bytes), in a column of their own.
   const bytes = rows.some((r) => r.bytes);
   const bytesCell = (b) => (!b ? '-' : `${b.base === null ? '-' : fmtInt(b.base)} → ${b.head === null ? '-' : fmtInt(b.head)}${b.changePct === null ? '' : ` (${signed(b.changePct)})`}`);
@@ -169,19 +216,19 @@ export function renderGateComment(results, { verdict, threshold, base, head, wal
   for (const r of rows) {
     const first = r.changePct === null ? '-' : r.moved ? `**${signed(r.changePct)}**` : signed(r.changePct);
     const change = r.collected?.changePct !== null && r.collected?.changePct !== undefined ? `${first} (collected ${signed(r.collected.changePct)})` : first;
-    out.push(`| ${r.bench} | ${r.cells[0]} | ${r.cells[1]} | ${change} |${bytes ? ` ${bytesCell(r.bytes)} |` : ''} ${fmtPct(r.floorPct, 2)} |`);
+    out.push(`| \`${r.bench}\` | ${r.cells[0]} | ${r.cells[1]} | ${change} |${bytes ? ` ${bytesCell(r.bytes)} |` : ''} ${fmtPct(r.floorPct, 2)} |`);
   }
   const again = rows.some((r) => r.collected) ? '; collected: a bench that moved, counted again from a heap collected before the driver loads, the smaller change judged' : '';
-  out.push('', `${capitalized(counter.perOp)}; + is more at the head; floor: the count's spread between runs, or how far a commit that leaves the bench's path alone moved it, whichever is wider: a change within it is not called${bytes ? '; bytes/op: the bytes allocated per operation, base → head, counted beside it' : ''}${again}. ${benches}, ${fmtWallTime(wallMs)} in all (installs and captures included).`);
+  out.push('', `${capitalized(counter.perOp)}; + is more at the head (worse), − fewer (better); ${link('floor', 'ci.md#a-drivers-repository-the-action')}: a change within it is not called${bytes ? '; bytes/op: the bytes allocated per operation, base → head, counted beside it' : ''}${again}. ${benches}, ${fmtWallTime(wallMs)} in all (installs and captures included).`);
 
   const functions = profiles?.functions ?? {};
   for (const r of moved.filter((m) => functions[m.bench]?.length)) {
-    out.push('', `**${r.bench}**, the functions whose ${counter.perOp} changed most:`, '');
-    out.push(...functions[r.bench].slice(0, TOP_FUNCTIONS).map((f) => `- \`${f.name}\`${functionPlace(f)} ${signedInt(f.deltaPerOp)}`));
-    if ((profiles.driverSharePct?.[r.bench] ?? 100) < 50) out.push('', NOT_THE_DRIVER);
+    out.push('', `**\`${r.bench}\`**, the functions whose ${counter.perOp} changed most:`, '');
+    out.push(...functions[r.bench].slice(0, TOP_FUNCTIONS).map((f) => `- \`${f.name}\`${f.where ? ` in \`${f.where}\`${f.where.startsWith('<harness>/') ? " (the driver's code inlined into it)" : ''}` : ''} ${signedInt(f.deltaPerOp)}`));
+    if ((profiles.driverSharePct?.[r.bench] ?? 100) < 50) out.push('', `${NOT_THE_DRIVER} (${link('why', V8_SECTION)}).`);
   }
   const own = movedColumns(results, { threshold, base, head });
-  for (const r of moved.filter((m) => own[m.bench])) out.push('', `**${r.bench}**, beside it: ${columnsText(own[r.bench])}`);
+  for (const r of moved.filter((m) => own[m.bench])) out.push('', `**\`${r.bench}\`**, beside it: ${columnsText(own[r.bench])}`);
 
   if (artifact) {
     const where = artifact.run ? `the artifact \`${artifact.name}\` of this workflow run` : `\`${artifact.name}\``;
@@ -195,5 +242,11 @@ export function renderGateComment(results, { verdict, threshold, base, head, wal
       out.push('', `The results (\`${artifact.path}\`) and the replay sets are ${where}.`, ...(download.length ? ['', '```sh', ...download, '```'] : []));
     }
   }
+  if (accept && verdict.regressed) {
+    out.push('', accept.by
+      ? `Accepted: ${accept.by} applied the label \`${accept.label}\`, so this run reports the change and passes. Removing the label judges the next run again.`
+      : `If this change is intended, anyone with triage or write access to this repository can apply the label \`${accept.label}\`: the next run reports it and passes (${link('the override', 'ci.md#the-override-label')}).`);
+  }
+  out.push('', GATE_COMMENT_MARKER);
   return `${out.join('\n')}\n`;
 }

@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { Command } from 'commander';
 import { driverVerdict, registerCiDriver } from '../../lib/cli/commands/ci-driver.js';
-import { GATE_COMMENT_MARKER, NOT_THE_DRIVER, columnsText, driverSharePct, fmtWallTime, functionPlace, gateRows, movedColumns, judgedChange, oneUnsettled, renderGateComment, unsettledBenches } from '../../lib/reporting/gate-comment.js';
+import { GATE_COMMENT_MARKER, NOTHING_MOVED_MARKER, NOT_THE_DRIVER, columnsText, driverSharePct, fmtWallTime, functionPlace, gateRows, movedColumns, judgedChange, oneUnsettled, renderGateComment, unsettledBenches } from '../../lib/reporting/gate-comment.js';
 import { checkArtifactDir, copyArtifact } from '../../lib/results/artifact.js';
 import { countDeltaPct, countFloorPct } from '../../lib/results/counts.js';
 import { profilePath, windowFile } from '../../lib/replay/profiles.js';
@@ -92,11 +92,13 @@ test('the results the tests make are valid results files', () => {
   assert.ok(check(countResults({ base: BASE, head: HEAD, perOp: steady })), JSON.stringify(check.errors?.[0]));
 });
 
-test('nothing moved: the marker and one line, with the benches and the wall time', () => {
+const DOCS = 'https://github.com/o/mysql-driver-bench/blob/v9.9.9/docs/';
+
+test('nothing moved: one line, with the benches and the wall time, then the markers', () => {
   const results = countResults({ base: BASE, head: HEAD, perOp: steady });
   const verdict = driverVerdict(results, who);
-  assert.equal(renderGateComment(results, { verdict, ...who, wallMs: 112_400 }),
-    `${GATE_COMMENT_MARKER}\n✅ mysql-driver-bench: no bench needs more than 1 % more instructions (7 benches, 1 min 52 s)\n`);
+  assert.equal(renderGateComment(results, { verdict, ...who, wallMs: 112_400, docs: DOCS }),
+    `✅ Nothing moved: no bench needs more than 1 % more instructions per operation than the base (7 benches, 1 min 52 s).\n\n${NOTHING_MOVED_MARKER}\n${GATE_COMMENT_MARKER}\n`);
   assert.deepEqual([fmtWallTime(52_000), fmtWallTime(586_000), fmtWallTime(3_790_000)], ['52 s', '9 min 46 s', '1 h 3 min']);
 });
 
@@ -110,15 +112,21 @@ test('a bench moved: the verdict, base and head, the change (+ is more) and each
     insert: [{ name: 'never shown', deltaPerOp: 100 }],
   };
   const artifact = { name: 'mysql-driver-bench-42-1', run: { id: '42', repository: 'o/driver' }, path: 'mysql-driver-bench-42-1/ci-driver-aaaaaaa-ccccccc-1.json' };
-  const text = renderGateComment(results, { verdict, ...who, wallMs: 586_000, artifact, profiles: { functions, driverSharePct: { do: 96, select_1000_rows: 5 } } });
+  const text = renderGateComment(results, { verdict, ...who, wallMs: 586_000, docs: DOCS, artifact, profiles: { functions, driverSharePct: { do: 96, select_1000_rows: 5 } } });
   const lines = text.split('\n');
-  assert.equal(lines[0], GATE_COMMENT_MARKER);
-  assert.ok(text.includes(verdict.lines.join('\n')), 'the verdict as driverVerdict says it');
-  assert.ok(lines.includes(`| do | 99,079 | 102,302 | **+3.25 %** | 0.05 % |`), text);
-  assert.ok(lines.includes(`| select_1000_rows | 500,000 | 480,000 | **−4.00 %** | 0.20 % |`), 'an improvement beyond the threshold moved too; its own floor');
-  assert.ok(lines.includes(`| insert | 20,000 | 20,100 | +0.50 % | 0.05 % |`), 'within the threshold: not bold');
-  assert.match(text, /\+ is more at the head.*7 benches, 9 min 46 s in all/);
-  assert.ok(lines.includes('- `Connection.query` (<driver>/lib/base/connection.js:705) +3,100') && lines.includes('- `Packet.parse` (node_modules/mysql2/lib/packets/packet.js:40) −40'));
+  assert.equal(lines[0], '❌ `do` needs 3.25 % more instructions per operation than the base: worse; `select_1000_rows` needs 4.00 % fewer instructions per operation: better');
+  assert.equal(lines.at(-2), GATE_COMMENT_MARKER, 'the marker last, hidden');
+  assert.ok(lines.includes(verdict.lines[0].replace(/:$/, '.')), 'the commits judged, as driverVerdict says them');
+  assert.ok(lines.includes('- ❌ REGRESSION: `do`: the head needs +3.25 % more instructions per operation than the base (99,079 → 102,302), beyond 1 %'), text);
+  assert.ok(lines.includes(`| \`do\` | 99,079 | 102,302 | **+3.25 %** | 0.05 % |`), text);
+  assert.ok(lines.includes(`| \`select_1000_rows\` | 500,000 | 480,000 | **−4.00 %** | 0.20 % |`), 'an improvement beyond the threshold moved too; its own floor');
+  assert.ok(lines.includes(`| \`insert\` | 20,000 | 20,100 | +0.50 % | 0.05 % |`), 'within the threshold: not bold');
+  assert.match(text, /\+ is more at the head \(worse\), − fewer \(better\); \[floor\]\(https:\/\/github\.com\/o\/mysql-driver-bench\/blob\/v9\.9\.9\/docs\/ci\.md#a-drivers-repository-the-action\).*7 benches, 9 min 46 s in all/);
+  // Paths in backticks: GitHub reads a bare <driver>/ as an HTML tag and drops it.
+  assert.ok(lines.includes('- `Connection.query` in `<driver>/lib/base/connection.js:705` +3,100') && lines.includes('- `Packet.parse` in `node_modules/mysql2/lib/packets/packet.js:40` −40'), text);
+  assert.doesNotMatch(text.replace(/`[^`\n]*`/g, ''), /<driver>|<harness>/, 'no path outside backticks');
+  assert.ok(lines.includes(`${NOT_THE_DRIVER} ([why](${DOCS}ci.md#when-a-bench-moves-without-the-drivers-code)).`), 'links absolute, to the docs of the version that ran');
+  assert.ok(lines.includes("If this change is intended, anyone with triage or write access to this repository can apply the label `benchmark-accepted`: the next run reports it and passes ([the override](https://github.com/o/mysql-driver-bench/blob/v9.9.9/docs/ci.md#the-override-label))."), text);
   // A bench whose change is mostly outside the driver's functions says so, once; one with the driver's code does not.
   const diff = (rows, totalDelta) => ({ totalDelta, rows: rows.map(([where, selfDelta]) => ({ where, selfDelta })) });
   assert.equal(driverSharePct(diff([['<driver>/lib/base/connection.js:19', 3628], ['node', 214]], 3894)), 100 * 3628 / 3894);
@@ -133,7 +141,7 @@ test('a bench moved: the verdict, base and head, the change (+ is more) and each
   assert.ok(lines.includes('gh run download 42 -R o/driver -n mysql-driver-bench-42-1 -D mysql-driver-bench-42-1'));
   assert.ok(lines.includes(`mysql-driver-bench profile mysql-driver-bench-42-1/ci-driver-aaaaaaa-ccccccc-1.json --bench do --a ${label(BASE)} --b ${label(HEAD)}`));
   // No profile data, no artifact: neither section.
-  const bare = renderGateComment(results, { verdict, ...who, wallMs: 586_000 });
+  const bare = renderGateComment(results, { verdict, ...who, wallMs: 586_000, docs: DOCS });
   assert.doesNotMatch(bare, /functions whose|profile|gh run/);
 });
 
@@ -143,16 +151,17 @@ test('a failed row or a run stopped part-way is never the one line; the cell say
   results.benches.find((b) => b.name === 'execute').results[1].ok = false;
   delete results.benches.find((b) => b.name === 'execute').results[1].count;
   const verdict = driverVerdict(results, who);
-  const text = renderGateComment(results, { verdict, ...who, wallMs: 1000 });
-  assert.ok(text.includes('| batch | 30,000 | failed | - | 0.05 % |'), text);
-  assert.ok(text.includes('| execute | 16,000 | n/a | - | 0.05 % |'), text);
+  const text = renderGateComment(results, { verdict, ...who, wallMs: 1000, docs: DOCS });
+  assert.equal(text.split('\n')[0], '❌ No change of the driver\'s beyond 1 %: `batch`: a row failed');
+  assert.ok(text.includes('| `batch` | 30,000 | failed | - | 0.05 % |'), text);
+  assert.ok(text.includes('| `execute` | 16,000 | n/a | - | 0.05 % |'), text);
   const stopped = countResults({ base: BASE, head: HEAD, perOp: { do: steady.do } });
   stopped.complete = false;
   stopped.stoppedBy = 'SIGTERM';
   stopped.benches[0].results.pop();
-  const partial = renderGateComment(stopped, { verdict: driverVerdict(stopped, who), ...who, wallMs: 1000 });
-  assert.match(partial, /stopped part-way \(SIGTERM\)/);
-  assert.ok(partial.includes('| do | 10,000 | not run | - | 0.05 % |'));
+  const partial = renderGateComment(stopped, { verdict: driverVerdict(stopped, who), ...who, wallMs: 1000, docs: DOCS });
+  assert.match(partial, /^❌ .*the run stopped part-way \(SIGTERM\)\n/);
+  assert.ok(partial.includes('| `do` | 10,000 | not run | - | 0.05 % |'));
   assert.deepEqual(gateRows(stopped, who).map((r) => r.moved), [false]);
 });
 
@@ -251,8 +260,8 @@ test('ci-driver --comment --artifact: the comment written, the artifact copied, 
   const slower = await ciDriver(args(artifact), { perOp: { do: [10000, 12000], insert: [20000, 20001] }, env: { GITHUB_RUN_ID: '42', GITHUB_REPOSITORY: 'o/driver' } });
   assert.equal(slower.code, 1, slower.stderr);
   const text = readFileSync(comment, 'utf8');
-  assert.equal(text.split('\n')[0], GATE_COMMENT_MARKER);
-  assert.match(text, /\| do \| 10,000 \| 12,000 \| \*\*\+20\.00 %\*\* \(collected \+20\.00 %\) \| 10,000 → 10,000 \(±0\.00 %\) \| 0\.05 % \|/, 'the bytes beside the count, and the moved bench counted again');
+  assert.equal(text.split('\n')[0], '❌ `do` needs 20.0 % more instructions per operation than the base: worse');
+  assert.match(text, /\| `do` \| 10,000 \| 12,000 \| \*\*\+20\.00 %\*\* \(collected \+20\.00 %\) \| 10,000 → 10,000 \(±0\.00 %\) \| 0\.05 % \|/, 'the bytes beside the count, and the moved bench counted again');
   assert.match(slower.stderr, /the results, 4 rows' profiles and the replay sets were copied to .*mysql-driver-bench-42-1\n/);
   assert.ok(readdirSync(artifact).some((f) => /^ci-driver-[0-9a-f]{7}-[0-9a-f]{7}-\d+\.json$/.test(f)));
   assert.ok(readdirSync(artifact).some((f) => /^ci-driver-[0-9a-f]{7}-[0-9a-f]{7}-\d+-bytes\.json$/.test(f)), 'the bytes\' results too');
@@ -272,7 +281,7 @@ test('ci-driver --comment --artifact: the comment written, the artifact copied, 
   // The same code: one line; a local run's command names the artifact as given.
   const same = await ciDriver(args(join(run, 'local-artifact')), { perOp: { do: [10000, 10001], insert: [20000, 20000] } });
   assert.equal(same.code, 0, same.stderr);
-  assert.match(readFileSync(comment, 'utf8'), /^<!-- mysql-driver-bench gate -->\n✅ mysql-driver-bench: no bench needs more than 1 % more instructions \(2 benches, \d+ s\)\n$/);
+  assert.match(readFileSync(comment, 'utf8'), /^✅ Nothing moved: no bench needs more than 1 % more instructions per operation than the base \(2 benches, \d+ s\)\.\n\n<!-- mysql-driver-bench: nothing moved -->\n<!-- mysql-driver-bench gate -->\n$/);
   const local = await ciDriver(args(join(run, 'local-artifact')), { perOp: { do: [10000, 11000], insert: [20000, 20000] } });
   assert.equal(local.code, 1);
   assert.ok(readFileSync(comment, 'utf8').split('\n').some((l) => l.startsWith(`mysql-driver-bench profile ${join(run, 'local-artifact')}/ci-driver-`)), 'outside a workflow run: the directory as given, no download');
@@ -296,7 +305,7 @@ test('ci-driver counts the head against its merge-base with --base, names the th
   assert.equal(at('--baseline'), `git:${repo.dir}#${point}`);
   const line = `${label(pr)} (head, ${pr.slice(0, 7)}) against its merge-base ${label(point)} (${point.slice(0, 7)}) with main (tip ${tip.slice(0, 7)}), instructions per operation, threshold 1 %:`;
   assert.ok(said.stdout.split('\n').includes(line), said.stdout);
-  for (const text of [readFileSync(comment, 'utf8'), readFileSync(summary, 'utf8')]) assert.ok(text.includes(line.replace(/^(\S+)(.*merge-base )(\S+)/, '**$1**$2**$3**')), text);
+  for (const text of [readFileSync(comment, 'utf8'), readFileSync(summary, 'utf8')]) assert.ok(text.includes(line.replace(/^(\S+)(.*merge-base )(\S+)/, '**$1**$2**$3**').replace(/:$/, '')), text);
   const results = JSON.parse(readFileSync(at('--json'), 'utf8'));
   const { bytes, collected, ...commits } = results.gate;
   assert.deepEqual(commits, { head: pr, mergeBase: point, baseTip: tip, baseRef: 'main' });
@@ -318,7 +327,7 @@ test("ci-driver: a bench that moved with its change in V8's code, its bytes unch
   assert.equal(v8.code, 0, v8.stdout);
   assert.match(v8.stdout, /UNSETTLED: execute: \+3\.75 % instructions per operation \(400,000 → 415,000\), less than half of it in the driver's own functions, the bytes allocated per operation unchanged \(400,000 → 400,000\) and one count unsettled \(its windows 4\.39 % and 1\.04 % apart\): V8's work moved, not the driver's; not failed/);
   assert.doesNotMatch(v8.stdout, /REGRESSION/);
-  assert.match(readFileSync(comment, 'utf8'), /⚠️ UNSETTLED: execute/);
+  assert.match(readFileSync(comment, 'utf8'), /^✅ No change of the driver's beyond 1 %: `execute`'s \+3\.75 % is V8's work, not the driver's: not failed\n[\s\S]*⚠️ UNSETTLED: `execute`/);
   // node-mysql2 5b6206c on batch: a stack captured per query, all in V8's functions, no byte more, both counts settled.
   const stacks = await gate({ engine: ['execute'], spreads: { execute: [1.24, 1.15] } });
   assert.equal(stacks.code, 1, 'both counts settled: the driver\'s change, though V8 does the work');
@@ -376,8 +385,8 @@ test('counted with allocations: the words are bytes allocated, the writes beside
   const check = resultsValidator();
   const quiet = allocationResults({ base: BASE, head: HEAD, perOp: steady });
   assert.ok(check(quiet), JSON.stringify(check.errors?.[0]));
-  assert.equal(renderGateComment(quiet, { verdict: driverVerdict(quiet, who), ...who, wallMs: 21_000 }),
-    `${GATE_COMMENT_MARKER}\n✅ mysql-driver-bench: no bench needs more than 1 % more bytes allocated (7 benches, 21 s)\n`);
+  assert.equal(renderGateComment(quiet, { verdict: driverVerdict(quiet, who), ...who, wallMs: 21_000, docs: DOCS }).split('\n')[0],
+    '✅ Nothing moved: no bench needs more than 1 % more bytes allocated per operation than the base (7 benches, 21 s).');
 
   const results = allocationResults({ base: BASE, head: HEAD, perOp: { ...steady, do: [11232, 11769], insert: [8054, 8054] }, writes: { do: [1, 2] } });
   const verdict = driverVerdict(results, who);
@@ -387,13 +396,13 @@ test('counted with allocations: the words are bytes allocated, the writes beside
   assert.deepEqual(movedColumns(results, who), { do: [{ head: 'writes/op', base: 1, atHead: 2 }, { head: 'sent B/op', base: 17, atHead: 17 }, { head: 'received B/op', base: 11, atHead: 11 }] });
   assert.equal(columnsText(movedColumns(results, who).do), 'writes/op 1.0 → 2.0 (+100.00 %), sent B/op 17.0 → 17.0 (±0.00 %), received B/op 11.0 → 11.0 (±0.00 %)');
   const artifact = { name: 'mysql-driver-bench-42-1', run: { id: '42', repository: 'o/driver' }, path: 'mysql-driver-bench-42-1/ci-driver-aaaaaaa-ccccccc-1.json' };
-  const text = renderGateComment(results, { verdict, ...who, wallMs: 21_000, artifact });
+  const text = renderGateComment(results, { verdict, ...who, wallMs: 21_000, artifact, docs: DOCS });
   const lines = text.split('\n');
-  assert.ok(lines.includes('### mysql-driver-bench: bytes allocated per operation, head against base'), text);
-  assert.ok(lines.includes('| do | 11,232 | 11,769 | **+4.78 %** | 0.05 % |'), text);
-  assert.match(text, /^Bytes allocated per operation; \+ is more at the head;/m);
-  assert.ok(lines.includes('**do**, beside it: writes/op 1.0 → 2.0 (+100.00 %), sent B/op 17.0 → 17.0 (±0.00 %), received B/op 11.0 → 11.0 (±0.00 %)'), text);
-  assert.doesNotMatch(text, /\*\*insert\*\*, beside it|functions whose|mysql-driver-bench profile|instructions/);
+  assert.equal(lines[0], '❌ `do` needs 4.78 % more bytes allocated per operation than the base: worse', text);
+  assert.ok(lines.includes('| `do` | 11,232 | 11,769 | **+4.78 %** | 0.05 % |'), text);
+  assert.match(text, /^Bytes allocated per operation; \+ is more at the head/m);
+  assert.ok(lines.includes('**`do`**, beside it: writes/op 1.0 → 2.0 (+100.00 %), sent B/op 17.0 → 17.0 (±0.00 %), received B/op 11.0 → 11.0 (±0.00 %)'), text);
+  assert.doesNotMatch(text, /\*\*`insert`\*\*, beside it|functions whose|mysql-driver-bench profile|instructions/);
   assert.ok(lines.includes('The results (`mysql-driver-bench-42-1/ci-driver-aaaaaaa-ccccccc-1.json`) and the replay sets are the artifact `mysql-driver-bench-42-1` of this workflow run.'), text);
   assert.ok(lines.includes('gh run download 42 -R o/driver -n mysql-driver-bench-42-1 -D mysql-driver-bench-42-1'));
   // Instructions keep their words: no columns of their own.
@@ -427,4 +436,38 @@ test('ci-driver --count allocations: the run counts allocations without --jit-na
   assert.match(said.stdout, /^do, beside it: writes\/op 1\.0 → 1\.0 \(±0\.00 %\)/m);
   assert.doesNotMatch(said.stdout, /functions whose/);
   await assert.rejects(program.parseAsync(['ci-driver', 'do', '--repo', repo.dir, '--base', 'v1', '--count', 'bytes'], { from: 'user' }), /--count bytes: no such counter; the counters are instructions, cycles, allocations/);
+});
+
+test('the three comments a maintainer meets, and the override: each opens with its verdict in words; ci.md shows them', async () => {
+  const repo = makeDriverRepo(join(dir, 'mysql2-three'));
+  repo.commit('a change', { 'README.md': 'x\n' });
+  const comment = join(dir, 'three-comment.md');
+  const ci = readFileSync(join(root, 'docs', 'ci.md'), 'utf8');
+  const gate = async (extra, flags = []) => {
+    const said = await ciDriver(['do', 'execute', '--repo', repo.dir, '--base', 'v1', '--out', join(dir, 'three-out'), '--comment', comment, ...flags], extra);
+    return { ...said, text: readFileSync(comment, 'utf8') };
+  };
+  // 01f1092 on execute: twice the instructions, its bytes +64.7 %.
+  const regression = await gate({ perOp: { do: [98951, 98952], execute: [2214000, 4703000] }, bytes: { execute: [77800, 128100] } });
+  assert.equal(regression.code, 1);
+  assert.equal(regression.text.split('\n')[0], '❌ `execute` needs 112 % more instructions per operation than the base: worse');
+  const quiet = await gate({ perOp: { do: [98951, 98952], execute: [2214000, 2214100] } });
+  assert.equal(quiet.code, 0);
+  assert.match(quiet.text, /^✅ Nothing moved: no bench needs more than 1 % more instructions per operation than the base \(2 benches, \d+ s\)\.\n\n<!--/);
+  const v8 = await gate({ perOp: { do: [98951, 98952], execute: [2214000, 2297000] }, engine: ['execute'], spreads: { execute: [4.39, 1.04] } });
+  assert.equal(v8.code, 0);
+  assert.equal(v8.text.split('\n')[0], "✅ No change of the driver's beyond 1 %: `execute`'s +3.75 % is V8's work, not the driver's: not failed");
+  const accepted = await gate({ perOp: { do: [98951, 98952], execute: [2214000, 4703000] }, bytes: { execute: [77800, 128100] } }, ['--accepted-by', '@alice']);
+  assert.equal(accepted.code, 0, 'the override: reported, and passed');
+  assert.equal(accepted.text.split('\n')[0], '✅ Accepted by @alice (label `benchmark-accepted`): `execute` needs 112 % more instructions per operation than the base: worse');
+  assert.ok(accepted.text.includes('Accepted: @alice applied the label `benchmark-accepted`, so this run reports the change and passes.'));
+  assert.match(accepted.stdout, /^accepted: @alice applied the label benchmark-accepted: the regression is reported and the gate passes$/m);
+  const failedRow = await gate({ perOp: { do: [98951, null], execute: [2214000, 4703000] } }, ['--accepted-by', '@alice']);
+  assert.equal(failedRow.code, 1, 'a failed row is not a change to accept');
+  assert.match(failedRow.text, /^❌ /);
+  const relabelled = await gate({ perOp: { do: [98951, 98952], execute: [2214000, 4703000] } }, ['--accept-label', 'perf-ok']);
+  assert.match(relabelled.text, /apply the label `perf-ok`: the next run reports it and passes/);
+  if (process.env.MDB_SHOW_COMMENTS) for (const t of [regression, quiet, v8, accepted]) process.stderr.write(`\n=====\n${t.text}`);
+  for (const text of [regression.text, v8.text, accepted.text]) assert.ok(ci.includes(text.split('\n')[0]), `docs/ci.md shows: ${text.split('\n')[0]}`);
+  assert.ok(ci.includes(quiet.text.split('\n')[0].replace(/\(2 benches, \d+ s\)\.$/, '')), 'docs/ci.md shows the quiet comment');
 });

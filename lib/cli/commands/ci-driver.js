@@ -15,7 +15,7 @@ import { splitList } from '../../common/config.js';
 import { defaultCacheDir } from '../../drivers/versions.js';
 import { GIT_PACKAGES, mergeBase, openRepository, resolveCommit } from '../../drivers/git.js';
 import { renderResultsMarkdown } from '../../reporting/markdown.js';
-import { NOT_THE_DRIVER, TOP_FUNCTIONS, columnsText, driverSharePct, functionPlace, gateCounter, gateRows, movedColumns, renderGateComment, signedInt, unsettledBenches } from '../../reporting/gate-comment.js';
+import { ACCEPT_LABEL, NOT_THE_DRIVER, TOP_FUNCTIONS, columnsText, commentHeadline, driverSharePct, functionPlace, gateCounter, gateRows, movedColumns, renderGateComment, signedInt, unsettledBenches } from '../../reporting/gate-comment.js';
 import { counterNamed, counterNames } from '../../replay/counters/index.js';
 import { runProfileDiffs } from '../../results/profile-diff.js';
 import { checkArtifactDir, copyArtifact } from '../../results/artifact.js';
@@ -30,6 +30,12 @@ export const CI_DRIVER_THRESHOLD = 1;
 export const CI_DRIVER_COUNT = 'instructions';
 
 const short = (sha) => sha.slice(0, 7);
+
+/** The docs of this version on its repository (package.json's), where the comment's links point: https://github.com/<owner>/<name>/blob/v<version>/docs/. */
+export function docsUrl(pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8'))) {
+  const repo = /github\.com[/:]([^/]+\/[^/.]+)/.exec(pkg.repository?.url ?? '')?.[1] ?? 'mysql-driver-bench/mysql-driver-bench';
+  return `https://github.com/${repo}/blob/v${pkg.version}/docs/`;
+}
 
 /**
  * Pure: the commits a gate judged, in words: the head, the base row (its merge-base with the base ref)
@@ -51,8 +57,8 @@ export const gateCommits = ({ base, head, tip }) => ({ head: head.commit, mergeB
  * (instructions, bytes allocated, …): which benches the head needs more of it for beyond the
  * threshold, or that none does; a row that failed is named too. The first line names the commits
  * (judgedCommits). A bench in `unsettled` (unsettledBenches: V8's work moved, not the driver's) and one
- * whose count was unsteady are said, and are not regressions. Returns { regressed: bool, failed: [..],
- * unsettled: [..], lines: [..] }.
+ * whose count was unsteady are said, and are not regressions. Returns { regressed: bool, regressions:
+ * [{ bench, deltaPct, counts }], failed: [..], unsettled: [..], lines: [..] }.
  */
 export function driverVerdict(results, { threshold, base, head, tip, unsettled = [] }) {
   const { perOp } = gateCounter(results);
@@ -84,7 +90,7 @@ export function driverVerdict(results, { threshold, base, head, tip, unsettled =
   said.push(...unsteady.map((bench) => `- ⚠️ UNSTEADY: ${bench}: not judged: its count held a one-off event, or a full collection of the heap, in its windows twice`));
   if (said.length) lines.push(...(found.length || !failed.length ? [] : ['']), ...said);
   if (failed.length) lines.push('', ...failed.map((f) => `- ❌ FAILED: ${f}`));
-  return { regressed: found.length > 0, failed, unsettled: [...unsettled], lines };
+  return { regressed: found.length > 0, regressions: found, failed, unsettled: [...unsettled], lines };
 }
 
 /**
@@ -168,6 +174,9 @@ export function registerCiDriver(program, { stdout, stderr, env, run, setExitCod
     .option('-o, --out <dir>', 'where the results JSON and the replay sets go (default: ci-driver/ in the cache directory, outside the repository)')
     .option('--comment <file>', "write the pull request's comment here (Markdown; scripts/pr-comment.js posts it): one line when no bench moved, else the verdict, the table and the profile command")
     .option('--artifact <dir>', 'copy what a reviewer reads after the run here: the results JSON, its rows\' kept profiles and the replay sets (outside --out; action.yml uploads it)')
+    .option('--accepted-by <who>', 'report a regression and pass (exit 0): the override label was applied, by this person (the action passes @login); a failed row still fails')
+    .option('--accept-label <name>', 'the override label the comment names', ACCEPT_LABEL)
+    .option('--docs-url <url>', "where the comment's links point: the docs of the version that ran", docsUrl())
     .option('--no-bytes', `count no bytes allocated per operation beside instructions (by default they are, natively, in seconds: a bench that moved with less than half of its change in the driver's own functions and its bytes unchanged is V8's, said and not failed)`)
     .option('--smoke', 'an eighth of the operations counted: that the gate runs, not figures to keep')
     .option('-q, --quiet', 'no progress lines on stderr')
@@ -235,12 +244,16 @@ The allocation gate, in seconds and without Valgrind (bytes allocated and writes
       stdout.write(`\n${verdict.lines.join('\n').replace(/\*\*/g, '')}\n`);
       for (const [bench, list] of Object.entries(profiles.functions)) {
         stdout.write(`${bench}, the functions whose ${perOp} changed most: ${list.map((f) => `${f.name}${functionPlace(f)} ${signedInt(f.deltaPerOp)}`).join(', ')}\n`);
-        if (profiles.driverSharePct[bench] < 50) stdout.write(`  ${NOT_THE_DRIVER}\n`);
+        if (profiles.driverSharePct[bench] < 50) stdout.write(`  ${NOT_THE_DRIVER} (docs/ci.md#when-a-bench-moves-without-the-drivers-code)\n`);
       }
       for (const [bench, figures] of Object.entries(movedColumns(results, { threshold: opts.threshold, ...rows }))) stdout.write(`${bench}, beside it: ${columnsText(figures)}\n`);
+      const accept = { label: opts.acceptLabel, by: opts.acceptedBy || null };
+      const accepted = verdict.regressed && accept.by && !verdict.failed.length;
+      if (accepted) stdout.write(`accepted: ${accept.by} applied the label ${accept.label}: the regression is reported and the gate passes\n`);
       const summary = opts.summary ?? env.GITHUB_STEP_SUMMARY;
       if (summary) {
-        appendFileSync(summary, `${[`### mysql-driver-bench: ${perOp}, head against base`, '', ...verdict.lines, '', renderResultsMarkdown(results)].join('\n')}\n`);
+        const headline = commentHeadline(results, gateRows(results, { threshold: opts.threshold, ...rows }), { verdict, threshold: opts.threshold, accept });
+        appendFileSync(summary, `${[`### mysql-driver-bench: ${perOp}, head against base`, '', headline, '', ...verdict.lines, '', renderResultsMarkdown(results)].join('\n')}\n`);
         if (!opts.quiet) stderr.write(`the verdict and the report were added to ${resolve(summary)}\n`);
       }
       const copied = opts.artifact ? copyArtifact({ out, json, results, dir: resolve(opts.artifact), also: [bytesResults && bytesJson, collected && collectedJson].filter(Boolean) }) : null;
@@ -248,9 +261,9 @@ The allocation gate, in seconds and without Valgrind (bytes allocated and writes
       if (copied && !opts.quiet) stderr.write(`${what.slice(0, -1).join(', ')}${what.length > 1 ? ' and ' : ''}${what.at(-1)} were copied to ${copied.dir}\n`);
       if (opts.comment) {
         const artifact = copied && artifactForComment(copied, opts.artifact, env);
-        writeFileSync(opts.comment, renderGateComment(results, { verdict, threshold: opts.threshold, ...rows, wallMs, artifact, profiles }));
+        writeFileSync(opts.comment, renderGateComment(results, { verdict, threshold: opts.threshold, ...rows, wallMs, artifact, profiles, accept, docs: opts.docsUrl }));
         if (!opts.quiet) stderr.write(`the pull request's comment was written to ${resolve(opts.comment)}\n`);
       }
-      setExitCode(code === EXIT.OK && (verdict.regressed || verdict.failed.length) ? EXIT.ROWS_FAILED : code);
+      setExitCode(code === EXIT.OK && ((verdict.regressed && !accepted) || verdict.failed.length) ? EXIT.ROWS_FAILED : code);
     });
 }
