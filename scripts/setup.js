@@ -47,8 +47,10 @@ function ensureDependencies() {
     commands: [['npm', ['ci', '--no-audit', '--no-fund']]],
     spawnOptions: { cwd: root },
   }, { say });
-  if (!ok) {
-    say('npm ci failed — check your network access to the npm registry, then run `npm ci` by hand');
+  // npm can say ok and install nothing ("Exit handler never called!" after failed fetches, exit 0).
+  const still = ok && dependenciesMissing();
+  if (!ok || still) {
+    say(`npm ci failed${still ? ` (it exited 0, but ${still})` : ''} — check your network access to the npm registry, then run \`npm ci\` by hand`);
     process.exit(EXIT.INSTALL);
   }
 }
