@@ -21,6 +21,21 @@ const DEFAULT_TIMEOUT_S = 600;
 /** The last line Valgrind or the process wrote on stderr, without Valgrind's "==pid==" prefix. */
 const lastLine = (stderr) => stderr.split('\n').map((l) => l.replace(/^==\d+==\s?/, '').trim()).filter(Boolean).slice(-1)[0] ?? '';
 
+// Valgrind and vgdb name their FIFOs after the user and the host as the environment says them
+// (LOGNAME or USER, HOST or HOSTNAME, else ???): vgdb must see what the counted process's fixed
+// environment says, or it looks for files that are not there (a runner sets USER; this VM does not).
+const FIFO_NAMING = ['LOGNAME', 'USER', 'HOST', 'HOSTNAME'];
+
+/** Pure: vgdb's environment for a process started with `processEnv`: the caller's, with the FIFO-naming variables as the process has them. */
+export function vgdbEnv(callerEnv, processEnv) {
+  const env = { ...callerEnv };
+  for (const name of FIFO_NAMING) {
+    if (processEnv[name] === undefined) delete env[name];
+    else env[name] = processEnv[name];
+  }
+  return env;
+}
+
 /** Pure: a line of a count process's stdout as a message: { switch, index, prime } or { report } or null. */
 export function countMessage(line) {
   const m = /^(prime)?(on|off) (\d+)$/.exec(line);
@@ -69,11 +84,8 @@ export async function countItems({ counter, spec, identity, items, primer = item
       const nodeArgs = [...counter.v8Flags, ...COUNT_NODE_FLAGS, ...profileFlags, sandbox.entry, sandbox.job];
       const args = native ? nodeArgs : [...counter.toolArgs, ...counter.outputArgs(dir), prefix, process.execPath, ...nodeArgs];
       const command = native ? process.execPath : commandPath('valgrind');
-      const child = spawn(fixed ? commandPath(fixed.command) : command, fixed ? [...fixed.args, command, ...args] : args, {
-        cwd: sandbox.dir,
-        stdio: ['pipe', 'pipe', 'pipe'],
-        env: { ...sandbox.env, GLIBC_TUNABLES: counter.mallocTunables },
-      });
+      const env = { ...sandbox.env, GLIBC_TUNABLES: counter.mallocTunables };
+      const child = spawn(fixed ? commandPath(fixed.command) : command, fixed ? [...fixed.args, command, ...args] : args, { cwd: sandbox.dir, stdio: ['pipe', 'pipe', 'pipe'], env });
       live.add(child);
       if (profileFlags.length) perfMap = `/tmp/perf-${child.pid}.map`;
       const forget = killOnExit(child);
@@ -90,7 +102,7 @@ export async function countItems({ counter, spec, identity, items, primer = item
       const answer = () => { if (!closed) child.stdin.write('x'); };
       const stop = (why) => { failure ??= why; child.kill('SIGKILL'); };
       const vgdb = (what) => new Promise((done) => {
-        const v = spawn('vgdb', [prefix, `--pid=${child.pid}`, 'instrumentation', what], { stdio: 'ignore' });
+        const v = spawn('vgdb', [prefix, `--pid=${child.pid}`, 'instrumentation', what], { stdio: 'ignore', env: vgdbEnv(process.env, env) });
         v.on('error', (err) => { stop(`cannot run vgdb (Valgrind's, to switch instrumentation ${what}): ${err.message}`); done(); });
         v.on('close', (code) => {
           if (code !== 0 && !closed) stop(`vgdb could not switch instrumentation ${what} (exit ${code})`);

@@ -56,7 +56,8 @@ test('a head with several % more instructions per operation fails the gate; a he
     const comment = join(dirs.base, 'comment.md');
     const read = (file) => (existsSync(file) ? readFileSync(file, 'utf8') : null);
     return runCli(['ci-driver', 'do', '--repo', repo.dir, '--smoke', '--threshold', '3', '--out', dirs.out, '--comment', comment, ...args],
-      { tmp: dirs.tmp, env: { MYSQL_DRIVER_BENCH_CACHE: join(base, 'cache'), GITHUB_STEP_SUMMARY: summary }, timeoutMs: 400000 })
+      // USER and LOGNAME as a runner sets them: Valgrind's and vgdb's FIFOs are named after them.
+      { tmp: dirs.tmp, env: { MYSQL_DRIVER_BENCH_CACHE: join(base, 'cache'), GITHUB_STEP_SUMMARY: summary, USER: 'runner', LOGNAME: 'runner' }, timeoutMs: 400000 })
       .then((r) => ({ ...r, summary: read(summary), comment: read(comment), dirs }));
   };
 

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { instructionWindow, parseDumpTotal, sizeCount } from '../../lib/replay/counters/instructions.js';
 import { insideRoots, isGcEntry, parseCallgrind } from '../../lib/replay/callgrind.js';
 import { unsteadyWindows } from '../../lib/replay/count.js';
-import { countMessage } from '../../lib/replay/count-row.js';
+import { countMessage, vgdbEnv } from '../../lib/replay/count-row.js';
 import { COUNT_V8_FLAGS, HEAP_GROWING_FLAG } from '../../lib/replay/valgrind.js';
 import { counterNamed } from '../../lib/replay/counters/index.js';
 import { builtinAdapterFile } from '../../lib/drivers/index.js';
@@ -310,4 +310,10 @@ test("two counts taken by another design, after another primer or in another san
   assert.match(countIncomparability(withCount({}), withCount({ primer: ['do'] })), /^primer differs: do insert \(base\) vs do \(new\)/);
   assert.match(countIncomparability(withCount({}), withCount({ process: undefined })), /^count design differs/);
   assert.match(countIncomparability(withCount({}), withCount({ sandbox: { root: '/var/tmp', nodeFlags: [], env: 'fixed' } })), /^sandbox differs/);
+});
+
+test("vgdb sees the user and host the counted process's fixed environment names its FIFOs after, not the caller's", () => {
+  const caller = { PATH: '/usr/bin', USER: 'runner', LOGNAME: 'runner', HOSTNAME: 'fv-az1', HOME: '/home/runner' };
+  assert.deepEqual(vgdbEnv(caller, { PATH: '/usr/bin:/bin', TZ: 'UTC' }), { PATH: '/usr/bin', HOME: '/home/runner' });
+  assert.deepEqual(vgdbEnv({ PATH: '/x' }, { USER: 'u', HOST: 'h' }), { PATH: '/x', USER: 'u', HOST: 'h' });
 });
