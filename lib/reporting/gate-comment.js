@@ -143,6 +143,9 @@ export function movedColumns(results, { threshold, base, head }) {
 export const columnsText = (figures) => figures
   .map((f) => `${f.head} ${fmtOps(f.base)} → ${fmtOps(f.atHead)}${f.base > 0 ? ` (${signed((f.atHead / f.base - 1) * 100)})` : ''}`).join(', ');
 
+/** Pure: a C++ function's name without its return type and parameters (`v8::internal::JSObject::MigrateToMap`); others as they are. */
+export const shortFunctionName = (name) => /^(?:\S+ )?([^\s(]+)\(.*\)(?: const)?$/.exec(name)?.[1] ?? name;
+
 /** Pure: a change's size in words, as many digits as it needs: "113 %", "12.1 %", "3.25 %". */
 export const sizeInWords = (pct) => {
   const a = Math.abs(pct);
@@ -224,7 +227,7 @@ export function renderGateComment(results, { verdict, threshold, base, head, wal
   const functions = profiles?.functions ?? {};
   for (const r of moved.filter((m) => functions[m.bench]?.length)) {
     out.push('', `**\`${r.bench}\`**, the functions whose ${counter.perOp} changed most:`, '');
-    out.push(...functions[r.bench].slice(0, TOP_FUNCTIONS).map((f) => `- \`${f.name}\`${f.where ? ` in \`${f.where}\`${f.where.startsWith('<harness>/') ? " (the driver's code inlined into it)" : ''}` : ''} ${signedInt(f.deltaPerOp)}`));
+    out.push(...functions[r.bench].slice(0, TOP_FUNCTIONS).map((f) => `- \`${shortFunctionName(f.name)}\`${f.where ? ` in \`${f.where}\`${f.where.startsWith('<harness>/') ? " (the driver's code inlined into it)" : ''}` : ''} ${signedInt(f.deltaPerOp)}`));
     if ((profiles.driverSharePct?.[r.bench] ?? 100) < 50) out.push('', `${NOT_THE_DRIVER} (${link('why', V8_SECTION)}).`);
   }
   const own = movedColumns(results, { threshold, base, head });
