@@ -81,6 +81,20 @@ export function makeDriverRepo(dir, { name } = {}) {
 }
 
 /**
+ * makeDriverRepo with a pull request's branch behind master: the branch point, the branch `pr` one
+ * commit on from it, and master one commit on too. Returns { repo, point, head, tip } (full ids).
+ */
+export function makeBranchedRepo(dir) {
+  const repo = makeDriverRepo(dir);
+  const point = repo.commit('the branch point', { 'README.md': 'point\n' });
+  gitIn(repo.dir, 'checkout', '-q', '-b', 'pr');
+  const head = repo.commit('the pull request', { 'README.md': 'pr\n' });
+  gitIn(repo.dir, 'checkout', '-q', 'main');
+  const tip = repo.commit('master moves on', { 'README.md': 'later\n' });
+  return { repo, point, head, tip };
+}
+
+/**
  * A change to mysql2's lib/base/connection.js that adds work to every query: a named function of
  * `loops` iterations outside the query method, its result kept in the module. (A field written on the
  * connection instead changed V8's code for the whole method: once it read 3.8 % fewer instructions.)

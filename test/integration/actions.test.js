@@ -13,7 +13,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { gitIn, makeDriverRepo } from '../helpers/driver-repo.js';
+import { gitIn, makeBranchedRepo, makeDriverRepo } from '../helpers/driver-repo.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const VALIDATOR = join(root, 'node_modules', '.bin', 'action-validator');
@@ -177,12 +177,7 @@ function runStep(name, env, cwd = root) {
 }
 
 test("the first step fetches what a shallow checkout lacks, finds the merge-base and names the caches; it refuses pull_request_target and skips another label's event", () => {
-  const origin = makeDriverRepo(join(dir, 'origin'));
-  const point = origin.commit('the branch point', { 'README.md': 'point\n' });
-  gitIn(origin.dir, 'checkout', '-q', '-b', 'pr');
-  const head = origin.commit('the pull request', { 'README.md': 'pr\n' });
-  gitIn(origin.dir, 'checkout', '-q', 'main');
-  const tip = origin.commit('master moves on', { 'README.md': 'later\n' });
+  const { repo: origin, point, head, tip } = makeBranchedRepo(join(dir, 'origin'));
   // As actions/checkout leaves it: one commit deep (here the head, for GitHub's merge commit).
   const clone = join(dir, 'shallow');
   const cloned = spawnSync('git', ['clone', '-q', '--depth', '1', '--branch', 'pr', `file://${origin.dir}`, clone], { encoding: 'utf8' });

@@ -19,7 +19,7 @@ import { checkArtifactDir, copyArtifact } from '../../lib/results/artifact.js';
 import { countDeltaPct, countFloorPct } from '../../lib/results/counts.js';
 import { profilePath, windowFile } from '../../lib/replay/profiles.js';
 import { resultsValidator } from '../../lib/results/file.js';
-import { gitIn, makeDriverRepo } from '../helpers/driver-repo.js';
+import { makeBranchedRepo, makeDriverRepo } from '../helpers/driver-repo.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const BIN = join(root, 'bin', 'mysql-driver-bench.js');
@@ -289,12 +289,7 @@ test('ci-driver --comment --artifact: the comment written, the artifact copied, 
 });
 
 test('ci-driver counts the head against its merge-base with --base, names the three commits, and writes them into the results file', async () => {
-  const repo = makeDriverRepo(join(dir, 'mysql2-behind'));
-  const point = repo.commit('the branch point', { 'README.md': 'point\n' });
-  gitIn(repo.dir, 'checkout', '-q', '-b', 'pr');
-  const pr = repo.commit('the pull request', { 'README.md': 'pr\n' });
-  gitIn(repo.dir, 'checkout', '-q', 'main');
-  const tip = repo.commit('master moves on', { 'README.md': 'later\n' });
+  const { repo, point, head: pr, tip } = makeBranchedRepo(join(dir, 'mysql2-behind'));
   const out = join(dir, 'behind-out');
   const comment = join(dir, 'behind-comment.md');
   const summary = join(dir, 'behind-summary.md');
