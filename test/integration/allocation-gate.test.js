@@ -46,13 +46,13 @@ test('ci-driver --count allocations: a head allocating 64 KB more a query fails,
   // The writes beside it (the same: the arrays write nothing), and no functions: no profile was kept.
   assert.match(more.stdout, /^do, beside it: writes\/op 1\.0 → 1\.0 \(±0\.00 %\), sent B\/op /m);
   assert.doesNotMatch(`${more.stdout}${more.comment}`, /functions whose|--jit-names/);
-  assert.match(more.comment, /^### mysql-driver-bench: bytes allocated per operation, head against base$/m);
-  assert.match(more.comment, /^\*\*do\*\*, beside it: writes\/op 1\.0 → 1\.0/m);
+  assert.match(more.comment, /^❌ `do` needs \d+ % more bytes allocated per operation than the base: worse\n/, 'the verdict first, in the counter\'s words');
+  assert.match(more.comment, /^\*\*`do`\*\*, beside it: writes\/op 1\.0 → 1\.0/m);
 
   const twin = await gate(['--base', 'v1', '--head', docs]);
   assert.equal(twin.code, 0, twin.stderr);
   assert.match(twin.stdout, /✅ no bench needs more than 1 % more bytes allocated per operation/);
-  assert.match(twin.comment, /^<!-- mysql-driver-bench gate -->\n✅ mysql-driver-bench: no bench needs more than 1 % more bytes allocated \(1 bench, \d+ s\)\n$/);
+  assert.match(twin.comment, /^✅ Nothing moved: no bench needs more than 1 % more bytes allocated per operation than the base \(1 bench, \d+ s\)\.\n\n<!-- mysql-driver-bench: nothing moved -->\n<!-- mysql-driver-bench gate -->\n$/);
 
   const dirs = isolatedDirs();
   const found = await runCli(['bisect', repo.dir, '--good', 'v1', '--bad', 'HEAD', '--bench', 'do', '--count', 'allocations', '--out', dirs.out], { tmp: dirs.tmp, env, timeoutMs: 300000 });
