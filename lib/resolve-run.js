@@ -5,6 +5,7 @@
 import { BENCHES } from '../benchs/index.js';
 import { assertDriverNames } from './drivers/index.js';
 import { expandReleaseRanges } from './drivers/ranges.js';
+import { expandCommitRanges } from './drivers/commit-ranges.js';
 import { expandRuntimes } from './drivers/runtimes.js';
 import { resolveSettings } from './measuring/planning/settings.js';
 import { benchOptionSpecs, benchOptions } from './measuring/planning/catalogue.js';
@@ -19,7 +20,7 @@ import { usageError } from './common/errors.js';
  * @typedef {object} Settings
  * @property {'default'|'ci'|'smoke'} mode the preset
  * @property {string[]} drivers the driver specs, release ranges and runtimes expanded
- * @property {object[]} [releaseRanges] each range asked for ({ spec, releases })
+ * @property {object[]} [releaseRanges] each range asked for ({ spec, releases }; a commit range { spec, commits, subjects, skipped })
  * @property {string} baseline the row the Δs compare against (its name once the drivers are loaded)
  * @property {string[]} benches the benches' names
  * @property {object} [ownBenches] --bench-file, --sql and their flags, as given (what --from runs again)
@@ -82,11 +83,13 @@ export function deepFreeze(value) {
 async function expandDrivers(opts) {
   const asked = opts.floor && !opts.drivers.includes('floor') ? [...opts.drivers, 'floor'] : opts.drivers;
   assertDriverNames(asked, { overrideFairness: opts.overrideFairness });
-  const { specs, ranges } = await expandReleaseRanges(asked);
+  const { specs: released, ranges } = await expandReleaseRanges(asked);
+  const { specs, ranges: commitRanges } = expandCommitRanges(released, { log: opts.quiet ? () => {} : (line) => process.stderr.write(`${line}\n`) });
   const drivers = expandRuntimes(specs, opts.runtimes, { only: (base) => base === 'bun-sql' || base === 'floor' });
   assertDriverNames(drivers, { overrideFairness: opts.overrideFairness });
-  // A --from run's ranges come with its drivers, already expanded.
-  const releaseRanges = ranges.length ? ranges.map(({ spec, releases }) => ({ spec, releases })) : opts.releaseRanges;
+  // A --from run's ranges come with its drivers, already expanded. A commit range keeps its commits, in order.
+  const taken = [...ranges.map(({ spec, releases }) => ({ spec, releases })), ...commitRanges];
+  const releaseRanges = taken.length ? taken : opts.releaseRanges;
   return { drivers, releaseRanges };
 }
 

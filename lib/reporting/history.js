@@ -46,7 +46,7 @@ export function historyChart(h, { height = 6 } = {}) {
     return (i < 0 ? ' ' : i < 9 ? String(i + 1) : '+').padEnd(w);
   }).join('').trimEnd();
   if (marks) lines.push(`  ${' '.repeat(lw)}  ${marks}`);
-  const ends = `${h.points[0].release} … ${h.points.at(-1).release} (${n} releases)`;
+  const ends = `${h.points[0].release} … ${h.points.at(-1).release} (${n} ${/^[0-9a-f]{7}$/.test(h.points[0].release) ? 'commits' : 'releases'})`;
   lines.push(`  ${' '.repeat(lw)}  ${ends}`);
   return lines.join('\n');
 }
@@ -54,13 +54,20 @@ export function historyChart(h, { height = 6 } = {}) {
 /** A change from one release to another as the history prints it: two decimals under 1 %, else one. */
 export const fmtStepChange = (pct) => fmtSignedPct(pct, Math.abs(pct) < 1 ? 2 : 1);
 
-/** The steps as rows: [#, from → to, figure → figure, change, which way]. */
-function stepRows(h) {
-  return h.steps.map((s, i) => [String(i + 1), `${s.from} → ${s.to}`, `${fmtOps(s.fromValue)} → ${fmtOps(s.toValue)}`,
+// A commit's subject beside its step, cut to a line's worth.
+const SUBJECT_CHARS = 60;
+const subjectOf = (history, label) => {
+  const subject = history?.commits?.[label]?.subject ?? '';
+  return subject.length > SUBJECT_CHARS ? `${subject.slice(0, SUBJECT_CHARS - 1)}…` : subject;
+};
+
+/** The steps as rows: [#, from → to (a commit range: with the later commit's subject), figure → figure, change, which way]. */
+function stepRows(h, history) {
+  return h.steps.map((s, i) => [String(i + 1), `${s.from} → ${s.to}${history?.commits ? ` ${subjectOf(history, s.to)}` : ''}`, `${fmtOps(s.fromValue)} → ${fmtOps(s.toValue)}`,
     fmtStepChange(s.changePct), s.better ? 'better' : 'worse']);
 }
 
-const STEP_HEAD = (unit) => ['#', 'releases', unit, 'change', ''];
+const STEP_HEAD = (unit, history) => ['#', history?.commits ? 'commits' : 'releases', unit, 'change', ''];
 
 function textTable(head, rows) {
   const all = [head, ...rows];
@@ -79,7 +86,7 @@ function notes(h) {
 
 function title(history) {
   const what = history.ranges.length ? history.ranges.join(', ') : `${history.package}, ${history.releases.length} releases`;
-  return `Release history: ${what}`;
+  return `${history.commits ? 'Commit' : 'Release'} history: ${what}`;
 }
 
 /** Pure: the terminal's release history, ending in a blank line before the table ('' when the run's rows are not one). */
@@ -90,7 +97,7 @@ export function renderHistoryText(results) {
   const out = [title(history)];
   for (const h of history.benches) {
     out.push('', heading(h, unit), historyChart(h));
-    out.push(h.steps.length ? textTable(STEP_HEAD(unit), stepRows(h)) : '  no step: every release within the noise of the one before');
+    out.push(h.steps.length ? textTable(STEP_HEAD(unit, history), stepRows(h, history)) : '  no step: every release within the noise of the one before');
     for (const n of notes(h)) out.push(`  ${n}`);
   }
   out.push('', `${rule(history.benches[0])}; ${changeRule(history.benches[0], unit)}.`);
@@ -108,7 +115,7 @@ export function renderHistoryMarkdown(results) {
   for (const h of history.benches) {
     out.push(`**${mdCell(heading(h, unit))}**`, '', '```text', historyChart(h), '```', '');
     if (h.steps.length) {
-      out.push(`| ${STEP_HEAD(unit).join(' | ')} |`, '| ---: | --- | ---: | ---: | --- |', ...stepRows(h).map((r) => `| ${r.map(mdCell).join(' | ')} |`), '');
+      out.push(`| ${STEP_HEAD(unit, history).join(' | ')} |`, '| ---: | --- | ---: | ---: | --- |', ...stepRows(h, history).map((r) => `| ${r.map(mdCell).join(' | ')} |`), '');
     } else out.push('No step: every release within the noise of the one before.', '');
     for (const n of notes(h)) out.push(`- ${mdCell(n)}`);
     if (notes(h).length) out.push('');
@@ -167,8 +174,8 @@ export function renderHistoryHtml(results) {
   for (const h of history.benches) {
     out.push(`<h3>${esc(heading(h, unit))}</h3>`, historySvg(h, unit));
     if (h.steps.length) {
-      out.push(`<table><thead><tr>${STEP_HEAD(unit).map((c) => `<th>${esc(c)}</th>`).join('')}</tr></thead><tbody>`
-        + stepRows(h).map((r) => `<tr>${r.map((c) => `<td>${esc(c)}</td>`).join('')}</tr>`).join('') + '</tbody></table>');
+      out.push(`<table><thead><tr>${STEP_HEAD(unit, history).map((c) => `<th>${esc(c)}</th>`).join('')}</tr></thead><tbody>`
+        + stepRows(h, history).map((r) => `<tr>${r.map((c) => `<td>${esc(c)}</td>`).join('')}</tr>`).join('') + '</tbody></table>');
     } else out.push('<p class="sub">No step: every release within the noise of the one before.</p>');
     const n = notes(h);
     if (n.length) out.push(`<ul class="notes">${n.map((x) => `<li>${esc(x)}</li>`).join('')}</ul>`);

@@ -135,7 +135,8 @@ function historyLines(v, unit) {
       const noise = h.counted ? `the count's noise floor (±${h.floorPct} %)` : 'the noise (their paired Δ intervals overlap)';
       return `${h.bench}: no step (${total}): each release within ${noise} of the one before${unjudged}`;
     }
-    const steps = h.steps.map((s, i) => `${s.from} → ${s.to}: ${fmtOps(s.fromValue)} → ${fmtOps(s.toValue)}${i === 0 ? ` ${unit}` : ''}, `
+    const subject = (label) => (v.history.commits?.[label]?.subject ? ` (${v.history.commits[label].subject})` : '');
+    const steps = h.steps.map((s, i) => `${s.from} → ${s.to}${subject(s.to)}: ${fmtOps(s.fromValue)} → ${fmtOps(s.toValue)}${i === 0 ? ` ${unit}` : ''}, `
       + `${fmtStepChange(s.changePct)}, ${s.better ? 'better' : 'worse'}`);
     return `${h.bench}: ${steps.join('; ')} (${h.steps.length} step${h.steps.length === 1 ? '' : 's'}; ${total})${unjudged}`;
   });
@@ -143,9 +144,10 @@ function historyLines(v, unit) {
 
 /** A release history's heading: what a step is, and the sign of its change. */
 function historyHeading(v) {
-  if (!v.counted) return 'release history: its steps, consecutive releases whose paired Δ intervals do not overlap; + is faster (ops/s)';
+  const [what, items] = v.history.commits ? ['commit history', 'commits'] : ['release history', 'releases'];
+  if (!v.counted) return `${what}: its steps, consecutive ${items} whose paired Δ intervals do not overlap; + is faster (ops/s)`;
   const noun = counterOf({ what: v.what }).noun;
-  return `release history: its steps, consecutive releases beyond the count's noise floor; + is more ${noun}`;
+  return `${what}: its steps, consecutive ${items} beyond the count's noise floor; + is more ${noun}`;
 }
 
 /**

@@ -10,12 +10,21 @@ const isReleaseRow = (d) => typeof d.version === 'string' && EXACT.test(d.versio
 
 /**
  * The release rows the history follows, in semver order: { package, drivers } or null. With
- * settings.releaseRanges, the releases of the ranges (other rows aside); otherwise every row but the
- * reference client must be a release of one package, listed in ascending order, at least `minRows`.
+ * settings.releaseRanges, the releases of the ranges (other rows aside), or a commit range's commits
+ * in its order, with `labels` (their short ids) and `subjects`; otherwise every row but the reference
+ * client must be a release of one package, listed in ascending order, at least `minRows`.
  */
 export function historyRows(results, { minRows = 3 } = {}) {
   const drivers = (results.drivers ?? []).filter((d) => d.name !== 'floor');
   const ranges = results.settings?.releaseRanges ?? [];
+  // A commit range: its git rows in the range's order, each called by its short commit id.
+  const commitRange = ranges.find((r) => Array.isArray(r.commits));
+  if (commitRange) {
+    const byCommit = new Map(drivers.filter((d) => d.git?.commit).map((d) => [d.git.commit, d]));
+    const taken = commitRange.commits.map((c, i) => ({ d: byCommit.get(c), subject: commitRange.subjects?.[i] ?? '' })).filter((t) => t.d);
+    if (taken.length < 2) return null;
+    return { package: taken[0].d.package, drivers: taken.map((t) => t.d), labels: taken.map((t) => t.d.git.commit.slice(0, 7)), subjects: taken.map((t) => t.subject) };
+  }
   if (ranges.length) {
     const wanted = new Set(ranges.flatMap((r) => r.releases.map((v) => `${r.spec.split('@')[0]}@${v}`)));
     const rows = drivers.filter((d) => wanted.has(d.name) && isReleaseRow(d));
@@ -49,10 +58,10 @@ export function releaseHistory(results, options) {
   const benches = [];
   for (const bench of results.benches ?? []) {
     if (bench.rate) continue;
-    const points = rows.drivers.map((d) => {
+    const points = rows.drivers.map((d, i) => {
       const row = bench.results.find((r) => r.driver === d.name);
       const value = !row?.ok ? null : count ? (row.count?.perOp ?? null) : (row.opsPerSec ?? null);
-      return { release: d.version, driver: d.name, value, interval: row?.ok && !count ? timedInterval(row, bench) : null, deltaPct: row?.deltaPct ?? null, status: row?.status ?? 'not run' };
+      return { release: rows.labels?.[i] ?? d.version, driver: d.name, value, interval: row?.ok && !count ? timedInterval(row, bench) : null, deltaPct: row?.deltaPct ?? null, status: row?.status ?? 'not run' };
     });
     const measured = points.filter((p) => p.value !== null);
     if (measured.length < 2) continue;
@@ -74,5 +83,6 @@ export function releaseHistory(results, options) {
       : Number.isFinite(first.deltaPct) && Number.isFinite(last.deltaPct) ? ((1 + last.deltaPct / 100) / (1 + first.deltaPct / 100) - 1) * 100 : ratioPct(first.value, last.value) };
     benches.push({ bench: bench.name, counted: Boolean(count), floorPct, points, steps, unjudged, total });
   }
-  return { package: rows.package, ranges: (results.settings?.releaseRanges ?? []).map((r) => r.spec), releases: rows.drivers.map((d) => d.version), benches };
+  const commits = rows.labels ? Object.fromEntries(rows.labels.map((label, i) => [label, { commit: rows.drivers[i].git.commit, subject: rows.subjects[i] }])) : null;
+  return { package: rows.package, ranges: (results.settings?.releaseRanges ?? []).map((r) => r.spec), releases: rows.labels ?? rows.drivers.map((d) => d.version), commits, benches };
 }

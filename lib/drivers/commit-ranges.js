@@ -1,0 +1,107 @@
+// Commit ranges as rows: `mysql2@git:../node-mysql2#v3.22.6..v3.23.1` is the range's first commit and
+// every first-parent commit after it up to the last that changes what the package installs: a file its
+// package.json's `files` ships (type declarations and Markdown aside: they run nothing), or its
+// production dependency tree. Each is a git row (git.js); the run reports them as a release range's
+// history, commit by commit (results/history.js).
+import { usageError } from '../common/errors.js';
+import { firstParentPath, git, isAncestor, openRepository, productionTree, resolveCommit } from './git.js';
+
+const RANGE = /^(?:(mysql|mysql2|mariadb)@)?git:([^#]+)#([^#]*[^#.])\.\.([^#.][^#]*)$/;
+const HINT = 'write <driver>@git:<repository>#<from>..<to>, e.g. mysql2@git:../node-mysql2#v3.22.6..v3.23.1';
+
+/** Is `spec` written as a commit range (`mysql2@git:../x#a..b`)? Syntax only. */
+export const isCommitRange = (spec) => RANGE.test(spec);
+
+/** `mysql2@git:../x#a..b` -> { package, repo, from, to, spec }. Pure; a usage error for anything else. */
+export function parseCommitRange(spec) {
+  const m = RANGE.exec(spec);
+  if (!m) throw usageError(`'${spec}' is not a commit range`, HINT);
+  const [, pkg, repo, from, to] = m;
+  return { package: pkg ?? null, repo, from, to, spec };
+}
+
+// Where a package without `files` keeps what it does not ship.
+const NOT_SHIPPED = /^(?:\.|test\/|tests\/|benchmarks?\/|docs?\/|examples?\/|website\/)/;
+
+/** Pure: a `files` entry as a test of a path: the file itself, a directory's contents, or a glob (`*`, `**`). */
+function filesEntry(entry) {
+  const clean = entry.replace(/^\.\//, '').replace(/\/+$/, '');
+  if (!/[*?]/.test(clean)) return (path) => path === clean || path.startsWith(`${clean}/`);
+  const source = clean.split('/').map((part) => (part === '**' ? '.*' : part.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*').replace(/\?/g, '[^/]'))).join('/');
+  const re = new RegExp(`^${source}(?:/.*)?$`);
+  return (path) => re.test(path);
+}
+
+/**
+ * Pure: does a changed path belong to what the package installs and runs? `files`: package.json's
+ * `files` (null: everything but dot-files, tests, docs and examples). package.json itself is judged by
+ * its dependency tree, not here.
+ */
+export function isInstalledPath(path, files) {
+  if (path === 'package.json' || /\.d\.[cm]?ts$|\.md$/i.test(path)) return false;
+  if (!Array.isArray(files)) return !NOT_SHIPPED.test(path);
+  return files.filter((f) => !f.startsWith('!')).some((f) => filesEntry(f)(path));
+}
+
+const text = (repo, args) => {
+  const r = git(['-C', repo.dir, ...args]);
+  return r.code === 0 ? r.stdout.toString('utf8') : null;
+};
+
+/** A commit's manifest and production dependency tree (productionTree), or nulls when it has no package.json. */
+function packageAt(repo, sha) {
+  const manifestText = text(repo, ['cat-file', 'blob', `${sha}:package.json`]);
+  if (manifestText === null) return { manifest: null, tree: null };
+  let manifest;
+  try { manifest = JSON.parse(manifestText); } catch { return { manifest: null, tree: null }; }
+  const lockText = text(repo, ['cat-file', 'blob', `${sha}:npm-shrinkwrap.json`]) ?? text(repo, ['cat-file', 'blob', `${sha}:package-lock.json`]);
+  let lock = null;
+  try { lock = lockText ? JSON.parse(lockText) : null; } catch { /* an unreadable lockfile: the ranges decide */ }
+  return { manifest, tree: productionTree(manifest, lock) };
+}
+
+/**
+ * The commits a range takes: its first commit, then each first-parent commit after it up to the last
+ * that changes an installed file or the production dependency tree, oldest first: [{ commit, subject }],
+ * with how many it passed over (`skipped`).
+ */
+export function rangeCommits(range) {
+  const repo = openRepository(range.spec, range.repo);
+  const from = resolveCommit(range.spec, repo, range.from);
+  const to = resolveCommit(range.spec, repo, range.to);
+  if (from === to || !isAncestor(repo, from, to)) {
+    throw usageError(`${range.spec}: ${range.from} is not an ancestor of ${range.to}`, 'write the older commit first; both on one line of history');
+  }
+  const path = firstParentPath(repo, from, to);
+  const taken = [{ commit: from, subject: text(repo, ['log', '-1', '--format=%s', from])?.trim() ?? '' }];
+  let previous = packageAt(repo, from);
+  let skipped = 0;
+  for (const c of path) {
+    const current = packageAt(repo, c.commit);
+    const files = current.manifest?.files ?? null;
+    const parent = `${c.commit}^1`;
+    const changed = (text(repo, ['diff-tree', '--no-commit-id', '--name-only', '-r', parent, c.commit]) ?? '').split('\n').filter(Boolean);
+    if (current.tree !== previous.tree || changed.some((p) => isInstalledPath(p, files))) taken.push(c);
+    else skipped++;
+    previous = current;
+  }
+  return { repo, commits: taken, skipped };
+}
+
+/**
+ * --drivers with each commit range replaced by its commits' rows (`mysql2@git:<repo>#<sha>`), in place.
+ * Returns { specs, ranges: [{ spec, commits: [sha], skipped }] }. `log` says what each range took.
+ */
+export function expandCommitRanges(specs, { log = () => {} } = {}) {
+  const ranges = [];
+  const out = [];
+  for (const spec of specs) {
+    if (!isCommitRange(spec)) { out.push(spec); continue; }
+    const range = parseCommitRange(spec);
+    const { commits, skipped } = rangeCommits(range);
+    log(`${spec}: ${commits.length} commits (the first and each that changes what the package installs; ${skipped} passed over)`);
+    ranges.push({ spec, commits: commits.map((c) => c.commit), subjects: commits.map((c) => c.subject), skipped });
+    out.push(...commits.map((c) => `${range.package ? `${range.package}@` : ''}git:${range.repo}#${c.commit}`).filter((s) => !out.includes(s)));
+  }
+  return { specs: out, ranges };
+}
