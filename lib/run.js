@@ -2,6 +2,7 @@
 // Each step is a call into one stage folder; this file only puts them in order and cleans up (the
 // driver processes, the proxy and the server are closed however the run ends). Returns the exit code.
 // The command's options are read once, by resolveRun; below here only its frozen plan travels.
+import path from 'node:path';
 import { EXIT, usageError } from './common/errors.js';
 import { nothingRunnable } from './measuring/bench/plan.js';
 import { loadDrivers } from './drivers/index.js';
@@ -13,6 +14,7 @@ import { ratePasses } from './measuring/planning/rate-passes.js';
 import { describeBaseline, resolveBaseline } from './results/baseline.js';
 import { describeRegressions, regressionsAgainstBaseline } from './results/regressions.js';
 import { assertWritableDir, saveResults, startResults } from './results/file.js';
+import { historyStepFunctions } from './results/profile-diff.js';
 import { createProgress } from './reporting/progress.js';
 import { printRun } from './reporting/output.js';
 import { renderRun } from './reporting/sections.js';
@@ -149,6 +151,9 @@ export async function runBenchmark({ benches, opts, env, stdout, stderr, signal,
     const network = await closeStage(stage, { results, log });
     if (results && network) results.settings = { ...results.settings, network };
     signals.dispose();
+    // A counted history's steps, each with the functions that moved across it, from the rows' profiles.
+    const stepFunctions = results?.complete && results.settings?.count ? historyStepFunctions(results, path.join(output.out, 'results.json')) : null;
+    if (stepFunctions) results.stepFunctions = stepFunctions;
     if (results) printRun({ results, file: saveResults(results, output), output, stdout, stderr, render: variant.render ?? renderRun });
   }
   return exitCodeOf(results, exitCode, { variant, threshold: plan.threshold, stderr });

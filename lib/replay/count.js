@@ -220,12 +220,16 @@ export async function countRun({ counter, benches, primerBenches = benches, driv
       const named = wanted.map((only, i) => ({ only, i })).filter((w) => w.only.length);
       if (named.length) progress?.log?.(`naming the steps' functions: ${named.reduce((n, w) => n + w.only.length, 0)} row(s) counted again with V8's JIT names`);
       let next2 = 0;
+      let namedDone = 0;
       const namer = async () => {
         while (next2 < named.length) {
           signal?.throwIfAborted();
           const { only, i } = named[next2++];
+          const started = Date.now();
           await countRow({ counter, driver: drivers[i], cells: rows[i].cells, primerCells: rows[i].primerCells, only, context, target, live, signal, profiles, named: true,
             done: (k, row) => { if (row.ok && entries[k].entry.results[i]?.count) entries[k].entry.results[i].count.namedProfile = row.count.profile; } });
+          namedDone++;
+          progress?.log?.(`  named ${drivers[i].name}: ${only.map((k) => entries[k].bench.name).join(', ')} (${Math.round((Date.now() - started) / 1000)} s) [${namedDone}/${named.length}]`);
         }
       };
       await Promise.all(Array.from({ length: Math.min(parallel, named.length) }, namer));

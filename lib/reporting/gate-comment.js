@@ -6,8 +6,9 @@ import { countFloorPct } from '../results/counts.js';
 import { fmtInt, fmtOps, fmtPct } from '../common/format-numbers.js';
 import { counterNamed, counterOf } from '../replay/counters/index.js';
 import { GATE_COMMENT_MARKER, NOTHING_MOVED_MARKER } from './gate-markers.js';
+import { shortFunctionName } from './function-name.js';
 
-export { GATE_COMMENT_MARKER, NOTHING_MOVED_MARKER };
+export { GATE_COMMENT_MARKER, NOTHING_MOVED_MARKER, shortFunctionName };
 
 // The label that makes a run report a regression and pass, unless the workflow names another.
 export const ACCEPT_LABEL = 'benchmark-accepted';
@@ -143,8 +144,6 @@ export function movedColumns(results, { threshold, base, head }) {
 export const columnsText = (figures) => figures
   .map((f) => `${f.head} ${fmtOps(f.base)} → ${fmtOps(f.atHead)}${f.base > 0 ? ` (${signed((f.atHead / f.base - 1) * 100)})` : ''}`).join(', ');
 
-/** Pure: a C++ function's name without its return type and parameters (`v8::internal::JSObject::MigrateToMap`); others as they are. */
-export const shortFunctionName = (name) => /^(?:\S+ )?([^\s(]+)\(.*\)(?: const)?$/.exec(name)?.[1] ?? name;
 
 /** Pure: a change's size in words, as many digits as it needs: "113 %", "12.1 %", "3.25 %". */
 export const sizeInWords = (pct) => {

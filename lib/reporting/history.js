@@ -6,6 +6,7 @@ import { releaseHistory } from '../results/history.js';
 import { counterOf } from '../replay/counters/index.js';
 import { fmtOps, fmtSignedPct } from '../common/format-numbers.js';
 import { esc, niceStep } from './svg.js';
+import { shortFunctionName } from './function-name.js';
 
 const unitOf = (results) => (results.settings?.count ? counterOf(results.settings.count).unit : 'ops/s');
 const better = (h) => (h.counted ? 'fewer is better' : 'higher is better');
@@ -76,6 +77,11 @@ function textTable(head, rows) {
   return all.map((r) => `  ${r.map((cell, c) => (right[c] ? cell.padStart(widths[c]) : cell.padEnd(widths[c]))).join('  ').trimEnd()}`).join('\n');
 }
 
+/** Pure: each step's functions that moved, one line a step: `1: v8::internal::JSObject::MigrateToMap +363,000, …` (none when no step has them). */
+export function stepFunctionLines(h) {
+  return h.steps.map((s, i) => (s.functions?.length ? `${i + 1}: ${s.functions.map((f) => `${shortFunctionName(f.name)}${f.where && f.where !== 'node' ? ` (${f.where})` : ''} ${f.deltaPerOp > 0 ? '+' : '−'}${fmtOps(Math.abs(f.deltaPerOp))}`).join(', ')}` : null)).filter(Boolean);
+}
+
 function notes(h) {
   const out = [];
   if (h.unjudged) out.push(`${h.unjudged} pair${h.unjudged === 1 ? '' : 's'} of releases had no interval to judge (a --smoke run, or a row without rounds)`);
@@ -98,6 +104,8 @@ export function renderHistoryText(results) {
   for (const h of history.benches) {
     out.push('', heading(h, unit), historyChart(h));
     out.push(h.steps.length ? textTable(STEP_HEAD(unit, history), stepRows(h, history)) : '  no step: every release within the noise of the one before');
+    const moved = stepFunctionLines(h);
+    if (moved.length) out.push(`  the functions that moved most, per step (${unit}):`, ...moved.map((l) => `    ${l}`));
     for (const n of notes(h)) out.push(`  ${n}`);
   }
   out.push('', `${rule(history.benches[0])}; ${changeRule(history.benches[0], unit)}.`);
@@ -116,6 +124,8 @@ export function renderHistoryMarkdown(results) {
     out.push(`**${mdCell(heading(h, unit))}**`, '', '```text', historyChart(h), '```', '');
     if (h.steps.length) {
       out.push(`| ${STEP_HEAD(unit, history).join(' | ')} |`, '| ---: | --- | ---: | ---: | --- |', ...stepRows(h, history).map((r) => `| ${r.map(mdCell).join(' | ')} |`), '');
+      const moved = stepFunctionLines(h);
+      if (moved.length) out.push(`The functions that moved most, per step (${unit}):`, '', ...moved.map((l) => `- \`${l.replace(/`/g, "'")}\``), '');
     } else out.push('No step: every release within the noise of the one before.', '');
     for (const n of notes(h)) out.push(`- ${mdCell(n)}`);
     if (notes(h).length) out.push('');
@@ -176,6 +186,8 @@ export function renderHistoryHtml(results) {
     if (h.steps.length) {
       out.push(`<table><thead><tr>${STEP_HEAD(unit, history).map((c) => `<th>${esc(c)}</th>`).join('')}</tr></thead><tbody>`
         + stepRows(h, history).map((r) => `<tr>${r.map((c) => `<td>${esc(c)}</td>`).join('')}</tr>`).join('') + '</tbody></table>');
+      const moved = stepFunctionLines(h);
+      if (moved.length) out.push(`<p class="sub">The functions that moved most, per step (${esc(unit)}):</p><ul class="functions">${moved.map((l) => `<li><code>${esc(l)}</code></li>`).join('')}</ul>`);
     } else out.push('<p class="sub">No step: every release within the noise of the one before.</p>');
     const n = notes(h);
     if (n.length) out.push(`<ul class="notes">${n.map((x) => `<li>${esc(x)}</li>`).join('')}</ul>`);

@@ -48,7 +48,8 @@ function timedInterval(row, bench) {
 
 /**
  * Each bench's history: { bench, counted, floorPct, points: [{ release, driver, value, interval, status }],
- * steps: [{ from, to, fromValue, toValue, changePct, better }], unjudged, total: { from, to, changePct } }.
+ * steps: [{ from, to, fromValue, toValue, changePct, better, functions }], unjudged, total: { from, to, changePct } }
+ * (functions: results.stepFunctions' for the step, the functions that moved across it, or null).
  * A count's change is its own (+ is more work); a timed one's is the ops/s ratio from the paired Δs (+ is faster).
  */
 export function releaseHistory(results, options) {
@@ -76,7 +77,10 @@ export function releaseHistory(results, options) {
       let moved;
       if (count) moved = Math.abs(changePct) > floorPct;
       else if (!a.interval || !b.interval) { unjudged++; moved = false; } else moved = a.interval[1] < b.interval[0] || b.interval[1] < a.interval[0];
-      if (moved) steps.push({ from: a.release, to: b.release, fromValue: a.value, toValue: b.value, changePct, better: count ? changePct < 0 : changePct > 0 });
+      if (moved) {
+        const functions = results.stepFunctions?.[bench.name]?.[`${a.release}→${b.release}`] ?? null;
+        steps.push({ from: a.release, to: b.release, fromValue: a.value, toValue: b.value, changePct, better: count ? changePct < 0 : changePct > 0, functions });
+      }
     }
     const [first, last] = [measured[0], measured.at(-1)];
     const total = { from: first.release, to: last.release, changePct: count ? ratioPct(first.value, last.value)

@@ -10,6 +10,7 @@ import { usageError } from '../common/errors.js';
 import { engineEntry, insideRoots, isGcEntry, isJitEntry, parseCallgrind, rootedGroups } from '../replay/callgrind.js';
 import { bareAddress, readPerfMap } from '../replay/perf-map.js';
 import { readProfile } from '../replay/profiles.js';
+import { releaseHistory } from './history.js';
 
 export const UNNAMED = '(unnamed JIT code)';
 
@@ -174,4 +175,28 @@ export function runProfileDiffs(results, file, { top = 10, benches = null } = {}
     }
   }
   return out;
+}
+
+// Functions kept per step of a history: enough to say what moved, few enough to keep a record small.
+export const STEP_FUNCTIONS = 3;
+
+/**
+ * The functions whose count per operation moved most across each step of a counted release or commit
+ * history, from the two rows' kept profiles (named ones where a step's rows were counted again):
+ * { [bench]: { 'from→to': [{ name, where, deltaPerOp }] } }, or null when there is no such step (or
+ * its profiles are gone). `file`: the results file, whose directory holds the profiles when the run
+ * had no replay directory.
+ */
+export function historyStepFunctions(results, file, { top = STEP_FUNCTIONS } = {}) {
+  const history = results.settings?.count ? releaseHistory(results) : null;
+  const out = {};
+  for (const h of history?.benches ?? []) {
+    for (const step of h.steps) {
+      const [a, b] = [step.from, step.to].map((label) => h.points.find((p) => p.release === label)?.driver);
+      let diff;
+      try { diff = diffCosts(rowCosts(results, file, h.bench, a), rowCosts(results, file, h.bench, b), { top }); } catch { continue; }
+      (out[h.bench] ??= {})[`${step.from}→${step.to}`] = diff.rows.map((r) => ({ name: r.name, where: r.where ?? null, deltaPerOp: Math.round(r.selfDelta) }));
+    }
+  }
+  return Object.keys(out).length ? out : null;
 }

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { expandCommitRanges, isCommitRange, isInstalledPath, parseCommitRange, rangeCommits } from '../../lib/drivers/commit-ranges.js';
 import { isReleaseRange } from '../../lib/drivers/ranges.js';
 import { releaseHistory } from '../../lib/results/history.js';
-import { renderHistoryText } from '../../lib/reporting/history.js';
+import { renderHistoryMarkdown, renderHistoryText } from '../../lib/reporting/history.js';
 import { renderVerdictText } from '../../lib/reporting/verdict-text.js';
 import { makeDriverRepo } from '../helpers/driver-repo.js';
 
@@ -72,6 +72,11 @@ test("a commit range's run reports a commit history: each row by its short id, t
   assert.match(text, /^Commit history: mysql2@git:\/r#v3\.22\.6\.\.v3\.23\.1\n/);
   assert.match(text, /ccccccc → ddddddd fix\(parser\): call typeCast for NULL values +2,172,050 → 4,012,000 +\+84\.7 % +worse/);
   assert.match(text, /aaaaaaa … ddddddd \(4 commits\)/);
+  // With the step's functions (run.js reads them from the rows' profiles into results.stepFunctions).
+  results.stepFunctions = { execute: { 'ccccccc→ddddddd': [{ name: 'v8::internal::JSObject::MigrateToMap(v8::internal::Isolate*, int)', where: 'node', deltaPerOp: 363000 }, { name: 'readCodeFor', where: '<driver>/lib/parsers/binary_parser.js:30', deltaPerOp: -1200 }] } };
+  assert.deepEqual(releaseHistory(results).benches[0].steps[0].functions.map((f) => f.deltaPerOp), [363000, -1200]);
+  assert.match(renderHistoryText(results), /the functions that moved most, per step \(instructions\/op\):\n {4}1: v8::internal::JSObject::MigrateToMap \+363,000, readCodeFor \(<driver>\/lib\/parsers\/binary_parser\.js:30\) −1,200\n/);
+  assert.match(renderHistoryMarkdown(results), /^- `1: v8::internal::JSObject::MigrateToMap \+363,000, readCodeFor \(<driver>\/lib\/parsers\/binary_parser\.js:30\) −1,200`$/m);
   const verdict = renderVerdictText(results);
   assert.match(verdict, /commit history: its steps, consecutive commits beyond the count's noise floor/);
   assert.match(verdict, /execute: ccccccc → ddddddd \(fix\(parser\): call typeCast for NULL values\): 2,172,050 → 4,012,000/);
