@@ -13,8 +13,11 @@ const better = (h) => (h.counted ? 'fewer is better' : 'higher is better');
 const rule = (h) => (h.counted ? `a step: a change beyond the count's noise floor of ±${h.floorPct} %`
   : "a step: the two releases' paired Δ intervals do not overlap");
 // Each form's legend says which way a change is signed: a count's own way (+ is more work), ops/s's.
-const changeRule = (h, unit) => (h.counted ? `change: the later release's ${unit} ÷ the earlier's − 1 (+ is more work)`
-  : "change: the later release's ops/s ÷ the earlier's − 1, from their paired Δs (+ is faster)");
+const changeRule = (h, unit) => {
+  const row = /^[0-9a-f]{7}$/.test(h.points[0]?.release ?? '') ? 'commit' : 'release';
+  return h.counted ? `change: the later ${row}'s ${unit} ÷ the earlier's − 1 (+ is more work)`
+    : `change: the later ${row}'s ops/s ÷ the earlier's − 1, from their paired Δs (+ is faster)`;
+};
 
 /** One line per bench above its chart. */
 function heading(h, unit) {
