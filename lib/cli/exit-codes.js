@@ -57,6 +57,9 @@ export const COMMAND_EXIT_CODES = {
     [EXIT.USAGE, 'bad usage: a ref that does not exist, good not an ancestor of bad (the wrong order), good and bad one commit, '
       + 'a bench good or bad cannot run'],
     EXIT.SETUP, EXIT.ABORTED, EXIT.INSTALL, EXIT.UNEXPECTED, EXIT.INTERRUPTED, EXIT.TERMINATED, EXIT.HUNG_UP],
+  record: [[EXIT.OK, 'every release asked for is in the record (counted, or a row that failed, said in the record)'],
+    [EXIT.USAGE, 'bad usage: an unknown driver, a version that is not x.y.z, a --dir file that is not a record'],
+    EXIT.SETUP, EXIT.ABORTED, EXIT.INSTALL, EXIT.UNEXPECTED, EXIT.INTERRUPTED, EXIT.TERMINATED, EXIT.HUNG_UP],
   list: [[EXIT.OK, 'listed'], [EXIT.USAGE, 'an unknown driver, or a release or runtime the npm registry lacks'],
     [EXIT.INSTALL, 'the npm dependencies, or a driver release, runtime or git commit named in --drivers, could not be installed'],
     EXIT.UNEXPECTED],

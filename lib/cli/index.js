@@ -15,6 +15,7 @@ import { registerMerge } from './commands/merge.js';
 import { registerCiDriver } from './commands/ci-driver.js';
 import { registerProfile } from './commands/profile.js';
 import { registerBisect } from './commands/bisect.js';
+import { registerRecord } from './commands/record.js';
 
 const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
 
@@ -45,6 +46,7 @@ export function buildProgram({ stdout = process.stdout, stderr = process.stderr,
   registerCiDriver(program, io);
   registerProfile(program, io);
   registerBisect(program, io);
+  registerRecord(program, io);
   return { program, exitCode: () => exitCode };
 }
 

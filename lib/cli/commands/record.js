@@ -1,0 +1,100 @@
+// `mysql-driver-bench record [driver...]`: the public record (results/record.js), one file per driver
+// in --dir: every release since a stated first one counted on the design benches, in instructions and
+// in bytes allocated per operation, replayed from the server's recorded replies. A rerun counts only
+// the releases the record lacks (with the one just before them, so that a step into a new release comes
+// from one run with its functions), through the run command (a release range, whose steps are confirmed
+// and named as any range's).
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { DESIGN_BENCHES } from '../../../benchs/index.js';
+import { EXIT, usageError } from '../../common/errors.js';
+import { SEMVER } from '../../common/semver.js';
+import { defaultCacheDir } from '../../drivers/versions.js';
+import { publishedVersions, selectReleases } from '../../drivers/ranges.js';
+import { RECORD_COUNTERS, RECORD_FORMAT, emptyRecord, mergeCount, missingReleases, recordSteps, serializeRecord } from '../../results/record.js';
+import { positiveInteger } from '../../common/config.js';
+import { exitCodesHelp } from '../exit-codes.js';
+import { fmtStepChange } from '../../reporting/history.js';
+import { shortFunctionName } from '../../reporting/function-name.js';
+
+// Where each driver's record starts: mysql2 and mariadb from their 3.0.0, mysql's 2.x line.
+export const RECORD_FROM = { mysql2: '3.0.0', mariadb: '3.0.0', mysql: '2.0.0' };
+export const RECORD_TO = { mysql: '2.99.99' };
+
+
+/** The record of `driver` in `dir`, or a new one; a file that is not a record is a usage error. */
+function readRecord(dir, driver) {
+  const file = join(dir, `${driver}.json`);
+  if (!existsSync(file)) return { file, record: emptyRecord(driver) };
+  let record;
+  try { record = JSON.parse(readFileSync(file, 'utf8')); } catch (err) { throw usageError(`${file}: not JSON (${err.message})`, 'move it away, and record again'); }
+  if (record.format !== RECORD_FORMAT || record.driver !== driver) throw usageError(`${file} is not ${driver}'s record (format ${record.format ?? 'none'})`, 'give --dir a record directory');
+  return { file, record };
+}
+
+export function registerRecord(program, { stdout, stderr, env, run, setExitCode, versionsOf = publishedVersions }) {
+  program.command('record')
+    .description("each driver's public record: every release since a first one counted on the design benches (instructions and bytes allocated per operation), its steps and their functions; a rerun counts only what the record lacks")
+    .argument('[driver...]', 'mysql2, mariadb, mysql (default: all three)')
+    .option('--dir <dir>', "the record's directory: one <driver>.json each", 'record')
+    .option('--from <version>', `the first release (default: ${Object.entries(RECORD_FROM).map(([d, v]) => `${d} ${v}`).join(', ')})`)
+    .option('--to <version>', 'the last release (default: the newest published; mysql: its last 2.x)')
+    .option('--limit <n>', 'count at most this many of the missing releases of each driver, oldest first', positiveInteger('--limit'))
+    .option('--no-bytes', 'count instructions only, not bytes allocated per operation')
+    .option('-o, --out <dir>', "the count runs' results, profiles and replay sets (default: record/ in the cache directory)")
+    .option('--smoke', 'an eighth of the operations counted: that it runs, not figures to keep')
+    .option('-q, --quiet', 'no progress lines on stderr')
+    .option('--debug', 'print stack traces on errors')
+    .addHelpText('after', `
+Example: mysql2's releases from 3.22.0, into record/mysql2.json, then again after a new release:
+  $ mysql-driver-bench record mysql2 --from 3.22.0
+  $ mysql-driver-bench record mysql2 --from 3.22.0      # counts the new release and the one before it`)
+    .addHelpText('after', exitCodesHelp('record'))
+    .action(async (drivers, opts) => {
+      const names = drivers.length ? drivers : Object.keys(RECORD_FROM);
+      const unknown = names.filter((d) => !RECORD_FROM[d]);
+      if (unknown.length) throw usageError(`unknown driver${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`, `record ${Object.keys(RECORD_FROM).join(', ')}`);
+      for (const [flag, v] of [['--from', opts.from], ['--to', opts.to]]) if (v && !SEMVER.test(v)) throw usageError(`${flag} ${v}: not an exact version (x.y.z)`);
+      const dir = resolve(opts.dir);
+      const out = resolve(opts.out ?? join(defaultCacheDir(env), 'record'));
+      mkdirSync(dir, { recursive: true });
+      const say = (line) => { if (!opts.quiet) stderr.write(`${line}\n`); };
+      const flags = [...(opts.smoke ? ['--smoke'] : []), ...(opts.quiet ? ['--quiet'] : []), ...(opts.debug ? ['--debug'] : [])];
+      const benches = DESIGN_BENCHES.map((b) => b.name);
+      let code = EXIT.OK;
+      for (const driver of names) {
+        let { file, record } = readRecord(dir, driver);
+        const from = opts.from ?? RECORD_FROM[driver];
+        const to = opts.to ?? RECORD_TO[driver] ?? null;
+        const published = selectReleases(await versionsOf(driver), { from, to: to ?? '999.999.999', step: 'all', pre: false });
+        const { missing, before } = missingReleases(record, published, { from, to, limit: opts.limit ?? Infinity });
+        if (!missing.length) {
+          say(`${driver}: the record holds every release from ${from}${to ? ` to ${to}` : ''} (${record.releases.length}): nothing to count`);
+          continue;
+        }
+        const first = before ?? missing[0];
+        const range = `${driver}@${first}..${missing.at(-1)}`;
+        say(`${driver}: ${missing.length} release${missing.length === 1 ? '' : 's'} to add (${missing[0]} … ${missing.at(-1)})${before ? `, counted with ${before}, the one before them` : ''}: ${range}`);
+        for (const [key, counter] of Object.entries(RECORD_COUNTERS)) {
+          if (key === 'bytes' && !opts.bytes) continue;
+          const json = join(out, `${driver}-${key}-${first}-${missing.at(-1)}.json`);
+          const started = Date.now();
+          const runCode = await run([...benches, '--drivers', range, '--baseline', `${driver}@${first}`, '--replay', '--count', counter, '--out', out, '--json', json, ...flags], { stdout: { write: () => true } });
+          if (!existsSync(json)) { code = runCode || EXIT.UNEXPECTED; say(`${driver}: the ${key} count stopped (exit ${runCode}): the record is left as it was`); break; }
+          record = mergeCount(record, key, JSON.parse(readFileSync(json, 'utf8')));
+          writeFileSync(file, serializeRecord(record));
+          say(`${driver}: ${key} of ${missing.length + (before ? 1 : 0)} release(s) counted in ${Math.round((Date.now() - started) / 1000)} s; ${file} saved`);
+          if (runCode !== EXIT.OK && runCode !== EXIT.ROWS_FAILED) code = runCode;
+        }
+        const steps = recordSteps(record);
+        const added = new Set(missing);
+        const fresh = steps.filter((s) => added.has(s.to));
+        stdout.write(`${driver}: ${record.releases.length} releases, ${steps.length} steps; ${fresh.length ? `${fresh.length} new:` : 'no new step'}\n`);
+        for (const s of fresh) {
+          const fns = s.functions?.length ? ` — ${s.functions.map((f) => `${shortFunctionName(f.name)} ${f.deltaPerOp > 0 ? '+' : ''}${f.deltaPerOp.toLocaleString('en-US')}`).join(', ')}` : '';
+          stdout.write(`  ${s.bench} ${s.key}: ${s.from} → ${s.to} ${fmtStepChange(s.changePct)}${fns}\n`);
+        }
+      }
+      setExitCode(code);
+    });
+}

@@ -1,0 +1,128 @@
+// The record (results/record.js, `record`): the releases a record lacks and the one counted with them,
+// a count run's figures merged under instructions or bytes, the steps recomputed from the releases with
+// the run's functions, the file a line a release, its size bounded; the command with a stand-in for
+// the count runs and the registry: a first build, then a rerun that counts the new release alone (with
+// the one before it).
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Command } from 'commander';
+import { registerRecord } from '../../lib/cli/commands/record.js';
+import { RECORD_CEILING_BYTES, emptyRecord, mergeCount, missingReleases, recordSteps, serializeRecord } from '../../lib/results/record.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'mdb-record-test-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+const SEVEN = ['do', 'insert', 'batch', 'pipelining', 'select_100_cols', 'select_1000_rows', 'execute'];
+
+/** A count run's results over releases of mysql2: perOp(version, bench) per row; stepFunctions as given. */
+function countRun(versions, perOp, { what = 'instructions', stepFunctions } = {}) {
+  return {
+    env: { node: 'v20.20.2', harness: '1.1.0' }, server: { version: '10.11.19-MariaDB' },
+    drivers: versions.map((v) => ({ name: `mysql2@${v}`, package: 'mysql2', version: v })),
+    settings: { count: { what, noiseFloorPct: 0.1, benchFloorsPct: { execute: 0.5 } } },
+    benches: SEVEN.map((name) => ({ name, results: versions.map((v) => (perOp(v, name) === null
+      ? { driver: `mysql2@${v}`, ok: false, status: 'failed', error: 'cannot install' }
+      : { driver: `mysql2@${v}`, ok: true, status: 'ok', count: { perOp: perOp(v, name) } })) })),
+    ...(stepFunctions ? { stepFunctions } : {}),
+  };
+}
+
+// execute doubles at 3.23.1 and halves back at 3.24.0, as node-mysql2's did; the rest stay.
+const EXECUTE = { '3.22.6': 2112406, '3.23.0': 2168628, '3.23.1': 4009341, '3.23.2': 4009300, '3.24.0': 2000000, '3.24.1': 2000100 };
+const perOp = (v, bench) => (bench === 'execute' ? EXECUTE[v] : 100000);
+
+test('what a record lacks: the missing releases from the first, at most --limit, and the one it holds before them', () => {
+  const published = ['3.22.6', '3.23.0', '3.23.1', '3.23.2', '3.24.0'];
+  assert.deepEqual(missingReleases(emptyRecord('mysql2'), published, { from: '3.23.0' }), { missing: ['3.23.0', '3.23.1', '3.23.2', '3.24.0'], before: null });
+  const held = { ...emptyRecord('mysql2'), releases: [{ version: '3.23.0' }, { version: '3.23.1' }] };
+  assert.deepEqual(missingReleases(held, published, { from: '3.23.0' }), { missing: ['3.23.2', '3.24.0'], before: '3.23.1' });
+  assert.deepEqual(missingReleases(held, published, { from: '3.23.0', limit: 1 }), { missing: ['3.23.2'], before: '3.23.1' });
+  assert.deepEqual(missingReleases(held, published, { from: '3.23.0', to: '3.23.1' }), { missing: [], before: null });
+});
+
+test('a run merged under its counter; steps beyond each bench\'s floor, with the functions of the run that held both releases; a failed row said', () => {
+  const fns = { execute: { '3.23.0→3.23.1': [{ name: 'v8::internal::JSObject::MigrateToMap(int)', where: 'node', deltaPerOp: 363000 }] } };
+  let record = mergeCount(emptyRecord('mysql2'), 'instructions', countRun(['3.22.6', '3.23.0', '3.23.1'], perOp, { stepFunctions: fns }));
+  record = mergeCount(record, 'bytes', countRun(['3.22.6', '3.23.0', '3.23.1'], (v, b) => (v === '3.22.6' && b === 'do' ? null : 5000), { what: 'allocations' }));
+  assert.deepEqual(record.releases.map((r) => r.version), ['3.22.6', '3.23.0', '3.23.1']);
+  assert.equal(record.releases[2].instructions.execute, 4009341);
+  assert.deepEqual(record.releases[0].failed, { bytes: { do: 'cannot install' } });
+  assert.deepEqual(record.floors.instructions.execute, 0.5);
+  assert.deepEqual(record.counted.instructions, { server: '10.11.19-MariaDB', node: 'v20.20.2', harness: '1.1.0' });
+  const steps = recordSteps(record);
+  assert.deepEqual(steps.map((s) => `${s.key} ${s.bench} ${s.from}→${s.to} ${s.changePct.toFixed(1)}`), ['instructions execute 3.22.6→3.23.0 2.7', 'instructions execute 3.23.0→3.23.1 84.9']);
+  assert.equal(steps[1].functions[0].deltaPerOp, 363000);
+  assert.equal(steps[0].functions, null);
+  // One line a release: a new release is a line's diff.
+  const text = serializeRecord(record);
+  assert.deepEqual(JSON.parse(text), record);
+  assert.equal(text.split('\n').filter((l) => l.startsWith('    {"version"')).length, 3);
+});
+
+test('the record of three drivers\' every release stays within its ceiling', () => {
+  // 120 releases of mysql2, 40 of mariadb, 20 of mysql, every bench a step with three long function names.
+  let total = 0;
+  for (const [driver, n] of [['mysql2', 120], ['mariadb', 40], ['mysql', 20]]) {
+    const versions = Array.from({ length: n }, (_, i) => `3.${Math.floor(i / 10)}.${i % 10}`);
+    const fns = Object.fromEntries(SEVEN.map((b) => [b, Object.fromEntries(versions.slice(1).map((v, i) => [`${versions[i]}→${v}`, Array.from({ length: 3 }, () => ({ name: 'v8::internal::LookupIterator::LookupInRegularHolder<false>(v8::internal::Map, v8::internal::JSReceiver)', where: '<driver>/lib/parsers/binary_parser.js:123', deltaPerOp: 123456 }))]))]));
+    let record = mergeCount(emptyRecord(driver), 'instructions', countRun(versions, (v) => 1e6 * (1 + versions.indexOf(v) / 50), { stepFunctions: fns }));
+    record = mergeCount(record, 'bytes', countRun(versions, (v) => 1e5 * (1 + versions.indexOf(v) / 50), { what: 'allocations' }));
+    total += Buffer.byteLength(serializeRecord(record));
+  }
+  assert.ok(total < RECORD_CEILING_BYTES, `${total} bytes`);
+});
+
+test('record: a first build counts every release from --from, a rerun only the new one with the one before it', async () => {
+  const recordDir = join(dir, 'record');
+  let published = ['3.22.6', '3.23.0', '3.23.1', '3.23.2', '3.24.0'];
+  const runs = [];
+  const record = async (args) => {
+    const said = { stdout: '', stderr: '', code: null };
+    const program = new Command().exitOverride();
+    registerRecord(program, {
+      stdout: { write: (s) => { said.stdout += s; return true; } },
+      stderr: { write: (s) => { said.stderr += s; return true; } },
+      env: { MYSQL_DRIVER_BENCH_CACHE: join(dir, 'cache') },
+      setExitCode: (c) => { said.code = c; },
+      versionsOf: async () => [...published, '3.25.0-rc.1'],
+      run: async (argv) => {
+        runs.push(argv);
+        const at = (flag) => argv[argv.indexOf(flag) + 1];
+        const [from, to] = at('--drivers').replace('mysql2@', '').split('..');
+        const versions = published.filter((v) => v >= from && v <= to);
+        mkdirSync(at('--out'), { recursive: true });
+        writeFileSync(at('--json'), JSON.stringify(countRun(versions, at('--count') === 'allocations' ? () => 5000 : perOp, { what: at('--count') })));
+        return 0;
+      },
+    });
+    await program.parseAsync(['record', 'mysql2', '--dir', recordDir, '--from', '3.22.6', ...args], { from: 'user' });
+    return said;
+  };
+  const first = await record([]);
+  assert.equal(first.code, 0, first.stderr);
+  assert.deepEqual(runs.map((argv) => [argv[argv.indexOf('--drivers') + 1], argv[argv.indexOf('--count') + 1]]), [['mysql2@3.22.6..3.24.0', 'instructions'], ['mysql2@3.22.6..3.24.0', 'allocations']]);
+  assert.deepEqual(runs[0].slice(0, 7), SEVEN, 'the design benches');
+  assert.match(first.stdout, /^mysql2: 5 releases, 3 steps; 3 new:\n {2}execute instructions: 3\.22\.6 → 3\.23\.0 \+2\.7 %\n {2}execute instructions: 3\.23\.0 → 3\.23\.1 \+84\.9 %\n {2}execute instructions: 3\.23\.2 → 3\.24\.0 -50\.1 %\n$/);
+  const file = join(recordDir, 'mysql2.json');
+  assert.equal(JSON.parse(readFileSync(file, 'utf8')).releases.length, 5);
+
+  runs.length = 0;
+  const none = await record([]);
+  assert.deepEqual(runs, [], 'nothing new: nothing counted');
+  assert.match(none.stderr, /the record holds every release from 3\.22\.6 \(5\): nothing to count/);
+
+  published = [...published, '3.24.1'];
+  const rerun = await record(['--no-bytes']);
+  assert.deepEqual(runs.map((argv) => argv[argv.indexOf('--drivers') + 1]), ['mysql2@3.24.0..3.24.1'], 'the new release, with the one before it');
+  assert.match(rerun.stderr, /mysql2: 1 release to add \(3\.24\.1 … 3\.24\.1\), counted with 3\.24\.0, the one before them/);
+  assert.match(rerun.stdout, /^mysql2: 6 releases, 3 steps; no new step\n$/);
+  assert.equal(JSON.parse(readFileSync(file, 'utf8')).releases.length, 6);
+  assert.ok(statSync(file).size < 10000);
+
+  writeFileSync(join(recordDir, 'mariadb.json'), '{"format":"something else"}');
+  await assert.rejects(record(['--limit', '0']), /--limit must be a whole number of at least 1/);
+  const other = async () => { const p = new Command().exitOverride(); registerRecord(p, { stdout: { write: () => true }, stderr: { write: () => true }, env: {}, setExitCode: () => {}, versionsOf: async () => published, run: async () => 0 }); await p.parseAsync(['record', 'mariadb', '--dir', recordDir], { from: 'user' }); };
+  await assert.rejects(other(), /mariadb\.json is not mariadb's record/);
+});
