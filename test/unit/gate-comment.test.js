@@ -464,6 +464,9 @@ test('the three comments a maintainer meets, and the override: each opens with i
   const relabelled = await gate(regressed, ['--accept-label', 'perf-ok']);
   assert.deepEqual([shortFunctionName('v8::internal::LookupIterator::State v8::internal::LookupIterator::LookupInRegularHolder<false>(v8::internal::Map, v8::internal::JSReceiver)'), shortFunctionName('v8::internal::JSObject::MigrateToMap(v8::internal::Isolate*, int)'), shortFunctionName('Connection.query')],
     ['v8::internal::LookupIterator::LookupInRegularHolder<false>', 'v8::internal::JSObject::MigrateToMap', 'Connection.query'], 'C++ names without return type and parameters');
+  assert.deepEqual(['void v8::internal::String::WriteToFlat<unsigned char>(v8::internal::String, unsigned char*, int, int)', 'v8::internal::HashTable<v8::internal::NameDictionary, v8::internal::NameDictionaryShape>::Rehash(v8::internal::PtrComprCageBase)',
+    'int v8::internal::BinarySearch<(v8::internal::SearchMode)0, v8::internal::TransitionArray>(v8::internal::TransitionArray*, int*) [clone .isra.0]', 'next :7:9', 'v8::internal::Map::Foo() const'].map(shortFunctionName),
+  ['v8::internal::String::WriteToFlat<unsigned char>', 'v8::internal::HashTable<v8::internal::NameDictionary, v8::internal::NameDictionaryShape>::Rehash', 'v8::internal::BinarySearch<(v8::internal::SearchMode)0, v8::internal::TransitionArray>', 'next :7:9', 'v8::internal::Map::Foo'], 'templates with spaces, clones, const');
   assert.match(relabelled.text, /apply the label `perf-ok`: the next run reports it and passes/);
   if (process.env.MDB_SHOW_COMMENTS) for (const t of [regression, quiet, v8, accepted]) process.stderr.write(`\n=====\n${t.text}`);
   for (const text of [regression.text, v8.text, accepted.text]) assert.ok(ci.includes(text.split('\n')[0]), `docs/ci.md shows: ${text.split('\n')[0]}`);

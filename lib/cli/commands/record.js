@@ -91,7 +91,7 @@ Example: mysql2's releases from 3.22.0, into record/mysql2.json, then again afte
         const fresh = steps.filter((s) => added.has(s.to));
         stdout.write(`${driver}: ${record.releases.length} releases, ${steps.length} steps; ${fresh.length ? `${fresh.length} new:` : 'no new step'}\n`);
         for (const s of fresh) {
-          const fns = s.functions?.length ? ` — ${s.functions.map((f) => `${shortFunctionName(f.name)} ${f.deltaPerOp > 0 ? '+' : ''}${f.deltaPerOp.toLocaleString('en-US')}`).join(', ')}` : '';
+          const fns = s.functions?.length ? ` — ${s.functions.map((f) => `${shortFunctionName(f.name)}${f.where && f.where !== 'node' ? ` (${f.where})` : ''} ${f.deltaPerOp > 0 ? '+' : ''}${f.deltaPerOp.toLocaleString('en-US')}`).join(', ')}` : '';
           stdout.write(`  ${s.bench} ${s.key}: ${s.from} → ${s.to} ${fmtStepChange(s.changePct)}${fns}\n`);
         }
       }
