@@ -12,7 +12,10 @@ export const RECORD_CEILING_BYTES = 5 * 1024 * 1024;
 export const RECORD_COUNTERS = { instructions: 'instructions', bytes: 'allocations' };
 
 /** A new, empty record of `driver`. */
-export const emptyRecord = (driver) => ({ format: RECORD_FORMAT, driver, counted: {}, floors: {}, releases: [], functions: {} });
+export const emptyRecord = (driver) => ({ format: RECORD_FORMAT, driver, counted: {}, floors: {}, releases: [], functions: {}, commits: {} });
+
+/** Pure: a step's key in the record's functions and commits: `instructions:execute:3.23.0→3.23.1`. */
+export const stepKey = (key, bench, from, to) => `${key}:${bench}:${from}→${to}`;
 
 /** Pure: the versions a record holds (counted or failed), semver-ordered. */
 export const recordedVersions = (record) => record.releases.map((r) => r.version).sort(compareVersions);
@@ -81,7 +84,8 @@ export function mergeCount(record, key, results) {
 /**
  * Pure: the record's steps: for each counter and bench, consecutive counted releases whose figures
  * differ by more than the bench's floor, oldest first: [{ key, bench, from, to, fromValue, toValue,
- * changePct, functions }] (functions: the run's, where one run held both releases; else null).
+ * changePct, functions, commit }] (functions: the run's, where one run held both releases; commit: the
+ * commit a bisection between the two release tags named, { commit, subject } or { why }; else null).
  */
 export function recordSteps(record) {
   const steps = [];
@@ -94,18 +98,22 @@ export function recordSteps(record) {
         const [a, b] = [points[i - 1], points[i]];
         const changePct = (b[key][bench] / a[key][bench] - 1) * 100;
         if (Math.abs(changePct) <= floor) continue;
-        steps.push({ key, bench, from: a.version, to: b.version, fromValue: a[key][bench], toValue: b[key][bench], changePct, functions: record.functions[`${key}:${bench}:${a.version}→${b.version}`] ?? null });
+        const id = stepKey(key, bench, a.version, b.version);
+        steps.push({ key, bench, from: a.version, to: b.version, fromValue: a[key][bench], toValue: b[key][bench], changePct, functions: record.functions[id] ?? null, commit: record.commits?.[id] ?? null });
       }
     }
   }
   return steps;
 }
 
-/** Pure: a record as its file holds it: one line per release, so that a new release is a line's diff. */
+/** Pure: a record as its file holds it: one line per release and per step's functions or commit, so that a new release is a few lines' diff. */
 export function serializeRecord(record) {
-  const { releases, functions, ...head } = record;
+  const { releases, functions, commits = {}, ...head } = record;
   const lines = Object.entries(head).map(([k, v]) => `  ${JSON.stringify(k)}: ${JSON.stringify(v)}`);
-  lines.push(`  "releases": [\n${releases.map((r) => `    ${JSON.stringify(r)}`).join(',\n')}\n  ]`);
-  lines.push(`  "functions": {\n${Object.entries(functions).map(([k, v]) => `    ${JSON.stringify(k)}: ${JSON.stringify(v)}`).join(',\n')}\n  }`);
+  const object = (o) => `{\n${Object.entries(o).map(([k, v]) => `    ${JSON.stringify(k)}: ${JSON.stringify(v)}`).join(',\n')}\n  }`;
+  lines.push(`  "releases": [\n${releases.map((r) => `    ${JSON.stringify(r)}`).join(',\n')}\n  ]`, `  "functions": ${object(functions)}`, `  "commits": ${object(commits)}`);
   return `{\n${lines.join(',\n')}\n}\n`;
 }
+
+/** Pure: the record with a step's commit set (a bisection's answer: { commit, subject } or { why }). */
+export const withCommit = (record, id, answer) => ({ ...record, commits: { ...record.commits, [id]: answer } });

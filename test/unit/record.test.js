@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command } from 'commander';
 import { registerRecord } from '../../lib/cli/commands/record.js';
+import { gitIn, makeDriverRepo } from '../helpers/driver-repo.js';
 import { RECORD_CEILING_BYTES, emptyRecord, mergeCount, missingReleases, recordSteps, serializeRecord } from '../../lib/results/record.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mdb-record-test-'));
@@ -125,4 +126,36 @@ test('record: a first build counts every release from --from, a rerun only the n
   await assert.rejects(record(['--limit', '0']), /--limit must be a whole number of at least 1/);
   const other = async () => { const p = new Command().exitOverride(); registerRecord(p, { stdout: { write: () => true }, stderr: { write: () => true }, env: {}, setExitCode: () => {}, versionsOf: async () => published, run: async () => 0 }); await p.parseAsync(['record', 'mariadb', '--dir', recordDir], { from: 'user' }); };
   await assert.rejects(other(), /mariadb\.json is not mariadb's record/);
+});
+
+test('record --repo: each new step bisected between its release tags, its commit kept; a step without tags says why', async () => {
+  const repo = makeDriverRepo(join(dir, 'node-mysql2'));
+  gitIn(repo.dir, 'tag', 'v3.23.0');
+  const culprit = repo.commit('fix(parser): call typeCast for NULL values', { 'lib/parsers/string.js': (t) => `${t}\n// typeCast\n` });
+  gitIn(repo.dir, 'tag', 'v3.23.1');
+  const bisects = [];
+  const program = new Command().exitOverride();
+  let stdout = '';
+  registerRecord(program, {
+    stdout: { write: (s) => { stdout += s; return true; } }, stderr: { write: () => true },
+    env: { MYSQL_DRIVER_BENCH_CACHE: join(dir, 'cache2') }, setExitCode: () => {},
+    versionsOf: async () => ['3.22.6', '3.23.0', '3.23.1'],
+    run: async (argv) => {
+      const at = (flag) => argv[argv.indexOf(flag) + 1];
+      mkdirSync(at('--out'), { recursive: true });
+      if (argv[0] === 'bisect') {
+        bisects.push([at('--good'), at('--bad'), at('--bench'), at('--count')]);
+        writeFileSync(at('--json'), JSON.stringify({ answer: { found: true, commit: culprit, subject: 'fix(parser): call typeCast for NULL values' } }));
+        return 0;
+      }
+      writeFileSync(at('--json'), JSON.stringify(countRun(['3.22.6', '3.23.0', '3.23.1'], perOp, { what: at('--count') })));
+      return 0;
+    },
+  });
+  await program.parseAsync(['record', 'mysql2', '--dir', join(dir, 'record-repo'), '--from', '3.22.6', '--no-bytes', '--repo', `mysql2=${repo.dir}`], { from: 'user' });
+  assert.deepEqual(bisects, [['v3.23.0', 'v3.23.1', 'execute', 'instructions']], 'the step with both tags, on its bench and counter');
+  const kept = JSON.parse(readFileSync(join(dir, 'record-repo', 'mysql2.json'), 'utf8')).commits;
+  assert.deepEqual(kept['instructions:execute:3.23.0→3.23.1'], { commit: culprit, subject: 'fix(parser): call typeCast for NULL values' });
+  assert.deepEqual(kept['instructions:execute:3.22.6→3.23.0'], { why: 'no tag 3.22.6 in the repository' });
+  assert.match(stdout, new RegExp(`execute instructions: 3\\.23\\.0 → 3\\.23\\.1 \\+84\\.9 % \\[${culprit.slice(0, 7)} fix\\(parser\\): call typeCast for NULL values\\]`));
 });

@@ -11,7 +11,8 @@ import { EXIT, usageError } from '../../common/errors.js';
 import { SEMVER } from '../../common/semver.js';
 import { defaultCacheDir } from '../../drivers/versions.js';
 import { publishedVersions, selectReleases } from '../../drivers/ranges.js';
-import { RECORD_COUNTERS, RECORD_FORMAT, emptyRecord, mergeCount, missingReleases, recordSteps, serializeRecord } from '../../results/record.js';
+import { RECORD_COUNTERS, RECORD_FORMAT, emptyRecord, mergeCount, missingReleases, recordSteps, serializeRecord, stepKey, withCommit } from '../../results/record.js';
+import { git, openRepository } from '../../drivers/git.js';
 import { positiveInteger } from '../../common/config.js';
 import { exitCodesHelp } from '../exit-codes.js';
 import { fmtStepChange } from '../../reporting/history.js';
@@ -32,6 +33,25 @@ function readRecord(dir, driver) {
   return { file, record };
 }
 
+/** The tag of release `version` in a repository: v3.23.1 or 3.23.1, or null. */
+function releaseTag(repo, version) {
+  return [`v${version}`, version].find((tag) => git(['-C', repo, 'rev-parse', '--verify', '--quiet', `refs/tags/${tag}^{commit}`]).code === 0) ?? null;
+}
+
+/** A step's commit: `bisect` between its two release tags on its bench and counter, { commit, subject } or { why }. */
+async function bisectStep(step, { repo, driver, out, flags, run, say }) {
+  const [good, bad] = [releaseTag(repo, step.from), releaseTag(repo, step.to)];
+  if (!good || !bad) return { why: `no tag ${!good ? step.from : step.to} in the repository` };
+  const json = join(out, `bisect-${driver}-${step.key}-${step.bench}-${step.from}-${step.to}.json`);
+  const started = Date.now();
+  await run(['bisect', repo, '--good', good, '--bad', bad, '--bench', step.bench, '--package', driver, '--count', RECORD_COUNTERS[step.key], '--json', json, '--out', join(out, 'bisect'), ...flags], { stdout: { write: () => true } });
+  let answer;
+  try { answer = JSON.parse(readFileSync(json, 'utf8')).answer; } catch { answer = null; }
+  const found = answer?.found ? { commit: answer.commit, subject: answer.subject } : { why: answer?.why ?? 'the bisection stopped' };
+  say(`${driver}: ${step.bench} ${step.key} ${step.from} → ${step.to}: ${found.commit ? `${found.commit.slice(0, 7)} ${found.subject}` : found.why} (${Math.round((Date.now() - started) / 1000)} s)`);
+  return found;
+}
+
 export function registerRecord(program, { stdout, stderr, env, run, setExitCode, versionsOf = publishedVersions }) {
   program.command('record')
     .description("each driver's public record: every release since a first one counted on the design benches (instructions and bytes allocated per operation), its steps and their functions; a rerun counts only what the record lacks")
@@ -41,6 +61,7 @@ export function registerRecord(program, { stdout, stderr, env, run, setExitCode,
     .option('--to <version>', 'the last release (default: the newest published; mysql: its last 2.x)')
     .option('--limit <n>', 'count at most this many of the missing releases of each driver, oldest first', positiveInteger('--limit'))
     .option('--no-bytes', 'count instructions only, not bytes allocated per operation')
+    .option('--repo <driver=dir>', "a driver's git repository (repeatable; e.g. mysql2=../node-mysql2): each new step is bisected between its two release tags, and its commit kept", (v, list = []) => [...list, v])
     .option('-o, --out <dir>', "the count runs' results, profiles and replay sets (default: record/ in the cache directory)")
     .option('--smoke', 'an eighth of the operations counted: that it runs, not figures to keep')
     .option('-q, --quiet', 'no progress lines on stderr')
@@ -61,6 +82,12 @@ Example: mysql2's releases from 3.22.0, into record/mysql2.json, then again afte
       const say = (line) => { if (!opts.quiet) stderr.write(`${line}\n`); };
       const flags = [...(opts.smoke ? ['--smoke'] : []), ...(opts.quiet ? ['--quiet'] : []), ...(opts.debug ? ['--debug'] : [])];
       const benches = DESIGN_BENCHES.map((b) => b.name);
+      const repos = Object.fromEntries((opts.repo ?? []).map((spec) => {
+        const [driver, repo] = spec.split(/=(.*)/s);
+        if (!RECORD_FROM[driver] || !repo) throw usageError(`--repo ${spec}: write <driver>=<dir>, the driver one of ${Object.keys(RECORD_FROM).join(', ')}`);
+        openRepository(`--repo ${spec}`, repo);
+        return [driver, resolve(repo)];
+      }));
       let code = EXIT.OK;
       for (const driver of names) {
         let { file, record } = readRecord(dir, driver);
@@ -86,13 +113,22 @@ Example: mysql2's releases from 3.22.0, into record/mysql2.json, then again afte
           say(`${driver}: ${key} of ${missing.length + (before ? 1 : 0)} release(s) counted in ${Math.round((Date.now() - started) / 1000)} s; ${file} saved`);
           if (runCode !== EXIT.OK && runCode !== EXIT.ROWS_FAILED) code = runCode;
         }
-        const steps = recordSteps(record);
         const added = new Set(missing);
+        const repoDir = repos[driver];
+        if (repoDir) {
+          for (const s of recordSteps(record).filter((x) => added.has(x.to) && !x.commit)) {
+            const answer = await bisectStep(s, { repo: repoDir, driver, out, flags, run, say });
+            record = withCommit(record, stepKey(s.key, s.bench, s.from, s.to), answer);
+            writeFileSync(file, serializeRecord(record));
+          }
+        }
+        const steps = recordSteps(record);
         const fresh = steps.filter((s) => added.has(s.to));
         stdout.write(`${driver}: ${record.releases.length} releases, ${steps.length} steps; ${fresh.length ? `${fresh.length} new:` : 'no new step'}\n`);
         for (const s of fresh) {
           const fns = s.functions?.length ? ` — ${s.functions.map((f) => `${shortFunctionName(f.name)}${f.where && f.where !== 'node' ? ` (${f.where})` : ''} ${f.deltaPerOp > 0 ? '+' : ''}${f.deltaPerOp.toLocaleString('en-US')}`).join(', ')}` : '';
-          stdout.write(`  ${s.bench} ${s.key}: ${s.from} → ${s.to} ${fmtStepChange(s.changePct)}${fns}\n`);
+          const commit = s.commit?.commit ? ` [${s.commit.commit.slice(0, 7)} ${s.commit.subject}]` : s.commit?.why ? ` [no commit: ${s.commit.why}]` : '';
+          stdout.write(`  ${s.bench} ${s.key}: ${s.from} → ${s.to} ${fmtStepChange(s.changePct)}${commit}${fns}\n`);
         }
       }
       setExitCode(code);
