@@ -5,6 +5,7 @@
 //   - with --server: makes sure mariadbd is there for the embedded server, installing the Debian/Ubuntu
 //     package mariadb-server when this machine can (root with apt-get), else one line saying how;
 //   - with --valgrind: the same for valgrind (--count instructions), in the same apt-get step;
+//   - with --browser: Debian's chromium (the record page's test opens it headless), in the same step;
 //   - with --deb-cache <dir>: apt's packages kept in <dir> and installed from there next time (the action's cache).
 // One line when a step starts and one when it ends; the commands' own output goes to a log file
 // (named in the first line), shown only when the step fails. Everything it prints goes to stderr,
@@ -77,6 +78,9 @@ function serverNeeds() {
 /** --count instructions runs each row under Valgrind. */
 const valgrindNeeds = () => (onPath(['valgrind']) ? null : { packages: ['valgrind'], why: '--count instructions runs each row under it', howTo: 'install the valgrind package (e.g. `sudo apt-get install valgrind`)' });
 
+/** The record page's test opens it in a headless browser. */
+const browserNeeds = () => (onPath(['chromium', 'chromium-browser']) ? null : { packages: ['chromium'], why: "the record page's test opens it headless", howTo: 'install the chromium package (e.g. `sudo apt-get install chromium`)' });
+
 /** The value of `--flag <value>` on the command line, or null. */
 function flagValue(flag) {
   const i = process.argv.indexOf(flag);
@@ -126,4 +130,4 @@ function ensurePackages(needs) {
 }
 
 ensureDependencies();
-ensurePackages([process.argv.includes('--server') && serverNeeds(), process.argv.includes('--valgrind') && valgrindNeeds()].filter(Boolean));
+ensurePackages([process.argv.includes('--server') && serverNeeds(), process.argv.includes('--valgrind') && valgrindNeeds(), process.argv.includes('--browser') && browserNeeds()].filter(Boolean));

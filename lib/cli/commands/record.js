@@ -4,7 +4,7 @@
 // the releases the record lacks (with the one just before them, so that a step into a new release comes
 // from one run with its functions), through the run command (a release range, whose steps are confirmed
 // and named as any range's).
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { DESIGN_BENCHES } from '../../../benchs/index.js';
 import { EXIT, usageError } from '../../common/errors.js';
@@ -17,6 +17,7 @@ import { positiveInteger } from '../../common/config.js';
 import { exitCodesHelp } from '../exit-codes.js';
 import { fmtStepChange } from '../../reporting/history.js';
 import { shortFunctionName } from '../../reporting/function-name.js';
+import { renderRecordSite } from '../../reporting/record-site.js';
 
 // Where each driver's record starts: mysql2 and mariadb from their 3.0.0, mysql's 2.x line.
 export const RECORD_FROM = { mysql2: '3.0.0', mariadb: '3.0.0', mysql: '2.0.0' };
@@ -62,6 +63,8 @@ export function registerRecord(program, { stdout, stderr, env, run, setExitCode,
     .option('--limit <n>', 'count at most this many of the missing releases of each driver, oldest first', positiveInteger('--limit'))
     .option('--no-bytes', 'count instructions only, not bytes allocated per operation')
     .option('--repo <driver=dir>', "a driver's git repository (repeatable; e.g. mysql2=../node-mysql2): each new step is bisected between its two release tags, and its commit kept", (v, list = []) => [...list, v])
+    .option('--site <dir>', 'then write the record of every driver in --dir as a static page, <dir>/index.html (offline, no server)')
+    .option('--no-count', 'count nothing: with --site, build the page from the record as it is')
     .option('-o, --out <dir>', "the count runs' results, profiles and replay sets (default: record/ in the cache directory)")
     .option('--smoke', 'an eighth of the operations counted: that it runs, not figures to keep')
     .option('-q, --quiet', 'no progress lines on stderr')
@@ -89,7 +92,7 @@ Example: mysql2's releases from 3.22.0, into record/mysql2.json, then again afte
         return [driver, resolve(repo)];
       }));
       let code = EXIT.OK;
-      for (const driver of names) {
+      for (const driver of opts.count ? names : []) {
         let { file, record } = readRecord(dir, driver);
         const from = opts.from ?? RECORD_FROM[driver];
         const to = opts.to ?? RECORD_TO[driver] ?? null;
@@ -130,6 +133,14 @@ Example: mysql2's releases from 3.22.0, into record/mysql2.json, then again afte
           const commit = s.commit?.commit ? ` [${s.commit.commit.slice(0, 7)} ${s.commit.subject}]` : s.commit?.why ? ` [no commit: ${s.commit.why}]` : '';
           stdout.write(`  ${s.bench} ${s.key}: ${s.from} → ${s.to} ${fmtStepChange(s.changePct)}${commit}${fns}\n`);
         }
+      }
+      if (opts.site) {
+        const records = readdirSync(dir).filter((f) => /^(mysql|mysql2|mariadb)\.json$/.test(f)).map((f) => readRecord(dir, f.replace(/\.json$/, '')).record);
+        if (!records.length) throw usageError(`--site: no record in ${dir}`, 'record a driver first: mysql-driver-bench record mysql2');
+        const site = resolve(opts.site);
+        mkdirSync(site, { recursive: true });
+        writeFileSync(join(site, 'index.html'), renderRecordSite(records, { generatedAt: new Date().toISOString() }));
+        say(`the record of ${records.map((r) => r.driver).join(', ')} written to ${join(site, 'index.html')}`);
       }
       setExitCode(code);
     });
