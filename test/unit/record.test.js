@@ -124,6 +124,7 @@ test('record: a first build counts every release from --from, a rerun only the n
 
   writeFileSync(join(recordDir, 'mariadb.json'), '{"format":"something else"}');
   await assert.rejects(record(['--limit', '0']), /--limit must be a whole number of at least 1/);
+  await assert.rejects(record(['--no-count']), /--no-count counts nothing and --site was not given/);
   const other = async () => { const p = new Command().exitOverride(); registerRecord(p, { stdout: { write: () => true }, stderr: { write: () => true }, env: {}, setExitCode: () => {}, versionsOf: async () => published, run: async () => 0 }); await p.parseAsync(['record', 'mariadb', '--dir', recordDir], { from: 'user' }); };
   await assert.rejects(other(), /mariadb\.json is not mariadb's record/);
 });

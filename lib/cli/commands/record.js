@@ -75,6 +75,7 @@ Example: mysql2's releases from 3.22.0, into record/mysql2.json, then again afte
   $ mysql-driver-bench record mysql2 --from 3.22.0      # counts the new release and the one before it`)
     .addHelpText('after', exitCodesHelp('record'))
     .action(async (drivers, opts) => {
+      if (!opts.count && !opts.site) throw usageError('--no-count counts nothing and --site was not given: there is nothing to do', 'add --site <dir> to build the page from the record');
       const names = drivers.length ? drivers : Object.keys(RECORD_FROM);
       const unknown = names.filter((d) => !RECORD_FROM[d]);
       if (unknown.length) throw usageError(`unknown driver${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`, `record ${Object.keys(RECORD_FROM).join(', ')}`);
