@@ -4,7 +4,7 @@
 // production dependency tree. Each is a git row (git.js); the run reports them as a release range's
 // history, commit by commit (results/history.js).
 import { usageError } from '../common/errors.js';
-import { firstParentPath, git, isAncestor, openRepository, productionTree, resolveCommit } from './git.js';
+import { fileAt, firstParentPath, gitText, isAncestor, openRepository, productionTree, resolveCommit, subjectOf } from './git.js';
 
 const RANGE = /^(?:(mysql|mysql2|mariadb)@)?git:([^#]+)#([^#]*[^#.])\.\.([^#.][^#]*)$/;
 const HINT = 'write <driver>@git:<repository>#<from>..<to>, e.g. mysql2@git:../node-mysql2#v3.22.6..v3.23.1';
@@ -43,18 +43,13 @@ export function isInstalledPath(path, files) {
   return files.filter((f) => !f.startsWith('!')).some((f) => filesEntry(f)(path));
 }
 
-const text = (repo, args) => {
-  const r = git(['-C', repo.dir, ...args]);
-  return r.code === 0 ? r.stdout.toString('utf8') : null;
-};
-
 /** A commit's manifest and production dependency tree (productionTree), or nulls when it has no package.json. */
 function packageAt(repo, sha) {
-  const manifestText = text(repo, ['cat-file', 'blob', `${sha}:package.json`]);
+  const manifestText = fileAt(repo, sha, 'package.json');
   if (manifestText === null) return { manifest: null, tree: null };
   let manifest;
   try { manifest = JSON.parse(manifestText); } catch { return { manifest: null, tree: null }; }
-  const lockText = text(repo, ['cat-file', 'blob', `${sha}:npm-shrinkwrap.json`]) ?? text(repo, ['cat-file', 'blob', `${sha}:package-lock.json`]);
+  const lockText = fileAt(repo, sha, 'npm-shrinkwrap.json') ?? fileAt(repo, sha, 'package-lock.json');
   let lock = null;
   try { lock = lockText ? JSON.parse(lockText) : null; } catch { /* an unreadable lockfile: the ranges decide */ }
   return { manifest, tree: productionTree(manifest, lock) };
@@ -73,14 +68,14 @@ export function rangeCommits(range) {
     throw usageError(`${range.spec}: ${range.from} is not an ancestor of ${range.to}`, 'write the older commit first; both on one line of history');
   }
   const path = firstParentPath(repo, from, to);
-  const taken = [{ commit: from, subject: text(repo, ['log', '-1', '--format=%s', from])?.trim() ?? '' }];
+  const taken = [{ commit: from, subject: subjectOf(repo, from) }];
   let previous = packageAt(repo, from);
   let skipped = 0;
   for (const c of path) {
     const current = packageAt(repo, c.commit);
     const files = current.manifest?.files ?? null;
     const parent = `${c.commit}^1`;
-    const changed = (text(repo, ['diff-tree', '--no-commit-id', '--name-only', '-r', parent, c.commit]) ?? '').split('\n').filter(Boolean);
+    const changed = (gitText(['-C', repo.dir, 'diff-tree', '--no-commit-id', '--name-only', '-r', parent, c.commit]) ?? '').split('\n').filter(Boolean);
     if (current.tree !== previous.tree || changed.some((p) => isInstalledPath(p, files))) taken.push(c);
     else skipped++;
     previous = current;

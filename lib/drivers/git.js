@@ -53,7 +53,7 @@ export function git(args, { cwd } = {}) {
   return { code: r.status, stdout: r.stdout, stderr: r.stderr.toString() };
 }
 
-const gitText = (args, spawnOptions) => {
+export const gitText = (args, spawnOptions) => {
   const r = git(args, spawnOptions);
   return r.code === 0 ? r.stdout.toString().trim() : null;
 };
@@ -87,7 +87,7 @@ export function resolveCommit(spec, repo, ref) {
 }
 
 /** A file of a commit, as text; null when the commit has none at that path. */
-function fileAt(repo, sha, path) {
+export function fileAt(repo, sha, path) {
   const r = git(['-C', repo.dir, 'cat-file', 'blob', `${sha}:${path}`]);
   return r.code === 0 ? r.stdout.toString('utf8') : null;
 }
