@@ -1,5 +1,7 @@
 // A profiled function's name as a report prints it: a C++ name without its return type, parameters
 // and clone suffix (`v8::internal::String::WriteToFlat<unsigned char>`), others as they are.
+import { fmtOps } from '../common/format-numbers.js';
+
 export function shortFunctionName(name) {
   const bare = name.replace(/ \[clone [^\]]*\]$/, '').replace(/ const$/, '');
   if (!bare.endsWith(')')) return name;
@@ -21,3 +23,6 @@ export function shortFunctionName(name) {
   }
   return head;
 }
+
+/** Pure: a step's moved functions in one line: `v8::internal::JSObject::MigrateToMap +363,000, query (<driver>/lib/x.js:3) −533` (a file named unless it is node's own). */
+export const functionsText = (list) => (list ?? []).map((f) => `${shortFunctionName(f.name)}${f.where && f.where !== 'node' ? ` (${f.where})` : ''} ${f.deltaPerOp > 0 ? '+' : '−'}${fmtOps(Math.abs(f.deltaPerOp))}`).join(', ');

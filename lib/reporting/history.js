@@ -6,7 +6,7 @@ import { releaseHistory } from '../results/history.js';
 import { counterOf } from '../replay/counters/index.js';
 import { fmtOps, fmtSignedPct } from '../common/format-numbers.js';
 import { esc, niceStep } from './svg.js';
-import { shortFunctionName } from './function-name.js';
+import { functionsText } from './function-name.js';
 
 const unitOf = (results) => (results.settings?.count ? counterOf(results.settings.count).unit : 'ops/s');
 const better = (h) => (h.counted ? 'fewer is better' : 'higher is better');
@@ -14,7 +14,7 @@ const rule = (h) => (h.counted ? `a step: a change beyond the count's noise floo
   : "a step: the two releases' paired Δ intervals do not overlap");
 // Each form's legend says which way a change is signed: a count's own way (+ is more work), ops/s's.
 const changeRule = (h, unit) => {
-  const row = /^[0-9a-f]{7}$/.test(h.points[0]?.release ?? '') ? 'commit' : 'release';
+  const row = h.item ?? 'release';
   return h.counted ? `change: the later ${row}'s ${unit} ÷ the earlier's − 1 (+ is more work)`
     : `change: the later ${row}'s ops/s ÷ the earlier's − 1, from their paired Δs (+ is faster)`;
 };
@@ -50,7 +50,7 @@ export function historyChart(h, { height = 6 } = {}) {
     return (i < 0 ? ' ' : i < 9 ? String(i + 1) : '+').padEnd(w);
   }).join('').trimEnd();
   if (marks) lines.push(`  ${' '.repeat(lw)}  ${marks}`);
-  const ends = `${h.points[0].release} … ${h.points.at(-1).release} (${n} ${/^[0-9a-f]{7}$/.test(h.points[0].release) ? 'commits' : 'releases'})`;
+  const ends = `${h.points[0].release} … ${h.points.at(-1).release} (${n} ${h.item ?? 'release'}s)`;
   lines.push(`  ${' '.repeat(lw)}  ${ends}`);
   return lines.join('\n');
 }
@@ -82,7 +82,7 @@ function textTable(head, rows) {
 
 /** Pure: each step's functions that moved, one line a step: `1: v8::internal::JSObject::MigrateToMap +363,000, …` (none when no step has them). */
 export function stepFunctionLines(h) {
-  return h.steps.map((s, i) => (s.functions?.length ? `${i + 1}: ${s.functions.map((f) => `${shortFunctionName(f.name)}${f.where && f.where !== 'node' ? ` (${f.where})` : ''} ${f.deltaPerOp > 0 ? '+' : '−'}${fmtOps(Math.abs(f.deltaPerOp))}`).join(', ')}` : null)).filter(Boolean);
+  return h.steps.map((s, i) => (s.functions?.length ? `${i + 1}: ${functionsText(s.functions)}` : null)).filter(Boolean);
 }
 
 function notes(h) {

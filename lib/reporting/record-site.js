@@ -6,7 +6,7 @@ import { counterNamed } from '../replay/counters/index.js';
 import { fmtOps } from '../common/format-numbers.js';
 import { esc } from './svg.js';
 import { historySvg, fmtStepChange } from './history.js';
-import { shortFunctionName } from './function-name.js';
+import { functionsText } from './function-name.js';
 
 // Where each driver's commits are read.
 export const DRIVER_REPOSITORIES = {
@@ -64,7 +64,6 @@ function latestAgainstBest(records, benches) {
 const commitLink = (driver, commit) => (commit?.commit
   ? `<a href="${esc(`${DRIVER_REPOSITORIES[driver]}/commit/${commit.commit}`)}">${esc(commit.commit.slice(0, 7))}</a> ${esc(commit.subject ?? '')}`
   : commit?.why ? `<span class="sub">${esc(commit.why)}</span>` : '');
-const functionsText = (list) => (list ?? []).map((f) => `${shortFunctionName(f.name)} ${f.deltaPerOp > 0 ? '+' : '−'}${fmtOps(Math.abs(f.deltaPerOp))}`).join(', ');
 
 function stepRow(driver, s) {
   return `<tr data-from="${esc(s.from)}"><td>${esc(s.bench)}</td><td>${esc(unitOf(s.key))}</td><td>${esc(s.from)} → ${esc(s.to)}</td><td>${esc(fmtOps(s.fromValue))} → ${esc(fmtOps(s.toValue))}</td>`

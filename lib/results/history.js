@@ -47,7 +47,7 @@ function timedInterval(row, bench) {
 }
 
 /**
- * Each bench's history: { bench, counted, floorPct, points: [{ release, driver, value, interval, status }],
+ * Each bench's history: { bench, item ('release', or 'commit' for a commit range's), counted, floorPct, points: [{ release, driver, value, interval, status }],
  * steps: [{ from, to, fromValue, toValue, changePct, better, functions }], unjudged, total: { from, to, changePct } }
  * (functions: results.stepFunctions' for the step, the functions that moved across it, or null).
  * A count's change is its own (+ is more work); a timed one's is the ops/s ratio from the paired Δs (+ is faster).
@@ -85,7 +85,7 @@ export function releaseHistory(results, options) {
     const [first, last] = [measured[0], measured.at(-1)];
     const total = { from: first.release, to: last.release, changePct: count ? ratioPct(first.value, last.value)
       : Number.isFinite(first.deltaPct) && Number.isFinite(last.deltaPct) ? ((1 + last.deltaPct / 100) / (1 + first.deltaPct / 100) - 1) * 100 : ratioPct(first.value, last.value) };
-    benches.push({ bench: bench.name, counted: Boolean(count), floorPct, points, steps, unjudged, total });
+    benches.push({ bench: bench.name, item: rows.labels ? 'commit' : 'release', counted: Boolean(count), floorPct, points, steps, unjudged, total });
   }
   const commits = rows.labels ? Object.fromEntries(rows.labels.map((label, i) => [label, { commit: rows.drivers[i].git.commit, subject: rows.subjects[i] }])) : null;
   return { package: rows.package, ranges: (results.settings?.releaseRanges ?? []).map((r) => r.spec), releases: rows.labels ?? rows.drivers.map((d) => d.version), commits, benches };

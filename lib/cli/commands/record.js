@@ -16,7 +16,7 @@ import { git, openRepository } from '../../drivers/git.js';
 import { positiveInteger } from '../../common/config.js';
 import { exitCodesHelp } from '../exit-codes.js';
 import { fmtStepChange } from '../../reporting/history.js';
-import { shortFunctionName } from '../../reporting/function-name.js';
+import { functionsText } from '../../reporting/function-name.js';
 import { renderRecordSite } from '../../reporting/record-site.js';
 
 // Where each driver's record starts: mysql2 and mariadb from their 3.0.0, mysql's 2.x line.
@@ -130,7 +130,7 @@ Example: mysql2's releases from 3.22.0, into record/mysql2.json, then again afte
         const fresh = steps.filter((s) => added.has(s.to));
         stdout.write(`${driver}: ${record.releases.length} releases, ${steps.length} steps; ${fresh.length ? `${fresh.length} new:` : 'no new step'}\n`);
         for (const s of fresh) {
-          const fns = s.functions?.length ? ` — ${s.functions.map((f) => `${shortFunctionName(f.name)}${f.where && f.where !== 'node' ? ` (${f.where})` : ''} ${f.deltaPerOp > 0 ? '+' : ''}${f.deltaPerOp.toLocaleString('en-US')}`).join(', ')}` : '';
+          const fns = s.functions?.length ? ` — ${functionsText(s.functions)}` : '';
           const commit = s.commit?.commit ? ` [${s.commit.commit.slice(0, 7)} ${s.commit.subject}]` : s.commit?.why ? ` [no commit: ${s.commit.why}]` : '';
           stdout.write(`  ${s.bench} ${s.key}: ${s.from} → ${s.to} ${fmtStepChange(s.changePct)}${commit}${fns}\n`);
         }
