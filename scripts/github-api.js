@@ -32,6 +32,12 @@ export const why = (r) => `HTTP ${r.status}${r.json?.message ? ` (${r.json.messa
 /** Pure: is a response GitHub's way of saying the token may not (a read-only or scoped token)? */
 export const denied = (r) => r.status === 403 || r.status === 404;
 
+/** The job's token, or a Refused (exit 2) saying how to give it. */
+export function tokenOf(env) {
+  if (!env.GITHUB_TOKEN) throw new Refused('no GITHUB_TOKEN: give the step env GITHUB_TOKEN: ${{ github.token }}', 2);
+  return env.GITHUB_TOKEN;
+}
+
 /** The API's base URL, from GITHUB_API_URL (GitHub Enterprise) or github.com's. */
 export const apiOf = (env) => (env.GITHUB_API_URL || 'https://api.github.com').replace(/\/+$/, '');
 

@@ -18,7 +18,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { GATE_COMMENT_MARKER, NOTHING_MOVED_MARKER } from '../lib/reporting/gate-markers.js';
-import { Refused, apiOf, client, denied, fromFork, listAll, pullRequestOf, readEvent, runScript, why } from './github-api.js';
+import { Refused, apiOf, client, denied, fromFork, listAll, pullRequestOf, readEvent, runScript, tokenOf, why } from './github-api.js';
 
 export { nextLink, pullRequestOf } from './github-api.js';
 
@@ -34,9 +34,8 @@ export const ARTIFACT_COMMENT = 'comment.md';
  * posted where there is none. Returns { line, code }.
  */
 export async function postComment({ body, pr, env, onChange = false }) {
-  if (!env.GITHUB_TOKEN) throw new Refused('no GITHUB_TOKEN: give the step env GITHUB_TOKEN: ${{ github.token }}', 2);
   const api = apiOf(env);
-  const request = client(api, env.GITHUB_TOKEN);
+  const request = client(api, tokenOf(env));
   const where = `${pr.repository}#${pr.number}`;
   const notAllowed = (r, what) => ({
     code: 0,
@@ -81,7 +80,7 @@ export async function pullRequestOfRun(event, env) {
   const owner = run.head_repository?.owner?.login;
   if (!owner || !run.head_branch) return { line: `${PREFIX} run ${run.id} names no head repository and branch (a fork since deleted?): nothing to comment on` };
   const api = apiOf(env);
-  const request = client(api, env.GITHUB_TOKEN);
+  const request = client(api, tokenOf(env));
   const url = `${api}/repos/${repository}/pulls?state=open&head=${encodeURIComponent(`${owner}:${run.head_branch}`)}&per_page=100`;
   const listed = await listAll(request, url);
   if (listed.failed) throw new Refused(`finding the pull request of run ${run.id} failed: ${why(listed.failed)}`, 1);
@@ -107,7 +106,7 @@ async function main(argv, env) {
   if (!first || (first === '--from-run' && !second)) throw new Refused(usage, 2);
   const event = readEvent(env);
   if (first === '--from-run') {
-    if (!env.GITHUB_TOKEN) throw new Refused('no GITHUB_TOKEN: give the step env GITHUB_TOKEN: ${{ github.token }}', 2);
+    tokenOf(env);
     const { pr, line } = await pullRequestOfRun(event, env);
     if (!pr) return { line, code: 0 };
     const found = artifactComment(second);

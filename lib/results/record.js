@@ -70,7 +70,7 @@ export function mergeCount(record, key, results) {
   const floors = Object.fromEntries((results.benches ?? []).map((b) => [b.name, countFloorPct(count, b.name)]));
   const functions = { ...record.functions };
   for (const [bench, steps] of Object.entries(results.stepFunctions ?? {})) {
-    for (const [step, list] of Object.entries(steps)) functions[`${key}:${bench}:${step}`] = list;
+    for (const [step, list] of Object.entries(steps)) functions[stepKey(key, bench, ...step.split('→'))] = list;
   }
   return {
     ...record,
