@@ -6,8 +6,10 @@
 // ci-driver judges it, from both heap states). With the benches' paths (which commit changes what each bench runs), it says which
 // pull requests would have failed wrongly, which report a change they did not make, the largest
 // off-path move per bench, and every real step with whether it is called and its functions.
+// With --fences <repository>, each pair is judged with the fences the history's commits before it give
+// (ci-driver --history), and --count-floor <pct> judges by that floor in place of the count's own.
 //   node scripts/gate-history.js --counts <run.json> [--bytes <allocations.json>] [--collected <run.json>]
-//     --pairs <pairs.json> [--paths <paths.json>] [--threshold 1] [--json <file>]
+//     --pairs <pairs.json> [--paths <paths.json>] [--threshold 1] [--fences <repo>] [--count-floor <pct>] [--json <file>]
 // pairs.json: [{ head, base, subject }] (full commit ids: each commit and the row of its parent's code);
 // paths.json: [{ sha, benches: { <bench>: { touches } } }] (short ids, as the coverage gives them).
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -17,10 +19,13 @@ import { driverVerdict, countsByBench } from '../lib/cli/commands/ci-driver.js';
 import { TOP_FUNCTIONS, driverSharePct, gateRows, unsettledBenches } from '../lib/reporting/gate-comment.js';
 import { runProfileDiffs } from '../lib/results/profile-diff.js';
 import { countFloorPct } from '../lib/results/counts.js';
+import { execFileSync } from 'node:child_process';
+import { emptyHistory, countingOf, historyCommits, withCommits } from '../lib/results/fences.js';
+import { gateFences } from '../lib/results/base-history.js';
 
 const { values: opts } = parseArgs({ options: {
   counts: { type: 'string' }, bytes: { type: 'string' }, collected: { type: 'string' }, pairs: { type: 'string' }, paths: { type: 'string' },
-  threshold: { type: 'string', default: '1' }, json: { type: 'string' },
+  threshold: { type: 'string', default: '1' }, json: { type: 'string' }, fences: { type: 'string' }, 'count-floor': { type: 'string' },
 } });
 if (!opts.counts || !opts.pairs) {
   process.stderr.write('usage: node scripts/gate-history.js --counts <run.json> [--bytes <allocations.json>] [--collected <run.json>] --pairs <pairs.json> [--paths <paths.json>] [--threshold 1] [--json <file>]\n');
@@ -33,6 +38,16 @@ const collectedRun = opts.collected ? read(opts.collected) : null;
 const pairs = read(opts.pairs);
 const paths = opts.paths ? new Map(read(opts.paths).map((p) => [p.sha.slice(0, 7), p.benches])) : null;
 const threshold = Number(opts.threshold);
+if (opts['count-floor'] !== undefined) counts.settings.count = { ...counts.settings.count, noiseFloorPct: Number(opts['count-floor']), benchFloorsPct: {} };
+// The history the fences come from: the counts' commits in the base branch's first-parent order.
+const lastHead = pairs.at(-1)?.head;
+const line = opts.fences ? execFileSync('git', ['-C', opts.fences, 'rev-list', '--first-parent', '--reverse', lastHead], { encoding: 'utf8' }).trim().split('\n') : null;
+const history = line ? withCommits(emptyHistory(null, countingOf(counts)), historyCommits(counts), line) : null;
+/** The fences from the history's commits up to `sha` (its steps before the pair judged). */
+const fencesBefore = (sha) => {
+  const upTo = history.commits.findIndex((c) => c.commit === sha);
+  return upTo < 0 ? null : gateFences({ ...history, commits: history.commits.slice(0, upTo + 1) });
+};
 
 /** The row of `sha` in a run ({ label, commit }), or null. */
 const rowOf = (results, sha) => {
@@ -56,7 +71,7 @@ for (const { head: headSha, base: baseSha, subject } of pairs) {
   const head = rowOf(counts, headSha);
   if (!base || !head) throw new Error(`no row for ${!base ? baseSha : headSha} in ${opts.counts}`);
   const run = pairRun(counts, base, head);
-  run.gate = {};
+  run.gate = history ? { fences: fencesBefore(baseSha) } : {};
   const beside = (companion) => {
     const two = { base: rowOf(companion, baseSha), head: rowOf(companion, headSha) };
     return two.base && two.head ? countsByBench(companion, two) : null;
@@ -84,7 +99,7 @@ for (const { head: headSha, base: baseSha, subject } of pairs) {
   judged.push({
     head: headSha.slice(0, 7), base: baseSha.slice(0, 7), subject,
     benches: rows.map((r) => ({
-      bench: r.bench, changePct: r.changePct, judgedPct: r.judgedPct, collectedPct: r.collected?.changePct ?? null, floorPct: r.floorPct, bytesPct: r.bytes?.changePct ?? null,
+      bench: r.bench, changePct: r.changePct, judgedPct: r.judgedPct, collectedPct: r.collected?.changePct ?? null, floorPct: r.floorPct, fencePct: r.fence?.fencePct ?? null, bytesPct: r.bytes?.changePct ?? null,
       onPath: onPath ? Boolean(onPath[r.bench]?.touches) : null,
       reported: r.changePct !== null && Math.abs(r.changePct) > r.floorPct && !r.unsteady,
       failed: failed.has(r.bench), moved: r.moved, unsettled: unsettled.includes(r.bench), unsteady: r.unsteady,
@@ -119,6 +134,10 @@ const steps = all.filter((b) => b.onPath !== false && b.changePct !== null && Ma
 lines.push('', `pull requests failed on a bench their diff leaves alone: ${wrongFails.length}${wrongFails.length ? ` (${wrongFails.join(', ')})` : ''}`);
 lines.push(`pull requests reporting a change beyond the floor on a bench their diff leaves alone: ${wrongReports.length}${wrongReports.length ? ` (${wrongReports.join(', ')})` : ''}`);
 lines.push(`largest move off a bench's path: ${benches.map((n) => `${n} ${largestOff[n] ? `${fmtPct(largestOff[n].changePct)} (${largestOff[n].commit})` : '-'}`).join(', ')}`);
+if (history) {
+  const last = fencesBefore(history.commits.at(-1).commit);
+  lines.push(`fences from the history's ${last.commits} commits: ${benches.map((n) => `${n} ${last.benches[n] ? `${last.benches[n].fencePct.toFixed(3)} %` : '-'}`).join(', ')}; the floors judged by: ${benches.map((n) => `${n} ${countFloorPct(counts.settings.count, n)} %`).join(', ')}`);
+}
 lines.push(`steps of ${threshold} % or more on a bench's path: ${steps.length}, called ${steps.filter((s) => s.called).length}`);
 for (const s of steps) lines.push(`  ${s.commit} ${s.bench} ${fmtPct(s.changePct)}${s.judgedPct !== s.changePct ? ` (judged ${fmtPct(s.judgedPct)})` : ''}: ${s.called ? 'called' : 'NOT called'}; ${s.functions.join(', ') || 'no functions'}`);
 process.stdout.write(`${lines.join('\n')}\n`);

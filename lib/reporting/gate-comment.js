@@ -3,6 +3,7 @@
 // finds the comment by. Which moved benches are V8's, not the driver's, is decided here too
 // (unsettledBenches).
 import { countFloorPct } from '../results/counts.js';
+import { judgedFloorPct } from '../results/fences.js';
 import { fmtInt, fmtOps, fmtPct } from '../common/format-numbers.js';
 import { counterNamed, counterOf } from '../replay/counters/index.js';
 import { GATE_COMMENT_MARKER, NOTHING_MOVED_MARKER } from './gate-markers.js';
@@ -103,7 +104,9 @@ export function gateRows(results, { threshold, base, head }) {
     const perOp = (r) => (r?.ok && r.count?.perOp > 0 ? r.count.perOp : null);
     const [x, y] = [perOp(b), perOp(h)];
     const changePct = changeOf(x, y);
-    const floorPct = countFloorPct(results.settings?.count, bench.name);
+    // The count's floor, or the fence the base branch's history gives the bench where it is wider.
+    const fence = results.gate?.fences?.benches?.[bench.name] ?? null;
+    const floorPct = judgedFloorPct(fence, countFloorPct(results.settings?.count, bench.name));
     const moved = changePct !== null && Math.abs(changePct) > threshold && Math.abs(changePct) > floorPct;
     const unsteady = Boolean(b?.count?.unsteady || h?.count?.unsteady);
     const beside = (what) => {
@@ -114,7 +117,7 @@ export function gateRows(results, { threshold, base, head }) {
     // What stands in a count's cell when there is none: the row's status (failed, n/a) or its absence.
     const cell = (r, n) => (n !== null ? fmtInt(n) : r?.status === 'n/a' ? 'n/a' : r ? 'failed' : 'not run');
     return {
-      bench: bench.name, base: x, head: y, changePct, judgedPct: judgedChange(changePct, collected?.changePct), floorPct, moved, unsteady, bytes, collected,
+      bench: bench.name, base: x, head: y, changePct, judgedPct: judgedChange(changePct, collected?.changePct), floorPct, fence, moved, unsteady, bytes, collected,
       spreads: [b?.count?.spreadPct, h?.count?.spreadPct], cells: [cell(b, x), cell(h, y)],
     };
   });
@@ -218,10 +221,12 @@ export function renderGateComment(results, { verdict, threshold, base, head, wal
   for (const r of rows) {
     const first = r.changePct === null ? '-' : r.moved ? `**${signed(r.changePct)}**` : signed(r.changePct);
     const change = r.collected?.changePct !== null && r.collected?.changePct !== undefined ? `${first} (collected ${signed(r.collected.changePct)})` : first;
-    out.push(`| \`${r.bench}\` | ${r.cells[0]} | ${r.cells[1]} | ${change} |${bytes ? ` ${bytesCell(r.bytes)} |` : ''} ${fmtPct(r.floorPct, 2)} |`);
+    out.push(`| \`${r.bench}\` | ${r.cells[0]} | ${r.cells[1]} | ${change} |${bytes ? ` ${bytesCell(r.bytes)} |` : ''} ${r.fence && r.floorPct === r.fence.fencePct ? `_${fmtPct(r.floorPct, 2)}_` : fmtPct(r.floorPct, 2)} |`);
   }
+  const fences = results.gate?.fences;
+  const fenced = fences && rows.some((r) => r.fence && r.floorPct === r.fence.fencePct) ? `; a floor in italics is the bench's ${link('fence', 'ci.md#fences-from-the-base-branchs-history')} from the base branch's last ${fences.commits} commits counted` : '';
   const again = rows.some((r) => r.collected) ? '; collected: a bench that moved, counted again from a heap collected before the driver loads, the smaller change judged' : '';
-  out.push('', `${capitalized(counter.perOp)}; + is more at the head (worse), − fewer (better); ${link('floor', 'ci.md#a-drivers-repository-the-action')}: a change within it is not called${bytes ? '; bytes/op: the bytes allocated per operation, base → head, counted beside it' : ''}${again}. ${benches}, ${fmtWallTime(wallMs)} in all (installs and captures included).`);
+  out.push('', `${capitalized(counter.perOp)}; + is more at the head (worse), − fewer (better); ${link('floor', 'ci.md#a-drivers-repository-the-action')}: a change within it is not called${fenced}${bytes ? '; bytes/op: the bytes allocated per operation, base → head, counted beside it' : ''}${again}. ${benches}, ${fmtWallTime(wallMs)} in all (installs and captures included).`);
 
   const functions = profiles?.functions ?? {};
   for (const r of moved.filter((m) => functions[m.bench]?.length)) {

@@ -21,6 +21,8 @@ import { runProfileDiffs } from '../../results/profile-diff.js';
 import { checkArtifactDir, copyArtifact } from '../../results/artifact.js';
 import { serialize } from '../../results/file.js';
 import { countFloorPct } from '../../results/counts.js';
+import { gateFences, keepBaseHistory, readBaseHistory } from '../../results/base-history.js';
+import { FENCE_MIN_STEPS, judgedFloorPct } from '../../results/fences.js';
 import { nonNegativeNumber } from '../options.js';
 import { exitCodesHelp } from '../exit-codes.js';
 
@@ -91,6 +93,17 @@ export function driverVerdict(results, { threshold, base, head, tip, unsettled =
   if (said.length) lines.push(...(found.length || !failed.length ? [] : ['']), ...said);
   if (failed.length) lines.push('', ...failed.map((f) => `- ❌ FAILED: ${f}`));
   return { regressed: found.length > 0, regressions: found, failed, unsettled: [...unsettled], lines };
+}
+
+/** Pure: the line saying which fences the base branch's history gave, and which floors stand. */
+export function fencesLine(file, { history, source, why }, results) {
+  const head = `${file}${source === 'results' ? ' (a results file, only read)' : ''}: ${why ? `${why}; ` : ''}${history.commits.length} commit(s) of the base branch`;
+  const benches = (results.benches ?? []).map((b) => {
+    const fence = results.gate.fences.benches[b.name];
+    const floor = countFloorPct(results.settings?.count, b.name);
+    return !fence ? `${b.name} ${floor} % (the floor: fewer than ${FENCE_MIN_STEPS} steps)` : judgedFloorPct(fence, floor) === floor ? `${b.name} ${floor} % (the floor; its fence ${fence.fencePct.toFixed(2)} %)` : `${b.name} ${fence.fencePct.toFixed(2)} % (its fence)`;
+  });
+  return `${head}: ${benches.join(', ')}`;
 }
 
 /**
@@ -177,6 +190,7 @@ export function registerCiDriver(program, { stdout, stderr, env, run, setExitCod
     .option('--accepted-by <who>', 'report a regression and pass (exit 0): the override label was applied, by this person (the action passes @login); a failed row still fails')
     .option('--accept-label <name>', 'the override label the comment names', ACCEPT_LABEL)
     .option('--docs-url <url>', "where the comment's links point: the docs of the version that ran", docsUrl())
+    .option('--history <file>', "the base branch's stored history (a file ci-driver keeps, or a count run's results over a commit range): each bench's floor becomes its fence from the last 30 steps there where that is wider, and the merge-base's figures are added to the file", (v) => v)
     .option('--no-bytes', `count no bytes allocated per operation beside instructions (by default they are, natively, in seconds: a bench that moved with less than half of its change in the driver's own functions and its bytes unchanged is V8's, said and not failed)`)
     .option('--smoke', 'an eighth of the operations counted: that the gate runs, not figures to keep')
     .option('-q, --quiet', 'no progress lines on stderr')
@@ -225,6 +239,11 @@ The allocation gate, in seconds and without Valgrind (bytes allocated and writes
       const bytesResults = bytesJson && existsSync(bytesJson) ? JSON.parse(readFileSync(bytesJson, 'utf8')) : null;
       if (withBytes && !bytesResults && !opts.quiet) stderr.write(`the bytes allocated per operation were not counted (exit ${bytesCode}): every bench that moved is judged by its count alone\n`);
       results.gate = { ...gateCommits(judged), ...(bytesResults ? { bytes: { file: basename(bytesJson), benches: countsByBench(bytesResults, rows) } } : {}) };
+      const history = opts.history ? readBaseHistory(resolve(opts.history), { results, driver: rowOf(base).package, repoDir: repo.dir, mergeBase: base }) : null;
+      if (history) {
+        results.gate.fences = { file: basename(opts.history), ...gateFences(history.history) };
+        if (!opts.quiet) stderr.write(`${fencesLine(opts.history, history, results)}\n`);
+      }
       // A bench that moved beyond the threshold is counted again, both rows, from a heap collected
       // before the driver loads: a change that is the driver's is there in both.
       const moved = gateRows(results, { threshold: opts.threshold, ...rows }).filter((r) => r.moved && !r.unsteady).map((r) => r.bench);
@@ -264,6 +283,7 @@ The allocation gate, in seconds and without Valgrind (bytes allocated and writes
         writeFileSync(opts.comment, renderGateComment(results, { verdict, threshold: opts.threshold, ...rows, wallMs, artifact, profiles, accept, docs: opts.docsUrl }));
         if (!opts.quiet) stderr.write(`the pull request's comment was written to ${resolve(opts.comment)}\n`);
       }
+      if (history && keepBaseHistory(resolve(opts.history), { ...history, results, mergeBase: base }) && !opts.quiet) stderr.write(`the merge-base's figures were added to ${resolve(opts.history)}\n`);
       setExitCode(code === EXIT.OK && ((verdict.regressed && !accepted) || verdict.failed.length) ? EXIT.ROWS_FAILED : code);
     });
 }
