@@ -24,7 +24,18 @@ const pointsOf = (record, key, bench) => record.releases.filter((r) => r[key]?.[
 /** Pure: every bench a record counted, in the first release's order. */
 const benchesOf = (records) => [...new Set(records.flatMap((r) => r.releases.flatMap((x) => Object.keys(x.instructions ?? {}))))];
 
-function sideBySide(records, benches) {
+/** Pure: the timed run of the newest releases as a table: ops/s and Δ against mysql. */
+function timedSideBySide(latest, benches) {
+  if (!latest?.benches) return '<p class="sub">No timed run of these releases yet: <code>npm run benchmark</code> gives one for your machine.</p>';
+  const drivers = DRIVER_ORDER.filter((d) => latest.versions?.[d]);
+  const cell = (c) => (!c ? '<td>-</td>' : c.why ? `<td class="sub">${esc(c.why)}</td>`
+    : `<td>${esc(fmtOps(c.opsPerSec))}${c.deltaPct !== null && c.deltaPct !== 0 ? ` <span class="vs">${esc(fmtStepChange(c.deltaPct))}${c.significant ? '' : ' (within noise)'}</span>` : ''}</td>`);
+  const rows = benches.filter((b) => latest.benches[b]).map((b) => `<tr><td>${esc(b)}</td>${drivers.map((d) => cell(latest.benches[b][d])).join('')}</tr>`);
+  return `<p>A timed run of these releases against a real MariaDB (${esc(latest.env?.server ?? '')}, Node ${esc(latest.env?.node ?? '')}, ${esc(String(latest.env?.cpus ?? '?'))} cores, ${esc(String(latest.at ?? '').slice(0, 10))}): ops/s, and in grey the Δ against ${esc(latest.baseline ?? 'mysql')} (+ is faster), as the default run reports it.</p>
+<table class="timed"><thead><tr><th>bench</th>${drivers.map((d) => `<th>${esc(d)} ${esc(latest.versions[d])}</th>`).join('')}</tr></thead><tbody>${rows.join('')}</tbody></table>`;
+}
+
+function sideBySide(records, benches, timed) {
   const latest = records.map((r) => ({ driver: r.driver, release: r.releases.filter((x) => x.instructions).at(-1) }));
   const reference = latest.find((l) => l.driver === 'mysql')?.release;
   const cell = (l, key, bench) => {
@@ -37,8 +48,9 @@ function sideBySide(records, benches) {
   const head = latest.map((l) => `<th>${esc(l.driver)} ${esc(l.release?.version ?? '')}</th>`).join('');
   const rows = benches.flatMap((bench) => KEYS.map((key) => `<tr><td>${esc(bench)}</td><td>${esc(unitOf(key))}</td>${latest.map((l) => cell(l, key, bench)).join('')}</tr>`));
   return `<section id="latest"><h2>The latest releases side by side</h2>
-<p class="sub">Each driver's newest release in the record, per operation (fewer is better); the Δ against mysql is the count's own (+ is more work). A timed run's Δ is not in the record yet: <code>npm run benchmark</code> gives it for your machine.</p>
-<table><thead><tr><th>bench</th><th>counted</th>${head}</tr></thead><tbody>${rows.join('')}</tbody></table></section>`;
+<p class="sub">Each driver's newest release in the record, per operation (fewer is better); the Δ against mysql is the count's own (+ is more work).</p>
+<table><thead><tr><th>bench</th><th>counted</th>${head}</tr></thead><tbody>${rows.join('')}</tbody></table>
+${timedSideBySide(timed, benches)}</section>`;
 }
 
 function latestAgainstBest(records, benches) {
@@ -65,9 +77,13 @@ const commitLink = (driver, commit) => (commit?.commit
   ? `<a href="${esc(`${DRIVER_REPOSITORIES[driver]}/commit/${commit.commit}`)}">${esc(commit.commit.slice(0, 7))}</a> ${esc(commit.subject ?? '')}`
   : commit?.why ? `<span class="sub">${esc(commit.why)}</span>` : '');
 
+/** Pure: a step's timed replay: the later release's ops/s against the earlier's, and whether it went the count's way. */
+const timedCell = (t) => (!t ? '' : t.why ? `<span class="sub">${esc(t.why)}</span>`
+  : `${esc(fmtStepChange(t.opsPerSecPct))} ops/s${t.agrees && t.significant ? ', confirmed' : t.significant ? ', against the count' : ', within noise'}`);
+
 function stepRow(driver, s) {
   return `<tr data-from="${esc(s.from)}"><td>${esc(s.bench)}</td><td>${esc(unitOf(s.key))}</td><td>${esc(s.from)} → ${esc(s.to)}</td><td>${esc(fmtOps(s.fromValue))} → ${esc(fmtOps(s.toValue))}</td>`
-    + `<td class="${s.changePct > 0 ? 'worse' : 'better'}">${esc(fmtStepChange(s.changePct))}</td><td>${commitLink(driver, s.commit)}</td><td><code>${esc(functionsText(s.functions))}</code></td></tr>`;
+    + `<td class="${s.changePct > 0 ? 'worse' : 'better'}">${esc(fmtStepChange(s.changePct))}</td><td>${commitLink(driver, s.commit)}</td><td>${timedCell(s.timed)}</td><td><code>${esc(functionsText(s.functions))}</code></td></tr>`;
 }
 
 function upgrades(records) {
@@ -75,7 +91,7 @@ function upgrades(records) {
     const steps = recordSteps(r);
     const options = r.releases.map((x) => `<option value="${esc(x.version)}">${esc(x.version)}</option>`).join('');
     return `<h3>${esc(r.driver)}</h3><p><label>Your version: <select class="from" data-driver="${esc(r.driver)}">${options}</select></label> the steps an upgrade to ${esc(r.releases.at(-1)?.version ?? '')} crosses:</p>
-<table class="upgrade" data-driver="${esc(r.driver)}"><thead><tr><th>bench</th><th>counted</th><th>releases</th><th>per operation</th><th>change</th><th>commit</th><th>functions</th></tr></thead><tbody>${steps.map((s) => stepRow(r.driver, s)).join('')}</tbody></table>`;
+<table class="upgrade" data-driver="${esc(r.driver)}"><thead><tr><th>bench</th><th>counted</th><th>releases</th><th>per operation</th><th>change</th><th>commit</th><th>timed</th><th>functions</th></tr></thead><tbody>${steps.map((s) => stepRow(r.driver, s)).join('')}</tbody></table>`;
   });
   return `<section id="upgrade"><h2>What an upgrade crosses</h2>${parts.join('\n')}</section>`;
 }
@@ -94,7 +110,7 @@ function driverSection(r, benches) {
   return `<section class="driver" id="driver-${esc(r.driver)}"><h2>${esc(r.driver)}: ${r.releases.length} releases, ${steps.length} steps</h2>
 <p class="sub">Counted on ${esc(r.counted?.instructions?.server ?? 'unknown')}, Node ${esc(r.counted?.instructions?.node ?? 'unknown')}; a step is a change beyond the bench's floor between consecutive releases.</p>
 ${charts.join('\n')}
-<table class="steps"><thead><tr><th>bench</th><th>counted</th><th>releases</th><th>per operation</th><th>change</th><th>commit</th><th>functions</th></tr></thead><tbody>${steps.map((s) => stepRow(r.driver, s)).join('')}</tbody></table></section>`;
+<table class="steps"><thead><tr><th>bench</th><th>counted</th><th>releases</th><th>per operation</th><th>change</th><th>commit</th><th>timed</th><th>functions</th></tr></thead><tbody>${steps.map((s) => stepRow(r.driver, s)).join('')}</tbody></table></section>`;
 }
 
 // Semver order in the page's one script: an upgrade from `v` crosses the steps whose `from` is v or
@@ -110,8 +126,8 @@ for (const select of document.querySelectorAll('select.from')) {
   show();
 }`;
 
-/** Pure: the page of `records` (one per driver). `generatedAt`: when it was built (ISO). */
-export function renderRecordSite(records, { generatedAt }) {
+/** Pure: the page of `records` (one per driver). `generatedAt`: when it was built (ISO); `latest`: the timed run of the newest releases, or null. */
+export function renderRecordSite(records, { generatedAt, latest = null }) {
   const sorted = [...records].sort((a, b) => DRIVER_ORDER.indexOf(a.driver) - DRIVER_ORDER.indexOf(b.driver));
   const benches = benchesOf(sorted);
   return `<!doctype html>
@@ -121,7 +137,7 @@ export function renderRecordSite(records, { generatedAt }) {
 </head><body>
 <h1>mysql-driver-bench: the record of ${sorted.map((r) => esc(r.driver)).join(', ')}</h1>
 <p class="sub">Every release counted on the design benches, in instructions and bytes allocated per operation, replayed from MariaDB's recorded replies (no socket, no server in the figures). Built ${esc(generatedAt)}. <a href="https://github.com/mysql-driver-bench/mysql-driver-bench/blob/main/docs/comparing.md#the-record-record">How it is made</a>.</p>
-${sideBySide(sorted, benches)}
+${sideBySide(sorted, benches, latest)}
 ${latestAgainstBest(sorted, benches)}
 ${upgrades(sorted)}
 ${sorted.map((r) => driverSection(r, benches)).join('\n')}

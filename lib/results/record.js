@@ -12,10 +12,15 @@ export const RECORD_CEILING_BYTES = 5 * 1024 * 1024;
 export const RECORD_COUNTERS = { instructions: 'instructions', bytes: 'allocations' };
 
 /** A new, empty record of `driver`. */
-export const emptyRecord = (driver) => ({ format: RECORD_FORMAT, driver, counted: {}, floors: {}, releases: [], functions: {}, commits: {} });
+export const emptyRecord = (driver) => ({ format: RECORD_FORMAT, driver, counted: {}, floors: {}, releases: [], functions: {}, commits: {}, timed: {} });
+// Steps of at least this size are confirmed by a timed replay of their two releases.
+export const TIMED_STEP_PCT = 10;
 
 /** Pure: a step's key in the record's functions and commits: `instructions:execute:3.23.0→3.23.1`. */
 export const stepKey = (key, bench, from, to) => `${key}:${bench}:${from}→${to}`;
+
+/** Pure: the key of a release pair's timed replay of one bench (both counters' steps share it): `execute:3.23.0→3.23.1`. */
+export const timedKey = (bench, from, to) => `${bench}:${from}→${to}`;
 
 /** Pure: the versions a record holds (counted or failed), semver-ordered. */
 export const recordedVersions = (record) => record.releases.map((r) => r.version).sort(compareVersions);
@@ -84,8 +89,9 @@ export function mergeCount(record, key, results) {
 /**
  * Pure: the record's steps: for each counter and bench, consecutive counted releases whose figures
  * differ by more than the bench's floor, oldest first: [{ key, bench, from, to, fromValue, toValue,
- * changePct, functions, commit }] (functions: the run's, where one run held both releases; commit: the
- * commit a bisection between the two release tags named, { commit, subject } or { why }; else null).
+ * changePct, functions, commit, timed }] (functions: the run's, where one run held both releases; commit:
+ * the commit a bisection between the two release tags named, { commit, subject } or { why }; timed: the
+ * timed replay of the two releases, { opsPerSecPct, significant, agrees }; else null).
  */
 export function recordSteps(record) {
   const steps = [];
@@ -99,7 +105,10 @@ export function recordSteps(record) {
         const changePct = (b[key][bench] / a[key][bench] - 1) * 100;
         if (Math.abs(changePct) <= floor) continue;
         const id = stepKey(key, bench, a.version, b.version);
-        steps.push({ key, bench, from: a.version, to: b.version, fromValue: a[key][bench], toValue: b[key][bench], changePct, functions: record.functions[id] ?? null, commit: record.commits?.[id] ?? null });
+        steps.push({
+          key, bench, from: a.version, to: b.version, fromValue: a[key][bench], toValue: b[key][bench], changePct,
+          functions: record.functions[id] ?? null, commit: record.commits?.[id] ?? null, timed: record.timed?.[timedKey(bench, a.version, b.version)] ?? null,
+        });
       }
     }
   }
@@ -108,12 +117,108 @@ export function recordSteps(record) {
 
 /** Pure: a record as its file holds it: one line per release and per step's functions or commit, so that a new release is a few lines' diff. */
 export function serializeRecord(record) {
-  const { releases, functions, commits = {}, ...head } = record;
+  const { releases, functions, commits = {}, timed = {}, ...head } = record;
   const lines = Object.entries(head).map(([k, v]) => `  ${JSON.stringify(k)}: ${JSON.stringify(v)}`);
   const object = (o) => `{\n${Object.entries(o).map(([k, v]) => `    ${JSON.stringify(k)}: ${JSON.stringify(v)}`).join(',\n')}\n  }`;
-  lines.push(`  "releases": [\n${releases.map((r) => `    ${JSON.stringify(r)}`).join(',\n')}\n  ]`, `  "functions": ${object(functions)}`, `  "commits": ${object(commits)}`);
+  lines.push(`  "releases": [\n${releases.map((r) => `    ${JSON.stringify(r)}`).join(',\n')}\n  ]`, `  "functions": ${object(functions)}`, `  "commits": ${object(commits)}`, `  "timed": ${object(timed)}`);
   return `{\n${lines.join(',\n')}\n}\n`;
 }
 
 /** Pure: the record with a step's commit set (a bisection's answer: { commit, subject } or { why }). */
 export const withCommit = (record, id, answer) => ({ ...record, commits: { ...record.commits, [id]: answer } });
+
+/** Pure: the steps of at least `minPct` that still lack a commit, largest first. */
+export const stepsToBisect = (record, minPct) => recordSteps(record).filter((s) => !s.commit && Math.abs(s.changePct) >= minPct)
+  .sort((a, b) => Math.abs(b.changePct) - Math.abs(a.changePct));
+
+/** Pure: the release pairs whose steps of TIMED_STEP_PCT or more lack a timed replay, each with their benches: [{ from, to, benches }]. */
+export function pairsToTime(record) {
+  const pairs = new Map();
+  for (const s of recordSteps(record).filter((x) => !x.timed && Math.abs(x.changePct) >= TIMED_STEP_PCT)) {
+    const pair = pairs.get(`${s.from}→${s.to}`) ?? { from: s.from, to: s.to, benches: [] };
+    if (!pair.benches.includes(s.bench)) pair.benches.push(s.bench);
+    pairs.set(`${s.from}→${s.to}`, pair);
+  }
+  return [...pairs.values()];
+}
+
+/**
+ * Pure: the record with a timed replay of a release pair kept for each of its benches: the later
+ * release's ops/s against the earlier's (its paired Δ, whether the run called it significant), and
+ * whether it goes the way the bench's count stepped (more counted, fewer ops/s). A bench the
+ * run did not measure keeps { why }.
+ */
+export function withTimed(record, { from, to, benches }, results) {
+  const timed = { ...record.timed };
+  const steps = recordSteps(record);
+  for (const bench of benches) {
+    const row = results.benches?.find((b) => b.name === bench)?.results.find((r) => r.driver === `${record.driver}@${to}`);
+    const key = timedKey(bench, from, to);
+    if (!row?.ok || !Number.isFinite(row.deltaPct)) { timed[key] = { why: row?.error ?? 'the timed replay did not measure it' }; continue; }
+    // The direction to agree with: the instructions' step, or the bytes' where instructions did not step.
+    const pair = steps.filter((s) => s.bench === bench && s.from === from && s.to === to);
+    const step = pair.find((s) => s.key === 'instructions') ?? pair[0];
+    const agrees = Boolean(step) && Math.sign(step.changePct) === -Math.sign(row.deltaPct);
+    timed[key] = { opsPerSecPct: Math.round(row.deltaPct * 10) / 10, significant: Boolean(row.deltaSignificant), agrees };
+  }
+  return { ...record, timed };
+}
+
+export const LATEST_FORMAT = 'mysql-driver-bench/record-latest';
+
+/** Pure: each record's newest counted release: { [driver]: version }. */
+export const latestVersions = (records) => Object.fromEntries(records.map((r) => [r.driver, r.releases.filter((x) => x.instructions && Object.keys(x.instructions).length).at(-1)?.version]).filter(([, v]) => v));
+
+/**
+ * Pure: a timed run of the drivers' newest releases side by side, as the page shows it: each bench's
+ * ops/s per driver and its Δ against the baseline (mysql), with the run's date and machine.
+ */
+export function latestTimed(results, versions) {
+  const benches = {};
+  for (const bench of results.benches ?? []) {
+    benches[bench.name] = Object.fromEntries(bench.results.map((r) => [r.driver.split('@')[0], r.ok
+      ? { opsPerSec: Math.round(r.opsPerSec), deltaPct: Number.isFinite(r.deltaPct) ? Math.round(r.deltaPct * 10) / 10 : null, significant: r.deltaSignificant ?? null }
+      : { why: r.status === 'n/a' ? 'n/a' : r.error ?? 'failed' }]));
+  }
+  return { format: LATEST_FORMAT, versions, baseline: results.settings?.baseline ?? null, at: results.finishedAt ?? null, env: { node: results.env?.node ?? null, server: results.server?.version ?? null, cpus: results.env?.cpus ?? null }, benches };
+}
+
+/**
+ * Pure: two records of one driver built apart (a matrix's release slices) joined: every release of
+ * both (a release in both keeps `b`'s figures), their functions, commits and timed replays. Records
+ * counted on another server or Node are refused with { error }.
+ */
+export function mergeRecords(a, b) {
+  if (a.driver !== b.driver) return { error: `${a.driver}'s record and ${b.driver}'s cannot be joined` };
+  for (const key of Object.keys(RECORD_COUNTERS)) {
+    const [x, y] = [a.counted?.[key], b.counted?.[key]];
+    if (x && y && (x.server !== y.server || x.node !== y.node)) return { error: `${key} counted on ${x.server}, Node ${x.node} and on ${y.server}, Node ${y.node}: not comparable` };
+  }
+  const releases = new Map(a.releases.map((r) => [r.version, r]));
+  for (const r of b.releases) releases.set(r.version, { ...releases.get(r.version), ...r });
+  const floors = Object.fromEntries(Object.keys(RECORD_COUNTERS).map((k) => [k, { ...a.floors?.[k], ...b.floors?.[k] }]).filter(([, v]) => Object.keys(v).length));
+  return {
+    record: {
+      ...a, counted: { ...a.counted, ...b.counted }, floors,
+      releases: [...releases.values()].sort((x, y) => compareVersions(x.version, y.version)),
+      functions: { ...a.functions, ...b.functions }, commits: { ...a.commits, ...b.commits }, timed: { ...a.timed, ...b.timed },
+    },
+  };
+}
+
+/**
+ * Pure: the missing releases of a driver cut into at most `slices` runs of consecutive releases, each
+ * starting at the one before it (the slice before's last, or the release the record holds before them),
+ * so that every step comes from one run: [{ from, to, releases }].
+ */
+export function releaseSlices({ missing, before }, slices) {
+  if (!missing.length) return [];
+  const size = Math.ceil(missing.length / Math.max(1, slices));
+  const out = [];
+  for (let i = 0; i < missing.length; i += size) {
+    const part = missing.slice(i, i + size);
+    const from = i === 0 ? before ?? part[0] : missing[i - 1];
+    out.push({ from, to: part.at(-1), releases: part.length + (from === part[0] ? 0 : 1) });
+  }
+  return out;
+}

@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { emptyRecord, mergeCount, serializeRecord, stepKey, withCommit } from '../../lib/results/record.js';
+import { emptyRecord, latestTimed, mergeCount, serializeRecord, stepKey, withCommit, withTimed } from '../../lib/results/record.js';
 import { runCli } from '../helpers/cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mdb-record-site-test-'));
@@ -41,7 +41,12 @@ test('the record page in headless chromium: no console message, its charts, the 
   let record = mergeCount(emptyRecord('mysql2'), 'instructions', run('instructions', (v, b) => (b === 'execute' ? EXECUTE[v] : 100000), fns));
   record = mergeCount(record, 'bytes', run('allocations', (v, b) => (b === 'execute' && v === '3.23.1' ? 287396 : 174553)));
   record = withCommit(record, stepKey('instructions', 'execute', '3.23.0', '3.23.1'), { commit: CULPRIT, subject: 'fix(parser): call typeCast for NULL values in the binary protocol' });
+  // The step's timed replay, and a timed run of the newest releases beside mysql's.
+  const timedRun = (rows) => ({ settings: { baseline: rows[0][0] }, finishedAt: '2026-11-29T12:00:00Z', env: { node: 'v20.20.2', cpus: 2 }, server: { version: '10.11.19-MariaDB' },
+    benches: SEVEN.map((name) => ({ name, results: rows.map(([driver, opsPerSec, deltaPct]) => ({ driver, ok: true, opsPerSec, deltaPct, deltaSignificant: deltaPct !== 0 })) })) });
+  record = withTimed(record, { from: '3.23.0', to: '3.23.1', benches: ['execute'] }, timedRun([['mysql2@3.23.0', 9000, 0], ['mysql2@3.23.1', 4050, -55]]));
   writeFileSync(join(records, 'mysql2.json'), serializeRecord(record));
+  writeFileSync(join(records, 'latest.json'), JSON.stringify(latestTimed(timedRun([['mysql@2.18.1', 5000, 0], ['mysql2@3.23.1', 6100, 22]]), { mysql: '2.18.1', mysql2: '3.23.1' })));
   const site = join(dir, 'site');
   const built = await runCli(['record', '--no-count', '--dir', records, '--site', site]);
   assert.equal(built.code, 0, built.stderr);
@@ -55,6 +60,10 @@ test('the record page in headless chromium: no console message, its charts, the 
   assert.match(step, /\+84\.8 %/);
   assert.match(step, new RegExp(`<a href="https://github\\.com/sidorares/node-mysql2/commit/${CULPRIT}">01f1092</a> fix\\(parser\\): call typeCast`));
   assert.match(step, /v8::internal::JSObject::MigrateToMap \+363,000/);
+  assert.match(step, /<td>-55\.0 % ops\/s, confirmed<\/td>/, "the step's timed replay");
+  const timed = page.dom.split('<table class="timed">')[1].split('</table>')[0];
+  assert.match(timed, /<th>mysql 2\.18\.1<\/th><th>mysql2 3\.23\.1<\/th>/);
+  assert.match(timed, /<tr><td>execute<\/td><td>5,000<\/td><td>6,100 <span class="vs">\+22\.0 %<\/span><\/td><\/tr>/, 'ops/s and the Δ against mysql');
   assert.match(page.dom, /The latest releases side by side/);
   assert.match(page.dom, /<select class="from" data-driver="mysql2">/);
 

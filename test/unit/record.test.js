@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { Command } from 'commander';
 import { registerRecord } from '../../lib/cli/commands/record.js';
 import { gitIn, makeDriverRepo } from '../helpers/driver-repo.js';
-import { RECORD_CEILING_BYTES, emptyRecord, mergeCount, missingReleases, recordSteps, serializeRecord } from '../../lib/results/record.js';
+import { RECORD_CEILING_BYTES, emptyRecord, mergeCount, mergeRecords, missingReleases, recordSteps, releaseSlices, serializeRecord } from '../../lib/results/record.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mdb-record-test-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -98,7 +98,7 @@ test('record: a first build counts every release from --from, a rerun only the n
         return 0;
       },
     });
-    await program.parseAsync(['record', 'mysql2', '--dir', recordDir, '--from', '3.22.6', ...args], { from: 'user' });
+    await program.parseAsync(['record', 'mysql2', '--dir', recordDir, '--from', '3.22.6', '--no-timed', ...args], { from: 'user' });
     return said;
   };
   const first = await record([]);
@@ -153,10 +153,112 @@ test('record --repo: each new step bisected between its release tags, its commit
       return 0;
     },
   });
-  await program.parseAsync(['record', 'mysql2', '--dir', join(dir, 'record-repo'), '--from', '3.22.6', '--no-bytes', '--repo', `mysql2=${repo.dir}`], { from: 'user' });
+  await program.parseAsync(['record', 'mysql2', '--dir', join(dir, 'record-repo'), '--from', '3.22.6', '--no-bytes', '--no-timed', '--bisect-min', '0', '--repo', `mysql2=${repo.dir}`], { from: 'user' });
   assert.deepEqual(bisects, [['v3.23.0', 'v3.23.1', 'execute', 'instructions']], 'the step with both tags, on its bench and counter');
   const kept = JSON.parse(readFileSync(join(dir, 'record-repo', 'mysql2.json'), 'utf8')).commits;
   assert.deepEqual(kept['instructions:execute:3.23.0→3.23.1'], { commit: culprit, subject: 'fix(parser): call typeCast for NULL values' });
   assert.deepEqual(kept['instructions:execute:3.22.6→3.23.0'], { why: 'no tag 3.22.6 in the repository' });
   assert.match(stdout, new RegExp(`execute instructions: 3\\.23\\.0 → 3\\.23\\.1 \\+84\\.9 % \\[${culprit.slice(0, 7)} fix\\(parser\\): call typeCast for NULL values\\]`));
+});
+
+test('record: a step of 10 % or more is timed in a replay of its two releases, and the newest releases side by side once', async () => {
+  const recordDir = join(dir, 'record-timed');
+  const runs = [];
+  const record = async () => {
+    let stderr = '';
+    const program = new Command().exitOverride();
+    registerRecord(program, {
+      stdout: { write: () => true }, stderr: { write: (s) => { stderr += s; return true; } },
+      env: { MYSQL_DRIVER_BENCH_CACHE: join(dir, 'cache3') }, setExitCode: () => {},
+      versionsOf: async (driver) => (driver === 'mysql2' ? ['3.22.6', '3.23.0', '3.23.1'] : ['2.18.1']),
+      run: async (argv) => {
+        runs.push(argv);
+        const at = (flag) => argv[argv.indexOf(flag) + 1];
+        mkdirSync(at('--out'), { recursive: true });
+        const drivers = at('--drivers');
+        if (drivers.includes('..')) {
+          const [from, to] = drivers.replace(/^\w+@/, '').split('..');
+          const versions = drivers.startsWith('mysql2') ? ['3.22.6', '3.23.0', '3.23.1'].filter((v) => v >= from && v <= to) : [from];
+          const results = countRun(versions, perOp, { what: at('--count') });
+          if (drivers.startsWith('mysql@')) for (const d of results.drivers) Object.assign(d, { name: `mysql@${d.version}`, package: 'mysql' });
+          if (drivers.startsWith('mysql@')) for (const b of results.benches) for (const r of b.results) r.driver = 'mysql@2.18.1';
+          writeFileSync(at('--json'), JSON.stringify(results));
+          return 0;
+        }
+        // A timed run: each listed driver a row, ops/s falling by half at 3.23.1.
+        const names = drivers.split(',');
+        const benches = argv.slice(0, argv.indexOf('--drivers'));
+        writeFileSync(at('--json'), JSON.stringify({ settings: { baseline: at('--baseline') }, finishedAt: '2026-11-29T12:00:00Z', env: { node: 'v20.20.2', cpus: 2 }, server: { version: '10.11.19' },
+          benches: benches.map((name) => ({ name, results: names.map((d, i) => ({ driver: d, ok: true, opsPerSec: 1000 / (i + 1), deltaPct: i ? -50 : 0, deltaSignificant: i > 0 })) })) }));
+        return 0;
+      },
+    });
+    await program.parseAsync(['record', 'mysql2', 'mysql', '--dir', recordDir, '--from', '2.18.1', '--no-bytes'], { from: 'user' });
+    return stderr;
+  };
+  const said = await record();
+  const timed = runs.filter((argv) => !argv[argv.indexOf('--drivers') + 1].includes('..'));
+  assert.deepEqual(timed.map((argv) => [argv.slice(0, argv.indexOf('--drivers')), argv[argv.indexOf('--drivers') + 1], argv.includes('--replay')]), [
+    [['execute'], 'mysql2@3.23.0,mysql2@3.23.1', true],
+    [SEVEN, 'mysql@2.18.1,mysql2@3.23.1', false],
+  ], 'the +84.9 % step (not the +2.7 %) in a replay; the newest releases against a server');
+  assert.match(said, /mysql2: 3\.23\.0 → 3\.23\.1 timed \(\d+ s\): execute -50 % ops\/s\n/);
+  const kept = JSON.parse(readFileSync(join(recordDir, 'mysql2.json'), 'utf8'));
+  assert.deepEqual(kept.timed, { 'execute:3.23.0→3.23.1': { opsPerSecPct: -50, significant: true, agrees: true } });
+  const latest = JSON.parse(readFileSync(join(recordDir, 'latest.json'), 'utf8'));
+  assert.deepEqual(latest.versions, { mysql2: '3.23.1', mysql: '2.18.1' });
+  assert.deepEqual(latest.benches.execute, { mysql: { opsPerSec: 1000, deltaPct: 0, significant: false }, mysql2: { opsPerSec: 500, deltaPct: -50, significant: true } });
+
+  runs.length = 0;
+  await record();
+  assert.deepEqual(runs, [], 'a rerun with nothing new counts and times nothing');
+});
+
+test("a matrix's release slices: each starts at the release before it, and their records join into one", async () => {
+  assert.deepEqual(releaseSlices({ missing: ['3.0.0', '3.0.1', '3.1.0', '3.1.1', '3.2.0'], before: null }, 2),
+    [{ from: '3.0.0', to: '3.1.0', releases: 3 }, { from: '3.1.0', to: '3.2.0', releases: 3 }]);
+  assert.deepEqual(releaseSlices({ missing: ['3.24.1'], before: '3.24.0' }, 4), [{ from: '3.24.0', to: '3.24.1', releases: 2 }]);
+  assert.deepEqual(releaseSlices({ missing: [], before: '3.24.0' }, 4), []);
+
+  const slice = (versions) => mergeCount(emptyRecord('mysql2'), 'instructions', countRun(versions, perOp));
+  const [a, b] = [slice(['3.22.6', '3.23.0', '3.23.1']), slice(['3.23.1', '3.23.2', '3.24.0'])];
+  const { record } = mergeRecords(a, b);
+  assert.deepEqual(record.releases.map((r) => r.version), ['3.22.6', '3.23.0', '3.23.1', '3.23.2', '3.24.0']);
+  assert.deepEqual(recordSteps(record).map((s) => `${s.from}→${s.to}`), ['3.22.6→3.23.0', '3.23.0→3.23.1', '3.23.2→3.24.0']);
+  assert.match(mergeRecords(a, { ...b, counted: { instructions: { ...b.counted.instructions, node: 'v22.0.0' } } }).error, /not comparable/);
+  assert.match(mergeRecords(a, { ...b, driver: 'mariadb' }).error, /cannot be joined/);
+
+  // The command: slices' files joined into --dir, with no count.
+  const [sliceDir, recordDir] = [join(dir, 'slices'), join(dir, 'record-merged')];
+  mkdirSync(sliceDir, { recursive: true });
+  writeFileSync(join(sliceDir, 'a.json'), serializeRecord(a));
+  writeFileSync(join(sliceDir, 'b.json'), serializeRecord(b));
+  writeFileSync(join(sliceDir, 'c.json'), '{"format":"other"}');
+  const merge = async (files) => {
+    const program = new Command().exitOverride();
+    registerRecord(program, { stdout: { write: () => true }, stderr: { write: () => true }, env: {}, setExitCode: () => {}, versionsOf: async () => [], run: async () => { throw new Error('nothing is counted'); } });
+    await program.parseAsync(['record', '--dir', recordDir, '--no-count', '--merge', ...files.map((f) => join(sliceDir, f))], { from: 'user' });
+  };
+  await merge(['a.json', 'b.json']);
+  assert.equal(JSON.parse(readFileSync(join(recordDir, 'mysql2.json'), 'utf8')).releases.length, 5);
+  await assert.rejects(merge(['c.json']), /c\.json: not a record \(format other\)/);
+});
+
+test('record --plan: the releases the records lack, as a matrix of slices shared by how many each driver lacks', async () => {
+  const recordDir = join(dir, 'record-plan');
+  mkdirSync(recordDir, { recursive: true });
+  writeFileSync(join(recordDir, 'mysql2.json'), serializeRecord(mergeCount(emptyRecord('mysql2'), 'instructions', countRun(['3.22.6', '3.23.0'], perOp))));
+  let stdout = '';
+  const program = new Command().exitOverride();
+  registerRecord(program, {
+    stdout: { write: (s) => { stdout += s; return true; } }, stderr: { write: () => true }, env: {}, setExitCode: () => {},
+    versionsOf: async (d) => (d === 'mysql2' ? ['3.22.6', '3.23.0', '3.23.1', '3.23.2', '3.24.0', '3.24.1', '3.24.2'] : ['3.0.0', '3.0.1']),
+    run: async () => { throw new Error('nothing is counted'); },
+  });
+  await program.parseAsync(['record', 'mysql2', 'mariadb', '--dir', recordDir, '--plan', '3'], { from: 'user' });
+  assert.deepEqual(JSON.parse(stdout).include, [
+    { driver: 'mysql2', from: '3.23.0', to: '3.24.0', releases: 4 },
+    { driver: 'mysql2', from: '3.24.0', to: '3.24.2', releases: 3 },
+    { driver: 'mariadb', from: '3.0.0', to: '3.0.1', releases: 2 },
+  ]);
 });

@@ -1,9 +1,6 @@
 // `mysql-driver-bench record [driver...]`: the public record (results/record.js), one file per driver
-// in --dir: every release since a stated first one counted on the design benches, in instructions and
-// in bytes allocated per operation, replayed from the server's recorded replies. A rerun counts only
-// the releases the record lacks (with the one just before them, so that a step into a new release comes
-// from one run with its functions), through the run command (a release range, whose steps are confirmed
-// and named as any range's).
+// in --dir, built through the run and bisect commands; a rerun counts only the releases the record
+// lacks, with the one just before them, and completes the steps it has not bisected or timed.
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { DESIGN_BENCHES } from '../../../benchs/index.js';
@@ -11,9 +8,10 @@ import { EXIT, usageError } from '../../common/errors.js';
 import { SEMVER } from '../../common/semver.js';
 import { defaultCacheDir } from '../../drivers/versions.js';
 import { publishedVersions, selectReleases } from '../../drivers/ranges.js';
-import { RECORD_COUNTERS, RECORD_FORMAT, emptyRecord, mergeCount, missingReleases, recordSteps, serializeRecord, stepKey, withCommit } from '../../results/record.js';
+import { LATEST_FORMAT, RECORD_COUNTERS, RECORD_FORMAT, TIMED_STEP_PCT, emptyRecord, latestTimed, latestVersions, mergeCount, mergeRecords, missingReleases, pairsToTime, releaseSlices, recordSteps, serializeRecord, stepKey, stepsToBisect, withCommit, withTimed } from '../../results/record.js';
 import { git, openRepository } from '../../drivers/git.js';
 import { positiveInteger } from '../../common/config.js';
+import { nonNegativeNumber } from '../options.js';
 import { exitCodesHelp } from '../exit-codes.js';
 import { fmtStepChange } from '../../reporting/history.js';
 import { functionsText } from '../../reporting/function-name.js';
@@ -53,6 +51,151 @@ async function bisectStep(step, { repo, driver, out, flags, run, say }) {
   return found;
 }
 
+/** The releases `record` lacks of `driver`, counted in both counters and merged: the record and the exit code. */
+async function countMissing(driver, record, file, { opts, out, flags, benches, run, say, versionsOf }) {
+  const from = opts.from ?? RECORD_FROM[driver];
+  const to = opts.to ?? RECORD_TO[driver] ?? null;
+  const published = selectReleases(await versionsOf(driver), { from, to: to ?? '999.999.999', step: 'all', pre: false });
+  const { missing, before } = missingReleases(record, published, { from, to, limit: opts.limit ?? Infinity });
+  if (!missing.length) {
+    say(`${driver}: the record holds every release from ${from}${to ? ` to ${to}` : ''} (${record.releases.length}): nothing to count`);
+    return { record, missing, code: EXIT.OK };
+  }
+  const first = before ?? missing[0];
+  const range = `${driver}@${first}..${missing.at(-1)}`;
+  say(`${driver}: ${missing.length} release${missing.length === 1 ? '' : 's'} to add (${missing[0]} … ${missing.at(-1)})${before ? `, counted with ${before}, the one before them` : ''}: ${range}`);
+  let code = EXIT.OK;
+  for (const [key, counter] of Object.entries(RECORD_COUNTERS)) {
+    if (key === 'bytes' && !opts.bytes) continue;
+    const json = join(out, `${driver}-${key}-${first}-${missing.at(-1)}.json`);
+    const started = Date.now();
+    const runCode = await run([...benches, '--drivers', range, '--baseline', `${driver}@${first}`, '--replay', '--count', counter, '--out', out, '--json', json, ...flags], { stdout: { write: () => true } });
+    if (!existsSync(json)) { say(`${driver}: the ${key} count stopped (exit ${runCode}): the record is left as it was`); return { record, missing, code: runCode || EXIT.UNEXPECTED }; }
+    record = mergeCount(record, key, JSON.parse(readFileSync(json, 'utf8')));
+    writeFileSync(file, serializeRecord(record));
+    say(`${driver}: ${key} of ${missing.length + (before ? 1 : 0)} release(s) counted in ${Math.round((Date.now() - started) / 1000)} s; ${file} saved`);
+    if (runCode !== EXIT.OK && runCode !== EXIT.ROWS_FAILED) code = runCode;
+  }
+  return { record, missing, code };
+}
+
+/** Each step of at least --bisect-min without a commit, bisected between its release tags (largest first), the record saved after each. */
+async function bisectSteps(driver, record, file, ctx) {
+  const steps = stepsToBisect(record, ctx.opts.bisectMin);
+  if (steps.length) ctx.say(`${driver}: ${steps.length} step(s) of ${ctx.opts.bisectMin} % or more to bisect in ${ctx.repos[driver]}`);
+  for (const s of steps) {
+    const answer = await bisectStep(s, { repo: ctx.repos[driver], driver, ...ctx });
+    record = withCommit(record, stepKey(s.key, s.bench, s.from, s.to), answer);
+    writeFileSync(file, serializeRecord(record));
+  }
+  return record;
+}
+
+/** Each release pair with a step of TIMED_STEP_PCT % or more, timed in a replay of its benches; the record saved after each. */
+async function timeSteps(driver, record, file, { out, flags, run, say }) {
+  const pairs = pairsToTime(record);
+  if (pairs.length) say(`${driver}: ${pairs.length} release pair(s) with a step of ${TIMED_STEP_PCT} % or more to time in a replay`);
+  for (const pair of pairs) {
+    const json = join(out, `timed-${driver}-${pair.from}-${pair.to}.json`);
+    const started = Date.now();
+    await run([...pair.benches, '--drivers', `${driver}@${pair.from},${driver}@${pair.to}`, '--baseline', `${driver}@${pair.from}`, '--replay', '--out', out, '--json', json, ...flags], { stdout: { write: () => true } });
+    if (!existsSync(json)) { say(`${driver}: the timed replay of ${pair.from} → ${pair.to} stopped: left for the next run`); break; }
+    record = withTimed(record, pair, JSON.parse(readFileSync(json, 'utf8')));
+    writeFileSync(file, serializeRecord(record));
+    const timed = recordSteps(record).filter((s) => s.from === pair.from && s.to === pair.to && s.key === 'instructions' && s.timed);
+    say(`${driver}: ${pair.from} → ${pair.to} timed (${Math.round((Date.now() - started) / 1000)} s): ${timed.map((s) => `${s.bench} ${s.timed.why ?? `${s.timed.opsPerSecPct > 0 ? '+' : ''}${s.timed.opsPerSecPct} % ops/s${s.timed.agrees ? '' : ', not the count\'s way'}`}`).join(', ') || 'no instructions step'}`);
+  }
+  return record;
+}
+
+/** The drivers' newest releases timed side by side against a real server (the default run), kept in the record directory (its latest file) when they changed. */
+async function timeLatest(dir, { out, flags, run, say, benches }) {
+  const records = recordsIn(dir);
+  const versions = latestVersions(records);
+  if (!versions.mysql || Object.keys(versions).length < 2) return;
+  const file = join(dir, 'latest.json');
+  const kept = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : null;
+  if (kept?.format === LATEST_FORMAT && JSON.stringify(kept.versions) === JSON.stringify(versions)) return;
+  // mysql first: the baseline, as the default run's.
+  const drivers = Object.keys(RECORD_FROM).sort((a, b) => (a === 'mysql' ? -1 : b === 'mysql' ? 1 : 0)).filter((d) => versions[d]).map((d) => `${d}@${versions[d]}`);
+  const json = join(out, `latest-${drivers.join('-')}.json`);
+  say(`the newest releases timed side by side against a real server: ${drivers.join(', ')}`);
+  await run([...benches, '--drivers', drivers.join(','), '--baseline', drivers[0], '--json', json, ...flags], { stdout: { write: () => true } });
+  if (!existsSync(json)) { say('the timed run of the newest releases stopped: left for the next run'); return; }
+  writeFileSync(file, `${JSON.stringify(latestTimed(JSON.parse(readFileSync(json, 'utf8')), versions), null, 1)}\n`);
+  say(`${file} saved`);
+}
+
+/**
+ * A matrix's plan: the releases each driver's record lacks, cut into at most `slices` slices in all
+ * (each driver's share by how many it lacks): { include: [{ driver, from, to, releases }] }.
+ */
+async function planSlices(dir, names, { opts, versionsOf }) {
+  const lacking = [];
+  for (const driver of names) {
+    const from = opts.from ?? RECORD_FROM[driver];
+    const to = opts.to ?? RECORD_TO[driver] ?? null;
+    const published = selectReleases(await versionsOf(driver), { from, to: to ?? '999.999.999', step: 'all', pre: false });
+    lacking.push({ driver, ...missingReleases(readRecord(dir, driver).record, published, { from, to }) });
+  }
+  const total = lacking.reduce((n, l) => n + l.missing.length, 0);
+  const include = lacking.flatMap((l) => releaseSlices(l, Math.max(1, Math.round((opts.plan * l.missing.length) / Math.max(1, total))))
+    .map((slice) => ({ driver: l.driver, ...slice })));
+  return { include };
+}
+
+/** Records built apart (a matrix's slices: `record <driver> --from a --to b --dir <slice>`) joined into the records in `dir`. */
+function mergeInto(dir, files, say) {
+  for (const given of files) {
+    let data;
+    try { data = JSON.parse(readFileSync(given, 'utf8')); } catch (err) { throw usageError(`--merge ${given}: ${err.code === 'ENOENT' ? 'no such file' : `not JSON (${err.message})`}`, 'give the records the slices wrote'); }
+    if (data.format !== RECORD_FORMAT || !RECORD_FROM[data.driver]) throw usageError(`--merge ${given}: not a record (format ${data.format ?? 'none'})`, 'give the records the slices wrote');
+    const { file, record } = readRecord(dir, data.driver);
+    const joined = mergeRecords(record.releases.length ? record : { ...emptyRecord(data.driver), ...record }, data);
+    if (joined.error) throw usageError(`--merge ${given}: ${joined.error}`, 'count every slice with the same server and Node');
+    writeFileSync(file, serializeRecord(joined.record));
+    say(`${given}: ${data.releases.length} release(s) of ${data.driver} joined into ${file} (${joined.record.releases.length} in all)`);
+  }
+}
+
+/** Every driver's record in `dir`. */
+const recordsIn = (dir) => readdirSync(dir).filter((f) => /^(mysql|mysql2|mariadb)\.json$/.test(f)).map((f) => readRecord(dir, f.replace(/\.json$/, '')).record);
+
+/** What a driver's record now holds, and its steps into the releases just added, on stdout. */
+function reportDriver(stdout, driver, record, added) {
+  const steps = recordSteps(record);
+  const fresh = steps.filter((s) => added.has(s.to));
+  stdout.write(`${driver}: ${record.releases.length} releases, ${steps.length} steps; ${fresh.length ? `${fresh.length} new:` : 'no new step'}\n`);
+  for (const s of fresh) {
+    const fns = s.functions?.length ? ` — ${functionsText(s.functions)}` : '';
+    const commit = s.commit?.commit ? ` [${s.commit.commit.slice(0, 7)} ${s.commit.subject}]` : s.commit?.why ? ` [no commit: ${s.commit.why}]` : '';
+    stdout.write(`  ${s.bench} ${s.key}: ${s.from} → ${s.to} ${fmtStepChange(s.changePct)}${commit}${fns}\n`);
+  }
+}
+
+/** The drivers asked for, the --repo map, and the directories, checked: a usage error says what is wrong. */
+function recordContext(drivers, opts, { env, stderr }) {
+  if (!opts.count && !opts.site && !opts.merge) throw usageError('--no-count counts nothing and --site was not given: there is nothing to do', 'add --site <dir> to build the page from the record');
+  const names = drivers.length ? drivers : Object.keys(RECORD_FROM);
+  const unknown = names.filter((d) => !RECORD_FROM[d]);
+  if (unknown.length) throw usageError(`unknown driver${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`, `record ${Object.keys(RECORD_FROM).join(', ')}`);
+  for (const [flag, v] of [['--from', opts.from], ['--to', opts.to]]) if (v && !SEMVER.test(v)) throw usageError(`${flag} ${v}: not an exact version (x.y.z)`);
+  const repos = Object.fromEntries((opts.repo ?? []).map((spec) => {
+    const [driver, repo] = spec.split(/=(.*)/s);
+    if (!RECORD_FROM[driver] || !repo) throw usageError(`--repo ${spec}: write <driver>=<dir>, the driver one of ${Object.keys(RECORD_FROM).join(', ')}`);
+    openRepository(`--repo ${spec}`, repo);
+    return [driver, resolve(repo)];
+  }));
+  const dir = resolve(opts.dir);
+  mkdirSync(dir, { recursive: true });
+  return {
+    opts, names, repos, dir, out: resolve(opts.out ?? join(defaultCacheDir(env), 'record')),
+    say: (line) => { if (!opts.quiet) stderr.write(`${line}\n`); },
+    flags: [...(opts.smoke ? ['--smoke'] : []), ...(opts.quiet ? ['--quiet'] : []), ...(opts.debug ? ['--debug'] : [])],
+    benches: DESIGN_BENCHES.map((b) => b.name),
+  };
+}
+
 export function registerRecord(program, { stdout, stderr, env, run, setExitCode, versionsOf = publishedVersions }) {
   program.command('record')
     .description("each driver's public record: every release since a first one counted on the design benches (instructions and bytes allocated per operation), its steps and their functions; a rerun counts only what the record lacks")
@@ -62,7 +205,11 @@ export function registerRecord(program, { stdout, stderr, env, run, setExitCode,
     .option('--to <version>', 'the last release (default: the newest published; mysql: its last 2.x)')
     .option('--limit <n>', 'count at most this many of the missing releases of each driver, oldest first', positiveInteger('--limit'))
     .option('--no-bytes', 'count instructions only, not bytes allocated per operation')
-    .option('--repo <driver=dir>', "a driver's git repository (repeatable; e.g. mysql2=../node-mysql2): each new step is bisected between its two release tags, and its commit kept", (v, list = []) => [...list, v])
+    .option('--repo <driver=dir>', "a driver's git repository (repeatable; e.g. mysql2=../node-mysql2): each step of at least --bisect-min is bisected between its two release tags, and its commit kept", (v, list = []) => [...list, v])
+    .option('--bisect-min <pct>', 'with --repo, bisect the steps of at least this many per cent (0: every step beyond its floor)', nonNegativeNumber('--bisect-min'), TIMED_STEP_PCT)
+    .option('--no-timed', `time nothing: no replay of a step of ${TIMED_STEP_PCT} % or more, no run of the newest releases side by side (both need a quiet machine)`)
+    .option('--plan <slices>', "count nothing: print, as JSON for a CI matrix, the releases the records lack cut into at most this many slices ({ include: [{ driver, from, to, releases }] }), each slice starting at the release before it", positiveInteger('--plan'))
+    .option('--merge <file...>', "first join these records, built apart (a matrix's release slices), into the records in --dir")
     .option('--site <dir>', 'then write the record of every driver in --dir as a static page, <dir>/index.html (offline, no server)')
     .option('--no-count', 'count nothing: with --site, build the page from the record as it is')
     .option('-o, --out <dir>', "the count runs' results, profiles and replay sets (default: record/ in the cache directory)")
@@ -75,73 +222,30 @@ Example: mysql2's releases from 3.22.0, into record/mysql2.json, then again afte
   $ mysql-driver-bench record mysql2 --from 3.22.0      # counts the new release and the one before it`)
     .addHelpText('after', exitCodesHelp('record'))
     .action(async (drivers, opts) => {
-      if (!opts.count && !opts.site) throw usageError('--no-count counts nothing and --site was not given: there is nothing to do', 'add --site <dir> to build the page from the record');
-      const names = drivers.length ? drivers : Object.keys(RECORD_FROM);
-      const unknown = names.filter((d) => !RECORD_FROM[d]);
-      if (unknown.length) throw usageError(`unknown driver${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`, `record ${Object.keys(RECORD_FROM).join(', ')}`);
-      for (const [flag, v] of [['--from', opts.from], ['--to', opts.to]]) if (v && !SEMVER.test(v)) throw usageError(`${flag} ${v}: not an exact version (x.y.z)`);
-      const dir = resolve(opts.dir);
-      const out = resolve(opts.out ?? join(defaultCacheDir(env), 'record'));
-      mkdirSync(dir, { recursive: true });
-      const say = (line) => { if (!opts.quiet) stderr.write(`${line}\n`); };
-      const flags = [...(opts.smoke ? ['--smoke'] : []), ...(opts.quiet ? ['--quiet'] : []), ...(opts.debug ? ['--debug'] : [])];
-      const benches = DESIGN_BENCHES.map((b) => b.name);
-      const repos = Object.fromEntries((opts.repo ?? []).map((spec) => {
-        const [driver, repo] = spec.split(/=(.*)/s);
-        if (!RECORD_FROM[driver] || !repo) throw usageError(`--repo ${spec}: write <driver>=<dir>, the driver one of ${Object.keys(RECORD_FROM).join(', ')}`);
-        openRepository(`--repo ${spec}`, repo);
-        return [driver, resolve(repo)];
-      }));
+      const ctx = { ...recordContext(drivers, opts, { env, stderr }), run, versionsOf };
+      if (opts.plan) return stdout.write(`${JSON.stringify(await planSlices(ctx.dir, ctx.names, ctx))}\n`);
+      if (opts.merge) mergeInto(ctx.dir, opts.merge, ctx.say);
       let code = EXIT.OK;
-      for (const driver of opts.count ? names : []) {
-        let { file, record } = readRecord(dir, driver);
-        const from = opts.from ?? RECORD_FROM[driver];
-        const to = opts.to ?? RECORD_TO[driver] ?? null;
-        const published = selectReleases(await versionsOf(driver), { from, to: to ?? '999.999.999', step: 'all', pre: false });
-        const { missing, before } = missingReleases(record, published, { from, to, limit: opts.limit ?? Infinity });
-        if (!missing.length) {
-          say(`${driver}: the record holds every release from ${from}${to ? ` to ${to}` : ''} (${record.releases.length}): nothing to count`);
-          continue;
-        }
-        const first = before ?? missing[0];
-        const range = `${driver}@${first}..${missing.at(-1)}`;
-        say(`${driver}: ${missing.length} release${missing.length === 1 ? '' : 's'} to add (${missing[0]} … ${missing.at(-1)})${before ? `, counted with ${before}, the one before them` : ''}: ${range}`);
-        for (const [key, counter] of Object.entries(RECORD_COUNTERS)) {
-          if (key === 'bytes' && !opts.bytes) continue;
-          const json = join(out, `${driver}-${key}-${first}-${missing.at(-1)}.json`);
-          const started = Date.now();
-          const runCode = await run([...benches, '--drivers', range, '--baseline', `${driver}@${first}`, '--replay', '--count', counter, '--out', out, '--json', json, ...flags], { stdout: { write: () => true } });
-          if (!existsSync(json)) { code = runCode || EXIT.UNEXPECTED; say(`${driver}: the ${key} count stopped (exit ${runCode}): the record is left as it was`); break; }
-          record = mergeCount(record, key, JSON.parse(readFileSync(json, 'utf8')));
-          writeFileSync(file, serializeRecord(record));
-          say(`${driver}: ${key} of ${missing.length + (before ? 1 : 0)} release(s) counted in ${Math.round((Date.now() - started) / 1000)} s; ${file} saved`);
-          if (runCode !== EXIT.OK && runCode !== EXIT.ROWS_FAILED) code = runCode;
-        }
-        const added = new Set(missing);
-        const repoDir = repos[driver];
-        if (repoDir) {
-          for (const s of recordSteps(record).filter((x) => added.has(x.to) && !x.commit)) {
-            const answer = await bisectStep(s, { repo: repoDir, driver, out, flags, run, say });
-            record = withCommit(record, stepKey(s.key, s.bench, s.from, s.to), answer);
-            writeFileSync(file, serializeRecord(record));
-          }
-        }
-        const steps = recordSteps(record);
-        const fresh = steps.filter((s) => added.has(s.to));
-        stdout.write(`${driver}: ${record.releases.length} releases, ${steps.length} steps; ${fresh.length ? `${fresh.length} new:` : 'no new step'}\n`);
-        for (const s of fresh) {
-          const fns = s.functions?.length ? ` — ${functionsText(s.functions)}` : '';
-          const commit = s.commit?.commit ? ` [${s.commit.commit.slice(0, 7)} ${s.commit.subject}]` : s.commit?.why ? ` [no commit: ${s.commit.why}]` : '';
-          stdout.write(`  ${s.bench} ${s.key}: ${s.from} → ${s.to} ${fmtStepChange(s.changePct)}${commit}${fns}\n`);
-        }
+      for (const driver of opts.count ? ctx.names : []) {
+        const { file, record: held } = readRecord(ctx.dir, driver);
+        const counted = await countMissing(driver, held, file, ctx);
+        if (counted.code !== EXIT.OK) code = counted.code;
+        if (!existsSync(file)) continue;
+        let record = counted.record;
+        if (ctx.repos[driver]) record = await bisectSteps(driver, record, file, ctx);
+        if (opts.timed) record = await timeSteps(driver, record, file, ctx);
+        reportDriver(stdout, driver, record, new Set(counted.missing));
       }
+      if (opts.count && opts.timed && code === EXIT.OK) await timeLatest(ctx.dir, ctx);
       if (opts.site) {
-        const records = readdirSync(dir).filter((f) => /^(mysql|mysql2|mariadb)\.json$/.test(f)).map((f) => readRecord(dir, f.replace(/\.json$/, '')).record);
-        if (!records.length) throw usageError(`--site: no record in ${dir}`, 'record a driver first: mysql-driver-bench record mysql2');
+        const records = recordsIn(ctx.dir);
+        if (!records.length) throw usageError(`--site: no record in ${ctx.dir}`, 'record a driver first: mysql-driver-bench record mysql2');
         const site = resolve(opts.site);
         mkdirSync(site, { recursive: true });
-        writeFileSync(join(site, 'index.html'), renderRecordSite(records, { generatedAt: new Date().toISOString() }));
-        say(`the record of ${records.map((r) => r.driver).join(', ')} written to ${join(site, 'index.html')}`);
+        const latestFile = join(ctx.dir, 'latest.json');
+        const latest = existsSync(latestFile) ? JSON.parse(readFileSync(latestFile, 'utf8')) : null;
+        writeFileSync(join(site, 'index.html'), renderRecordSite(records, { generatedAt: new Date().toISOString(), latest }));
+        ctx.say(`the record of ${records.map((r) => r.driver).join(', ')} written to ${join(site, 'index.html')}`);
       }
       setExitCode(code);
     });
