@@ -2,6 +2,7 @@
 // state of its own, which a history would call a step (docs/history/2026-11-27-bisect.md#one-thread-in-libuvs-pool),
 // so a step's sides are counted again, each in a new process, and when the two disagree beyond the
 // bench's floor a third decides (the median).
+import { inParallel } from '../common/parallel.js';
 
 /** Pure: the indexes of the rows on either side of a step (consecutive counted rows beyond `floorPct`). */
 export function stepRows(rows, floorPct) {
@@ -34,26 +35,19 @@ export async function confirmSteps(entries, { floorOf, recount, parallel = 1, si
   const cells = entries.flatMap(({ bench, entry }) => stepRows(entry.results, floorOf(bench)).map((i) => ({ bench, entry, i })));
   if (!cells.length) return 0;
   log(`confirming the steps: ${cells.length} row(s) counted again, each in a new process`);
-  let next = 0;
-  const worker = async () => {
-    while (next < cells.length) {
-      signal?.throwIfAborted();
-      const { bench, entry, i } = cells[next++];
-      const first = entry.results[i];
-      const second = await recount(bench, i);
-      if (!second?.ok) continue;
-      const floor = floorOf(bench);
-      if (agree(first.count.perOp, second.count.perOp, floor)) {
-        first.count.processes = [first.count.perOp, second.count.perOp];
-        continue;
-      }
-      const third = await recount(bench, i);
-      if (!third?.ok) continue;
-      const chosen = medianRow([first, second, third]);
-      chosen.count.processes = [first, second, third].map((r) => r.count.perOp);
-      entry.results[i] = chosen;
+  await inParallel(cells, parallel, async ({ bench, entry, i }) => {
+    const first = entry.results[i];
+    const second = await recount(bench, i);
+    if (!second?.ok) return;
+    if (agree(first.count.perOp, second.count.perOp, floorOf(bench))) {
+      first.count.processes = [first.count.perOp, second.count.perOp];
+      return;
     }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(parallel, cells.length)) }, worker));
+    const third = await recount(bench, i);
+    if (!third?.ok) return;
+    const chosen = medianRow([first, second, third]);
+    chosen.count.processes = [first, second, third].map((r) => r.count.perOp);
+    entry.results[i] = chosen;
+  }, { signal });
   return cells.length;
 }

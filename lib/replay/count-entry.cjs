@@ -1,4 +1,4 @@
-// A row's count process (count.js runs it under Valgrind): its main thread runs one worker thread
+// A row's count process (count-process.js starts it, under Valgrind or natively): its main thread runs one worker thread
 // per bench, one after another, each in an isolate of its own (its own heap, JIT and modules), after a
 // primer worker that runs every bench of the row briefly (count-worker.cjs). The main thread waits,
 // blocked, while a worker runs, so that only the worker's instructions are counted. A worker that has

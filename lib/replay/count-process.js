@@ -1,82 +1,225 @@
-// One bench counted in a worker thread of a row's count process (count-entry.cjs): the driver's
-// connection answered by the bench's replay set, a warm-up, then `chunks` windows of `ops` operations,
-// each ended by os.getPriority(), on which callgrind dumps its counters. The parent switches
-// instrumentation on and off around the windows: the worker asks, on stdout, and waits for one byte on
-// stdin. A native counter's windows are measured here instead (`meter`, window-meter.js). Every result
-// is checked. A primer runs the same path with a few operations and is not counted.
+// One count process (count-entry.cjs, in its sandbox, under the counter's Valgrind tool or natively):
+// started, its instrumentation switched by vgdb around each bench's windows as the worker asks ("on k",
+// "off k" on stdout, a byte on stdin back), and each bench's window dumps read, and kept as a profile.
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
-import { replayConnections } from '../conversations/transport.js';
-import { decodeConversation, readSet } from '../conversations/sets.js';
-import { builtinAdapterFile, loadDrivers } from '../drivers/index.js';
-import { benchNamed, loadBenchSources } from '../../benchs/index.js';
-import { planBench, targetFor } from '../measuring/bench/plan.js';
-import { windowMeter } from './window-meter.js';
+import path from 'node:path';
+import { killOnExit } from '../common/children.js';
+import { sum } from '../common/stats.js';
+import { whenAborted } from '../common/timers.js';
+import { fixedLayoutLauncher } from '../measuring/processes/same-program.js';
+import { COUNT_NODE_FLAGS, commandPath, makeSandbox } from './count-sandbox.js';
+import { keepPerfMap, keepProfile } from './profiles.js';
 
-// A primer's operations: enough to take every path a counted bench takes, boundaries and asks included.
-const PRIMER_SIZE = Object.freeze({ warmup: 4, ops: 2 });
+// The most a count process may take per bench it counts, unless the counter says otherwise.
+const DEFAULT_TIMEOUT_S = 600;
 
-const byte = Buffer.alloc(1);
-/** Say `line` to the parent and wait for its answer (instrumentation switched, or nothing to do). */
-const ask = (line) => {
-  fs.writeSync(1, `${line}\n`);
-  fs.readSync(0, byte, 0, 1);
-};
+/** The last line Valgrind or the process wrote on stderr, without Valgrind's "==pid==" prefix. */
+const lastLine = (stderr) => stderr.split('\n').map((l) => l.replace(/^==\d+==\s?/, '').trim()).filter(Boolean).slice(-1)[0] ?? '';
+
+// Valgrind and vgdb name their FIFOs after the user and the host as the environment says them
+// (LOGNAME or USER, HOST or HOSTNAME, else ???): vgdb must see what the counted process's fixed
+// environment says, or it looks for files that are not there (a runner sets USER; this VM does not).
+const FIFO_NAMING = ['LOGNAME', 'USER', 'HOST', 'HOSTNAME'];
+
+/** Pure: vgdb's environment for a process started with `processEnv`: the caller's, with the FIFO-naming variables as the process has them. */
+export function vgdbEnv(callerEnv, processEnv) {
+  const env = { ...callerEnv };
+  for (const name of FIFO_NAMING) {
+    if (processEnv[name] === undefined) delete env[name];
+    else env[name] = processEnv[name];
+  }
+  return env;
+}
+
+/** Pure: a line of a count process's stdout as a message: { switch, index, prime } or { report } or null. */
+export function countMessage(line) {
+  const m = /^(prime)?(on|off) (\d+)$/.exec(line);
+  if (m) return { switch: m[2], index: Number(m[3]), prime: Boolean(m[1]) };
+  if (line.startsWith('{')) {
+    try {
+      const report = JSON.parse(line);
+      if (report && typeof report.ok === 'boolean') return { report };
+    } catch { /* a driver's own output */ }
+  }
+  return null;
+}
+
+/** The callgrind dumps in `dir`, by number (cg.out.<n>), ascending. */
+const dumpsIn = (dir) => fs.readdirSync(dir).map((f) => /^cg\.out\.(\d+)$/.exec(f)?.[1]).filter(Boolean).map(Number).sort((a, b) => a - b);
+
+/** The dumps after number `after` in `dir`: the last `counted` read as windows (and kept at `dest`, when given), every one removed. */
+function readWindowDumps(dir, after, { counter, counted, dest }) {
+  const files = dumpsIn(dir).filter((n) => n > after).map((n) => path.join(dir, `cg.out.${n}`));
+  try {
+    if (files.length < counted + 1) throw new Error(`callgrind dumped ${files.length} times in the windows, not ${counted + 1} or more: the count's marker was not reached`);
+    const mine = files.slice(-counted);
+    const read = mine.map((f) => counter.readWindow(fs.readFileSync(f, 'utf8')));
+    if (dest) keepProfile({ files: mine, dest });
+    return read;
+  } catch (err) {
+    return { error: err.message };
+  } finally {
+    for (const f of files) fs.rmSync(f, { force: true });
+  }
+}
+
+/** vgdb switching the counted process's instrumentation on or off: resolves to null, or why it could not. */
+function switchInstrumentation({ prefix, pid, env }, what) {
+  return new Promise((done) => {
+    const v = spawn('vgdb', [prefix, `--pid=${pid}`, 'instrumentation', what], { stdio: 'ignore', env: vgdbEnv(process.env, env) });
+    v.on('error', (err) => done(`cannot run vgdb (Valgrind's, to switch instrumentation ${what}): ${err.message}`));
+    v.on('close', (code) => done(code !== 0 ? `vgdb could not switch instrumentation ${what} (exit ${code})` : null));
+  });
+}
+
+/** The count process of `sandbox` started: under the counter's tool (its files in `dir`), or natively. { child, env, prefix }. */
+function startCountProcess({ counter, sandbox, dir, profileFlags }) {
+  const native = !counter.tool;
+  const fixed = counter.fixedLayout ? fixedLayoutLauncher() : null;
+  // vgdb finds the process through FIFOs named under one prefix, whatever TMPDIR each of them has.
+  const prefix = `--vgdb-prefix=${path.join(dir, 'vgdb')}`;
+  const nodeArgs = [...counter.v8Flags, ...COUNT_NODE_FLAGS, ...profileFlags, sandbox.entry, sandbox.job];
+  const args = native ? nodeArgs : [...counter.toolArgs, ...counter.outputArgs(dir), prefix, process.execPath, ...nodeArgs];
+  const command = native ? process.execPath : commandPath('valgrind');
+  const env = { ...sandbox.env, GLIBC_TUNABLES: counter.mallocTunables };
+  const child = spawn(fixed ? commandPath(fixed.command) : command, fixed ? [...fixed.args, command, ...args] : args, { cwd: sandbox.dir, stdio: ['pipe', 'pipe', 'pipe'], env });
+  return { child, env, prefix };
+}
+
+/** Call fn with each whole line `stream` writes. */
+function eachLine(stream, fn) {
+  let pending = '';
+  stream.on('data', (d) => {
+    pending += d;
+    for (let nl = pending.indexOf('\n'); nl >= 0; nl = pending.indexOf('\n')) {
+      fn(pending.slice(0, nl));
+      pending = pending.slice(nl + 1);
+    }
+  });
+}
+
+const secondsSince = (from) => Math.round((Date.now() - from) / 100) / 10;
+
+/** A bench's windows switched on or off (msg: { switch, index }): its times noted, and at "off" its dumps read (and kept). */
+async function switchAround(msg, { counter, dir, proc, state, stop, times, windowsOf, keepOf, counted, kept }) {
+  const native = !counter.tool;
+  if (msg.switch === 'on') times.set(msg.index, { warmup: secondsSince(state.since), on: Date.now() });
+  const why = native ? null : await switchInstrumentation({ ...proc, pid: proc.child.pid }, msg.switch);
+  if (why && (!state.closed || why.startsWith('cannot run vgdb'))) stop(why);
+  if (msg.switch === 'on') {
+    state.before = native ? 0 : dumpsIn(dir).at(-1) ?? 0;
+    return;
+  }
+  if (!native) {
+    const dest = keepOf(msg.index);
+    const read = readWindowDumps(dir, state.before, { counter, counted, dest });
+    windowsOf.set(msg.index, read);
+    if (dest && !read.error) kept.dests.push(dest);
+  }
+  const t = times.get(msg.index);
+  if (t) times.set(msg.index, { warmup: t.warmup, windows: secondsSince(t.on) });
+}
+
+/** Pure: a bench's outcome from its worker's report and the windows read for it. */
+function benchOutcome(report, read, times) {
+  if (!report.ok) return { error: report.error || 'the count failed and gave no reason' };
+  if (!read || read.error) return { error: read?.error ?? 'the bench ended without counted windows' };
+  const events = read.every((w) => w.events) ? sumEvents(read.map((w) => w.events)) : null;
+  return {
+    windows: read.map((w) => w.figure), jit: read.map((w) => w.jit), gc: read.every((w) => w.gc !== undefined) ? read.map((w) => w.gc) : null,
+    fullCollections: sum(read.map((w) => w.fullCollections ?? 0)), events, protocol: report.protocol,
+    seconds: times?.windows !== undefined ? { warmup: times.warmup, windows: times.windows } : null,
+  };
+}
 
 /**
- * Count (or prime) one bench: `item` { spec, bench, set, context, target, warmup, ops, index },
- * `chunks` windows, each measured here when `meter`. Resolves to { protocol, windows: the meter's, or null }.
+ * Count `items` (each { bench, set, context, target, benches, warmup, ops }) of one row (`spec`, and
+ * `identity`: what names its sandbox) in one process, after a primer over `primer`. `chunks` windows a
+ * bench, the last `counted` of them read. `keepOf(i)`: where item i's profile goes, or null;
+ * `profileFlags`, V8 flags then added. Calls onItem(i, { windows, jit, events, protocol, seconds } |
+ * { error }) as each bench ends, and resolves when the process has ended (every item reported once).
  */
-export async function countBench(item, { chunks, primer = false, meter = false, requireModule = null }) {
-  const set = readSet(item.set);
-  // --collected-start: a second heap state, the worker's heap collected in full before the driver loads
-  // (what V8's caches hold, and where, moved a count with code a bench never runs).
-  if (item.collectedStart && !primer) {
-    globalThis.gc();
-    globalThis.gc();
-  }
-  // Before the driver loads: it may keep its own reference to node:net's connect.
-  replayConnections(decodeConversation(set));
-  // The driver's built-in adapter loaded the way start-up loads the rest, which loadDrivers then import()s.
-  const adapter = builtinAdapterFile(item.spec);
-  if (requireModule && adapter) requireModule(adapter);
-  const [driver] = await loadDrivers([item.spec], { checked: true });
-  await loadBenchSources(item.benches);
-  const bench = benchNamed(item.bench);
-  if (!bench) throw new Error(`unknown bench ${item.bench}`);
-  const context = { ...item.context, ...(set.setupData === null ? {} : { setupData: set.setupData }) };
-  const { plan, check, notApplicable } = planBench(bench, driver, context);
-  if (notApplicable) throw new Error(notApplicable.unsupported ?? notApplicable.unavailable);
-  const conn = await driver.connect(targetFor(plan, item.target));
-  await plan.init?.(conn);
-  // A timer the driver set while connecting and cleared (mysql2's connectTimeout) leaves libuv's timer
-  // armed; it fired seconds later, inside a window on a slow or busy host, with a compile of Node's
-  // timer code. A timer of 1 ms rearms it now, before anything is counted.
-  await new Promise((resolve) => { setTimeout(resolve, 1); });
-  const op = plan.op(conn);
-  const { warmup, ops } = primer ? PRIMER_SIZE : item;
-  const tag = primer ? 'prime' : '';
-  const total = warmup + chunks * ops;
-  const meterOf = meter && !primer ? windowMeter() : null;
-  const boundary = (i) => {
-    if (i === warmup) ask(`${tag}on ${item.index}`);
-    if (i > warmup) meterOf?.mark(true);
-    globalThis.gc({ type: 'minor' });
-    if (i >= warmup && i < total) meterOf?.mark();
-    os.getPriority();
+export async function countItems({ counter, spec, identity, items, primer = items, chunks, counted, live = new Set(), signal, keepOf = () => null, profileFlags = [], onItem }) {
+  const sandbox = makeSandbox({ spec, items, chunks, primer, identity, meter: !counter.tool });
+  // Valgrind's own files (the dumps, vgdb's FIFOs): this process's, apart from the sandbox a twin may share.
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mdb-count-'));
+  const reported = new Set();
+  const report = (i, outcome) => {
+    if (reported.has(i)) return;
+    reported.add(i);
+    onItem(i, outcome);
   };
-  // Every run starts from a collected heap: start-up left one that differed by a page between runs.
-  globalThis.gc();
-  globalThis.gc();
-  // One call site for every boundary, the last included: a call after the loop was one never made
-  // before, and the function deoptimized inside the last window.
-  for (let i = 0; ; i++) {
-    if (i % ops === 0) {
-      boundary(i);
-      if (i === total) break;
+  const kept = { perfMap: null, dests: [] }; // V8 writes the perf map to /tmp/perf-<pid>.map, whatever TMPDIR says
+  try {
+    await talkToCountProcess({ counter, sandbox, dir, items, counted, live, signal, keepOf, profileFlags, report, kept });
+  } finally {
+    sandbox.remove();
+    fs.rmSync(dir, { recursive: true, force: true });
+    if (kept.perfMap) {
+      keepPerfMap(kept.perfMap, kept.dests);
+      fs.rmSync(kept.perfMap, { force: true });
     }
-    check(await op());
   }
-  ask(`${tag}off ${item.index}`);
-  return { protocol: plan.protocol, windows: meterOf?.windows() ?? null };
+}
+
+/** The count process's life: its messages answered (instrumentation switched, windows read), every item reported, its end awaited. */
+function talkToCountProcess({ counter, sandbox, dir, items, counted, live, signal, keepOf, profileFlags, report, kept }) {
+  const native = !counter.tool;
+  const underTool = native ? '' : 'under valgrind ';
+  return new Promise((resolve) => {
+    const proc = startCountProcess({ counter, sandbox, dir, profileFlags });
+    const { child } = proc;
+    live.add(child);
+    if (profileFlags.length) kept.perfMap = `/tmp/perf-${child.pid}.map`;
+    const forget = killOnExit(child);
+    const state = { closed: false, failure: null, before: 0, since: Date.now(), stderr: '', queue: Promise.resolve() };
+    const windowsOf = new Map();
+    const times = new Map(); // per bench: its warm-up (worker start included) and its windows, in seconds
+    const stop = (why) => { state.failure ??= why; child.kill('SIGKILL'); };
+    const onSwitch = async (msg) => {
+      if (!msg.prime) await switchAround(msg, { counter, dir, proc, state, stop, times, windowsOf, keepOf, counted, kept });
+      if (!state.closed) child.stdin.write('x');
+    };
+    const onReport = (msg) => {
+      const i = msg.report.index;
+      if (native && msg.report.windows) windowsOf.set(i, msg.report.windows.slice(-counted).map((w) => counter.readWindow(w)));
+      report(i, benchOutcome(msg.report, windowsOf.get(i), times.get(i)));
+    };
+    eachLine(child.stdout, (line) => {
+      const msg = countMessage(line);
+      if (msg?.switch) state.queue = state.queue.then(() => onSwitch(msg));
+      else if (msg?.report) {
+        state.since = Date.now();
+        if (msg.report.index !== undefined) state.queue = state.queue.then(() => onReport(msg));
+      }
+    });
+    child.stderr.on('data', (d) => { state.stderr = (state.stderr + d).slice(-20000); });
+    child.stdin.on('error', () => {}); // the process ended while an answer was on its way
+    const timeoutS = (counter.timeoutS ?? DEFAULT_TIMEOUT_S) * (items.length + 1);
+    const timer = setTimeout(() => stop(`the count process ${underTool}took over ${timeoutS} s and was stopped: the machine is too busy, or the row too long to count here`), timeoutS * 1000);
+    const stopListening = whenAborted(signal, () => child.kill('SIGKILL'));
+    child.on('error', (err) => { state.failure ??= `cannot run ${native ? 'node' : 'valgrind'}: ${err.message}`; });
+    child.on('close', (code, sig) => {
+      state.closed = true;
+      clearTimeout(timer);
+      stopListening();
+      live.delete(child);
+      forget();
+      state.queue.then(() => {
+        const last = lastLine(state.stderr);
+        const why = state.failure ?? `the count process ${underTool}${sig ? `was killed (${sig})` : `exited with code ${code}`}${last ? `: ${last}` : ''}`;
+        items.forEach((_, i) => report(i, { error: why }));
+        resolve();
+      });
+    });
+  });
+}
+
+/** Pure: breakdowns ({ name: n }) added up. */
+export function sumEvents(list) {
+  const sums = {};
+  for (const events of list) for (const [k, v] of Object.entries(events)) sums[k] = (sums[k] ?? 0) + v;
+  return sums;
 }

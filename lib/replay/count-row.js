@@ -1,204 +1,136 @@
-// One row's count process under the counter's Valgrind tool (count-entry.cjs, in its sandbox): a
-// primer, then the row's benches, each in a worker thread of its own. Instrumentation is off but for
-// each bench's windows: the worker asks ("on k", "off k" on stdout) and waits for a byte on stdin
-// while vgdb switches it. At "off k" the bench's window dumps are read (the counter's readWindow) and,
-// when asked, kept as the row's profile (profiles.js). A native counter (no tool) runs the process
-// without Valgrind, answers at once, and reads the windows the worker measured from its report.
-import { spawn } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
+// A row counted: its benches' cells (n/a, failed, or an item with its replay set, sized by the counter),
+// one process for them (count-process.js), a bench whose windows held a one-off event counted again in
+// a new one, and each bench's row made from its windows.
 import path from 'node:path';
-import { killOnExit } from '../common/children.js';
-import { sum } from '../common/stats.js';
-import { whenAborted } from '../common/timers.js';
-import { fixedLayoutLauncher } from '../measuring/processes/same-program.js';
-import { COUNT_NODE_FLAGS, commandPath, makeSandbox } from './count-sandbox.js';
-import { keepPerfMap, keepProfile } from './profiles.js';
+import { notApplicableReason, planFor } from '../measuring/bench/plan.js';
+import { failedRow, naRow } from '../measuring/planning/rows.js';
+import { median, sum } from '../common/stats.js';
+import { decodeConversation, readSet } from '../conversations/sets.js';
+import { programSpec } from '../drivers/spec.js';
+import { addedBenchSources } from '../../benchs/index.js';
+import { PROFILES_DIR, profilePath, pruneProfiles } from './profiles.js';
+import { PROFILE_FLAGS } from './counters/instructions.js';
+import { countItems } from './count-process.js';
+import { harnessCode } from '../common/harness.js';
 
-// The most a count process may take per bench it counts, unless the counter says otherwise.
-const DEFAULT_TIMEOUT_S = 600;
+// The harness's version and commit, asked of git once.
+let harness;
+const harnessOnce = () => (harness ??= harnessCode());
 
-/** The last line Valgrind or the process wrote on stderr, without Valgrind's "==pid==" prefix. */
-const lastLine = (stderr) => stderr.split('\n').map((l) => l.replace(/^==\d+==\s?/, '').trim()).filter(Boolean).slice(-1)[0] ?? '';
+// Windows per bench: their spread shows whether the row was steady.
+const CHUNKS = 3;
 
-// Valgrind and vgdb name their FIFOs after the user and the host as the environment says them
-// (LOGNAME or USER, HOST or HOSTNAME, else ???): vgdb must see what the counted process's fixed
-// environment says, or it looks for files that are not there (a runner sets USER; this VM does not).
-const FIFO_NAMING = ['LOGNAME', 'USER', 'HOST', 'HOSTNAME'];
+// A window that counts this many times the row's median window holds a one-off event, not the
+// row's steady cost. Such a bench is counted again in a new process, and marked unsteady (not judged)
+// when that one has one too.
+export const UNSTEADY_WINDOW_RATIO = 1.5;
 
-/** Pure: vgdb's environment for a process started with `processEnv`: the caller's, with the FIFO-naming variables as the process has them. */
-export function vgdbEnv(callerEnv, processEnv) {
-  const env = { ...callerEnv };
-  for (const name of FIFO_NAMING) {
-    if (processEnv[name] === undefined) delete env[name];
-    else env[name] = processEnv[name];
-  }
-  return env;
+/** Pure: does a row's windows' largest exceed UNSTEADY_WINDOW_RATIO × their median? */
+export function unsteadyWindows(windows) {
+  return Math.max(...windows) > UNSTEADY_WINDOW_RATIO * median(windows);
 }
-
-/** Pure: a line of a count process's stdout as a message: { switch, index, prime } or { report } or null. */
-export function countMessage(line) {
-  const m = /^(prime)?(on|off) (\d+)$/.exec(line);
-  if (m) return { switch: m[2], index: Number(m[3]), prime: Boolean(m[1]) };
-  if (line.startsWith('{')) {
-    try {
-      const report = JSON.parse(line);
-      if (report && typeof report.ok === 'boolean') return { report };
-    } catch { /* a driver's own output */ }
-  }
-  return null;
-}
-
-/** The callgrind dumps in `dir`, by number (cg.out.<n>), ascending. */
-const dumpsIn = (dir) => fs.readdirSync(dir).map((f) => /^cg\.out\.(\d+)$/.exec(f)?.[1]).filter(Boolean).map(Number).sort((a, b) => a - b);
 
 /**
- * Count `items` (each { bench, set, context, target, benches, warmup, ops }) of one row (`spec`, and
- * `identity`: what names its sandbox) in one process, after a primer over `primer` (the row's benches). `chunks` windows a bench, the last
- * `counted` of them read. `keepOf(i)`: where item i's profile goes, or null; `profileFlags`, V8 flags
- * then added. Calls onItem(i, { windows, jit, events, protocol, seconds } | { error }) as each bench ends, and
- * resolves when the process has ended (every item reported once).
+ * Pure: is a counted bench ({ windows, fullCollections }) unsteady: a window that holds a one-off event,
+ * or a full collection of the heap in its windows (which the count's process is set never to make
+ * there: one deoptimizes what the driver's code embeds, and that code runs slower until compiled again)?
  */
-export async function countItems({ counter, spec, identity, items, primer = items, chunks, counted, live = new Set(), signal, keepOf = () => null, profileFlags = [], onItem }) {
-  const native = !counter.tool;
-  // What the messages say the process ran under.
-  const runner = native ? 'node' : 'valgrind';
-  const underTool = native ? '' : 'under valgrind ';
-  const sandbox = makeSandbox({ spec, items, chunks, primer, identity, meter: native });
-  // Valgrind's own files (the dumps, vgdb's FIFOs): this process's, apart from the sandbox a twin may share.
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mdb-count-'));
-  const reported = new Set();
-  const windowsOf = new Map();
-  const report = (i, outcome) => {
-    if (reported.has(i)) return;
-    reported.add(i);
-    onItem(i, outcome);
+export const unsteadyCount = (counted) => unsteadyWindows(counted.windows) || (counted.fullCollections ?? 0) > 0;
+
+/** Pure: a counted bench's row from its windows ({ windows, jit, events, protocol }). */
+export function countedRow({ counter, driver, warmup, ops, counted, again = null, first = null, profile = null }) {
+  const { windows, jit, gc, fullCollections, events, protocol, seconds } = counted;
+  const total = sum(windows);
+  const perOp = (n) => Math.round((n / (CHUNKS * ops)) * 100) / 100;
+  return {
+    driver: driver.name,
+    protocol,
+    ok: true,
+    status: 'ok',
+    error: null,
+    count: {
+      what: counter.name,
+      perOp: Math.round(total / (CHUNKS * ops)),
+      ops: CHUNKS * ops,
+      warmup,
+      windows,
+      spreadPct: Math.round(((Math.max(...windows) - Math.min(...windows)) / (total / CHUNKS)) * 1e5) / 1e3,
+      // V8's compiles, tier-ups and deoptimizations in the windows, per operation: left out of perOp.
+      jitPerOp: perOp(sum(jit)),
+      // The collector's work in the windows, per operation: left out of perOp.
+      ...(gc ? { gcPerOp: perOp(sum(gc)) } : {}),
+      ...(fullCollections ? { fullCollections } : {}),
+      ...(events ? { events: Object.fromEntries(Object.entries(events).map(([k, n]) => [k, perOp(n)])) } : {}),
+      ...(again ? { recountedFrom: first.windows } : {}),
+      // Wall time: the worker's start and warm-up, and its windows (instrumented).
+      ...(seconds ? { seconds } : {}),
+      ...(unsteadyCount(counted) ? { unsteady: true } : {}),
+      ...(profile ? { profile } : {}),
+    },
   };
-  let perfMap = null; // V8 writes it to /tmp/perf-<pid>.map, whatever TMPDIR says
-  const keptDests = [];
-  try {
-    await new Promise((resolve) => {
-      const fixed = counter.fixedLayout ? fixedLayoutLauncher() : null;
-      // vgdb finds the process through FIFOs named under one prefix, whatever TMPDIR each of them has.
-      const prefix = `--vgdb-prefix=${path.join(dir, 'vgdb')}`;
-      const nodeArgs = [...counter.v8Flags, ...COUNT_NODE_FLAGS, ...profileFlags, sandbox.entry, sandbox.job];
-      const args = native ? nodeArgs : [...counter.toolArgs, ...counter.outputArgs(dir), prefix, process.execPath, ...nodeArgs];
-      const command = native ? process.execPath : commandPath('valgrind');
-      const env = { ...sandbox.env, GLIBC_TUNABLES: counter.mallocTunables };
-      const child = spawn(fixed ? commandPath(fixed.command) : command, fixed ? [...fixed.args, command, ...args] : args, { cwd: sandbox.dir, stdio: ['pipe', 'pipe', 'pipe'], env });
-      live.add(child);
-      if (profileFlags.length) perfMap = `/tmp/perf-${child.pid}.map`;
-      const forget = killOnExit(child);
-      let pending = '';
-      let stderr = '';
-      let closed = false;
-      let failure = null; // why the process was stopped
-      let before = 0; // the last dump before the current bench's windows
-      const started = Date.now();
-      let since = started; // when the current bench's worker began (the primer's end, or the last bench's)
-      const times = new Map(); // per bench: its warm-up (worker start included) and its windows, in seconds
-      const seconds = (from) => Math.round((Date.now() - from) / 100) / 10;
-      let queue = Promise.resolve(); // switches, one at a time: the worker waits for each
-      const answer = () => { if (!closed) child.stdin.write('x'); };
-      const stop = (why) => { failure ??= why; child.kill('SIGKILL'); };
-      const vgdb = (what) => new Promise((done) => {
-        const v = spawn('vgdb', [prefix, `--pid=${child.pid}`, 'instrumentation', what], { stdio: 'ignore', env: vgdbEnv(process.env, env) });
-        v.on('error', (err) => { stop(`cannot run vgdb (Valgrind's, to switch instrumentation ${what}): ${err.message}`); done(); });
-        v.on('close', (code) => {
-          if (code !== 0 && !closed) stop(`vgdb could not switch instrumentation ${what} (exit ${code})`);
-          done();
-        });
-      });
-      const windowsAt = (i) => {
-        const files = dumpsIn(dir).filter((n) => n > before).map((n) => path.join(dir, `cg.out.${n}`));
-        try {
-          if (files.length < counted + 1) throw new Error(`callgrind dumped ${files.length} times in the windows, not ${counted + 1} or more: the count's marker was not reached`);
-          const mine = files.slice(-counted);
-          const read = mine.map((f) => counter.readWindow(fs.readFileSync(f, 'utf8')));
-          windowsOf.set(i, read);
-          const dest = keepOf(i);
-          if (dest) {
-            keepProfile({ files: mine, dest });
-            keptDests.push(dest);
-          }
-        } catch (err) {
-          windowsOf.set(i, { error: err.message });
-        } finally {
-          for (const f of files) fs.rmSync(f, { force: true });
-        }
-      };
-      const onMessage = (msg) => {
-        if (msg.switch) {
-          queue = queue.then(async () => {
-            if (!msg.prime) {
-              if (msg.switch === 'on') times.set(msg.index, { warmup: seconds(since), on: Date.now() });
-              if (!native) await vgdb(msg.switch);
-              if (msg.switch === 'on') before = native ? 0 : dumpsIn(dir).at(-1) ?? 0;
-              else {
-                if (!native) windowsAt(msg.index);
-                const t = times.get(msg.index);
-                if (t) times.set(msg.index, { warmup: t.warmup, windows: seconds(t.on) });
-              }
-            }
-            answer();
-          });
-        } else if (msg.report && msg.report.index === undefined) {
-          since = Date.now();
-        } else if (msg.report && msg.report.index !== undefined) {
-          since = Date.now();
-          queue = queue.then(() => {
-            const i = msg.report.index;
-            if (native && msg.report.windows) windowsOf.set(i, msg.report.windows.slice(-counted).map((w) => counter.readWindow(w)));
-            const read = windowsOf.get(i);
-            if (!msg.report.ok) return report(i, { error: msg.report.error || 'the count failed and gave no reason' });
-            if (!read || read.error) return report(i, { error: read?.error ?? 'the bench ended without counted windows' });
-            const events = read.every((w) => w.events) ? sumEvents(read.map((w) => w.events)) : null;
-            const t = times.get(i);
-            return report(i, { windows: read.map((w) => w.figure), jit: read.map((w) => w.jit), gc: read.every((w) => w.gc !== undefined) ? read.map((w) => w.gc) : null, fullCollections: sum(read.map((w) => w.fullCollections ?? 0)), events, protocol: msg.report.protocol, seconds: t?.windows !== undefined ? { warmup: t.warmup, windows: t.windows } : null });
-          });
-        }
-      };
-      child.stdout.on('data', (d) => {
-        pending += d;
-        for (let nl = pending.indexOf('\n'); nl >= 0; nl = pending.indexOf('\n')) {
-          const msg = countMessage(pending.slice(0, nl));
-          pending = pending.slice(nl + 1);
-          if (msg) onMessage(msg);
-        }
-      });
-      child.stderr.on('data', (d) => { stderr = (stderr + d).slice(-20000); });
-      child.stdin.on('error', () => {}); // the process ended while an answer was on its way
-      const timeoutS = (counter.timeoutS ?? DEFAULT_TIMEOUT_S) * (items.length + 1);
-      const timer = setTimeout(() => stop(`the count process ${underTool}took over ${timeoutS} s and was stopped: the machine is too busy, or the row too long to count here`), timeoutS * 1000);
-      const stopListening = whenAborted(signal, () => child.kill('SIGKILL'));
-      child.on('error', (err) => { failure ??= `cannot run ${runner}: ${err.message}`; });
-      child.on('close', (code, sig) => {
-        closed = true;
-        clearTimeout(timer);
-        stopListening();
-        live.delete(child);
-        forget();
-        queue.then(() => {
-          const last = lastLine(stderr);
-          const why = failure ?? `the count process ${underTool}${sig ? `was killed (${sig})` : `exited with code ${code}`}${last ? `: ${last}` : ''}`;
-          items.forEach((_, i) => report(i, { error: why }));
-          resolve();
-        });
-      });
-    });
-  } finally {
-    sandbox.remove();
-    fs.rmSync(dir, { recursive: true, force: true });
-    if (perfMap) {
-      keepPerfMap(perfMap, keptDests);
-      fs.rmSync(perfMap, { force: true });
-    }
+}
+
+/** A row's benches: each one's cell (n/a, failed, or an item to count: its set, and sized by the counter). */
+export function rowCells({ counter, benches, driver, context, smoke, collectedStart = false }) {
+  return benches.map((bench) => {
+    const plan = planFor(bench, driver, context);
+    const na = notApplicableReason(plan);
+    const file = bench.replaySets?.[driver.name];
+    if (na || !file) return { row: naRow(driver, na ?? 'no replay set') };
+    if (file.failed) return { row: failedRow(driver, file.failed, plan.protocol) };
+    const set = readSet(file);
+    const sized = counter.size(decodeConversation(set));
+    // --smoke: an eighth of the operations: that the count runs, not a figure to keep.
+    const { warmup, ops } = smoke ? { warmup: Math.max(64, sized.warmup / 8), ops: Math.max(8, sized.ops / 8) } : sized;
+    return { bench, plan, digest: set.digest, item: { bench: bench.name, benches: addedBenchSources(), set: file, warmup, ops, ...(collectedStart ? { collectedStart } : {}) } };
+  });
+}
+
+/**
+ * Count a row's `cells` (rowCells) whose item is set, in one process (or `only` of them, after a
+ * primer over all), calling done(cellIndex, row) as each ends. `profiles`: { out, startedAt, recorded }
+ * to keep each bench's profile, or null. A bench whose windows held a one-off event is counted again
+ * in a new process.
+ */
+export async function countRow({ counter, driver, cells, primerCells, only = null, context, target, live, signal, profiles, named = false, done }) {
+  const all = cells.map((c, k) => ({ ...c, k })).filter((c) => c.item);
+  const chosen = only ? all.filter((c) => only.includes(c.k)) : all;
+  const primed = primerCells.filter((c) => c.item);
+  if (!chosen.length) return;
+  const base = { spec: programSpec(driver), context, target };
+  const itemOf = (c) => ({ ...base, ...c.item });
+  const warm = counter.warmWindows ?? 0;
+  const kept = (c) => (profiles ? profilePath(profiles.startedAt, c.bench.name, named ? `${driver.name}+names` : driver.name) : null);
+  // What the process counts, which names its sandbox: the harness's code, the row's, the benches and their sets.
+  const what = (c) => [c.item.bench, c.digest, c.item.warmup, c.item.ops, ...(c.item.collectedStart ? ['collected'] : [])];
+  const run = (list, keep) => new Promise((resolve, reject) => {
+    const outcomes = new Map();
+    countItems({
+      counter,
+      spec: base.spec,
+      identity: { harness: harnessOnce(), row: driver.git?.commit ? `${driver.packageName}@git:${driver.git.commit}` : base.spec, items: list.map(what), primer: primed.map(what), keep, named },
+      items: list.map(itemOf),
+      primer: primed.map(itemOf),
+      chunks: CHUNKS + warm,
+      counted: CHUNKS,
+      live,
+      signal,
+      keepOf: (i) => (keep && kept(list[i]) ? path.join(profiles.out, kept(list[i])) : null),
+      profileFlags: keep ? counter.profileFlags?.(named ? { profileFlags: [...PROFILE_FLAGS] } : profiles.recorded) ?? [] : [],
+      onItem: (i, outcome) => outcomes.set(list[i].k, outcome),
+    }).then(() => resolve(outcomes), reject);
+  });
+  const first = await run(chosen, Boolean(profiles));
+  const unsteady = chosen.filter((c) => first.get(c.k)?.windows && unsteadyCount(first.get(c.k)));
+  const again = unsteady.length ? await run(unsteady, Boolean(profiles)) : new Map();
+  if (profiles) pruneProfiles(path.join(profiles.out, PROFILES_DIR));
+  for (const c of chosen) {
+    if (signal?.aborted) throw signal.reason;
+    const outcome = again.get(c.k) ?? first.get(c.k);
+    const row = outcome?.windows
+      ? countedRow({ counter, driver, warmup: c.item.warmup, ops: c.item.ops, counted: outcome, again: again.get(c.k)?.windows ? again.get(c.k) : null, first: first.get(c.k), profile: kept(c) })
+      : failedRow(driver, outcome?.error ?? 'not counted', c.plan.protocol);
+    done(c.k, row);
   }
 }
 
-/** Pure: breakdowns ({ name: n }) added up. */
-export function sumEvents(list) {
-  const sums = {};
-  for (const events of list) for (const [k, v] of Object.entries(events)) sums[k] = (sums[k] ?? 0) + v;
-  return sums;
-}

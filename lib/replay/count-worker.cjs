@@ -1,5 +1,5 @@
 // A worker thread of a row's count process (count-entry.cjs): counts one bench, or primes every bench
-// of the row (count-process.js). Modules load with require() where Node can require ES modules, so
+// of the row (count-bench.js). Modules load with require() where Node can require ES modules, so
 // that start-up reads them one after another in one order in every process. Its last act is to say it
 // is finished, which wakes the main thread; then it waits, parked, until the process ends.
 const { parentPort, workerData } = require('node:worker_threads');
@@ -8,7 +8,7 @@ const requireModule = process.features.require_module ? require : null;
 const load = async (file) => (requireModule ? requireModule(file) : import(file));
 
 async function main() {
-  const { countBench } = await load('./count-process.js');
+  const { countBench } = await load('./count-bench.js');
   const { takeMismatch } = await load('../conversations/transport.js');
   let counted = { protocol: null, windows: null };
   for (const item of workerData.items) {

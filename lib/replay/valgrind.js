@@ -9,7 +9,7 @@ import { JIT_HOOK_FLAG, driverProcessFlags } from '../measuring/processes/launch
 import { FIXED_MALLOC_TUNABLES } from '../measuring/processes/same-program.js';
 
 // The counted process runs V8 as a replayed driver process does (its heap settings, V8's determinism
-// flags, gc() for count-process.js), without the hook that waits for compiles.
+// flags, gc() for count-bench.js), without the hook that waits for compiles.
 export const COUNT_V8_FLAGS = Object.freeze(driverProcessFlags({ replay: true }).filter((f) => f !== JIT_HOOK_FLAG));
 
 // A process under Valgrind compiles without TurboFan's escape analysis, which on mysql2's generated

@@ -1,4 +1,4 @@
-// What a counted window allocated and wrote, measured natively inside the count worker (count-process.js):
+// What a counted window allocated and wrote, measured natively inside the count worker (count-bench.js):
 // the bytes the program allocated on V8's heap (its young generation and large objects), and the
 // replayed sockets' traffic. Under
 // replay the driver's work repeats exactly, and so do these figures.

@@ -38,7 +38,7 @@ const SAME = [
   ['sandbox', (r) => (r.settings?.count?.sandbox ? JSON.stringify(r.settings.count.sandbox) : undefined)], // where it ran (replay/count-sandbox.js)
   ['cycle weights', (r) => (r.settings?.count?.cycleWeights ? JSON.stringify(r.settings.count.cycleWeights) : undefined)], // --count cycles' (replay/counters/cycles.js)
   ['profile flags', (r) => r.settings?.count?.profileFlags?.join(' ')], // JIT names move the count (replay/counters/instructions.js)
-  ['heap state at the start', (r) => (r.settings?.count?.collectedStart ? 'collected' : undefined)], // --collected-start (replay/count-process.js)
+  ['heap state at the start', (r) => (r.settings?.count?.collectedStart ? 'collected' : undefined)], // --collected-start (replay/count-bench.js)
 ];
 
 const optionsOf = (r) => new Map((r.drivers ?? []).map((d) => [d.name, JSON.stringify(d.variant ?? d.options ?? {})]));
