@@ -68,14 +68,16 @@ test('without a command: a usage line and 128, so that git stops', () => {
 
 test('stopped by SIGTERM while its command runs: the signal passed on, 128 (git stops), its temp dir removed', async () => {
   const { spawn } = await import('node:child_process');
-  const { readdirSync } = await import('node:fs');
+  const { existsSync, readdirSync } = await import('node:fs');
   const tmp = mkdtempSync(join(base, 'tmp-'));
   const slow = join(base, 'slow.js');
-  writeFileSync(slow, "process.on('SIGTERM', () => { process.stderr.write('slow: stopped\\n'); process.exit(143); });\nsetTimeout(() => {}, 60000);\n");
-  const child = spawn(process.execPath, [SCRIPT, process.execPath, slow], { env: { ...process.env, TMPDIR: tmp }, stdio: ['ignore', 'ignore', 'pipe'] });
+  writeFileSync(slow, "process.on('SIGTERM', () => { process.stderr.write('slow: stopped\\n'); process.exit(143); });\nrequire('node:fs').writeFileSync(process.env.SLOW_READY, '');\nsetTimeout(() => {}, 60000);\n");
+  const ready = join(base, 'slow-ready');
+  const child = spawn(process.execPath, [SCRIPT, process.execPath, slow], { env: { ...process.env, TMPDIR: tmp, SLOW_READY: ready }, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (d) => { stderr += d; });
-  await new Promise((resolve) => setTimeout(resolve, 1500));
+  // The command says it runs (its signal handler set; bisect-run.js made its dir before starting it).
+  for (const deadline = Date.now() + 30000; !existsSync(ready) && Date.now() < deadline;) await new Promise((resolve) => setTimeout(resolve, 20));
   assert.deepEqual(readdirSync(tmp).filter((f) => f.startsWith('mdb-bisect-run-')).length, 1, 'its dir while the command runs');
   child.kill('SIGTERM');
   const code = await new Promise((resolve) => child.on('close', resolve));

@@ -5,9 +5,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { connectFloor, decodeTextRow, FloorError } from '../../lib/drivers/floor-client.js';
-import { startProxy, resolveNetwork } from '../../lib/server/proxy/index.js';
-import { resolveSettings } from '../../lib/measuring/planning/settings.js';
-import { BENCHES } from '../../benchs/index.js';
+import { startProxy } from '../../lib/server/proxy/index.js';
 import mariadb from '../../lib/drivers/mariadb.js';
 import mysql2 from '../../lib/drivers/mysql2.js';
 import { useEmbeddedServer } from '../helpers/server.js';
@@ -71,28 +69,6 @@ test('proxy: a 100 000-row result and an 8 MB insert arrive whole and in order',
   } finally {
     await proxy.stop();
   }
-});
-
-test('network profiles and --rtt parsing', () => {
-  assert.deepEqual(resolveNetwork({}), { name: 'loopback', rttMs: 0 });
-  assert.deepEqual(resolveNetwork({ network: 'lan' }), { name: 'lan', rttMs: 0.5, via: 'process' });
-  assert.deepEqual(resolveNetwork({ rtt: '2' }), { name: 'rtt 2 ms', rttMs: 2, via: 'process' });
-  assert.deepEqual(resolveNetwork({ rtt: '2', via: 'proxy' }), { name: 'rtt 2 ms', rttMs: 2, via: 'proxy' });
-  assert.deepEqual(resolveNetwork({ rtt: '0', via: 'proxy' }), { name: 'loopback', rttMs: 0 });
-  assert.throws(() => resolveNetwork({ rtt: '1', via: 'wire' }), /--rtt-via must be one of process, proxy, not 'wire'/);
-  assert.throws(() => resolveNetwork({ rtt: '-1' }), /--rtt must be/);
-  assert.throws(() => resolveNetwork({ network: 'moon' }), /unknown network profile 'moon'/);
-  assert.throws(() => resolveNetwork({ rtt: '1', network: 'lan' }), /not both/);
-});
-
-test('--rtt-via: held in the driver processes by default, through the proxy for a run with a TLS bench, refused with one', () => {
-  const opts = { drivers: ['mysql2'], wake: { mode: 'none', spinners: 0 }, rtt: '1' };
-  const [doBench, tlsBench] = ['do', 'connect_tls'].map((n) => BENCHES.find((b) => b.name === n));
-  assert.equal(resolveSettings(opts, [doBench]).network.via, 'process');
-  assert.equal(resolveSettings(opts, [doBench, tlsBench]).network.via, 'proxy');
-  assert.equal(resolveSettings({ ...opts, rttVia: 'proxy' }, [doBench]).settings.network.via, 'proxy');
-  assert.throws(() => resolveSettings({ ...opts, rttVia: 'process' }, [tlsBench]), /^UserError: connect_tls: --rtt-via process cannot hold TLS bytes; use --rtt-via proxy/);
-  assert.equal(resolveSettings({ ...opts, rtt: undefined }, [tlsBench]).settings.network.via, undefined);
 });
 
 test('a run with --rtt held in the driver processes (the default): the hold tuned by a probe, then on the baseline driver for every row, each row at least two holds per operation', async () => {

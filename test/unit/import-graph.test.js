@@ -101,3 +101,17 @@ test('paths that exist pass: from the file\'s folder or one above it, from lib/,
   assert.equal(r.status, 0, r.stdout);
   assert.match(r.stdout, /paths named in comments \(\d+ files\): all exist/);
 });
+
+test('in a checkout without node_modules, a path into a dependency is not called dead: one line says it was not checked', (t) => {
+  const root = tree({
+    'package.json': JSON.stringify({ dependencies: { benchmark: '^2.1.4' } }),
+    'lib/measuring/driver/loop.js': "// Timed as benchmark.js times a cycle (benchmark/benchmark.js), unlike gone.js.\nexport const x = 1;\n",
+  });
+  t.after(() => rmSync(root, { recursive: true, force: true }));
+  const r = run('--root', root);
+  assert.equal(r.status, 1, r.stdout);
+  assert.deepEqual(r.stdout.split('\n').filter((l) => /dead path|node_modules/.test(l)), [
+    'node_modules is missing: 2 path(s) into the dependencies not checked (npm ci, then run this again)',
+    'dead path in a comment: lib/measuring/driver/loop.js:1 gone.js',
+  ]);
+});
