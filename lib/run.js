@@ -23,7 +23,7 @@ import { openReplayStage } from './replay/stage.js';
 import { countRun, primerOf } from './replay/count.js';
 import { counterOf } from './replay/counters/index.js';
 import { shardBenches, waitUntil } from './measuring/planning/shards.js';
-import { Interrupted, trapSignals } from './server/session.js';
+import { Interrupted, trapSignals } from './common/errors.js';
 import { describeDifferences } from './results/repeat.js';
 
 /** The drivers the run measures (a command may add its own rows) and the baseline the Δ column compares against. */
@@ -149,7 +149,7 @@ export async function runBenchmark({ benches, opts, env, stdout, stderr, signal,
     await processes?.endAll();
     // With a round-trip time, the network as the run found it, in the results once.
     const network = await closeStage(stage, { results, log });
-    if (results && network) results.settings = { ...results.settings, network };
+    if (results && network) results.settings = settleSettings(results.settings, { network });
     signals.dispose();
     // A counted history's steps, each with the functions that moved across it, from the rows' profiles.
     const stepFunctions = results?.complete && results.settings?.count ? historyStepFunctions(results, path.join(output.out, 'results.json')) : null;

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { EXIT, UserError } from '../common/errors.js';
 import { redact } from '../common/redact.js';
-import { Interrupted } from '../server/session.js';
+import { Interrupted } from '../common/errors.js';
 import { registerRun } from './commands/run.js';
 import { registerAa } from './commands/aa.js';
 import { registerCalibrate } from './commands/calibrate.js';

@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import { usageError } from '../common/errors.js';
 import { addSecret } from '../common/redact.js';
 import { readResults } from '../results/file.js';
-import { PRESETS, REPLAY_LEAD_S } from '../measuring/planning/settings.js';
+import { PRESETS, REPLAY_LEAD_S } from '../resolve-run.js';
 import { windowLead } from '../measuring/figures/window-sizing.js';
 import { NETWORK_PROFILES } from '../server/proxy/index.js';
 import { parseWake } from '../measuring/host/wake.js';

@@ -5,7 +5,7 @@ import { Option } from 'commander';
 import { usageError } from '../common/errors.js';
 import { positiveInteger, positiveNumber, splitList } from '../common/config.js';
 import { BUILTIN_DRIVERS } from '../drivers/index.js';
-import { MAX_ROUNDS_SCALE, PRESETS } from '../measuring/planning/settings.js';
+import { MAX_ROUNDS_SCALE, PRESETS } from '../resolve-run.js';
 import { NEW_PROCESS_WARMUP_S } from '../measuring/figures/warm-up-lengths.js';
 import { parsePlacement } from '../common/placement.js';
 import { parseConcurrency } from '../measuring/planning/scaling.js';

@@ -1,4 +1,5 @@
-// Errors the user can act on: one line saying what went wrong and what to do.
+// Errors the user can act on (one line saying what went wrong and what to do), the exit codes, and
+// the errors a run stops on: a lost server, and a signal (trapSignals).
 export const EXIT = Object.freeze({
   OK: 0,
   ROWS_FAILED: 1, // the run completed but at least one bench x driver row failed its check or errored
@@ -67,4 +68,48 @@ export function describeConnectError(err, target) {
   }
   return setupError(`cannot connect to ${where}: ${err?.message || err}`,
     'check the connection settings (--host, --port, --user, --password, --socket)', err);
+}
+
+// 128 + the signal's number, as a shell reports a process the signal ended. SIGHUP: the terminal
+// closed (an SSH session dropped) while a run was going.
+const SIGNAL_EXIT_CODES = { SIGINT: EXIT.INTERRUPTED, SIGTERM: EXIT.TERMINATED, SIGHUP: EXIT.HUNG_UP };
+
+/** The server went away during a run (the embedded server exited, or a cell lost its connection). */
+export class ServerLost extends Error {
+  constructor(message) {
+    super(message);
+    this.name = 'ServerLost';
+  }
+}
+
+export class Interrupted extends Error {
+  constructor(signalName) {
+    super(`interrupted by ${signalName}`);
+    this.name = 'Interrupted';
+    this.exitCode = SIGNAL_EXIT_CODES[signalName] ?? EXIT.INTERRUPTED;
+  }
+}
+
+/**
+ * SIGINT, SIGTERM and SIGHUP abort the returned signal (the command then cleans up and saves what it
+ * has); a second one exits at once. Call dispose() when done.
+ */
+export function trapSignals(stderr, outerSignal) {
+  const controller = new AbortController();
+  const abort = (reason) => { if (!controller.signal.aborted) controller.abort(reason); };
+  outerSignal?.addEventListener('abort', () => abort(outerSignal.reason), { once: true });
+  const onSignal = (name) => {
+    if (controller.signal.aborted) process.exit(new Interrupted(name).exitCode);
+    stderr.write(`\n${name}: stopping after cleaning up (again to quit at once)\n`);
+    abort(new Interrupted(name));
+  };
+  const handlers = Object.keys(SIGNAL_EXIT_CODES).map((name) => [name, () => onSignal(name)]);
+  for (const [name, handler] of handlers) process.on(name, handler);
+  return {
+    signal: controller.signal,
+    abort,
+    dispose() {
+      for (const [name, handler] of handlers) process.off(name, handler);
+    },
+  };
 }

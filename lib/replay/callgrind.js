@@ -32,81 +32,78 @@ function position(field, last) {
  * except calls of itself (counted in its self already). calls: caller's name → the names it called.
  */
 export function parseCallgrind(text) {
-  const objects = new Map();
-  const files = new Map();
-  const fns = new Map();
-  const functions = new Map();
-  const calls = new Map();
-  let events = null;
-  let npos = 1;
-  let summary = null;
-  let totals = null;
-  let ob = '';
-  let fl = '';
-  let fn = null;
-  let cob = null;
-  let cfn = null;
-  let inCall = false;
-  let last = [];
-  const enter = (name) => {
-    const key = `${ob}\0${fl}\0${name}`;
-    let f = functions.get(key);
-    if (!f) functions.set(key, f = { name, object: ob, file: fl, line: null, self: 0, inclusive: 0 });
-    return f;
+  const st = {
+    objects: new Map(), files: new Map(), fns: new Map(), functions: new Map(), calls: new Map(),
+    events: null, npos: 1, summary: null, totals: null, ob: '', fl: '', fn: null, cob: null, cfn: null, inCall: false, last: [],
   };
   for (const raw of text.split('\n')) {
     const line = raw.trimEnd();
     if (!line || line[0] === '#') continue;
     const c = line.charCodeAt(0);
     if ((c >= 48 && c <= 57) || c === 43 || c === 45 || c === 42) { // a cost line: positions, then costs
-      const parts = line.split(/\s+/);
-      const pos = parts.slice(0, npos).map((p, i) => position(p, last[i] ?? 0));
-      last = pos;
-      const cost = Number(parts[npos] ?? 0);
-      if (!fn) continue;
-      if (inCall) {
-        inCall = false;
-        if (cfn !== fn.name || cob !== fn.object) fn.inclusive += cost;
-        cob = null; // cob= names one call's object
-      } else {
-        fn.self += cost;
-        fn.inclusive += cost;
-        if (fn.line === null) fn.line = pos[0];
-      }
+      costLine(line, st);
       continue;
     }
     const eq = line.indexOf('=');
     const colon = line.indexOf(':');
-    if (eq > 0 && (colon < 0 || eq < colon)) {
-      const key = line.slice(0, eq);
-      const value = line.slice(eq + 1);
-      switch (key) {
-        case 'ob': ob = named(objects, value); break;
-        case 'fl': fl = named(files, value); break;
-        case 'fi': case 'fe': named(files, value); break;
-        case 'fn': fn = enter(baseName(named(fns, value))); cob = null; break;
-        case 'cob': cob = named(objects, value); break;
-        case 'cfi': case 'cfl': named(files, value); break;
-        case 'cfn':
-          cfn = baseName(named(fns, value));
-          if (cob === null) cob = ob;
-          if (fn) (calls.get(fn.name) ?? calls.set(fn.name, new Set()).get(fn.name)).add(cfn);
-          break;
-        case 'calls': inCall = true; break; // the next cost line is the call's
-        default: break; // jump=, jcnd= and others: not costs of a function
-      }
-      continue;
-    }
-    if (colon > 0) {
-      const key = line.slice(0, colon);
-      const value = line.slice(colon + 1).trim();
-      if (key === 'events') events = value.split(/\s+/);
-      else if (key === 'positions') npos = value.split(/\s+/).length;
-      else if (key === 'summary') summary = Number(value.split(/\s+/)[0]);
-      else if (key === 'totals') totals = Number(value.split(/\s+/)[0]);
-    }
+    if (eq > 0 && (colon < 0 || eq < colon)) nameLine(line.slice(0, eq), line.slice(eq + 1), st);
+    else if (colon > 0) headerLine(line.slice(0, colon), line.slice(colon + 1).trim(), st);
   }
-  return { events, summary, totals, functions: [...functions.values()], calls };
+  return { events: st.events, summary: st.summary, totals: st.totals, functions: [...st.functions.values()], calls: st.calls };
+}
+
+/** A cost line: the current function's self cost, or, after calls=, what its call cost (inclusive). */
+function costLine(line, st) {
+  const parts = line.split(/\s+/);
+  const pos = parts.slice(0, st.npos).map((p, i) => position(p, st.last[i] ?? 0));
+  st.last = pos;
+  const cost = Number(parts[st.npos] ?? 0);
+  const { fn } = st;
+  if (!fn) return;
+  if (st.inCall) {
+    st.inCall = false;
+    if (st.cfn !== fn.name || st.cob !== fn.object) fn.inclusive += cost;
+    st.cob = null; // cob= names one call's object
+  } else {
+    fn.self += cost;
+    fn.inclusive += cost;
+    if (fn.line === null) fn.line = pos[0];
+  }
+}
+
+/** A `key=value` line: the object, file or function the next costs are of, or a call's. */
+function nameLine(key, value, st) {
+  switch (key) {
+    case 'ob': st.ob = named(st.objects, value); break;
+    case 'fl': st.fl = named(st.files, value); break;
+    case 'fi': case 'fe': named(st.files, value); break;
+    case 'fn': st.fn = enterFunction(st, baseName(named(st.fns, value))); st.cob = null; break;
+    case 'cob': st.cob = named(st.objects, value); break;
+    case 'cfi': case 'cfl': named(st.files, value); break;
+    case 'cfn':
+      st.cfn = baseName(named(st.fns, value));
+      if (st.cob === null) st.cob = st.ob;
+      if (st.fn) (st.calls.get(st.fn.name) ?? st.calls.set(st.fn.name, new Set()).get(st.fn.name)).add(st.cfn);
+      break;
+    case 'calls': st.inCall = true; break; // the next cost line is the call's
+    default: break; // jump=, jcnd= and others: not costs of a function
+  }
+}
+
+/** A `key: value` header line: the events, the positions, the summary and the totals. */
+function headerLine(key, value, st) {
+  if (key === 'events') st.events = value.split(/\s+/);
+  else if (key === 'positions') st.npos = value.split(/\s+/).length;
+  else if (key === 'summary') st.summary = Number(value.split(/\s+/)[0]);
+  else if (key === 'totals') st.totals = Number(value.split(/\s+/)[0]);
+}
+
+/** The function `name` of the current object and file, its entry made on first sight. */
+function enterFunction(st, name) {
+  const key = `${st.ob}\0${st.fl}\0${name}`;
+  let f = st.functions.get(key);
+  if (!f) st.functions.set(key, f = { name, object: st.ob, file: st.fl, line: null, self: 0, inclusive: 0 });
+  return f;
 }
 
 /**

@@ -17,6 +17,9 @@ export function stepRows(rows, floorPct) {
   return [...marked].sort((a, b) => a - b);
 }
 
+/** Pure: the name of row i of a cell's bench (its driver's), or its index. */
+const rowName = (cell, i) => cell.entry.results[i]?.driver ?? `row ${i + 1}`;
+
 /** Pure: whether two counts of a row agree within `floorPct`. */
 export const agree = (a, b, floorPct) => Math.abs((b / a - 1) * 100) <= floorPct;
 
@@ -26,28 +29,43 @@ export function medianRow(rows) {
 }
 
 /**
- * Confirm the steps of every entry ({ bench, entry: { results } }) in place: `recount(bench, i)` counts
- * row i of the bench again in a new process (resolving to a row). A confirmed row keeps its first count
- * and says so (count.processes: every process's figure); one whose second count disagrees is the median
- * of three (a recount keeps no profile). Returns how many rows were counted again.
+ * Confirm the steps of every entry ({ bench, entry: { results } }) in place. `recountRow(i, benches)`
+ * counts row i's `benches` again in one new process (resolving to a Map of bench name → row). A
+ * confirmed row keeps its first count and says so (count.processes: every process's figure); one whose
+ * second count disagrees is the median of three (a recount keeps no profile). Returns how many counts
+ * were confirmed.
  */
-export async function confirmSteps(entries, { floorOf, recount, parallel = 1, signal, log = () => {} }) {
+export async function confirmSteps(entries, { floorOf, recountRow, parallel = 1, signal, log = () => {} }) {
   const cells = entries.flatMap(({ bench, entry }) => stepRows(entry.results, floorOf(bench)).map((i) => ({ bench, entry, i })));
   if (!cells.length) return 0;
-  log(`confirming the steps: ${cells.length} row(s) counted again, each in a new process`);
-  await inParallel(cells, parallel, async ({ bench, entry, i }) => {
-    const first = entry.results[i];
-    const second = await recount(bench, i);
-    if (!second?.ok) return;
-    if (agree(first.count.perOp, second.count.perOp, floorOf(bench))) {
-      first.count.processes = [first.count.perOp, second.count.perOp];
-      return;
+  const byRow = new Map();
+  for (const c of cells) byRow.set(c.i, [...(byRow.get(c.i) ?? []), c]);
+  const rows = [...byRow].map(([i, list]) => ({ i, cells: list }));
+  log(`confirming the steps: ${cells.length} count(s) of ${rows.length} row(s) made again, each row's in a new process`);
+  let done = 0;
+  await inParallel(rows, parallel, async ({ i, cells: mine }) => {
+    const started = Date.now();
+    const second = await recountRow(i, mine.map((c) => c.bench));
+    const apart = [];
+    for (const c of mine) {
+      const [first, again] = [c.entry.results[i], second.get(c.bench.name)];
+      if (!again?.ok) continue;
+      if (agree(first.count.perOp, again.count.perOp, floorOf(c.bench))) first.count.processes = [first.count.perOp, again.count.perOp];
+      else apart.push({ c, first, again });
     }
-    const third = await recount(bench, i);
-    if (!third?.ok) return;
-    const chosen = medianRow([first, second, third]);
-    chosen.count.processes = [first, second, third].map((r) => r.count.perOp);
-    entry.results[i] = chosen;
+    if (apart.length) {
+      const third = await recountRow(i, apart.map((x) => x.c.bench));
+      for (const { c, first, again } of apart) {
+        const last = third.get(c.bench.name);
+        if (!last?.ok) continue;
+        const chosen = medianRow([first, again, last]);
+        chosen.count.processes = [first, again, last].map((r) => r.count.perOp);
+        c.entry.results[i] = chosen;
+      }
+    }
+    done++;
+    const names = mine.map((c) => c.bench.name).join(', ');
+    log(`  confirmed ${rowName(mine[0], i)}: ${names}${apart.length ? ` (${apart.map((x) => x.c.bench.name).join(', ')} apart: a third count decided)` : ''} (${Math.round((Date.now() - started) / 1000)} s) [${done}/${rows.length}]`);
   }, { signal });
   return cells.length;
 }

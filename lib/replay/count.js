@@ -24,11 +24,12 @@ const onePackage = (drivers) => drivers.length > 1 && new Set(drivers.map((d) =>
 /** A bench's floor, as the counter sets it. */
 const floorOf = (counter) => (bench) => counter.benchFloorsPct?.[bench.name] ?? counter.noiseFloorPct;
 
-/** Row i's bench counted again in a new process, with no profile kept: resolves to its row. */
-const recountOne = ({ counter, context, target, live, signal, rows, entries }) => (bench, i) => new Promise((resolve, reject) => {
-  let row = null;
-  countRow({ counter, driver: rows[i].driver, cells: rows[i].cells, primerCells: rows[i].primerCells, only: [entries.findIndex((e) => e.bench === bench)], context, target, live, signal, profiles: null, done: (_, r) => { row = r; } })
-    .then(() => resolve(row), reject);
+/** Row i's `benches` counted again in one new process, with no profile kept: resolves to a Map of bench name → row. */
+const recountRow = ({ counter, context, target, live, signal, rows, entries }) => (i, benches) => new Promise((resolve, reject) => {
+  const got = new Map();
+  const only = benches.map((bench) => entries.findIndex((e) => e.bench === bench));
+  countRow({ counter, driver: rows[i].driver, cells: rows[i].cells, primerCells: rows[i].primerCells, only, context, target, live, signal, profiles: null, done: (k, r) => got.set(entries[k].bench.name, r) })
+    .then(() => resolve(got), reject);
 });
 
 /**
@@ -95,7 +96,7 @@ export async function countRun({ counter, benches, primerBenches = benches, driv
     }, { signal });
     const again = { counter, context, target, live, signal, rows, entries, parallel, log: (line) => progress?.log?.(line) };
     // A release history's steps, each side counted again (confirm-steps.js); not at --smoke size.
-    if (results.settings.releaseRanges?.length && !smoke) await confirmSteps(entries, { floorOf: floorOf(counter), recount: recountOne(again), parallel, signal, log: again.log });
+    if (results.settings.releaseRanges?.length && !smoke) await confirmSteps(entries, { floorOf: floorOf(counter), recountRow: recountRow(again), parallel, signal, log: again.log });
     if (profiles && !results.settings.count?.profileFlags?.length && onePackage(drivers)) await nameSteps({ ...again, profiles });
     results.complete = true;
   } finally {

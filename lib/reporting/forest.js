@@ -81,6 +81,33 @@ export function fmtTick(v, step) {
 
 const f1 = (n) => n.toFixed(1);
 
+/** Pure: one Δ's row of the forest plot: its label, its interval's whisker (cut with an arrow at the axis), its point and its text. */
+function forestRow(item, n, previous, { top, rowH, width, labelW, maxChars, plotX, plotW, lo, hi, x, colour }) {
+  const parts = [];
+  const mid = top + 4 + n * rowH + rowH / 2;
+  if (n > 0 && previous.bench !== item.bench) parts.push(`<line x1="8" y1="${mid - rowH / 2}" x2="${width - 8}" y2="${mid - rowH / 2}" stroke="#ececec" stroke-width="1"/>`);
+  const ink = item.significant ? '#1a1a1a' : '#8a8a8a';
+  const label = item.label.length > maxChars ? `${item.label.slice(0, maxChars - 1)}…` : item.label;
+  const g = [`<title>${esc(`${item.label}: ${item.text}${item.ci ? ` (interval ${item.ci.map((v) => v.toFixed(2)).join(' … ')} %)` : ' (no interval: too few rounds)'}`)}</title>`];
+  g.push(`<text x="${labelW - 12}" y="${mid + 5}" font-size="14" fill="${ink}" text-anchor="end">${esc(label)}</text>`);
+  if (item.ci) {
+    const [a, b] = item.ci;
+    const [xa, xb] = [x(a), x(b)];
+    const end = (xe, cutHere, dir) => (cutHere
+      ? `<polyline fill="none" points="${f1(xe - 7 * dir)},${mid - 5} ${f1(xe)},${mid} ${f1(xe - 7 * dir)},${mid + 5}"/>`
+      : `<line x1="${f1(xe)}" y1="${mid - 5}" x2="${f1(xe)}" y2="${mid + 5}"/>`);
+    g.push(`<g class="forest-whisker" stroke="${ink}" stroke-width="1.6"><line x1="${f1(xa)}" y1="${mid}" x2="${f1(xb)}" y2="${mid}"/>${end(xa, a < lo, -1)}${end(xb, b > hi, 1)}</g>`);
+  }
+  // A point beyond the axis sits just inside the whisker's arrow; its text gives the value.
+  const px = f1(item.deltaPct > hi ? x(hi) - 12 : item.deltaPct < lo ? x(lo) + 12 : x(item.deltaPct));
+  g.push(item.significant
+    ? `<circle class="forest-point forest-sig" cx="${px}" cy="${mid}" r="5.5" fill="${colour(item.driver)}" stroke="#111" stroke-width="1.2"/>`
+    : `<circle class="forest-point forest-ns" cx="${px}" cy="${mid}" r="5" fill="#fff" stroke="#8a8a8a" stroke-width="1.6"/>`);
+  g.push(`<text x="${plotX + plotW + 12}" y="${mid + 5}" font-size="14" fill="${ink}"${item.significant ? ' font-weight="600"' : ''}>${esc(item.text)}</text>`);
+  parts.push(`<g class="forest-row ${item.significant ? 'forest-sig' : 'forest-ns'}">${g.join('')}</g>`);
+  return parts;
+}
+
 /**
  * The forest plot as inline SVG ('' when the run has no Δ). `colour(driver)` fills a significant
  * point. Each point carries class "forest-point" and "forest-sig" or "forest-ns"; the band "forest-band".
@@ -120,30 +147,8 @@ export function forestSvg(results, { colour = () => '#0072B2' } = {}) {
   const right = `${data.plus} →`;
   parts.push(`<text x="${f1(Math.max(x0 - 8, left.length * 6.8 + 4))}" y="${top - 12}" font-size="13" fill="#333" text-anchor="end">${esc(left)}</text>`);
   parts.push(`<text x="${f1(Math.min(x0 + 8, width - right.length * 6.8 - 4))}" y="${top - 12}" font-size="13" fill="#333">${esc(right)}</text>`);
-  items.forEach((item, n) => {
-    const mid = top + 4 + n * rowH + rowH / 2;
-    if (n > 0 && items[n - 1].bench !== item.bench) parts.push(`<line x1="8" y1="${mid - rowH / 2}" x2="${width - 8}" y2="${mid - rowH / 2}" stroke="#ececec" stroke-width="1"/>`);
-    const ink = item.significant ? '#1a1a1a' : '#8a8a8a';
-    const label = item.label.length > maxChars ? `${item.label.slice(0, maxChars - 1)}…` : item.label;
-    const g = [`<title>${esc(`${item.label}: ${item.text}${item.ci ? ` (interval ${item.ci.map((v) => v.toFixed(2)).join(' … ')} %)` : ' (no interval: too few rounds)'}`)}</title>`];
-    g.push(`<text x="${labelW - 12}" y="${mid + 5}" font-size="14" fill="${ink}" text-anchor="end">${esc(label)}</text>`);
-    if (item.ci) {
-      const [a, b] = item.ci;
-      const xa = x(a);
-      const xb = x(b);
-      const end = (xe, cutHere, dir) => (cutHere
-        ? `<polyline fill="none" points="${f1(xe - 7 * dir)},${mid - 5} ${f1(xe)},${mid} ${f1(xe - 7 * dir)},${mid + 5}"/>`
-        : `<line x1="${f1(xe)}" y1="${mid - 5}" x2="${f1(xe)}" y2="${mid + 5}"/>`);
-      g.push(`<g class="forest-whisker" stroke="${ink}" stroke-width="1.6"><line x1="${f1(xa)}" y1="${mid}" x2="${f1(xb)}" y2="${mid}"/>${end(xa, a < lo, -1)}${end(xb, b > hi, 1)}</g>`);
-    }
-    // A point beyond the axis sits just inside the whisker's arrow; its text gives the value.
-    const px = f1(item.deltaPct > hi ? x(hi) - 12 : item.deltaPct < lo ? x(lo) + 12 : x(item.deltaPct));
-    g.push(item.significant
-      ? `<circle class="forest-point forest-sig" cx="${px}" cy="${mid}" r="5.5" fill="${colour(item.driver)}" stroke="#111" stroke-width="1.2"/>`
-      : `<circle class="forest-point forest-ns" cx="${px}" cy="${mid}" r="5" fill="#fff" stroke="#8a8a8a" stroke-width="1.6"/>`);
-    g.push(`<text x="${plotX + plotW + 12}" y="${mid + 5}" font-size="14" fill="${ink}"${item.significant ? ' font-weight="600"' : ''}>${esc(item.text)}</text>`);
-    parts.push(`<g class="forest-row ${item.significant ? 'forest-sig' : 'forest-ns'}">${g.join('')}</g>`);
-  });
+  const layout = { top, rowH, width, labelW, maxChars, plotX, plotW, lo, hi, x, colour };
+  items.forEach((item, n) => parts.push(...forestRow(item, n, items[n - 1], layout)));
   const legend = [band ? `shaded: ${data.bandName}, ±${band} %` : `no band: ${data.bandName} was not measured`,
     'grey hollow point, ~: no real difference', ...(cut ? [`arrow: interval cut at the axis (±${CLAMP_PCT} % at most)`] : [])];
   parts.push(`<text x="${plotX}" y="${top + plotH + 42}" font-size="13" fill="#555">${esc(legend.join(' · '))}</text>`);

@@ -66,6 +66,49 @@ function environmentBlock(r) {
   return `<dl class="env">${environmentFacts(r).map(([k, v]) => `<dt>${esc(k)}</dt><dd>${esc(v)}</dd>`).join('')}</dl>`;
 }
 
+/** Pure: a bar's group for one driver's row: its label, and its bar (count, or ops/s with its margin) or its message. */
+function barGroup(row, bench, { reference, baseline, counted, colour }) {
+  const isBase = row.driver === reference;
+  const label = row.driver;
+  const sublabel = isBase ? `${row.protocol ?? ''} · ${reference === baseline ? 'baseline' : 'reference'}` : (row.protocol ?? '');
+  if (!row.ok) {
+    return { label, sublabel, bars: [], message: `${row.status === 'n/a' ? 'n/a' : 'FAILED'}: ${row.error ?? ''}`.slice(0, 90), messageClass: row.status === 'n/a' ? 'na' : 'failed' };
+  }
+  if (counted) {
+    const d = fmtDelta(row, bench, baseline, { digits: 2 });
+    return { label, sublabel, bars: [{ value: row.count.perOp, err: 0, colour: colour(row.driver), bold: isBase, text: `${fmtOps(row.count.perOp)}${d && d !== '-' ? ` · ${d}` : ''}` }] };
+  }
+  const err = Number.isFinite(row.rme) ? (row.opsPerSec * row.rme) / 100 : 0;
+  const d = fmtDelta(row, bench, baseline);
+  return { label, sublabel, bars: [{ value: row.opsPerSec, err, colour: colour(row.driver), bold: isBase, text: `${fmtOps(row.opsPerSec)} ± ${fmtPct(row.rme)}${d && d !== '-' ? ` · ${d}` : ''}` }] };
+}
+
+/** Pure: one bench's section: its chart, its table, its notes, profile diffs and own tables. */
+function benchSection(results, bench, { colour, profileDiffs }) {
+  const baseline = results.settings?.baseline;
+  const count = results.settings?.count;
+  const counted = Boolean(count);
+  const rows = orderedRows(results, bench);
+  // The bench's reference: the baseline, or the first driver that ran it when the baseline could not.
+  const reference = bench.deltaReference ?? baseline;
+  const base = rows.find((r) => r.driver === reference && r.ok);
+  const groups = rows.map((row) => barGroup(row, bench, { reference, baseline, counted, colour }));
+  const body = [`<section class="bench" id="bench-${esc(bench.name)}">`, `<h2>${esc(bench.name)}</h2>`, `<p class="sub">${esc(bench.title ?? '')}</p>`];
+  if (bench.sql) body.push(`<p class="sql"><code>${esc(bench.sql)}</code></p>`);
+  const figure = (row) => (counted ? row.count.perOp : row.opsPerSec);
+  body.push(barChart({ title: `${bench.name}: ${counted ? counterOf(count).unit : 'ops/s'} per driver`, groups, marker: base ? { value: figure(base), label: reference } : null }));
+  body.push(counted ? countTable(rows, bench, baseline, count) : resultsTable(rows, bench, baseline, hasAllocation(results)));
+  if (bench.deltaNote) body.push(`<p class="sub">${esc(bench.deltaNote)}</p>`);
+  const rowNotes = rows.flatMap((row) => deltaNotes(bench, row));
+  if (rowNotes.length) body.push(`<ul class="notes">${rowNotes.map((n) => `<li>${esc(n)}</li>`).join('')}</ul>`);
+  if (bench.budgetStop) body.push(`<p class="sub">${esc(describeBudgetStop(bench))}</p>`);
+  if (bench.note) body.push(`<p class="sub">${esc(bench.note)}</p>`);
+  for (const p of profileDiffs.filter((x) => x.bench === bench.name)) body.push(profileTable(p));
+  for (const t of bench.tables ?? []) body.push(benchTable(t));
+  body.push('</section>');
+  return body;
+}
+
 /** One bar chart per bench: ops/s per driver with ± margin of error, the baseline marked. */
 export function renderResultsHtml(results, { profileDiffs = [] } = {}) {
   const baseline = results.settings?.baseline;
@@ -91,46 +134,7 @@ export function renderResultsHtml(results, { profileDiffs = [] } = {}) {
   }
   body.push(environmentBlock(results));
   // A --rate pass's entries are drawn per bench as latency against throughput (rateSections).
-  for (const bench of results.benches.filter((b) => !b.rate)) {
-    const rows = orderedRows(results, bench);
-    // The bench's reference: the baseline, or the first driver that ran it when the baseline could not.
-    const reference = bench.deltaReference ?? baseline;
-    const base = rows.find((r) => r.driver === reference && r.ok);
-    const groups = rows.map((row) => {
-      const isBase = row.driver === reference;
-      const label = row.driver;
-      const sublabel = isBase ? `${row.protocol ?? ''} · ${reference === baseline ? 'baseline' : 'reference'}` : (row.protocol ?? '');
-      if (!row.ok) {
-        return { label, sublabel, bars: [], message: `${row.status === 'n/a' ? 'n/a' : 'FAILED'}: ${row.error ?? ''}`.slice(0, 90), messageClass: row.status === 'n/a' ? 'na' : 'failed' };
-      }
-      if (counted) {
-        const d = fmtDelta(row, bench, baseline, { digits: 2 });
-        return { label, sublabel, bars: [{ value: row.count.perOp, err: 0, colour: colour(row.driver), bold: isBase, text: `${fmtOps(row.count.perOp)}${d && d !== '-' ? ` · ${d}` : ''}` }] };
-      }
-      const err = Number.isFinite(row.rme) ? (row.opsPerSec * row.rme) / 100 : 0;
-      const d = fmtDelta(row, bench, baseline);
-      return {
-        label,
-        sublabel,
-        bars: [{ value: row.opsPerSec, err, colour: colour(row.driver), bold: isBase, text: `${fmtOps(row.opsPerSec)} ± ${fmtPct(row.rme)}${d && d !== '-' ? ` · ${d}` : ''}` }],
-      };
-    });
-    body.push(`<section class="bench" id="bench-${esc(bench.name)}">`);
-    body.push(`<h2>${esc(bench.name)}</h2>`);
-    body.push(`<p class="sub">${esc(bench.title ?? '')}</p>`);
-    if (bench.sql) body.push(`<p class="sql"><code>${esc(bench.sql)}</code></p>`);
-    const figure = (row) => (counted ? row.count.perOp : row.opsPerSec);
-    body.push(barChart({ title: `${bench.name}: ${counted ? counterOf(count).unit : 'ops/s'} per driver`, groups, marker: base ? { value: figure(base), label: reference } : null }));
-    body.push(counted ? countTable(rows, bench, baseline, count) : resultsTable(rows, bench, baseline, hasAllocation(results)));
-    if (bench.deltaNote) body.push(`<p class="sub">${esc(bench.deltaNote)}</p>`);
-    const rowNotes = rows.flatMap((row) => deltaNotes(bench, row));
-    if (rowNotes.length) body.push(`<ul class="notes">${rowNotes.map((n) => `<li>${esc(n)}</li>`).join('')}</ul>`);
-    if (bench.budgetStop) body.push(`<p class="sub">${esc(describeBudgetStop(bench))}</p>`);
-    if (bench.note) body.push(`<p class="sub">${esc(bench.note)}</p>`);
-    for (const p of profileDiffs.filter((x) => x.bench === bench.name)) body.push(profileTable(p));
-    for (const t of bench.tables ?? []) body.push(benchTable(t));
-    body.push('</section>');
-  }
+  for (const bench of results.benches.filter((b) => !b.rate)) body.push(...benchSection(results, bench, { colour, profileDiffs }));
   body.push(...rateSections(results, colour));
   return page(`mysql-driver-bench results ${results.startedAt ?? ''}`, body.join('\n'));
 }

@@ -87,6 +87,26 @@ function renderCountTable(results, { color }) {
   return lines.join('\n') + '\n';
 }
 
+/** Pure: one timed row's cells in the main table, in the order of its head. */
+function timedCells(row, i, bench, { multiLevel, unfair, wide, replay, withFloor, baseline, allocationCells }) {
+  return [
+    i === 0 ? (multiLevel && bench.concurrency !== undefined ? `${bench.name} @${bench.concurrency}` : bench.name) : '',
+    unfair.has(row.driver) ? `${row.driver} (!)` : row.driver,
+    row.protocol ?? '',
+    opsCell(row),
+    row.ok ? fmtPct(row.rme) : '',
+    row.ok ? String(row.samples) : '',
+    row.ok ? fmtUs(row.latency?.p50) : '',
+    ...(wide ? [row.ok ? fmtUs(row.latency?.p90) : ''] : []),
+    row.ok ? fmtUs(row.latency?.p99) : '',
+    ...(wide ? [row.ok ? fmtUs(row.latency?.max) : '', row.ok && row.rounds?.length > 1 ? fmtPct(row.spreadPct) : '', ...(replay ? [] : costCells(row))] : []),
+    ...allocationCells(row),
+    fmtDelta(row, bench, baseline),
+    ...(replay ? replayCostCells(row) : []),
+    ...(withFloor ? [row.overFloorPct === null || row.overFloorPct === undefined ? (row.driver === 'floor' && row.ok ? 'floor' : '') : fmtSignedPct(row.overFloorPct, 0)] : []),
+  ];
+}
+
 /** The main table, one row per bench x driver, followed by notes on failures and n/a rows. */
 export function renderTable(results, { color = false, latency = false } = {}) {
   if (results.settings.count) return renderCountTable(results, { color });
@@ -116,22 +136,7 @@ export function renderTable(results, { color = false, latency = false } = {}) {
   const closedLoop = results.benches.filter((b) => !b.rate);
   for (const bench of closedLoop) {
     bench.results.forEach((row, i) => {
-      table.push([
-        i === 0 ? (multiLevel && bench.concurrency !== undefined ? `${bench.name} @${bench.concurrency}` : bench.name) : '',
-        unfair.has(row.driver) ? `${row.driver} (!)` : row.driver,
-        row.protocol ?? '',
-        opsCell(row),
-        row.ok ? fmtPct(row.rme) : '',
-        row.ok ? String(row.samples) : '',
-        row.ok ? fmtUs(row.latency?.p50) : '',
-        ...(wide ? [row.ok ? fmtUs(row.latency?.p90) : ''] : []),
-        row.ok ? fmtUs(row.latency?.p99) : '',
-        ...(wide ? [row.ok ? fmtUs(row.latency?.max) : '', row.ok && row.rounds?.length > 1 ? fmtPct(row.spreadPct) : '', ...(replay ? [] : costCells(row))] : []),
-        ...allocationCells(row),
-        fmtDelta(row, bench, baseline),
-        ...(replay ? replayCostCells(row) : []),
-        ...(withFloor ? [row.overFloorPct === null || row.overFloorPct === undefined ? (row.driver === 'floor' && row.ok ? 'floor' : '') : fmtSignedPct(row.overFloorPct, 0)] : []),
-      ]);
+      table.push(timedCells(row, i, bench, { multiLevel, unfair, wide, replay, withFloor, baseline, allocationCells }));
       if (!row.ok) notes.push(`${bench.name} · ${row.driver}: ${row.status === 'n/a' ? 'n/a' : 'FAILED'}: ${row.error}`);
       notes.push(...deltaNotes(bench, row));
     });

@@ -1,58 +1,14 @@
-// What every command that talks to a server shares: signal handling, the server (embedded or
-// remote), the harness's admin connection and schema, and their clean-up.
+// What every command that talks to a server shares: the server (embedded or remote), the harness's
+// admin connection and schema, and their clean-up.
 import conf from '../../conf.js';
 import { resolveConnection } from '../common/config.js';
-import { EXIT, describeConnectError } from '../common/errors.js';
+import { ServerLost, describeConnectError } from '../common/errors.js';
 import { addSecret } from '../common/redact.js';
 import { startEmbeddedServer, installServerIfAllowed } from './embedded.js';
 import { prepareSchema, inspectServer } from './schema.js';
 import adminDriver from '../drivers/mariadb.js';
 import { within, deadline } from '../common/timers.js';
 import { readFileSync } from 'node:fs';
-
-// 128 + the signal's number, as a shell reports a process the signal ended. SIGHUP: the terminal
-// closed (an SSH session dropped) while a run was going.
-const SIGNAL_EXIT_CODES = { SIGINT: EXIT.INTERRUPTED, SIGTERM: EXIT.TERMINATED, SIGHUP: EXIT.HUNG_UP };
-
-/** The server went away during a run (the embedded server exited, or a cell lost its connection). */
-export class ServerLost extends Error {
-  constructor(message) {
-    super(message);
-    this.name = 'ServerLost';
-  }
-}
-
-export class Interrupted extends Error {
-  constructor(signalName) {
-    super(`interrupted by ${signalName}`);
-    this.name = 'Interrupted';
-    this.exitCode = SIGNAL_EXIT_CODES[signalName] ?? EXIT.INTERRUPTED;
-  }
-}
-
-/**
- * SIGINT, SIGTERM and SIGHUP abort the returned signal (the command then cleans up and saves what it
- * has); a second one exits at once. Call dispose() when done.
- */
-export function trapSignals(stderr, outerSignal) {
-  const controller = new AbortController();
-  const abort = (reason) => { if (!controller.signal.aborted) controller.abort(reason); };
-  outerSignal?.addEventListener('abort', () => abort(outerSignal.reason), { once: true });
-  const onSignal = (name) => {
-    if (controller.signal.aborted) process.exit(new Interrupted(name).exitCode);
-    stderr.write(`\n${name}: stopping after cleaning up (again to quit at once)\n`);
-    abort(new Interrupted(name));
-  };
-  const handlers = Object.keys(SIGNAL_EXIT_CODES).map((name) => [name, () => onSignal(name)]);
-  for (const [name, handler] of handlers) process.on(name, handler);
-  return {
-    signal: controller.signal,
-    abort,
-    dispose() {
-      for (const [name, handler] of handlers) process.off(name, handler);
-    },
-  };
-}
 
 /** The connection flags (--host, --port, --user, --password, --database, --socket) of a command's options. */
 export const connectionFlags = ({ host, port, user, password, database, socket }) => ({ host, port, user, password, database, socket });

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { isolatedDirs, runCli, startCli, leftovers, processesMentioning, removeIsolatedDirs, noStackTrace } from '../helpers/cli.js';
 import { useEmbeddedServer } from '../helpers/server.js';
 import { DEFAULT_BENCHES } from '../../benchs/index.js';
-import { PRESETS } from '../../lib/measuring/planning/settings.js';
+import { PRESETS } from '../../lib/resolve-run.js';
 import { SCHEMA_VERSION } from '../../lib/results/file.js';
 
 const remote = useEmbeddedServer({ database: 'cli_test_schema' });

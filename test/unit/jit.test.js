@@ -50,7 +50,7 @@ test('--jit takes background or wait, and nothing else', async () => {
 });
 
 test('a run records its JIT mode, the default when none is asked for', async () => {
-  const { runSettings } = await import('../../lib/measuring/planning/settings.js');
+  const { runSettings } = await import('../../lib/resolve-run.js');
   const benches = [{ name: 'do' }];
   assert.equal(runSettings({ drivers: ['mysql2'], wake: { mode: 'none' } }, benches).jit, 'background');
   assert.equal(runSettings({ drivers: ['mysql2'], wake: { mode: 'none' }, jit: 'wait' }, benches).jit, 'wait');

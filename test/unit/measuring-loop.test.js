@@ -9,7 +9,7 @@ import { measureBenches } from '../../lib/measuring/planning/runner.js';
 import { measureRun } from '../../lib/measuring/planning/measure-run.js';
 import { MIN_ROUNDS, PRECISION_BATCH } from '../../lib/measuring/planning/schedule.js';
 import { DriverProcessError } from '../../lib/measuring/processes/driver-handle.js';
-import { Interrupted } from '../../lib/server/session.js';
+import { Interrupted } from '../../lib/common/errors.js';
 import { EXIT } from '../../lib/common/errors.js';
 import { fakeDriverProcesses, windowDrivers } from '../helpers/fake-driver.js';
 

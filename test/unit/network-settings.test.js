@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { resolveNetwork } from '../../lib/server/proxy/index.js';
-import { resolveSettings } from '../../lib/measuring/planning/settings.js';
+import { resolveSettings } from '../../lib/resolve-run.js';
 import { BENCHES } from '../../benchs/index.js';
 
 test('network profiles and --rtt parsing', () => {

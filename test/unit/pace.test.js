@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { pacedBudget, startPace } from '../../lib/measuring/planning/pace.js';
 import { describeBudgetStops } from '../../lib/reporting/format.js';
-import { runSettings } from '../../lib/measuring/planning/settings.js';
+import { runSettings } from '../../lib/resolve-run.js';
 
 const base = { budgetS: 2.7, minS: 1.6, targetS: 88 };
 

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { optionsFromResults } from '../../lib/cli/option-files.js';
 import { redactArgv } from '../../lib/common/redact.js';
 import { describeDifferences } from '../../lib/results/repeat.js';
-import { resolveSettings } from '../../lib/measuring/planning/settings.js';
+import { resolveSettings } from '../../lib/resolve-run.js';
 import { parseWake } from '../../lib/measuring/host/wake.js';
 import { parseRates } from '../../lib/measuring/planning/rate-passes.js';
 import { selectBenches } from '../../benchs/index.js';

@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { READABLE_SCHEMAS, SCHEMA_VERSION, readResults, resultsValidator, saveResults, serialize, startResults } from '../../lib/results/file.js';
 import { applyDeltas } from '../../lib/results/deltas.js';
-import { resolveSettings } from '../../lib/measuring/planning/settings.js';
+import { resolveSettings } from '../../lib/resolve-run.js';
 import { parseWake } from '../../lib/measuring/host/wake.js';
 import { combineClosed } from '../../lib/measuring/figures/combine.js';
 import { rowFromWindows } from '../../lib/measuring/planning/rows.js';

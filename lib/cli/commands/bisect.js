@@ -61,6 +61,153 @@ export function countsOf(results, commits, benches) {
   return { byCommit, floors };
 }
 
+/** The bisection asked for, checked: the benches, the counter, the repository, good, bad and the first-parent path between them. */
+function bisectionOf(repoPath, opts) {
+  const benches = selectBenches(splitList(opts.bench)).map((b) => b.name);
+  const counter = counterNamed(opts.count);
+  if (opts.package && !GIT_PACKAGES.includes(opts.package)) {
+    throw usageError(`--package ${opts.package}: not a driver the harness knows (${GIT_PACKAGES.join(', ')})`, 'name the package the repository holds, or leave --package out');
+  }
+  const repo = openRepository(repoPath, repoPath);
+  const good = resolveCommit(`--good ${opts.good}`, repo, opts.good);
+  const bad = resolveCommit(`--bad ${opts.bad}`, repo, opts.bad);
+  if (good === bad) throw usageError(`--good ${opts.good} and --bad ${opts.bad} are the same commit (${short(good)}): nothing to bisect`, 'give a commit before the change as --good');
+  if (!isAncestor(repo, good, bad)) {
+    throw usageError(`--good ${opts.good} (${short(good)}) is not an ancestor of --bad ${opts.bad} (${short(bad)})`,
+      isAncestor(repo, bad, good) ? 'they are in the wrong order: swap them' : 'name two commits of one line of history, the good one older');
+  }
+  const path = firstParentPath(repo, good, bad);
+  const subjects = new Map([[good, subjectOf(repo, good)], ...path.map((c) => [c.commit, c.subject])]);
+  return { benches, counter, repo, good, bad, path, subjects };
+}
+
+/**
+ * The bisection's counts: count(commits), one run for them, resolving to { code, said, byCommit,
+ * floors }; prepare(sha), a commit's files and dependencies before its run (an install that fails
+ * skips the commit, where a run's exit 5 would not say whether the commit or the host failed),
+ * resolving to null or the error; runs(), how many count runs there were.
+ * A step counts only its new commit: a count is the same figure on every run (docs/replay.md), so
+ * good's and bad's counts stand for the whole bisection. Replay sets are per commit (a commit may
+ * change what the driver sends), kept in `out` for a bisection run again.
+ */
+function commitCounter({ repo, benches, counter, opts, out, cacheDir, run, say }) {
+  let runs = 0;
+  const count = async (commits) => {
+    mkdirSync(out, { recursive: true });
+    const json = join(out, `bisect-${short(commits[0])}-${short(commits.at(-1))}-${Date.now()}-${runs++}.json`);
+    let said = '';
+    const argv = countArguments({ repo: repo.dir, pkg: opts.package, commits, benches, out, json, count: counter.name });
+    if (opts.smoke) argv.push('--smoke');
+    if (opts.debug) argv.push('--debug');
+    const code = await run(argv, { stdout: sink, stderr: { write: (s) => { said += s; return true; } } });
+    if (code !== EXIT.OK && code !== EXIT.ROWS_FAILED) return { code, said };
+    return { code, said, ...countsOf(JSON.parse(readFileSync(json, 'utf8')), commits, benches) };
+  };
+  const prepare = async (sha) => {
+    try {
+      await prepareGitCheckout(`${opts.package ? `${opts.package}@` : ''}git:${repo.dir}#${sha}`, { cacheDir, log: say });
+      return null;
+    } catch (err) {
+      if (err instanceof UserError) return err;
+      throw err;
+    }
+  };
+  return { count, prepare, runs: () => runs };
+}
+
+/**
+ * Good and bad counted side by side in one run (neither is skipped: what stops either stops the
+ * bisection, with its exit code): { moved, steps } or { stopped: { code } }. A bench unsteady at either
+ * end is not judged: its step may be a one-off event.
+ */
+async function countEnds({ good, bad, path, subjects, benches, counter, opts, counting, say, stderr }) {
+  for (const [flag, sha] of [['--good', good], ['--bad', bad]]) {
+    const err = await counting.prepare(sha);
+    if (err) throw new UserError(`${flag} ${short(sha)}: ${err.message}`, { exitCode: err.exitCode, hint: err.hint });
+  }
+  say(`bisect: counting ${counter.perOp} at --good ${short(good)} and --bad ${short(bad)} (${benches.join(', ')}; ${path.length - 1} commit(s) between)`);
+  const ends = await counting.count([good, bad]);
+  if (!ends.byCommit) {
+    stderr.write(ends.said);
+    return { stopped: ends };
+  }
+  for (const [flag, sha] of [['--good', good], ['--bad', bad]]) {
+    if (ends.byCommit[sha].error) throw usageError(`${flag} ${short(sha)} cannot be counted: ${ends.byCommit[sha].error}`, 'name benches both commits run');
+  }
+  const unsteadyEnds = new Set([...ends.byCommit[good].unsteady, ...ends.byCommit[bad].unsteady]);
+  const moved = movedBenches(ends.byCommit[good].counts, ends.byCommit[bad].counts, { floors: ends.floors, thresholdPct: opts.threshold ?? null })
+    .map((m) => (unsteadyEnds.has(m.bench) ? { ...m, moved: false, unsteady: true } : m));
+  const steps = [
+    { commit: good, subject: subjects.get(good), counts: ends.byCommit[good].counts, verdict: 'good' },
+    { commit: bad, subject: subjects.get(bad), counts: ends.byCommit[bad].counts, verdict: 'bad' },
+  ];
+  say(`  good ${short(good)}  ${countsText(steps[0].counts)}  ${subjects.get(good)}`);
+  say(`  bad  ${short(bad)}  ${countsText(steps[1].counts)}  ${subjects.get(bad)}`);
+  const beyond = opts.threshold === undefined ? '' : `, --threshold ${opts.threshold} %`;
+  for (const m of moved) say(`  ${m.bench}: ${moreOrFewer(m.changePct, counter)} from good to bad (${n(m.good)} → ${n(m.bad)}; noise floor ${m.floorPct} %${beyond})${m.unsteady ? ': unsteady at good or bad, not judged' : m.moved ? '' : ': not moved, not judged'}`);
+  return { moved, steps };
+}
+
+/** Good and bad do not differ on any bench: said in one line, exit 1. */
+function nothingToBisect(report, { good, bad, benches, stderr }) {
+  const beyond = report.thresholdPct === null ? "the count's noise floor" : `the noise floor and --threshold ${report.thresholdPct} %`;
+  const shaky = report.moved.filter((m) => m.unsteady).map((m) => m.bench);
+  stderr.write(`mysql-driver-bench: bisect: --good ${short(good)} and --bad ${short(bad)} do not differ beyond ${beyond} on ${benches.join(', ')}${shaky.length ? ` (${shaky.join(', ')}: unsteady, not judged)` : ''}: nothing to bisect\n`);
+  report.answer = { found: false, why: 'no move between good and bad' };
+  return EXIT.ROWS_FAILED;
+}
+
+/** The first-parent path walked by binary search, one commit counted a step, until the first moved commit is found: the exit code, report.answer set. */
+async function walkPath(report, { good, path, counter, counting, say, stdout, stderr, started }) {
+  const { steps, moved } = report;
+  const verdicts = new Map([[path.length - 1, 'bad']]);
+  for (let step = 1; ; step++) {
+    const next = nextStep(path.length, verdicts);
+    if (next.found !== undefined) {
+      const at = path[next.found];
+      const parent = next.found === 0 ? good : path[next.found - 1].commit;
+      const [countsAt, countsBefore] = [at.commit, parent].map((sha) => steps.find((s) => s.commit === sha).counts);
+      const deltas = moved.filter((m) => m.moved).map((m) => ({ bench: m.bench, parent: countsBefore[m.bench], commit: countsAt[m.bench], changePct: changePct(countsBefore[m.bench], countsAt[m.bench]) }));
+      report.answer = { found: true, commit: at.commit, subject: at.subject, parent, deltas };
+      stdout.write(`first moved commit: ${short(at.commit)} ${at.subject}\n`);
+      for (const d of deltas) stdout.write(`  ${d.bench}: ${moreOrFewer(d.changePct, counter)} against its parent ${short(parent)} (${n(d.parent)} → ${n(d.commit)})\n`);
+      say(`bisect: ${steps.length - 2} step(s) after good and bad (${steps.filter((s) => s.verdict === 'skip').length} skipped), ${counting.runs()} count run(s), ${Math.round((Date.now() - started) / 1000)} s`);
+      return EXIT.OK;
+    }
+    if (next.among) {
+      const among = next.among.map((i) => path[i]);
+      report.answer = { found: false, why: 'only skipped commits left', among: among.map((c) => c.commit) };
+      stdout.write(`not found: the first moved commit is one of ${among.slice(0, -1).map((c) => short(c.commit)).join(', ')} (skipped) or ${short(among.at(-1).commit)}:\n`);
+      for (const c of among) stdout.write(`  ${short(c.commit)} ${c.subject}\n`);
+      return EXIT.ROWS_FAILED;
+    }
+    const at = path[next.next];
+    const counted = await countStep(at, { counting, moved, stderr });
+    if (counted.stopped) return counted.stopped;
+    const verdict = counted.error ? 'skip' : verdictOf(counted.counts, moved, { thresholdPct: report.thresholdPct });
+    verdicts.set(next.next, verdict);
+    steps.push({ commit: at.commit, subject: at.subject, counts: counted.counts ?? null, verdict, ...(counted.error ? { reason: counted.error } : {}) });
+    const after = nextStep(path.length, verdicts);
+    const left = after.next === undefined ? 'done' : `at most ${stepsLeft(after.span)} more without skips`;
+    say(`[${step}] ${short(at.commit)} ${verdict.padEnd(4)}  ${counted.error ? `(${counted.error})` : countsText(counted.counts)}  ${at.subject}  (${left})`);
+  }
+}
+
+/** One commit of the path counted: { counts, unsteady } or { error } (skipped), or { stopped: code } when its run stopped the bisection. */
+async function countStep(at, { counting, moved, stderr }) {
+  const why = await counting.prepare(at.commit);
+  if (why) return { error: why.message };
+  const r = await counting.count([at.commit]);
+  if (!r.byCommit) {
+    stderr.write(r.said);
+    return { stopped: r.code };
+  }
+  const counted = r.byCommit[at.commit];
+  // An unsteady count of a judged bench says nothing of the step: the commit is skipped.
+  const shaky = counted.unsteady?.filter((b) => moved.some((m) => m.moved && m.bench === b)) ?? [];
+  return shaky.length ? { ...counted, error: `${shaky.join(', ')}: unsteady count (a one-off event in both its processes)` } : counted;
+}
+
 export function registerBisect(program, { stdout, stderr, env, run, setExitCode }) {
   program.command('bisect')
     .description("the first commit between --good and --bad where a bench's count moved (instructions, or --count's): binary search over the first-parent line, each commit counted as a git row (--replay --count <what>); exit 0 when found")
@@ -87,145 +234,17 @@ The commit that changed the bytes \`do\` allocates, in seconds and without Valgr
   $ mysql-driver-bench bisect ../node-mysql2 --good v3.9.0 --bad v3.9.7 --bench do --count allocations`)
     .addHelpText('after', exitCodesHelp('bisect'))
     .action(async (repoPath, opts) => {
-      const benches = selectBenches(splitList(opts.bench)).map((b) => b.name);
-      const counter = counterNamed(opts.count);
-      if (opts.package && !GIT_PACKAGES.includes(opts.package)) {
-        throw usageError(`--package ${opts.package}: not a driver the harness knows (${GIT_PACKAGES.join(', ')})`, 'name the package the repository holds, or leave --package out');
+      const ctx = { ...bisectionOf(repoPath, opts), opts, stdout, stderr, started: Date.now() };
+      ctx.say = (line) => { if (!opts.quiet) stderr.write(`${line}\n`); };
+      ctx.counting = commitCounter({ ...ctx, out: resolve(opts.out ?? join(defaultCacheDir(env), 'bisect')), cacheDir: defaultCacheDir(env), run });
+      const ends = await countEnds(ctx);
+      if (ends.stopped) return setExitCode(ends.stopped.code);
+      const report = { repository: ctx.repo.dir, good: ctx.good, bad: ctx.bad, benches: ctx.benches, count: ctx.counter.name, thresholdPct: opts.threshold ?? null, smoke: Boolean(opts.smoke), moved: ends.moved, steps: ends.steps, answer: null };
+      const code = ends.moved.some((m) => m.moved) ? await walkPath(report, ctx) : nothingToBisect(report, ctx);
+      if (opts.json) {
+        mkdirSync(dirname(resolve(opts.json)), { recursive: true });
+        writeFileSync(resolve(opts.json), `${JSON.stringify({ ...report, seconds: Math.round((Date.now() - ctx.started) / 1000) }, null, 2)}\n`);
       }
-      const repo = openRepository(repoPath, repoPath);
-      const good = resolveCommit(`--good ${opts.good}`, repo, opts.good);
-      const bad = resolveCommit(`--bad ${opts.bad}`, repo, opts.bad);
-      if (good === bad) throw usageError(`--good ${opts.good} and --bad ${opts.bad} are the same commit (${short(good)}): nothing to bisect`, 'give a commit before the change as --good');
-      if (!isAncestor(repo, good, bad)) {
-        throw usageError(`--good ${opts.good} (${short(good)}) is not an ancestor of --bad ${opts.bad} (${short(bad)})`,
-          isAncestor(repo, bad, good) ? 'they are in the wrong order: swap them' : 'name two commits of one line of history, the good one older');
-      }
-      const path = firstParentPath(repo, good, bad);
-      const subjects = new Map([[good, subjectOf(repo, good)], ...path.map((c) => [c.commit, c.subject])]);
-      const out = resolve(opts.out ?? join(defaultCacheDir(env), 'bisect'));
-      const cacheDir = defaultCacheDir(env);
-      const say = (line) => { if (!opts.quiet) stderr.write(`${line}\n`); };
-      const started = Date.now();
-
-      // One count run for `commits`. Why a step counts only its one new commit, not the commit beside
-      // good again: a count is the same figure on every run (docs/replay.md: within 0.04 %), so good's
-      // and bad's counts from the first run stand for the whole bisection, and a second row would only
-      // double the work. (Under --smoke, counts of one code moved up to 1.2 % between runs here:
-      // the midpoint rule holds for a step several times that, a --threshold must exceed it.) Replay sets are per commit (a set is identified by the row's install, and a
-      // commit may change what the driver sends, so another commit's set could replay replies to a
-      // conversation this one does not hold); they stay in --out, reused when the bisection is run
-      // again. Installs are shared by commits of one production dependency tree (git.js).
-      let runs = 0;
-      const count = async (commits) => {
-        mkdirSync(out, { recursive: true });
-        const json = join(out, `bisect-${short(good)}-${short(bad)}-${Date.now()}-${runs++}.json`);
-        let said = '';
-        const argv = countArguments({ repo: repo.dir, pkg: opts.package, commits, benches, out, json, count: counter.name });
-        if (opts.smoke) argv.push('--smoke');
-        if (opts.debug) argv.push('--debug');
-        const code = await run(argv, { stdout: sink, stderr: { write: (s) => { said += s; return true; } } });
-        if (code !== EXIT.OK && code !== EXIT.ROWS_FAILED) return { code, said };
-        return { code, said, ...countsOf(JSON.parse(readFileSync(json, 'utf8')), commits, benches) };
-      };
-      // A commit's files and dependencies, prepared before its run: an install that fails skips the
-      // commit, where a run's exit 5 would not say whether the commit or the host (Valgrind) failed.
-      const prepare = async (sha) => {
-        const spec = `${opts.package ? `${opts.package}@` : ''}git:${repo.dir}#${sha}`;
-        try {
-          await prepareGitCheckout(spec, { cacheDir, log: say });
-          return null;
-        } catch (err) {
-          if (err instanceof UserError) return err;
-          throw err;
-        }
-      };
-      const stop = (r) => {
-        stderr.write(r.said);
-        setExitCode(r.code);
-      };
-
-      // Good and bad first, side by side in one run. They are not skipped: what stops either stops
-      // the bisection, with its own exit code.
-      for (const [flag, sha] of [['--good', good], ['--bad', bad]]) {
-        const err = await prepare(sha);
-        if (err) throw new UserError(`${flag} ${short(sha)}: ${err.message}`, { exitCode: err.exitCode, hint: err.hint });
-      }
-      say(`bisect: counting ${counter.perOp} at --good ${short(good)} and --bad ${short(bad)} (${benches.join(', ')}; ${path.length - 1} commit(s) between)`);
-      const ends = await count([good, bad]);
-      if (!ends.byCommit) return stop(ends);
-      for (const [flag, sha] of [['--good', good], ['--bad', bad]]) {
-        const e = ends.byCommit[sha];
-        if (e.error) throw usageError(`${flag} ${short(sha)} cannot be counted: ${e.error}`, 'name benches both commits run');
-      }
-      // A bench whose count is unsteady at good or at bad is not judged: its step may be a one-off event.
-      const unsteadyEnds = new Set([...ends.byCommit[good].unsteady, ...ends.byCommit[bad].unsteady]);
-      const moved = movedBenches(ends.byCommit[good].counts, ends.byCommit[bad].counts, { floors: ends.floors, thresholdPct: opts.threshold ?? null })
-        .map((m) => (unsteadyEnds.has(m.bench) ? { ...m, moved: false, unsteady: true } : m));
-      const steps = [
-        { commit: good, subject: subjects.get(good), counts: ends.byCommit[good].counts, verdict: 'good' },
-        { commit: bad, subject: subjects.get(bad), counts: ends.byCommit[bad].counts, verdict: 'bad' },
-      ];
-      const report = { repository: repo.dir, good, bad, benches, count: counter.name, thresholdPct: opts.threshold ?? null, smoke: Boolean(opts.smoke), moved, steps, answer: null };
-      const finish = (code) => {
-        if (opts.json) {
-          mkdirSync(dirname(resolve(opts.json)), { recursive: true });
-          writeFileSync(resolve(opts.json), `${JSON.stringify({ ...report, seconds: Math.round((Date.now() - started) / 1000) }, null, 2)}\n`);
-        }
-        setExitCode(code);
-      };
-      say(`  good ${short(good)}  ${countsText(steps[0].counts)}  ${subjects.get(good)}`);
-      say(`  bad  ${short(bad)}  ${countsText(steps[1].counts)}  ${subjects.get(bad)}`);
-      for (const m of moved) say(`  ${m.bench}: ${moreOrFewer(m.changePct, counter)} from good to bad (${n(m.good)} → ${n(m.bad)}; noise floor ${m.floorPct} %${report.thresholdPct === null ? '' : `, --threshold ${report.thresholdPct} %`})${m.unsteady ? ': unsteady at good or bad, not judged' : m.moved ? '' : ': not moved, not judged'}`);
-      if (!moved.some((m) => m.moved)) {
-        const beyond = report.thresholdPct === null ? "the count's noise floor" : `the noise floor and --threshold ${report.thresholdPct} %`;
-        const shaky = moved.filter((m) => m.unsteady).map((m) => m.bench);
-        stderr.write(`mysql-driver-bench: bisect: --good ${short(good)} and --bad ${short(bad)} do not differ beyond ${beyond} on ${benches.join(', ')}${shaky.length ? ` (${shaky.join(', ')}: unsteady, not judged)` : ''}: nothing to bisect\n`);
-        report.answer = { found: false, why: 'no move between good and bad' };
-        return finish(EXIT.ROWS_FAILED);
-      }
-
-      const verdicts = new Map([[path.length - 1, 'bad']]);
-      for (let step = 1; ; step++) {
-        const next = nextStep(path.length, verdicts);
-        if (next.found !== undefined) {
-          const at = path[next.found];
-          const parent = next.found === 0 ? good : path[next.found - 1].commit;
-          const countsAt = steps.find((s) => s.commit === at.commit).counts;
-          const countsBefore = steps.find((s) => s.commit === parent).counts;
-          const deltas = moved.filter((m) => m.moved).map((m) => ({ bench: m.bench, parent: countsBefore[m.bench], commit: countsAt[m.bench], changePct: changePct(countsBefore[m.bench], countsAt[m.bench]) }));
-          report.answer = { found: true, commit: at.commit, subject: at.subject, parent, deltas };
-          stdout.write(`first moved commit: ${short(at.commit)} ${at.subject}\n`);
-          for (const d of deltas) stdout.write(`  ${d.bench}: ${moreOrFewer(d.changePct, counter)} against its parent ${short(parent)} (${n(d.parent)} → ${n(d.commit)})\n`);
-          say(`bisect: ${steps.length - 2} step(s) after good and bad (${steps.filter((s) => s.verdict === 'skip').length} skipped), ${runs} count run(s), ${Math.round((Date.now() - started) / 1000)} s`);
-          return finish(EXIT.OK);
-        }
-        if (next.among) {
-          const among = next.among.map((i) => path[i]);
-          report.answer = { found: false, why: 'only skipped commits left', among: among.map((c) => c.commit) };
-          stdout.write(`not found: the first moved commit is one of ${among.slice(0, -1).map((c) => short(c.commit)).join(', ')} (skipped) or ${short(among.at(-1).commit)}:\n`);
-          for (const c of among) stdout.write(`  ${short(c.commit)} ${c.subject}\n`);
-          return finish(EXIT.ROWS_FAILED);
-        }
-        const at = path[next.next];
-        const why = await prepare(at.commit);
-        let counted = why ? { error: why.message } : null;
-        if (!counted) {
-          const r = await count([at.commit]);
-          if (!r.byCommit) {
-            stop(r);
-            return finish(r.code);
-          }
-          counted = r.byCommit[at.commit];
-        }
-        // An unsteady count of a judged bench says nothing of the step: the commit is skipped.
-        const shaky = counted.unsteady?.filter((b) => moved.some((m) => m.moved && m.bench === b)) ?? [];
-        if (shaky.length) counted = { ...counted, error: `${shaky.join(', ')}: unsteady count (a one-off event in both its processes)` };
-        const verdict = counted.error ? 'skip' : verdictOf(counted.counts, moved, { thresholdPct: report.thresholdPct });
-        verdicts.set(next.next, verdict);
-        steps.push({ commit: at.commit, subject: at.subject, counts: counted.counts ?? null, verdict, ...(counted.error ? { reason: counted.error } : {}) });
-        const after = nextStep(path.length, verdicts);
-        const left = after.next === undefined ? 'done' : `at most ${stepsLeft(after.span)} more without skips`;
-        say(`[${step}] ${short(at.commit)} ${verdict.padEnd(4)}  ${counted.error ? `(${counted.error})` : countsText(counted.counts)}  ${at.subject}  (${left})`);
-      }
+      setExitCode(code);
     });
 }

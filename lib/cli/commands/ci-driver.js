@@ -173,6 +173,98 @@ function artifactForComment(copied, given, env) {
   return { name, run, path: join(run ? name : given, basename(copied.results)) };
 }
 
+/** The gate's commits from the command line: the repository, the base's tip, the head and their merge-base (the base row). */
+function gateCommitsOf(opts) {
+  const repo = openRepository(`--repo ${opts.repo}`, opts.repo);
+  const tip = resolveCommit(`--base ${opts.base}`, repo, opts.base);
+  const head = resolveCommit(`--head ${opts.head}`, repo, opts.head);
+  if (tip === head) throw usageError(`--base ${opts.base} and --head ${opts.head} are the same commit (${short(head)}): nothing to compare`, 'give the pull request\'s base commit as --base');
+  // The head's branch point: the base's later commits are not the head's to answer for.
+  const base = mergeBase(repo, tip, head, { base: `--base ${opts.base}`, head: `--head ${opts.head}` });
+  return { repo, tip, head, base };
+}
+
+/**
+ * The head and the base counted as two rows of one run (the bytes first, natively: their run captures
+ * the replay sets the count reads), the fences of the base branch's history read, and a bench that
+ * moved beyond the threshold counted again from a heap collected before the driver loads. Returns
+ * { results, json, rows, judged, bytes: { results, file }, collected: { results, file }, history, code, wallMs }.
+ */
+async function countGate({ repo, tip, head, base, benches, out, opts, run, stderr }) {
+  const say = (line) => { if (!opts.quiet) stderr.write(`${line}\n`); };
+  const started = Date.now();
+  const stamp = `${short(base)}-${short(head)}-${Date.now()}`;
+  const json = join(out, `ci-driver-${stamp}.json`);
+  const flags = [...(opts.smoke ? ['--smoke'] : []), ...(opts.quiet ? ['--quiet'] : []), ...(opts.debug ? ['--debug'] : [])];
+  const rowsOf = (count, file, only = benches) => [...runArguments({ repo: repo.dir, pkg: opts.package, base, head, benches: only, out, json: file, count }), ...flags];
+  const withBytes = opts.bytes && counterNamed(opts.count).tool;
+  const bytesJson = withBytes ? join(out, `ci-driver-${stamp}-bytes.json`) : null;
+  const bytesCode = withBytes ? await run(rowsOf(BYTES_COUNT, bytesJson)) : EXIT.OK;
+  const code = await run(rowsOf(opts.count, json));
+  if (!existsSync(json)) return { code };
+  const results = JSON.parse(readFileSync(json, 'utf8'));
+  const rowOf = (sha) => results.drivers.find((d) => d.git?.commit === sha);
+  const rows = { base: { label: rowOf(base).name, commit: base }, head: { label: rowOf(head).name, commit: head } };
+  const judged = { ...rows, tip: { ref: opts.base, commit: tip } };
+  // The three commits, full, and the bytes counted beside the count, for a script and the comment:
+  // in the results file, before the artifact copies it.
+  const bytesResults = bytesJson && existsSync(bytesJson) ? JSON.parse(readFileSync(bytesJson, 'utf8')) : null;
+  if (withBytes && !bytesResults) say(`the bytes allocated per operation were not counted (exit ${bytesCode}): every bench that moved is judged by its count alone`);
+  results.gate = { ...gateCommits(judged), ...(bytesResults ? { bytes: { file: basename(bytesJson), benches: countsByBench(bytesResults, rows) } } : {}) };
+  const history = opts.history ? readBaseHistory(resolve(opts.history), { results, driver: rowOf(base).package, repoDir: repo.dir, mergeBase: base }) : null;
+  if (history) {
+    results.gate.fences = { file: basename(opts.history), ...gateFences(history.history) };
+    say(fencesLine(opts.history, history, results));
+  }
+  // A change that is the driver's is there from both heap states.
+  const moved = gateRows(results, { threshold: opts.threshold, ...rows }).filter((r) => r.moved && !r.unsteady).map((r) => r.bench);
+  const collectedJson = moved.length && counterNamed(opts.count).tool ? join(out, `ci-driver-${stamp}-collected.json`) : null;
+  if (collectedJson) {
+    say(`${moved.join(', ')} moved beyond ${opts.threshold} %: counted again from a heap collected before the driver loads`);
+    await run([...rowsOf(opts.count, collectedJson, moved), '--collected-start']);
+  }
+  const collected = collectedJson && existsSync(collectedJson) ? JSON.parse(readFileSync(collectedJson, 'utf8')) : null;
+  if (collected) results.gate.collected = { file: basename(collectedJson), benches: countsByBench(collected, rows) };
+  writeFileSync(json, serialize(results));
+  return { results, json, rows, judged, bytes: { results: bytesResults, file: bytesJson }, collected: { results: collected, file: collectedJson }, history, code, wallMs: Date.now() - started };
+}
+
+/** The verdict on a counted gate: the moved benches' functions, the unsettled ones, and whether the override label accepts a regression. */
+function judgeGate({ results, json, rows, judged, bytes }, { opts }) {
+  const profiles = movedFunctions(results, json, { threshold: opts.threshold, ...rows });
+  const unsettled = unsettledBenches(gateRows(results, { threshold: opts.threshold, ...rows }), { driverSharePct: profiles.driverSharePct, bytesFloorOf: (bench) => countFloorPct(bytes.results?.settings?.count, bench) });
+  const verdict = driverVerdict(results, { threshold: opts.threshold, ...judged, unsettled });
+  const accept = { label: opts.acceptLabel, by: opts.acceptedBy || null };
+  return { profiles, verdict, accept, accepted: Boolean(verdict.regressed && accept.by && !verdict.failed.length) };
+}
+
+/** The gate said: the verdict and the moved functions on stdout, the job summary, the artifact and the pull request's comment. */
+function reportGate({ results, json, rows, bytes, collected, wallMs, profiles, verdict, accept, accepted, out, opts, env, stdout, stderr }) {
+  const say = (line) => { if (!opts.quiet) stderr.write(`${line}\n`); };
+  const { perOp } = gateCounter(results);
+  stdout.write(`\n${verdict.lines.join('\n').replace(/\*\*/g, '')}\n`);
+  for (const [bench, list] of Object.entries(profiles.functions)) {
+    stdout.write(`${bench}, the functions whose ${perOp} changed most: ${list.map((f) => `${f.name}${functionPlace(f)} ${signedInt(f.deltaPerOp)}`).join(', ')}\n`);
+    if (profiles.driverSharePct[bench] < 50) stdout.write(`  ${NOT_THE_DRIVER} (docs/ci.md#when-a-bench-moves-without-the-drivers-code)\n`);
+  }
+  for (const [bench, figures] of Object.entries(movedColumns(results, { threshold: opts.threshold, ...rows }))) stdout.write(`${bench}, beside it: ${columnsText(figures)}\n`);
+  if (accepted) stdout.write(`accepted: ${accept.by} applied the label ${accept.label}: the regression is reported and the gate passes\n`);
+  const summary = opts.summary ?? env.GITHUB_STEP_SUMMARY;
+  if (summary) {
+    const headline = commentHeadline(results, gateRows(results, { threshold: opts.threshold, ...rows }), { verdict, threshold: opts.threshold, accept });
+    appendFileSync(summary, `${[`### mysql-driver-bench: ${perOp}, head against base`, '', headline, '', ...verdict.lines, '', renderResultsMarkdown(results)].join('\n')}\n`);
+    say(`the verdict and the report were added to ${resolve(summary)}`);
+  }
+  const copied = opts.artifact ? copyArtifact({ out, json, results, dir: resolve(opts.artifact), also: [bytes.results && bytes.file, collected.results && collected.file].filter(Boolean) }) : null;
+  const what = ['the results', ...(copied?.profiles ? [`${copied.profiles} rows' profiles`] : []), ...(copied?.replay ? ['the replay sets'] : [])];
+  if (copied) say(`${what.slice(0, -1).join(', ')}${what.length > 1 ? ' and ' : ''}${what.at(-1)} were copied to ${copied.dir}`);
+  if (opts.comment) {
+    const artifact = copied && artifactForComment(copied, opts.artifact, env);
+    writeFileSync(opts.comment, renderGateComment(results, { verdict, threshold: opts.threshold, ...rows, wallMs, artifact, profiles, accept, docs: opts.docsUrl }));
+    say(`the pull request's comment was written to ${resolve(opts.comment)}`);
+  }
+}
+
 export function registerCiDriver(program, { stdout, stderr, env, run, setExitCode }) {
   program.command('ci-driver')
     .description("a driver repository's pull-request gate: its head and the head's merge-base with --base as two rows of one count run (instructions, or --count's); exit 1 when a bench needs more than --threshold % more of it per operation")
@@ -208,82 +300,17 @@ The allocation gate, in seconds and without Valgrind (bytes allocated and writes
   $ mysql-driver-bench ci-driver --base origin/master --count allocations`)
     .addHelpText('after', exitCodesHelp('ci-driver'))
     .action(async (benchNames, opts) => {
+      const commits = gateCommitsOf(opts);
       const benches = selectBenches(benchNames.length ? benchNames : CI_DRIVER_BENCHES).map((b) => b.name);
-      const spec = `--repo ${opts.repo}`;
-      const repo = openRepository(spec, opts.repo);
-      const tip = resolveCommit(`--base ${opts.base}`, repo, opts.base);
-      const head = resolveCommit(`--head ${opts.head}`, repo, opts.head);
-      if (tip === head) throw usageError(`--base ${opts.base} and --head ${opts.head} are the same commit (${short(head)}): nothing to compare`, 'give the pull request\'s base commit as --base');
-      // The head's branch point: the base's later commits are not the head's to answer for.
-      const base = mergeBase(repo, tip, head, { base: `--base ${opts.base}`, head: `--head ${opts.head}` });
       const out = resolve(opts.out ?? join(defaultCacheDir(env), 'ci-driver'));
       if (opts.comment) checkWritableDir('--comment', opts.comment);
       if (opts.artifact) checkArtifactDir(opts.artifact, out);
-      const started = Date.now();
-      const stamp = `${short(base)}-${short(head)}-${Date.now()}`;
-      const json = join(out, `ci-driver-${stamp}.json`);
-      const flags = [...(opts.smoke ? ['--smoke'] : []), ...(opts.quiet ? ['--quiet'] : []), ...(opts.debug ? ['--debug'] : [])];
-      const rowsOf = (count, file) => [...runArguments({ repo: repo.dir, pkg: opts.package, base, head, benches, out, json: file, count }), ...flags];
-      // The bytes first: their run captures the replay sets, which the count then reads.
-      const withBytes = opts.bytes && counterNamed(opts.count).tool;
-      const bytesJson = withBytes ? join(out, `ci-driver-${stamp}-bytes.json`) : null;
-      const bytesCode = withBytes ? await run(rowsOf(BYTES_COUNT, bytesJson)) : EXIT.OK;
-      const code = await run(rowsOf(opts.count, json));
-      if (!existsSync(json)) return setExitCode(code); // refused or stopped before any row: its one line is said
-      const results = JSON.parse(readFileSync(json, 'utf8'));
-      const rowOf = (sha) => results.drivers.find((d) => d.git?.commit === sha);
-      const rows = { base: { label: rowOf(base).name, commit: base }, head: { label: rowOf(head).name, commit: head } };
-      const judged = { ...rows, tip: { ref: opts.base, commit: tip } };
-      // The three commits, full, and the bytes counted beside the count, for a script and the
-      // comment: in the results file, before the artifact copies it.
-      const bytesResults = bytesJson && existsSync(bytesJson) ? JSON.parse(readFileSync(bytesJson, 'utf8')) : null;
-      if (withBytes && !bytesResults && !opts.quiet) stderr.write(`the bytes allocated per operation were not counted (exit ${bytesCode}): every bench that moved is judged by its count alone\n`);
-      results.gate = { ...gateCommits(judged), ...(bytesResults ? { bytes: { file: basename(bytesJson), benches: countsByBench(bytesResults, rows) } } : {}) };
-      const history = opts.history ? readBaseHistory(resolve(opts.history), { results, driver: rowOf(base).package, repoDir: repo.dir, mergeBase: base }) : null;
-      if (history) {
-        results.gate.fences = { file: basename(opts.history), ...gateFences(history.history) };
-        if (!opts.quiet) stderr.write(`${fencesLine(opts.history, history, results)}\n`);
-      }
-      // A bench that moved beyond the threshold is counted again, both rows, from a heap collected
-      // before the driver loads: a change that is the driver's is there in both.
-      const moved = gateRows(results, { threshold: opts.threshold, ...rows }).filter((r) => r.moved && !r.unsteady).map((r) => r.bench);
-      const collectedJson = moved.length && counterNamed(opts.count).tool ? join(out, `ci-driver-${stamp}-collected.json`) : null;
-      if (collectedJson) {
-        if (!opts.quiet) stderr.write(`${moved.join(', ')} moved beyond ${opts.threshold} %: counted again from a heap collected before the driver loads\n`);
-        await run([...runArguments({ repo: repo.dir, pkg: opts.package, base, head, benches: moved, out, json: collectedJson, count: opts.count }), '--collected-start', ...flags]);
-      }
-      const collected = collectedJson && existsSync(collectedJson) ? JSON.parse(readFileSync(collectedJson, 'utf8')) : null;
-      if (collected) results.gate.collected = { file: basename(collectedJson), benches: countsByBench(collected, rows) };
-      const wallMs = Date.now() - started;
-      writeFileSync(json, serialize(results));
-      const { perOp } = gateCounter(results);
-      const profiles = movedFunctions(results, json, { threshold: opts.threshold, ...rows });
-      const unsettled = unsettledBenches(gateRows(results, { threshold: opts.threshold, ...rows }), { driverSharePct: profiles.driverSharePct, bytesFloorOf: (bench) => countFloorPct(bytesResults?.settings?.count, bench) });
-      const verdict = driverVerdict(results, { threshold: opts.threshold, ...judged, unsettled });
-      stdout.write(`\n${verdict.lines.join('\n').replace(/\*\*/g, '')}\n`);
-      for (const [bench, list] of Object.entries(profiles.functions)) {
-        stdout.write(`${bench}, the functions whose ${perOp} changed most: ${list.map((f) => `${f.name}${functionPlace(f)} ${signedInt(f.deltaPerOp)}`).join(', ')}\n`);
-        if (profiles.driverSharePct[bench] < 50) stdout.write(`  ${NOT_THE_DRIVER} (docs/ci.md#when-a-bench-moves-without-the-drivers-code)\n`);
-      }
-      for (const [bench, figures] of Object.entries(movedColumns(results, { threshold: opts.threshold, ...rows }))) stdout.write(`${bench}, beside it: ${columnsText(figures)}\n`);
-      const accept = { label: opts.acceptLabel, by: opts.acceptedBy || null };
-      const accepted = verdict.regressed && accept.by && !verdict.failed.length;
-      if (accepted) stdout.write(`accepted: ${accept.by} applied the label ${accept.label}: the regression is reported and the gate passes\n`);
-      const summary = opts.summary ?? env.GITHUB_STEP_SUMMARY;
-      if (summary) {
-        const headline = commentHeadline(results, gateRows(results, { threshold: opts.threshold, ...rows }), { verdict, threshold: opts.threshold, accept });
-        appendFileSync(summary, `${[`### mysql-driver-bench: ${perOp}, head against base`, '', headline, '', ...verdict.lines, '', renderResultsMarkdown(results)].join('\n')}\n`);
-        if (!opts.quiet) stderr.write(`the verdict and the report were added to ${resolve(summary)}\n`);
-      }
-      const copied = opts.artifact ? copyArtifact({ out, json, results, dir: resolve(opts.artifact), also: [bytesResults && bytesJson, collected && collectedJson].filter(Boolean) }) : null;
-      const what = ['the results', ...(copied?.profiles ? [`${copied.profiles} rows' profiles`] : []), ...(copied?.replay ? ['the replay sets'] : [])];
-      if (copied && !opts.quiet) stderr.write(`${what.slice(0, -1).join(', ')}${what.length > 1 ? ' and ' : ''}${what.at(-1)} were copied to ${copied.dir}\n`);
-      if (opts.comment) {
-        const artifact = copied && artifactForComment(copied, opts.artifact, env);
-        writeFileSync(opts.comment, renderGateComment(results, { verdict, threshold: opts.threshold, ...rows, wallMs, artifact, profiles, accept, docs: opts.docsUrl }));
-        if (!opts.quiet) stderr.write(`the pull request's comment was written to ${resolve(opts.comment)}\n`);
-      }
-      if (history && keepBaseHistory(resolve(opts.history), { ...history, results, mergeBase: base }) && !opts.quiet) stderr.write(`the merge-base's figures were added to ${resolve(opts.history)}\n`);
-      setExitCode(code === EXIT.OK && ((verdict.regressed && !accepted) || verdict.failed.length) ? EXIT.ROWS_FAILED : code);
+      const counted = await countGate({ ...commits, benches, out, opts, run, stderr });
+      if (!counted.results) return setExitCode(counted.code); // refused or stopped before any row: its one line is said
+      const judged = judgeGate(counted, { ...commits, opts });
+      reportGate({ ...counted, ...judged, out, opts, env, stdout, stderr });
+      if (counted.history && keepBaseHistory(resolve(opts.history), { ...counted.history, results: counted.results, mergeBase: commits.base }) && !opts.quiet) stderr.write(`the merge-base's figures were added to ${resolve(opts.history)}\n`);
+      const failed = (judged.verdict.regressed && !judged.accepted) || judged.verdict.failed.length;
+      setExitCode(counted.code === EXIT.OK && failed ? EXIT.ROWS_FAILED : counted.code);
     });
 }

@@ -34,103 +34,118 @@ export function arrivalGaps(ratePerSec, schedule = 'poisson', random = Math.rand
  * @param {() => number} p.clock ms
  * @param {(atMs: number, fn: () => void) => void} p.wakeAt call fn at (or soon after) clock time atMs; a later call replaces an earlier one
  */
-export function openLoopWindow({ ops, check, gaps, leadMs, measureMs, latencyLimitMs = 0, latencies, lags, clock, wakeAt }) {
-  return new Promise((resolve, reject) => {
+export function openLoopWindow(p) {
+  return new Promise((resolve, reject) => new OpenLoop(p, resolve, reject).pump());
+}
+
+/** One open-loop window's state: its schedule, the arrivals waiting, the free callers and the counts. */
+class OpenLoop {
+  constructor({ ops, check, gaps, leadMs, measureMs, latencyLimitMs = 0, latencies, lags, clock, wakeAt }, resolve, reject) {
+    Object.assign(this, { ops, check, gaps, latencyLimitMs, latencies, lags, clock, wakeAt, resolve, reject });
     const t0 = clock();
-    const measuredFrom = t0 + leadMs;
-    const end = measuredFrom + measureMs;
-    const drainUntil = end + measureMs;
-    const counts = { scheduled: 0, started: 0, completed: 0, skipped: 0, late: 0, behind: 0 };
-    let behindCounted = false;
-    const waiting = []; // intended starts, in order
-    let head = 0;
-    const free = ops.map((_, i) => i);
-    let inFlight = 0;
-    let next = t0;
-    let lastDone = end;
-    let failed = false;
-    let ended = false;
+    this.measuredFrom = t0 + leadMs;
+    this.end = this.measuredFrom + measureMs;
+    this.drainUntil = this.end + measureMs;
+    this.counts = { scheduled: 0, started: 0, completed: 0, skipped: 0, late: 0, behind: 0 };
+    this.behindCounted = false;
+    this.waiting = []; // intended starts, in order
+    this.head = 0;
+    this.free = ops.map((_, i) => i);
+    this.inFlight = 0;
+    this.next = t0;
+    this.lastDone = this.end;
+    this.failed = false;
+    this.ended = false;
+    this.pump = this.pump.bind(this);
+    this.fail = this.fail.bind(this);
+  }
 
-    const fail = (err) => {
-      if (failed) return;
-      failed = true;
-      reject(err);
-    };
-    const finish = () => {
-      if (!ended && inFlight === 0 && head === waiting.length && !failed) {
-        ended = true;
-        resolve({ ...counts, measuredFrom, measuredTo: Math.max(end, lastDone) });
-      }
-    };
+  fail(err) {
+    if (this.failed) return;
+    this.failed = true;
+    this.reject(err);
+  }
 
-    function start(caller, intended) {
-      const measured = intended >= measuredFrom;
-      const startedAt = clock();
+  finish() {
+    if (!this.ended && this.inFlight === 0 && this.head === this.waiting.length && !this.failed) {
+      this.ended = true;
+      this.resolve({ ...this.counts, measuredFrom: this.measuredFrom, measuredTo: Math.max(this.end, this.lastDone) });
+    }
+  }
+
+  /** An operation on `caller`, meant to start at `intended`: its lag, then its latency from that intended start. */
+  start(caller, intended) {
+    const measured = intended >= this.measuredFrom;
+    const startedAt = this.clock();
+    if (measured) {
+      this.counts.started++;
+      this.lags.push((startedAt - intended) * 1000);
+    }
+    this.inFlight++;
+    let promise;
+    try {
+      promise = Promise.resolve(this.ops[caller]());
+    } catch (err) {
+      promise = Promise.reject(err);
+    }
+    promise.then((result) => {
+      const done = this.clock();
+      this.inFlight--;
+      if (this.failed) return;
+      this.check(result);
       if (measured) {
-        counts.started++;
-        lags.push((startedAt - intended) * 1000);
+        this.counts.completed++;
+        this.latencies.push((done - intended) * 1000);
+        if (this.latencyLimitMs > 0 && done - intended > this.latencyLimitMs) this.counts.late++;
+        this.lastDone = done;
       }
-      inFlight++;
-      let promise;
-      try {
-        promise = Promise.resolve(ops[caller]());
-      } catch (err) {
-        promise = Promise.reject(err);
-      }
-      promise.then((result) => {
-        const done = clock();
-        inFlight--;
-        if (failed) return;
-        check(result);
-        if (measured) {
-          counts.completed++;
-          latencies.push((done - intended) * 1000);
-          if (latencyLimitMs > 0 && done - intended > latencyLimitMs) counts.late++;
-          lastDone = done;
-        }
-        free.push(caller);
-        pump();
-      }).catch(fail);
-    }
+      this.free.push(caller);
+      this.pump();
+    }).catch(this.fail);
+  }
 
-    function pump() {
-      if (failed || ended) return;
-      const now = clock();
-      while (next < end && next <= now) {
-        if (next >= measuredFrom) counts.scheduled++;
-        waiting.push(next);
-        next += gaps();
-      }
-      while (head < waiting.length && free.length > 0) {
-        const intended = waiting[head++];
-        if (latencyLimitMs > 0 && clock() - intended > latencyLimitMs) {
-          if (intended >= measuredFrom) counts.skipped++;
-          continue;
-        }
-        start(free.pop(), intended);
-      }
-      if (head > 4096 && head * 2 > waiting.length) {
-        waiting.splice(0, head);
-        head = 0;
-      }
-      if (now < end) {
-        wakeAt(Math.min(next, end), pump);
-        return;
-      }
-      // The window's schedule is over: what still waits is behind it, and starts as callers free,
-      // until another window's length has passed; what is left then could not start: skipped.
-      if (!behindCounted) {
-        behindCounted = true;
-        for (let i = head; i < waiting.length; i++) if (waiting[i] >= measuredFrom) counts.behind++;
-      }
-      if (now >= drainUntil) {
-        for (; head < waiting.length; head++) if (waiting[head] >= measuredFrom) counts.skipped++;
-      } else if (head < waiting.length) {
-        wakeAt(drainUntil, pump);
-      }
-      finish();
+  /** The arrivals due by now queued, waiting ones started on free callers (or skipped past the limit), and the next wake set. */
+  pump() {
+    if (this.failed || this.ended) return;
+    const now = this.clock();
+    while (this.next < this.end && this.next <= now) {
+      if (this.next >= this.measuredFrom) this.counts.scheduled++;
+      this.waiting.push(this.next);
+      this.next += this.gaps();
     }
+    while (this.head < this.waiting.length && this.free.length > 0) {
+      const intended = this.waiting[this.head++];
+      if (this.latencyLimitMs > 0 && this.clock() - intended > this.latencyLimitMs) {
+        if (intended >= this.measuredFrom) this.counts.skipped++;
+        continue;
+      }
+      this.start(this.free.pop(), intended);
+    }
+    if (this.head > 4096 && this.head * 2 > this.waiting.length) {
+      this.waiting.splice(0, this.head);
+      this.head = 0;
+    }
+    if (now < this.end) {
+      this.wakeAt(Math.min(this.next, this.end), this.pump);
+      return;
+    }
+    this.drain(now);
+  }
 
-    pump();
-  });
+  /**
+   * The window's schedule is over: what still waits is behind it, and starts as callers free, until
+   * another window's length has passed; what is left then could not start: skipped.
+   */
+  drain(now) {
+    if (!this.behindCounted) {
+      this.behindCounted = true;
+      for (let i = this.head; i < this.waiting.length; i++) if (this.waiting[i] >= this.measuredFrom) this.counts.behind++;
+    }
+    if (now >= this.drainUntil) {
+      for (; this.head < this.waiting.length; this.head++) if (this.waiting[this.head] >= this.measuredFrom) this.counts.skipped++;
+    } else if (this.head < this.waiting.length) {
+      this.wakeAt(this.drainUntil, this.pump);
+    }
+    this.finish();
+  }
 }

@@ -27,6 +27,42 @@ const MAX_CYCLES = 20;
 const MAX_NESTED_RESOLVES = 64;
 
 /**
+ * The sample's cycle: one call of `opsPerCall` operations, sized as it starts, its span clocked and
+ * its CPU time read. A replayed row's lead-in (a number of operations) runs first in the same cycle,
+ * so that the measured span starts on its last operation's heels: run before benchmark.js started
+ * its cycle, it left benchmark.js's own set-up between the two
+ * (docs/history/2026-11-26-replay-timed.md#2026-11-26-later-morning-windows-sized-side-by-side-warm-ups-by-reply-bytes-issue-33).
+ */
+function sampleCycle(deferred, { windowS, leadOps, ops, check, sized, latencies, watch, state, callTimeoutMs, signal, fail, resolve }) {
+  const sample = () => {
+    state.opsPerCall = sized.sizer.ops(state.led, windowS);
+    state.plannedOpsPerCall ??= state.opsPerCall;
+    // The meter's readings (allocation-meter.js) just outside the span: inside benchmark.js's
+    // clock, a few µs a window, the rest after it.
+    state.meter.start();
+    state.span = { t0: performance.now(), cpu0: ownCpuUs() };
+    runCall({ ops, count: state.opsPerCall, check, latencies, checkEvery: sized.sizer.opsPerCheck, timeEvery: sized.sizer.opsPerTiming(state.led) }).then(() => {
+      state.span.t1 = performance.now();
+      state.meter.end();
+      resolve(deferred); // first: the bookkeeping below would run inside the clock
+      state.opsRun += state.opsPerCall * ops.length;
+      sized.msPerOp = (state.span.t1 - state.span.t0) / state.opsPerCall;
+      sized.sizer = sized.sizer.after(sized.msPerOp); // a short sample's re-run is sized from it
+      watch.progress();
+    }, (err) => fail(deferred, err));
+  };
+  if (!(leadOps > 0)) {
+    sample();
+    return;
+  }
+  leadInByCount({ ops, check, count: leadOps, opsPerCheck: sized.sizer.opsPerCheck, callTimeoutMs, signal }).then((led) => {
+    state.led = led;
+    state.opsRun += led.ops;
+    sample();
+  }, (err) => fail(deferred, err));
+}
+
+/**
  * The benchmark.js run of one window. Its first cycle is the lead-in, which benchmark.js discards
  * (it runs under minTime, and benchmark.js re-runs a cycle that finishes under minTime, keeping only
  * the re-run); its next cycle is the sample: one call of `opsPerCall` operations, sized when it
@@ -80,35 +116,7 @@ function windowBenchmark({ name, windowS, leadSeconds, leadOps = 0, ops, check, 
         if (deferred.benchmark.count - deferred.cycles <= MAX_NESTED_RESOLVES) resolve(deferred);
         else queueMicrotask(() => resolve(deferred));
       } else {
-        const sample = () => {
-          state.opsPerCall = sized.sizer.ops(state.led, windowS);
-          state.plannedOpsPerCall ??= state.opsPerCall;
-          // The meter's readings (allocation-meter.js) just outside the span: inside benchmark.js's
-          // clock, a few µs a window, the rest after it.
-          state.meter.start();
-          state.span = { t0: performance.now(), cpu0: ownCpuUs() };
-          runCall({ ops, count: state.opsPerCall, check, latencies, checkEvery: sized.sizer.opsPerCheck, timeEvery: sized.sizer.opsPerTiming(state.led) }).then(() => {
-            state.span.t1 = performance.now();
-            state.meter.end();
-            resolve(deferred); // first: the bookkeeping below would run inside the clock
-            state.opsRun += state.opsPerCall * ops.length;
-            sized.msPerOp = (state.span.t1 - state.span.t0) / state.opsPerCall;
-            sized.sizer = sized.sizer.after(sized.msPerOp); // a short sample's re-run is sized from it
-            watch.progress();
-          }, (err) => fail(deferred, err));
-        };
-        if (!(leadOps > 0)) {
-          sample();
-          return;
-        }
-        // A replayed row's lead-in (a number of operations) runs in the sample's cycle, and the
-        // measured span starts on its last operation's heels: run before benchmark.js started its
-        // cycle, it left benchmark.js's own set-up between the two (docs/history/2026-11-26-replay-timed.md#2026-11-26-later-morning-windows-sized-side-by-side-warm-ups-by-reply-bytes-issue-33).
-        leadInByCount({ ops, check, count: leadOps, opsPerCheck: sized.sizer.opsPerCheck, callTimeoutMs, signal }).then((led) => {
-          state.led = led;
-          state.opsRun += led.ops;
-          sample();
-        }, (err) => fail(deferred, err));
+        sampleCycle(deferred, { windowS, leadOps, ops, check, sized, latencies, watch, state, callTimeoutMs, signal, fail, resolve });
       }
     },
   });

@@ -9,7 +9,7 @@ import { errorText } from '../../common/redact.js';
 import { unlessAborted } from '../../common/timers.js';
 import { sum } from '../../common/stats.js';
 import { DriverProcessError } from '../processes/driver-handle.js';
-import { ServerLost } from '../../server/session.js';
+import { ServerLost } from '../../common/errors.js';
 import { processCpuUs } from '../processes/proc-cpu.js';
 import { combineClosed } from '../figures/combine.js';
 import { combineWindows } from '../figures/window-fields.js';

@@ -5,7 +5,7 @@
 // Nothing here prints: progress lines go through the `progress` it is given.
 import { EXIT } from '../../common/errors.js';
 import { DriverProcesses } from '../processes/driver-processes.js';
-import { Interrupted, ServerLost } from '../../server/session.js';
+import { Interrupted, ServerLost } from '../../common/errors.js';
 import { runProbes } from './catalogue.js';
 import { startHealthMonitor } from '../host/health.js';
 import { hostLoadBetween, readCpuCounters } from '../host/host-load.js';

@@ -8,7 +8,7 @@ import { mean } from '../../common/stats.js';
 // The seconds a timed --replay run of default lengths aims to take, counted from the harness's own
 // start (so a capture counts too; the report after the last round takes under a second), and the
 // least budget per driver and bench its rounds get however late the run is (three quarters of
-// REPLAY_BUDGET_S, settings.js).
+// REPLAY_BUDGET_S, resolve-run.js).
 export const REPLAY_RUN_TARGET_S = 88;
 export const REPLAY_MIN_BUDGET_S = 2;
 

@@ -3,7 +3,7 @@
 import { errorText } from '../../common/redact.js';
 import { measureBench } from './coordinator.js';
 import { failedRow, naRow } from './rows.js';
-import { ServerLost } from '../../server/session.js';
+import { ServerLost } from '../../common/errors.js';
 import { setUpBench } from '../bench/plan.js';
 import { hostLoadBetween, readCpuCounters } from '../host/host-load.js';
 import { resolveRate } from './rate-passes.js';
