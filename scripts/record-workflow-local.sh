@@ -2,11 +2,13 @@
 # The record workflow's steps (.github/workflows/record.yml) run on this machine on a small range: the
 # plan, each slice counted as a matrix job counts it, the slices joined, the new steps bisected and timed,
 # the newest releases timed side by side, and the page. Only the git branch and Pages are left out.
-#   scripts/record-workflow-local.sh <work dir> [node-mysql2 clone]
-# mysql2 from 3.24.3 (its repository for bisect when given) and mysql from 2.18.0.
+#   scripts/record-workflow-local.sh <work dir> [node-mysql2 clone] [--no-timed]
+# mysql2 from 3.24.3 (its repository for bisect when given) and mysql from 2.18.0; --no-timed leaves
+# the timed parts to a later run of the same script, on a quiet machine.
 set -euo pipefail
 work=${1:?usage: scripts/record-workflow-local.sh <work dir> [node-mysql2 clone]}
 repo=${2:-}
+timed=${3:-}
 bench=(node "$(cd "$(dirname "$0")/.." && pwd)/bin/mysql-driver-bench.js")
 mkdir -p "$work" && cd "$work"
 declare -A FROM=([mysql2]=3.24.3 [mysql]=2.18.0)
@@ -27,6 +29,6 @@ done
 
 echo "== publish"
 "${bench[@]}" record --dir record --no-count --merge slices/*/*.json
-"${bench[@]}" record mysql2 --dir record --from "${FROM[mysql2]}" ${repo:+--repo "mysql2=$repo"}
-"${bench[@]}" record mysql --dir record --from "${FROM[mysql]}" --site site
+"${bench[@]}" record mysql2 --dir record --from "${FROM[mysql2]}" ${repo:+--repo "mysql2=$repo"} $timed
+"${bench[@]}" record mysql --dir record --from "${FROM[mysql]}" --site site $timed
 ls -l record site

@@ -213,7 +213,8 @@ export function mergeRecords(a, b) {
  */
 export function releaseSlices({ missing, before }, slices) {
   if (!missing.length) return [];
-  const size = Math.ceil(missing.length / Math.max(1, slices));
+  // Two releases at least: a slice of one would count again what the next slice starts from.
+  const size = Math.max(2, Math.ceil(missing.length / Math.max(1, slices)));
   const out = [];
   for (let i = 0; i < missing.length; i += size) {
     const part = missing.slice(i, i + size);

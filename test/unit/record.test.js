@@ -218,7 +218,8 @@ test("a matrix's release slices: each starts at the release before it, and their
   assert.deepEqual(releaseSlices({ missing: ['3.0.0', '3.0.1', '3.1.0', '3.1.1', '3.2.0'], before: null }, 2),
     [{ from: '3.0.0', to: '3.1.0', releases: 3 }, { from: '3.1.0', to: '3.2.0', releases: 3 }]);
   assert.deepEqual(releaseSlices({ missing: ['3.24.1'], before: '3.24.0' }, 4), [{ from: '3.24.0', to: '3.24.1', releases: 2 }]);
-  assert.deepEqual(releaseSlices({ missing: [], before: '3.24.0' }, 4), []);
+  assert.deepEqual(releaseSlices({ missing: [], before: '2.18.0' }, 4), []);
+  assert.deepEqual(releaseSlices({ missing: ['2.18.0', '2.18.1'], before: null }, 2), [{ from: '2.18.0', to: '2.18.1', releases: 2 }], 'no slice of one release');
 
   const slice = (versions) => mergeCount(emptyRecord('mysql2'), 'instructions', countRun(versions, perOp));
   const [a, b] = [slice(['3.22.6', '3.23.0', '3.23.1']), slice(['3.23.1', '3.23.2', '3.24.0'])];
