@@ -5,7 +5,7 @@
 // the one before it).
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command } from 'commander';
@@ -262,4 +262,30 @@ test('record --plan: the releases the records lack, as a matrix of slices shared
     { driver: 'mysql2', from: '3.24.0', to: '3.24.2', releases: 3 },
     { driver: 'mariadb', from: '3.0.0', to: '3.0.1', releases: 2 },
   ]);
+});
+
+test('record: a count a signal stopped part-way adds nothing to the record, and nothing runs after it', async () => {
+  const recordDir = join(dir, 'record-stopped');
+  const runs = [];
+  let code = null;
+  let stderr = '';
+  const program = new Command().exitOverride();
+  registerRecord(program, {
+    stdout: { write: () => true }, stderr: { write: (s) => { stderr += s; return true; } },
+    env: { MYSQL_DRIVER_BENCH_CACHE: join(dir, 'cache4') }, setExitCode: (c) => { code = c; },
+    versionsOf: async () => ['3.22.6', '3.23.0', '3.23.1'],
+    run: async (argv) => {
+      runs.push(argv);
+      const at = (flag) => argv[argv.indexOf(flag) + 1];
+      mkdirSync(at('--out'), { recursive: true });
+      // SIGTERM half-way: the run saves what it counted, marked incomplete, and exits 143.
+      writeFileSync(at('--json'), JSON.stringify({ ...countRun(['3.22.6', '3.23.0'], perOp, { what: at('--count') }), complete: false, stoppedBy: 'interrupted by SIGTERM' }));
+      return 143;
+    },
+  });
+  await program.parseAsync(['record', 'mysql2', 'mysql', '--dir', recordDir, '--from', '3.22.6'], { from: 'user' });
+  assert.equal(code, 143);
+  assert.equal(runs.length, 1, 'no bytes count, no timed run, no other driver');
+  assert.match(stderr, /mysql2: the instructions count stopped \(exit 143\): the record is left as it was/);
+  assert.ok(!existsSync(join(recordDir, 'mysql2.json')), 'no record written from a part-way count');
 });

@@ -203,6 +203,11 @@ async function countGate({ repo, tip, head, base, benches, out, opts, run, stder
   const code = await run(rowsOf(opts.count, json));
   if (!existsSync(json)) return { code };
   const results = JSON.parse(readFileSync(json, 'utf8'));
+  // A count a signal or a lost server stopped part-way is not judged: a bench not counted is no verdict.
+  if (results.complete === false) {
+    say(`the count stopped part-way (exit ${code}): nothing is judged; its rows are in ${json}`);
+    return { code };
+  }
   const rowOf = (sha) => results.drivers.find((d) => d.git?.commit === sha);
   const rows = { base: { label: rowOf(base).name, commit: base }, head: { label: rowOf(head).name, commit: head } };
   const judged = { ...rows, tip: { ref: opts.base, commit: tip } };

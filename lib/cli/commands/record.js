@@ -70,8 +70,13 @@ async function countMissing(driver, record, file, { opts, out, flags, benches, r
     const json = join(out, `${driver}-${key}-${first}-${missing.at(-1)}.json`);
     const started = Date.now();
     const runCode = await run([...benches, '--drivers', range, '--baseline', `${driver}@${first}`, '--replay', '--count', counter, '--out', out, '--json', json, ...flags], { stdout: { write: () => true } });
-    if (!existsSync(json)) { say(`${driver}: the ${key} count stopped (exit ${runCode}): the record is left as it was`); return { record, missing, code: runCode || EXIT.UNEXPECTED }; }
-    record = mergeCount(record, key, JSON.parse(readFileSync(json, 'utf8')));
+    const results = existsSync(json) ? JSON.parse(readFileSync(json, 'utf8')) : null;
+    // A run that stopped part-way (a signal, a lost server) adds nothing: its rows are not all counted.
+    if (!results || results.complete === false) {
+      say(`${driver}: the ${key} count stopped (exit ${runCode}): the record is left as it was`);
+      return { record, missing, code: runCode || EXIT.UNEXPECTED };
+    }
+    record = mergeCount(record, key, results);
     writeFileSync(file, serializeRecord(record));
     say(`${driver}: ${key} of ${missing.length + (before ? 1 : 0)} release(s) counted in ${Math.round((Date.now() - started) / 1000)} s; ${file} saved`);
     if (runCode !== EXIT.OK && runCode !== EXIT.ROWS_FAILED) code = runCode;
@@ -84,7 +89,9 @@ async function bisectSteps(driver, record, file, ctx) {
   const steps = stepsToBisect(record, ctx.opts.bisectMin);
   if (steps.length) ctx.say(`${driver}: ${steps.length} step(s) of ${ctx.opts.bisectMin} % or more to bisect in ${ctx.repos[driver]}`);
   for (const s of steps) {
+    if (ctx.stopped()) break;
     const answer = await bisectStep(s, { repo: ctx.repos[driver], driver, ...ctx });
+    if (ctx.stopped()) break;
     record = withCommit(record, stepKey(s.key, s.bench, s.from, s.to), answer);
     writeFileSync(file, serializeRecord(record));
   }
@@ -98,9 +105,10 @@ async function timeSteps(driver, record, file, { out, flags, run, say }) {
   for (const pair of pairs) {
     const json = join(out, `timed-${driver}-${pair.from}-${pair.to}.json`);
     const started = Date.now();
-    await run([...pair.benches, '--drivers', `${driver}@${pair.from},${driver}@${pair.to}`, '--baseline', `${driver}@${pair.from}`, '--replay', '--out', out, '--json', json, ...flags], { stdout: { write: () => true } });
-    if (!existsSync(json)) { say(`${driver}: the timed replay of ${pair.from} → ${pair.to} stopped: left for the next run`); break; }
-    record = withTimed(record, pair, JSON.parse(readFileSync(json, 'utf8')));
+    const code = await run([...pair.benches, '--drivers', `${driver}@${pair.from},${driver}@${pair.to}`, '--baseline', `${driver}@${pair.from}`, '--replay', '--out', out, '--json', json, ...flags], { stdout: { write: () => true } });
+    const results = existsSync(json) ? JSON.parse(readFileSync(json, 'utf8')) : null;
+    if (!results || results.complete === false) { say(`${driver}: the timed replay of ${pair.from} → ${pair.to} stopped (exit ${code}): left for the next run`); return record; }
+    record = withTimed(record, pair, results);
     writeFileSync(file, serializeRecord(record));
     const timed = recordSteps(record).filter((s) => s.from === pair.from && s.to === pair.to && s.key === 'instructions' && s.timed);
     say(`${driver}: ${pair.from} → ${pair.to} timed (${Math.round((Date.now() - started) / 1000)} s): ${timed.map((s) => `${s.bench} ${s.timed.why ?? `${s.timed.opsPerSecPct > 0 ? '+' : ''}${s.timed.opsPerSecPct} % ops/s${s.timed.agrees ? '' : ', not the count\'s way'}`}`).join(', ') || 'no instructions step'}`);
@@ -222,7 +230,14 @@ Example: mysql2's releases from 3.22.0, into record/mysql2.json, then again afte
   $ mysql-driver-bench record mysql2 --from 3.22.0      # counts the new release and the one before it`)
     .addHelpText('after', exitCodesHelp('record'))
     .action(async (drivers, opts) => {
-      const ctx = { ...recordContext(drivers, opts, { env, stderr }), run, versionsOf };
+      // A run a signal stopped stops the record: what it had is saved, nothing after it runs.
+      let signalled = null;
+      const runs = async (argv, over) => {
+        const code = await run(argv, over);
+        if ([EXIT.INTERRUPTED, EXIT.TERMINATED, EXIT.HUNG_UP].includes(code)) signalled ??= code;
+        return code;
+      };
+      const ctx = { ...recordContext(drivers, opts, { env, stderr }), run: runs, versionsOf, stopped: () => signalled };
       if (opts.plan) return stdout.write(`${JSON.stringify(await planSlices(ctx.dir, ctx.names, ctx))}\n`);
       if (opts.merge) mergeInto(ctx.dir, opts.merge, ctx.say);
       let code = EXIT.OK;
@@ -230,13 +245,16 @@ Example: mysql2's releases from 3.22.0, into record/mysql2.json, then again afte
         const { file, record: held } = readRecord(ctx.dir, driver);
         const counted = await countMissing(driver, held, file, ctx);
         if (counted.code !== EXIT.OK) code = counted.code;
+        if (ctx.stopped()) return setExitCode(ctx.stopped());
         if (!existsSync(file)) continue;
         let record = counted.record;
         if (ctx.repos[driver]) record = await bisectSteps(driver, record, file, ctx);
-        if (opts.timed) record = await timeSteps(driver, record, file, ctx);
+        if (opts.timed && !ctx.stopped()) record = await timeSteps(driver, record, file, ctx);
         reportDriver(stdout, driver, record, new Set(counted.missing));
+        if (ctx.stopped()) return setExitCode(ctx.stopped());
       }
       if (opts.count && opts.timed && code === EXIT.OK) await timeLatest(ctx.dir, ctx);
+      if (ctx.stopped()) return setExitCode(ctx.stopped());
       if (opts.site) {
         const records = recordsIn(ctx.dir);
         if (!records.length) throw usageError(`--site: no record in ${ctx.dir}`, 'record a driver first: mysql-driver-bench record mysql2');
