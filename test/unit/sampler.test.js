@@ -110,7 +110,9 @@ test('a latency is the operation\'s own time: a check between two operations is 
   const slow = countAbove(latencies, 8000);
   assert.equal(latencies.length, m.opsRun, 'operations of about 1 ms: one latency per operation');
   assert.ok(checks >= latencies.length / 2 - 1, `${checks} checks of ${latencies.length} operations`);
-  assert.ok(slow < checks / 5, `${slow} latencies over 8 ms, ${checks} checks`);
+  // Were the checks in them, every checked operation's latency would be over 8 ms (slow >= checks);
+  // half that leaves room for a busy host's scheduling delays (this failed at a load of 8 on 2 CPUs).
+  assert.ok(slow < checks / 2, `${slow} latencies over 8 ms, ${checks} checks`);
 });
 
 test('fast operations: about one per ms of operations is timed, the rest counted; a check is in no latency', async () => {
