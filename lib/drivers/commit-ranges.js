@@ -5,6 +5,7 @@
 // history, commit by commit (results/history.js).
 import { usageError } from '../common/errors.js';
 import { fileAt, firstParentPath, gitText, isAncestor, openRepository, productionTree, resolveCommit, subjectOf } from './git.js';
+import { isInstalledPath } from './shipped-files.js';
 
 const RANGE = /^(?:(mysql|mysql2|mariadb)@)?git:([^#]+)#([^#]*[^#.])\.\.([^#.][^#]*)$/;
 const HINT = 'write <driver>@git:<repository>#<from>..<to>, e.g. mysql2@git:../node-mysql2#v3.22.6..v3.23.1';
@@ -18,29 +19,6 @@ export function parseCommitRange(spec) {
   if (!m) throw usageError(`'${spec}' is not a commit range`, HINT);
   const [, pkg, repo, from, to] = m;
   return { package: pkg ?? null, repo, from, to, spec };
-}
-
-// Where a package without `files` keeps what it does not ship.
-const NOT_SHIPPED = /^(?:\.|test\/|tests\/|benchmarks?\/|docs?\/|examples?\/|website\/)/;
-
-/** Pure: a `files` entry as a test of a path: the file itself, a directory's contents, or a glob (`*`, `**`). */
-function filesEntry(entry) {
-  const clean = entry.replace(/^\.\//, '').replace(/\/+$/, '');
-  if (!/[*?]/.test(clean)) return (path) => path === clean || path.startsWith(`${clean}/`);
-  const source = clean.split('/').map((part) => (part === '**' ? '.*' : part.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*').replace(/\?/g, '[^/]'))).join('/');
-  const re = new RegExp(`^${source}(?:/.*)?$`);
-  return (path) => re.test(path);
-}
-
-/**
- * Pure: does a changed path belong to what the package installs and runs? `files`: package.json's
- * `files` (null: everything but dot-files, tests, docs and examples). package.json itself is judged by
- * its dependency tree, not here.
- */
-export function isInstalledPath(path, files) {
-  if (path === 'package.json' || /\.d\.[cm]?ts$|\.md$/i.test(path)) return false;
-  if (!Array.isArray(files)) return !NOT_SHIPPED.test(path);
-  return files.filter((f) => !f.startsWith('!')).some((f) => filesEntry(f)(path));
 }
 
 /** A commit's manifest and production dependency tree (productionTree), or nulls when it has no package.json. */

@@ -11,6 +11,7 @@ import { describeMissing, missingModules } from './checkout-modules.js';
 import { fillIntoPlace } from './cache-entry.js';
 import { isDirectory } from './common.js';
 import { VERSIONED_PACKAGES, defaultCacheDir, npmReason, runNpm } from './versions.js';
+import { isInstalledPath } from './shipped-files.js';
 
 /** The packages a commit may hold: the built-in drivers, each measured with its own adapter. */
 export const GIT_PACKAGES = Object.keys(VERSIONED_PACKAGES);
@@ -148,6 +149,15 @@ function run(command, args, options) {
   });
 }
 
+/** The paths of a commit's tree its package ships (shipped-files.js), with its manifest and lockfile. */
+function shippedPaths(repo, sha) {
+  const manifest = fileAt(repo, sha, 'package.json');
+  let files = null;
+  try { files = JSON.parse(manifest ?? 'null')?.files ?? null; } catch { /* no manifest to read */ }
+  const tree = (gitText(['-C', repo.dir, 'ls-tree', '-r', '--name-only', sha]) ?? '').split('\n').filter(Boolean);
+  return tree.filter((p) => ['package.json', 'package-lock.json', 'npm-shrinkwrap.json'].includes(p) || isInstalledPath(p, files));
+}
+
 /**
  * The commit's files, extracted once into the cache (`git archive`, which reads the repository and
  * writes nothing to it; work-tree attributes such as export-ignore apply as they do to a release
@@ -160,8 +170,18 @@ async function ensureCommitFiles(repo, sha, { cacheDir, reinstall, log }) {
   if (existsSync(done)) return dir;
   log(`extracting commit ${sha.slice(0, SHORT)} of ${repo.dir} into ${dir} (first use)`);
   await fillIntoPlace(dir, async (tmp) => {
-    const r = await run('sh', ['-c', 'git -C "$1" archive --format=tar "$2" | tar -x -C "$3"', 'sh', repo.dir, sha, tmp],
+    const archive = (paths = []) => run('sh', ['-c', 'r=$1 c=$2 d=$3; shift 3; git -C "$r" archive --format=tar "$c" -- "$@" | tar -x -C "$d"', 'sh', repo.dir, sha, tmp, ...paths],
       { env: { ...process.env, GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0' } });
+    let r = await archive();
+    // A clone that lacks a file the package does not ship (a mirror without its largest test data):
+    // what the package ships, its manifest and its lockfile are enough to install and run it.
+    const shipped = r.code !== 0 ? shippedPaths(repo, sha) : [];
+    if (shipped.length) {
+      log(`commit ${sha.slice(0, SHORT)}: ${r.stderr.trim().split('\n')[0]}: extracting the ${shipped.length} files its package ships`);
+      rmSync(tmp, { recursive: true, force: true });
+      mkdirSync(tmp, { recursive: true });
+      r = await archive(shipped);
+    }
     if (r.code !== 0) throw installError(`cannot extract commit ${sha.slice(0, SHORT)} of ${repo.dir}: ${r.stderr.trim().split('\n').pop() || `exit ${r.code}`}`, 'check that git archive works on that repository');
     writeFileSync(join(tmp, '.mdb-commit.json'), JSON.stringify({ repository: repo.dir, commit: sha, extractedAt: new Date().toISOString() }, null, 2) + '\n');
   });

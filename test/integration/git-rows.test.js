@@ -177,3 +177,19 @@ test('the cache is kept to its bound, least recently used first, never an entry 
   assert.deepEqual([oldest, inUse, middle, newest].map(existsSync), [false, true, false, true]);
   assert.deepEqual(pruneGitCache(dir, { maxBytes: 1e9 }).removed, []);
 });
+
+test('a clone that lacks a file its package does not ship (a mirror without its test data): the shipped files are extracted, and the row runs', async () => {
+  const lacking = makeDriverRepo(join(base, 'lacking'));
+  mkdirSync(join(lacking.dir, 'test'), { recursive: true });
+  const sha = lacking.commit('test: a large data file', { 'test/data.sql': `${'x'.repeat(4096)}\n` });
+  // The file's object gone from the repository, as a mirror that left out its largest files has it.
+  const blob = gitIn(lacking.dir, 'rev-parse', `${sha}:test/data.sql`);
+  rmSync(join(lacking.dir, '.git', 'objects', blob.slice(0, 2), blob.slice(2)));
+  assert.throws(() => gitIn(lacking.dir, 'archive', sha), /cannot read|invalid object/);
+  const { tmp, out } = isolatedDirs();
+  const r = await runCli(['do', '--smoke', '--replay', '--count', 'allocations', '--drivers', `mysql2@git:${lacking.dir}#${sha}`, '--out', out], { tmp, env: { MYSQL_DRIVER_BENCH_CACHE: join(base, 'cache-lacking') } });
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stderr, new RegExp(`commit ${sha.slice(0, 7)}: .*: extracting the \\d+ files its package ships`));
+  const extracted = join(base, 'cache-lacking', 'git', 'commits', sha);
+  assert.ok(existsSync(join(extracted, 'lib')) && existsSync(join(extracted, 'package.json')) && !existsSync(join(extracted, 'test')));
+});
