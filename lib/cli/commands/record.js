@@ -181,6 +181,19 @@ function reportDriver(stdout, driver, record, added) {
   }
 }
 
+/** `run` that notes a run a signal stopped: { run, stopped() → its exit code or null }. Such a run stops the record: what it had is saved, nothing after it runs. */
+function signalAware(run) {
+  let signalled = null;
+  return {
+    run: async (argv, over) => {
+      const code = await run(argv, over);
+      if ([EXIT.INTERRUPTED, EXIT.TERMINATED, EXIT.HUNG_UP].includes(code)) signalled ??= code;
+      return code;
+    },
+    stopped: () => signalled,
+  };
+}
+
 /** The drivers asked for, the --repo map, and the directories, checked: a usage error says what is wrong. */
 function recordContext(drivers, opts, { env, stderr }) {
   if (!opts.count && !opts.site && !opts.merge) throw usageError('--no-count counts nothing and --site was not given: there is nothing to do', 'add --site <dir> to build the page from the record');
@@ -230,14 +243,7 @@ Example: mysql2's releases from 3.22.0, into record/mysql2.json, then again afte
   $ mysql-driver-bench record mysql2 --from 3.22.0      # counts the new release and the one before it`)
     .addHelpText('after', exitCodesHelp('record'))
     .action(async (drivers, opts) => {
-      // A run a signal stopped stops the record: what it had is saved, nothing after it runs.
-      let signalled = null;
-      const runs = async (argv, over) => {
-        const code = await run(argv, over);
-        if ([EXIT.INTERRUPTED, EXIT.TERMINATED, EXIT.HUNG_UP].includes(code)) signalled ??= code;
-        return code;
-      };
-      const ctx = { ...recordContext(drivers, opts, { env, stderr }), run: runs, versionsOf, stopped: () => signalled };
+      const ctx = { ...recordContext(drivers, opts, { env, stderr }), ...signalAware(run), versionsOf };
       if (opts.plan) return stdout.write(`${JSON.stringify(await planSlices(ctx.dir, ctx.names, ctx))}\n`);
       if (opts.merge) mergeInto(ctx.dir, opts.merge, ctx.say);
       let code = EXIT.OK;
