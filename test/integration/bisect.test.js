@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { countArguments, countsOf, moreOrFewer } from '../../lib/cli/commands/bisect.js';
 import { movedBenches, nextStep, stepsLeft, verdictOf } from '../../lib/results/bisection.js';
-import { addedQueryWork, gitIn, makeDriverRepo } from '../helpers/driver-repo.js';
+import { addedQueryWork, gitIn, makeBranchedRepo, makeDriverRepo } from '../helpers/driver-repo.js';
 import { isolatedDirs, leftovers, noStackTrace, removeIsolatedDirs, runCli } from '../helpers/cli.js';
 
 const base = mkdtempSync(join(tmpdir(), 'mdb-bisect-test-'));
@@ -102,6 +102,15 @@ test('bad input, one line each, exit 2: a ref that does not exist, refs in the w
   const other = await bisect(['--good', 'v1', '--bad', 'HEAD', '--package', 'mysql']);
   assert.equal(other.code, 2, other.stderr);
   assert.match(other.stderr, /^mysql-driver-bench: error: --good [0-9a-f]{7}: mysql@git:.*: commit [0-9a-f]{7} of .* holds 'mysql2', not mysql — write mysql2@git:/);
+  // A --good a merge brought in: an ancestor of --bad, not on its first-parent line.
+  const merged = makeBranchedRepo(join(base, 'merged'));
+  gitIn(merged.repo.dir, 'checkout', '-q', 'pr');
+  merged.repo.commit('the pull request, again', { 'README.md': 'pr again\n' });
+  gitIn(merged.repo.dir, 'checkout', '-q', 'main');
+  gitIn(merged.repo.dir, 'merge', '-q', '--no-ff', '-X', 'ours', '-m', 'merge the pull request', 'pr');
+  const side = await runCli(['bisect', merged.repo.dir, '--bench', 'do', '--smoke', '--good', merged.head, '--bad', 'main'], { env: { MYSQL_DRIVER_BENCH_CACHE: cache } });
+  assert.equal(side.code, 2, side.stderr);
+  assert.match(side.stderr, /^mysql-driver-bench: error: --good [0-9a-f]{40} \([0-9a-f]{7}\) is an ancestor of --bad main \([0-9a-f]{7}\) but not on its first-parent line: a merge brought it in — bisect walks --bad's first-parent line/);
   for (const r of [none, swapped, same, other]) {
     assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
     assert.ok(noStackTrace(r.stderr));

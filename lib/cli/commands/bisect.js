@@ -77,6 +77,11 @@ function bisectionOf(repoPath, opts) {
       isAncestor(repo, bad, good) ? 'they are in the wrong order: swap them' : 'name two commits of one line of history, the good one older');
   }
   const path = firstParentPath(repo, good, bad);
+  // A --good that a merge brought in (a release tagged on another branch) is not on --bad's line.
+  if (!path.length) {
+    throw usageError(`--good ${opts.good} (${short(good)}) is an ancestor of --bad ${opts.bad} (${short(bad)}) but not on its first-parent line: a merge brought it in`,
+      `bisect walks --bad's first-parent line: name as --good a commit on it (git log --first-parent ${short(bad)})`);
+  }
   const subjects = new Map([[good, subjectOf(repo, good)], ...path.map((c) => [c.commit, c.subject])]);
   return { benches, counter, repo, good, bad, path, subjects };
 }

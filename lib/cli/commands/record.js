@@ -38,15 +38,19 @@ function releaseTag(repo, version) {
 }
 
 /** A step's commit: `bisect` between its two release tags on its bench and counter, { commit, subject } or { why }. */
-async function bisectStep(step, { repo, driver, out, flags, run, say }) {
+async function bisectStep(step, { repo, driver, out, flags, run, say, stderr: shown }) {
   const [good, bad] = [releaseTag(repo, step.from), releaseTag(repo, step.to)];
   if (!good || !bad) return { why: `no tag ${!good ? step.from : step.to} in the repository` };
   const json = join(out, `bisect-${driver}-${step.key}-${step.bench}-${step.from}-${step.to}.json`);
   const started = Date.now();
-  await run(['bisect', repo, '--good', good, '--bad', bad, '--bench', step.bench, '--package', driver, '--count', RECORD_COUNTERS[step.key], '--json', json, '--out', join(out, 'bisect'), ...flags], { stdout: { write: () => true } });
+  let said = '';
+  const stderr = { write: (text) => { said += text; return shown.write(text); } };
+  const code = await run(['bisect', repo, '--good', good, '--bad', bad, '--bench', step.bench, '--package', driver, '--count', RECORD_COUNTERS[step.key], '--json', json, '--out', join(out, 'bisect'), ...flags], { stdout: { write: () => true }, stderr });
   let answer;
   try { answer = JSON.parse(readFileSync(json, 'utf8')).answer; } catch { answer = null; }
-  const found = answer?.found ? { commit: answer.commit, subject: answer.subject } : { why: answer?.why ?? 'the bisection stopped' };
+  // Why a bisection that gave no answer stopped: its one line (mysql-driver-bench: …), else its exit code.
+  const stopped = said.split('\n').find((l) => l.startsWith('mysql-driver-bench: '))?.replace(/^mysql-driver-bench: (error: )?/, '').replace(/ — .*$/, '');
+  const found = answer?.found ? { commit: answer.commit, subject: answer.subject } : { why: answer?.why ?? stopped ?? `the bisection stopped (exit ${code})` };
   say(`${driver}: ${step.bench} ${step.key} ${step.from} → ${step.to}: ${found.commit ? `${found.commit.slice(0, 7)} ${found.subject}` : found.why} (${Math.round((Date.now() - started) / 1000)} s)`);
   return found;
 }
@@ -210,7 +214,7 @@ function recordContext(drivers, opts, { env, stderr }) {
   const dir = resolve(opts.dir);
   mkdirSync(dir, { recursive: true });
   return {
-    opts, names, repos, dir, out: resolve(opts.out ?? join(defaultCacheDir(env), 'record')),
+    opts, names, repos, dir, out: resolve(opts.out ?? join(defaultCacheDir(env), 'record')), stderr,
     say: (line) => { if (!opts.quiet) stderr.write(`${line}\n`); },
     flags: [...(opts.smoke ? ['--smoke'] : []), ...(opts.quiet ? ['--quiet'] : []), ...(opts.debug ? ['--debug'] : [])],
     benches: DESIGN_BENCHES.map((b) => b.name),
