@@ -57,6 +57,44 @@ async function countAll({ benches, primerBenches, drivers, results, stage, signa
 }
 
 /**
+ * The run's stage opened on `stage` (closed by the caller however the run ends): --replay's sets found
+ * or captured, nothing measured reaching a server (a count's primer runs the design benches too, so
+ * their sets are captured with the rest); else the server, its placement and network, and each bench's
+ * preflight (a --sql file the server cannot prepare stops the run before anything is measured).
+ * Returns { benches, primerBenches, learnt: what the settings take from the stage }.
+ */
+async function openRunStage(stage, { plan, benches, drivers, env, log, signals }) {
+  const { replay, count } = plan.settings;
+  if (replay) {
+    const primer = count ? primerOf(benches) : benches;
+    const opened = await openReplayStage(stage, { benches: primer, drivers, flags: plan.connection, cpus: plan.cpus, out: plan.output.out, recapture: plan.recapture, env, log, signals });
+    const measured = new Set(benches.map((b) => b.name));
+    const primerBenches = opened.benches;
+    const learnt = { placement: opened.placement, replay: opened.settings, ...(count ? { count: { primer: primerBenches.map((b) => b.name) } } : {}) };
+    return { benches: primerBenches.filter((b) => measured.has(b.name)), primerBenches, learnt };
+  }
+  // A certificate is made only for a run with a bench that needs TLS.
+  const opened = await openStage(stage, { flags: plan.connection, cpus: plan.cpus, env, network: plan.settings.network, log, signals, tls: benches.some((b) => b.requires?.includes('tls')) });
+  for (const bench of benches) await bench.preflight?.(stage.session.admin, stage.session.context);
+  return { benches, primerBenches: null, learnt: { network: opened.network, placement: opened.placement } };
+}
+
+/** --start-at: the shards of a run on one server start measuring together (set-up done, nothing measured yet). */
+async function waitForStart(plan, { log, signals }) {
+  if (!plan.startAt) return;
+  const wait = Math.max(0, Math.round((plan.startAt - Date.now()) / 1000));
+  log(wait > 0 ? `waiting ${wait} s, until ${new Date(plan.startAt).toISOString()} (--start-at), to start measuring with the other shards` : `--start-at ${new Date(plan.startAt).toISOString()} has passed: measuring now`);
+  await waitUntil(plan.startAt, signals.signal);
+}
+
+/** --from: what differs from the original run (Node, CPU, platform, server, a driver's version), a line each. */
+function sayDifferences(from, results, { stderr, log }) {
+  const differences = describeDifferences(from.results, results, from.file);
+  for (const line of differences) stderr.write(`${line}\n`);
+  if (!differences.length) log(`--from ${from.file}: same Node, CPU, platform, server and harness as the original run`);
+}
+
+/**
  * Rows that failed their check, or a probe that failed, make a finished run exit 1, and so does a row
  * slower than the baseline beyond --threshold (each said in one line); a command may judge again.
  */
@@ -94,48 +132,24 @@ export async function runBenchmark({ benches, opts, env, stdout, stderr, signal,
     const { baseline, drivers } = await chooseDrivers(plan, variant);
     const idle = nothingRunnable(benches, drivers);
     if (idle) throw usageError(idle, 'add a driver that has it, or choose another bench');
-    const { shard, replay, count } = plan.settings;
+    const { shard } = plan.settings;
     if (shard) {
       benches = shardBenches(benches, drivers, baseline.name, shard);
       log(`shard ${shard.index}/${shard.count}: this run measures its share of the cells, and every bench's reference row`);
     }
-    // What the stage finds out, settled into the settings once it is open.
-    let learnt;
-    if (replay) {
-      // --replay: the benches' sets found or captured first; nothing measured reaches a server.
-      // A count's primer runs the design benches too, whatever the run counts: their sets are captured with the rest.
-      const primer = count ? primerOf(benches) : benches;
-      const opened = await openReplayStage(stage, { benches: primer, drivers, flags: plan.connection, cpus: plan.cpus, out: output.out, recapture: plan.recapture, env, log, signals });
-      const measured = new Set(benches.map((b) => b.name));
-      primerBenches = opened.benches;
-      benches = primerBenches.filter((b) => measured.has(b.name));
-      learnt = { placement: opened.placement, replay: opened.settings, ...(count ? { count: { primer: primerBenches.map((b) => b.name) } } : {}) };
-    } else {
-      // A certificate is made only for a run with a bench that needs TLS.
-      const opened = await openStage(stage, { flags: plan.connection, cpus: plan.cpus, env, network: plan.settings.network, log, signals, tls: benches.some((b) => b.requires?.includes('tls')) });
-      // What a bench refuses (a --sql file the server cannot prepare) stops the run before anything is measured.
-      for (const bench of benches) await bench.preflight?.(stage.session.admin, stage.session.context);
-      learnt = { network: opened.network, placement: opened.placement };
-    }
+    const opened = await openRunStage(stage, { plan, benches, drivers, env, log, signals });
+    ({ benches, primerBenches } = opened);
     // A signal while the server started or the sets were captured: stop before measuring (main says so).
     signals.signal.throwIfAborted();
     log(describeBaseline(baseline)); // once the server is up, so a failure to reach it stays one line
-    if (plan.startAt) {
-      // The shards of a run on one server start measuring together (set-up done, nothing measured yet).
-      const wait = Math.max(0, Math.round((plan.startAt - Date.now()) / 1000));
-      log(wait > 0 ? `waiting ${wait} s, until ${new Date(plan.startAt).toISOString()} (--start-at), to start measuring with the other shards` : `--start-at ${new Date(plan.startAt).toISOString()} has passed: measuring now`);
-      await waitUntil(plan.startAt, signals.signal);
-    }
+    await waitForStart(plan, { log, signals });
+    const { learnt } = opened;
     const settings = settleSettings(plan.settings, {
       baseline: baseline.name, ...learnt, ...(plan.startAt ? { startAt: new Date(plan.startAt).toISOString() } : {}), schema: stage.target.database,
     });
     results = startResults({ server: stage.session.serverInfo, drivers, settings, command });
-    if (from) {
-      // Once the server is up (its version is one of them), before anything is measured.
-      const differences = describeDifferences(from.results, results, from.file);
-      for (const line of differences) stderr.write(`${line}\n`);
-      if (!differences.length) log(`--from ${from.file}: same Node, CPU, platform, server and harness as the original run`);
-    }
+    // Once the server is up (its version is one of them), before anything is measured.
+    if (from) sayDifferences(from, results, { stderr, log });
     const levelsProgress = createProgress(stderr, benches.length * concurrencyLevels(settings.concurrency).length * ratePasses(settings.rate), { quiet: output.quiet });
     if (settings.count) {
       exitCode = await countAll({ benches, primerBenches, drivers, results, stage, signals, progress: levelsProgress, log, out: output.out });
