@@ -39,6 +39,7 @@ export function measure(source) {
   const functions = [];
   const stack = []; // { name, line } per open brace; templates push { template: true }
   const commentLines = new Set();
+  const codeLines = new Set(); // lines with code on them: a trailing comment does not make a comment line
   let [i, line, prefix, lastSignificant] = [0, 1, '', ''];
   const regexAllowed = () => /(^|[(,=:[!&|?{};+\-*%<>~^]|\breturn|\btypeof|\bcase)\s*$/.test(lastSignificant.slice(-12));
   while (i < source.length) {
@@ -70,10 +71,12 @@ export function measure(source) {
       }
       prefix += '""';
       lastSignificant = 'x';
+      codeLines.add(line);
       i = j + 1;
       continue;
     }
     if (c === '`' || (c === '}' && stack.at(-1)?.template)) {
+      codeLines.add(line);
       if (c === '}') prefix = `${stack.pop().outer}""`;
       let j = i + 1;
       while (j < source.length && source[j] !== '`' && !(source[j] === '$' && source[j + 1] === '{')) {
@@ -98,11 +101,14 @@ export function measure(source) {
       prefix = `${open?.outer ?? ''}{}`;
     } else if (c === ';') prefix = '';
     else prefix += c;
-    if (!/\s/.test(c)) lastSignificant = (lastSignificant + c).slice(-12);
+    if (!/\s/.test(c)) {
+      lastSignificant = (lastSignificant + c).slice(-12);
+      codeLines.add(line);
+    }
     i++;
   }
   const nonBlank = source.split('\n').filter((l) => l.trim()).length;
-  return { functions, commentLines: commentLines.size, nonBlank };
+  return { functions, commentLines: [...commentLines].filter((l) => !codeLines.has(l)).length, nonBlank };
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
