@@ -40,7 +40,11 @@ function releaseTag(repo, version) {
 /** A step's commit: `bisect` between its two release tags on its bench and counter, { commit, subject } or { why }. */
 async function bisectStep(step, { repo, driver, out, flags, run, say, stderr: shown }) {
   const [good, bad] = [releaseTag(repo, step.from), releaseTag(repo, step.to)];
-  if (!good || !bad) return { why: `no tag ${!good ? step.from : step.to} in the repository` };
+  if (!good || !bad) {
+    const why = `no tag ${!good ? step.from : step.to} in the repository`;
+    say(`${driver}: ${step.bench} ${step.key} ${step.from} → ${step.to}: ${why}`);
+    return { why };
+  }
   const json = join(out, `bisect-${driver}-${step.key}-${step.bench}-${step.from}-${step.to}.json`);
   const started = Date.now();
   let said = '';
