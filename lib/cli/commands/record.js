@@ -136,9 +136,10 @@ async function timeLatest(dir, { out, flags, run, say, benches }) {
   const drivers = Object.keys(RECORD_FROM).sort((a, b) => (a === 'mysql' ? -1 : b === 'mysql' ? 1 : 0)).filter((d) => versions[d]).map((d) => `${d}@${versions[d]}`);
   const json = join(out, `latest-${drivers.join('-')}.json`);
   say(`the newest releases timed side by side against a real server: ${drivers.join(', ')}`);
-  await run([...benches, '--drivers', drivers.join(','), '--baseline', drivers[0], '--json', json, ...flags], { stdout: { write: () => true } });
-  if (!existsSync(json)) { say('the timed run of the newest releases stopped: left for the next run'); return; }
-  writeFileSync(file, `${JSON.stringify(latestTimed(JSON.parse(readFileSync(json, 'utf8')), versions), null, 1)}\n`);
+  const code = await run([...benches, '--drivers', drivers.join(','), '--baseline', drivers[0], '--json', json, ...flags], { stdout: { write: () => true } });
+  const results = existsSync(json) ? JSON.parse(readFileSync(json, 'utf8')) : null;
+  if (!results || results.complete === false) { say(`the timed run of the newest releases stopped (exit ${code}): left for the next run`); return; }
+  writeFileSync(file, `${JSON.stringify(latestTimed(results, versions), null, 1)}\n`);
   say(`${file} saved`);
 }
 
