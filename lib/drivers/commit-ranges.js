@@ -4,7 +4,8 @@
 // production dependency tree. Each is a git row (git.js); the run reports them as a release range's
 // history, commit by commit (results/history.js).
 import { usageError } from '../common/errors.js';
-import { fileAt, firstParentPath, gitText, isAncestor, openRepository, productionTree, resolveCommit, subjectOf } from './git.js';
+import { fileAt, gitText, openRepository, productionTree, resolveCommit } from './git.js';
+import { firstParentPath, isAncestor, subjectOf } from './git-history.js';
 import { isInstalledPath } from './shipped-files.js';
 
 const RANGE = /^(?:(mysql|mysql2|mariadb)@)?git:([^#]+)#([^#]*[^#.])\.\.([^#.][^#]*)$/;

@@ -8,7 +8,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gateCommits, judgedCommits } from '../../lib/cli/commands/ci-driver.js';
-import { mergeBase, openRepository } from '../../lib/drivers/git.js';
+import { openRepository } from '../../lib/drivers/git.js';
+import { mergeBase } from '../../lib/drivers/git-history.js';
 import { EXIT, UserError } from '../../lib/common/errors.js';
 import { gitIn } from '../helpers/driver-repo.js';
 

@@ -7,18 +7,19 @@
 // (unsettled: said, not failed). The verdict and the Markdown report go to stdout and to the job
 // summary ($GITHUB_STEP_SUMMARY); --comment writes the pull request's comment, --artifact copies what a
 // reviewer reads after the run (the results, the bytes' results, kept profiles, replay sets).
-import { accessSync, appendFileSync, constants, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { DESIGN_BENCHES, selectBenches } from '../../../benchs/index.js';
 import { EXIT, usageError } from '../../common/errors.js';
 import { splitList } from '../../common/config.js';
 import { defaultCacheDir } from '../../drivers/versions.js';
-import { GIT_PACKAGES, mergeBase, openRepository, resolveCommit } from '../../drivers/git.js';
-import { renderResultsMarkdown } from '../../reporting/markdown.js';
-import { ACCEPT_LABEL, NOT_THE_DRIVER, TOP_FUNCTIONS, columnsText, commentHeadline, driverSharePct, functionPlace, gateCounter, gateRows, movedColumns, renderGateComment, signedInt, unsettledBenches } from '../../reporting/gate-comment.js';
+import { GIT_PACKAGES, openRepository, resolveCommit } from '../../drivers/git.js';
+import { mergeBase } from '../../drivers/git-history.js';
+import { reportGate } from './ci-driver-report.js';
+import { ACCEPT_LABEL, TOP_FUNCTIONS, driverSharePct, gateCounter, gateRows, unsettledBenches } from '../../reporting/gate-comment.js';
 import { counterNamed, counterNames } from '../../replay/counters/index.js';
 import { runProfileDiffs } from '../../results/profile-diff.js';
-import { checkArtifactDir, copyArtifact } from '../../results/artifact.js';
+import { checkArtifactDir } from '../../results/artifact.js';
 import { serialize } from '../../results/file.js';
 import { countFloorPct } from '../../results/counts.js';
 import { gateFences, keepBaseHistory, readBaseHistory } from '../../results/base-history.js';
@@ -163,16 +164,6 @@ function checkWritableDir(flag, file) {
   }
 }
 
-/**
- * The artifact as the comment names it: the results file's path as `profile` reads it, and in a
- * GitHub Actions run the run it is uploaded from (action.yml names the artifact after its directory).
- */
-function artifactForComment(copied, given, env) {
-  const name = basename(copied.dir);
-  const run = env.GITHUB_RUN_ID && env.GITHUB_REPOSITORY ? { id: env.GITHUB_RUN_ID, repository: env.GITHUB_REPOSITORY } : null;
-  return { name, run, path: join(run ? name : given, basename(copied.results)) };
-}
-
 /** The gate's commits from the command line: the repository, the base's tip, the head and their merge-base (the base row). */
 function gateCommitsOf(opts) {
   const repo = openRepository(`--repo ${opts.repo}`, opts.repo);
@@ -241,33 +232,6 @@ function judgeGate({ results, json, rows, judged, bytes }, { opts }) {
   const verdict = driverVerdict(results, { threshold: opts.threshold, ...judged, unsettled });
   const accept = { label: opts.acceptLabel, by: opts.acceptedBy || null };
   return { profiles, verdict, accept, accepted: Boolean(verdict.regressed && accept.by && !verdict.failed.length) };
-}
-
-/** The gate said: the verdict and the moved functions on stdout, the job summary, the artifact and the pull request's comment. */
-function reportGate({ results, json, rows, bytes, collected, wallMs, profiles, verdict, accept, accepted, out, opts, env, stdout, stderr }) {
-  const say = (line) => { if (!opts.quiet) stderr.write(`${line}\n`); };
-  const { perOp } = gateCounter(results);
-  stdout.write(`\n${verdict.lines.join('\n').replace(/\*\*/g, '')}\n`);
-  for (const [bench, list] of Object.entries(profiles.functions)) {
-    stdout.write(`${bench}, the functions whose ${perOp} changed most: ${list.map((f) => `${f.name}${functionPlace(f)} ${signedInt(f.deltaPerOp)}`).join(', ')}\n`);
-    if (profiles.driverSharePct[bench] < 50) stdout.write(`  ${NOT_THE_DRIVER} (docs/ci.md#when-a-bench-moves-without-the-drivers-code)\n`);
-  }
-  for (const [bench, figures] of Object.entries(movedColumns(results, { threshold: opts.threshold, ...rows }))) stdout.write(`${bench}, beside it: ${columnsText(figures)}\n`);
-  if (accepted) stdout.write(`accepted: ${accept.by} applied the label ${accept.label}: the regression is reported and the gate passes\n`);
-  const summary = opts.summary ?? env.GITHUB_STEP_SUMMARY;
-  if (summary) {
-    const headline = commentHeadline(results, gateRows(results, { threshold: opts.threshold, ...rows }), { verdict, threshold: opts.threshold, accept });
-    appendFileSync(summary, `${[`### mysql-driver-bench: ${perOp}, head against base`, '', headline, '', ...verdict.lines, '', renderResultsMarkdown(results)].join('\n')}\n`);
-    say(`the verdict and the report were added to ${resolve(summary)}`);
-  }
-  const copied = opts.artifact ? copyArtifact({ out, json, results, dir: resolve(opts.artifact), also: [bytes.results && bytes.file, collected.results && collected.file].filter(Boolean) }) : null;
-  const what = ['the results', ...(copied?.profiles ? [`${copied.profiles} rows' profiles`] : []), ...(copied?.replay ? ['the replay sets'] : [])];
-  if (copied) say(`${what.slice(0, -1).join(', ')}${what.length > 1 ? ' and ' : ''}${what.at(-1)} were copied to ${copied.dir}`);
-  if (opts.comment) {
-    const artifact = copied && artifactForComment(copied, opts.artifact, env);
-    writeFileSync(opts.comment, renderGateComment(results, { verdict, threshold: opts.threshold, ...rows, wallMs, artifact, profiles, accept, docs: opts.docsUrl }));
-    say(`the pull request's comment was written to ${resolve(opts.comment)}`);
-  }
 }
 
 export function registerCiDriver(program, { stdout, stderr, env, run, setExitCode }) {
