@@ -14,16 +14,17 @@ import { ratePasses } from './measuring/planning/rate-passes.js';
 import { describeBaseline, resolveBaseline } from './results/baseline.js';
 import { describeRegressions, regressionsAgainstBaseline } from './results/regressions.js';
 import { assertWritableDir, saveResults, startResults } from './results/file.js';
+import { applyDeltas } from './results/deltas.js';
 import { historyStepFunctions } from './results/profile-diff.js';
 import { createProgress } from './reporting/progress.js';
 import { printRun } from './reporting/output.js';
 import { renderRun } from './reporting/sections.js';
-import { closeStage, openStage } from './server/stage.js';
+import { closeStage, dropStage, openStage } from './server/stage.js';
 import { openReplayStage } from './replay/stage.js';
 import { countRun, primerOf } from './replay/count.js';
 import { counterOf } from './replay/counters/index.js';
 import { shardBenches, waitUntil } from './measuring/planning/shards.js';
-import { Interrupted, trapSignals } from './common/errors.js';
+import { trapSignals } from './common/errors.js';
 import { describeDifferences } from './results/repeat.js';
 
 /** The drivers the run measures (a command may add its own rows) and the baseline the Δ column compares against. */
@@ -41,42 +42,40 @@ async function chooseDrivers(plan, variant) {
   return { baseline, drivers: variant.prepareDrivers ? variant.prepareDrivers(loaded) : loaded };
 }
 
-/** --count: every row counted under Valgrind by the run's counter (replay/count.js); an interruption keeps the rows counted so far. */
-async function countAll({ benches, primerBenches, drivers, results, stage, signals, progress, log, out }) {
-  const counter = counterOf(results.settings.count);
-  log(`counting ${counter.noun}: ${counter.counting(results.settings.count)}`);
-  try {
-    await countRun({ counter, benches, primerBenches, drivers, results, context: stage.session.context, target: stage.target, signal: signals.signal, progress, smoke: results.settings.mode === 'smoke', out });
-    return EXIT.OK;
-  } catch (err) {
-    const reason = signals.signal.aborted ? signals.signal.reason : err;
-    if (!(reason instanceof Interrupted)) throw reason;
-    results.stoppedBy = reason.message;
-    return reason.exitCode;
-  }
+/** --count: every row counted under Valgrind by the run's counter (replay/count.js): { benches, complete, stoppedBy, exitCode }. */
+async function countAll({ benches, primerBenches, drivers, settings, startedAt, stage, signals, progress, log, out }) {
+  const counter = counterOf(settings.count);
+  log(`counting ${counter.noun}: ${counter.counting(settings.count)}`);
+  return countRun({ counter, benches, primerBenches, drivers, settings, startedAt, context: stage.session.context, target: stage.target, signal: signals.signal, progress, smoke: settings.mode === 'smoke', out });
 }
 
 /**
- * The run's stage opened on `stage` (closed by the caller however the run ends): --replay's sets found
- * or captured, nothing measured reaching a server (a count's primer runs the design benches too, so
- * their sets are captured with the rest); else the server, its placement and network, and each bench's
- * preflight (a --sql file the server cannot prepare stops the run before anything is measured).
- * Returns { benches, primerBenches, learnt: what the settings take from the stage }.
+ * The run's stage: --replay's sets found or captured, nothing measured reaching a server (a count's
+ * primer runs the design benches too, so their sets are captured with the rest); else the server, its
+ * placement and network, and each bench's preflight (a --sql file the server cannot prepare stops the
+ * run before anything is measured). Returns { stage, benches, primerBenches, learnt: what the settings
+ * take from the stage }; the caller closes the stage however the run ends.
  */
-async function openRunStage(stage, { plan, benches, drivers, env, log, signals }) {
+async function openRunStage({ plan, benches, drivers, env, log, signals }) {
   const { replay, count } = plan.settings;
   if (replay) {
     const primer = count ? primerOf(benches) : benches;
-    const opened = await openReplayStage(stage, { benches: primer, drivers, flags: plan.connection, cpus: plan.cpus, out: plan.output.out, recapture: plan.recapture, env, log, signals });
+    const opened = await openReplayStage({ benches: primer, drivers, flags: plan.connection, cpus: plan.cpus, out: plan.output.out, recapture: plan.recapture, env, log, signals });
     const measured = new Set(benches.map((b) => b.name));
     const primerBenches = opened.benches;
     const learnt = { placement: opened.placement, replay: opened.settings, ...(count ? { count: { primer: primerBenches.map((b) => b.name) } } : {}) };
-    return { benches: primerBenches.filter((b) => measured.has(b.name)), primerBenches, learnt };
+    return { stage: opened.stage, benches: primerBenches.filter((b) => measured.has(b.name)), primerBenches, learnt };
   }
   // A certificate is made only for a run with a bench that needs TLS.
-  const opened = await openStage(stage, { flags: plan.connection, cpus: plan.cpus, env, network: plan.settings.network, log, signals, tls: benches.some((b) => b.requires?.includes('tls')) });
-  for (const bench of benches) await bench.preflight?.(stage.session.admin, stage.session.context);
-  return { benches, primerBenches: null, learnt: { network: opened.network, placement: opened.placement } };
+  const opened = await openStage({ flags: plan.connection, cpus: plan.cpus, env, network: plan.settings.network, log, signals, tls: benches.some((b) => b.requires?.includes('tls')) });
+  const { stage } = opened;
+  try {
+    for (const bench of benches) await bench.preflight?.(stage.session.admin, stage.session.context);
+  } catch (err) {
+    await dropStage(stage);
+    throw err;
+  }
+  return { stage, benches, primerBenches: null, learnt: { network: opened.network, placement: opened.placement } };
 }
 
 /** --start-at: the shards of a run on one server start measuring together (set-up done, nothing measured yet). */
@@ -111,6 +110,49 @@ function exitCodeOf(results, exitCode, { variant, threshold, stderr }) {
 }
 
 /**
+ * The run's results, built once: the header startResults made, what the measuring stage returned (its
+ * benches, probes, health, how it ended), the network as the run found it (with a round-trip time),
+ * the paired Δs, and a counted history's steps with the functions that moved across each.
+ */
+function resultsOf(started, measured, { network, out }) {
+  const { exitCode, probes, ...values } = measured ?? { benches: [] };
+  const settings = network ? settleSettings(started.settings, { network }) : started.settings;
+  const results = applyDeltas({ ...started, ...values, ...probes, settings, finishedAt: new Date().toISOString() });
+  const stepFunctions = results.complete && settings.count ? historyStepFunctions(results, path.join(out, 'results.json')) : null;
+  return stepFunctions ? { ...results, stepFunctions } : results;
+}
+
+/** The run's settings, settled once the stage is open: the plan's, with the baseline and what the stage learnt. */
+const settingsOf = (plan, { learnt, stage }, baseline) => settleSettings(plan.settings, {
+  baseline: baseline.name, ...learnt, ...(plan.startAt ? { startAt: new Date(plan.startAt).toISOString() } : {}), schema: stage.target.database,
+});
+
+/** The benches this run (or its shard) measures; a run where no driver has any of them is refused. */
+function benchesOfRun(plan, benches, { drivers, baseline, log }) {
+  const idle = nothingRunnable(benches, drivers);
+  if (idle) throw usageError(idle, 'add a driver that has it, or choose another bench');
+  const { shard } = plan.settings;
+  if (!shard) return benches;
+  log(`shard ${shard.index}/${shard.count}: this run measures its share of the cells, and every bench's reference row`);
+  return shardBenches(benches, drivers, baseline.name, shard);
+}
+
+/**
+ * The measuring stage: counted (--count) or timed, in the open stage. Returns what it measured
+ * ({ benches, complete, stoppedBy, exitCode, … }); `hold(processes)` is handed the driver processes
+ * as soon as they exist, for the caller to end however the run ends.
+ */
+function measureStage({ plan, opened, drivers, started, signals, progress, log, hold }) {
+  const { settings } = started;
+  const { stage, benches, primerBenches } = opened;
+  if (settings.count) return countAll({ benches, primerBenches, drivers, settings, startedAt: started.startedAt, stage, signals, progress, log, out: plan.output.out });
+  // The benches' context, with their options (ctx.options), for the driver processes and the probes alike.
+  const context = { ...stage.session.context, options: { ...stage.session.context.options, ...plan.benchOptions } };
+  const processes = hold(startDriverProcesses({ target: stage.target, context, placement: stage.placement }));
+  return measureRun({ benches, drivers, settings, wake: plan.wake, context, stage, processes, signals, progress });
+}
+
+/**
  * One run: settings, server, driver processes, the benches, the results file, the report.
  * `variant` lets a command reuse the whole run with its own rows and report (`aa`, `calibrate`):
  * { prepareDrivers(drivers) -> drivers, render(results, { color, latency }) -> text, exitCode(results, code) -> code }.
@@ -119,56 +161,30 @@ function exitCodeOf(results, exitCode, { variant, threshold, stderr }) {
 export async function runBenchmark({ benches, opts, env, stdout, stderr, signal, variant = {}, command, from }) {
   const plan = await resolveRun(opts, benches);
   const { output } = plan;
-  const progress = createProgress(stderr, 0, { quiet: output.quiet });
-  const log = (line) => progress.log(line);
+  const log = createProgress(stderr, 0, { quiet: output.quiet }).log;
   assertWritableDir(output.out);
   const signals = trapSignals(stderr, signal);
-  const stage = {};
-  let processes = null;
-  let results = null;
-  let primerBenches = null;
-  let exitCode = EXIT.OK;
+  let [opened, started, measured, processes, results] = [null, null, null, null, null];
   try {
     const { baseline, drivers } = await chooseDrivers(plan, variant);
-    const idle = nothingRunnable(benches, drivers);
-    if (idle) throw usageError(idle, 'add a driver that has it, or choose another bench');
-    const { shard } = plan.settings;
-    if (shard) {
-      benches = shardBenches(benches, drivers, baseline.name, shard);
-      log(`shard ${shard.index}/${shard.count}: this run measures its share of the cells, and every bench's reference row`);
-    }
-    const opened = await openRunStage(stage, { plan, benches, drivers, env, log, signals });
-    ({ benches, primerBenches } = opened);
+    opened = await openRunStage({ plan, benches: benchesOfRun(plan, benches, { drivers, baseline, log }), drivers, env, log, signals });
     // A signal while the server started or the sets were captured: stop before measuring (main says so).
     signals.signal.throwIfAborted();
     log(describeBaseline(baseline)); // once the server is up, so a failure to reach it stays one line
     await waitForStart(plan, { log, signals });
-    const { learnt } = opened;
-    const settings = settleSettings(plan.settings, {
-      baseline: baseline.name, ...learnt, ...(plan.startAt ? { startAt: new Date(plan.startAt).toISOString() } : {}), schema: stage.target.database,
-    });
-    results = startResults({ server: stage.session.serverInfo, drivers, settings, command });
-    // Once the server is up (its version is one of them), before anything is measured.
-    if (from) sayDifferences(from, results, { stderr, log });
-    const levelsProgress = createProgress(stderr, benches.length * concurrencyLevels(settings.concurrency).length * ratePasses(settings.rate), { quiet: output.quiet });
-    if (settings.count) {
-      exitCode = await countAll({ benches, primerBenches, drivers, results, stage, signals, progress: levelsProgress, log, out: output.out });
-    } else {
-      // The benches' context, with their options (ctx.options), for the driver processes and the probes alike.
-      const context = { ...stage.session.context, options: { ...stage.session.context.options, ...plan.benchOptions } };
-      processes = startDriverProcesses({ target: stage.target, context, placement: stage.placement });
-      exitCode = await measureRun({ benches, drivers, settings, wake: plan.wake, context, results, stage, processes, signals, progress: levelsProgress });
-    }
+    started = startResults({ server: opened.stage.session.serverInfo, drivers, settings: settingsOf(plan, opened, baseline), command });
+    if (from) sayDifferences(from, started, { stderr, log }); // once the server's version is known, before anything is measured
+    const progress = createProgress(stderr, opened.benches.length * concurrencyLevels(started.settings.concurrency).length * ratePasses(started.settings.rate), { quiet: output.quiet });
+    measured = await measureStage({ plan, opened, drivers, started, signals, progress, log, hold: (p) => (processes = p) });
+  } catch (err) {
+    measured = err?.partial ?? measured; // an unforeseen error still saves the rows measured before it
+    throw err;
   } finally {
     await processes?.endAll();
-    // With a round-trip time, the network as the run found it, in the results once.
-    const network = await closeStage(stage, { results, log });
-    if (results && network) results.settings = settleSettings(results.settings, { network });
+    const network = opened ? await closeStage(opened.stage, { benches: measured?.benches, log }) : null;
     signals.dispose();
-    // A counted history's steps, each with the functions that moved across it, from the rows' profiles.
-    const stepFunctions = results?.complete && results.settings?.count ? historyStepFunctions(results, path.join(output.out, 'results.json')) : null;
-    if (stepFunctions) results.stepFunctions = stepFunctions;
+    if (started) results = resultsOf(started, measured, { network, out: output.out });
     if (results) printRun({ results, file: saveResults(results, output), output, stdout, stderr, render: variant.render ?? renderRun });
   }
-  return exitCodeOf(results, exitCode, { variant, threshold: plan.threshold, stderr });
+  return exitCodeOf(results, measured.exitCode, { variant, threshold: plan.threshold, stderr });
 }

@@ -10,6 +10,8 @@ import { DESIGN_BENCHES } from '../../benchs/index.js';
 import { confirmSteps, stepRows } from './confirm-steps.js';
 import { countRow, rowCells } from './count-row.js';
 import { inParallel } from '../common/parallel.js';
+import { EXIT } from '../common/errors.js';
+import { stoppedWith } from '../common/stopped.js';
 
 /**
  * Pure: the benches a count's primer runs: the design benches, then the run's others. What ran before a
@@ -53,54 +55,57 @@ async function nameSteps({ counter, context, target, live, signal, profiles, row
 }
 
 /**
- * Count every bench × driver of a replay run into results.benches (the benches as the replay stage
- * made them: each with its rows' sets), one row's process per CPU at a time; a bench's entry is
- * reported when its rows are done. Rows fail alone; nothing is left running, also on abort. `out`: the
+ * Every bench × driver of a replay run counted (the benches as the replay stage made them: each with
+ * its rows' sets), one row's process per CPU at a time; a bench's entry is reported when its rows are
+ * done. Rows fail alone; nothing is left running, also on abort. `settings`: the run's; `out`: the
  * results' directory, where each row's profile is kept (under profiles/), or null to keep none.
+ * Resolves to { benches, complete, stoppedBy, exitCode } (stopped by a signal with the benches counted
+ * so far); any other error is thrown with them (err.partial).
  */
-export async function countRun({ counter, benches, primerBenches = benches, drivers, results, context, target, signal, progress, smoke = false, out = null }) {
-  // A native counter (no Valgrind tool) dumps no profile.
-  const profiles = out && counter.tool ? { out, startedAt: results.startedAt, recorded: results.settings.count } : null;
+export async function countRun({ counter, benches, primerBenches = benches, drivers, settings, startedAt, context, target, signal, progress, smoke = false, out = null }) {
+  const profiles = out && counter.tool ? { out, startedAt, recorded: settings.count } : null; // a native counter dumps none
   const live = new Set(); // killed when the run ends early (an error); each is also killed if this process exits
+  const counted = [];
   try {
     const entries = benches.map((bench) => ({
       bench,
       entry: { name: bench.name, title: bench.title, sql: bench.sql, note: bench.note ? bench.note(context) : undefined, order: [], results: new Array(drivers.length) },
       left: drivers.length,
     }));
-    let reported = 0;
-    const report = () => {
-      while (reported < entries.length && entries[reported].left === 0) {
-        const { bench, entry } = entries[reported++];
-        results.benches.push(entry);
-        progress?.benchDone?.(bench, entry.results);
-      }
-    };
     const fill = (d) => (k, row) => {
       entries[k].entry.results[d] = row;
       entries[k].left--;
-      report();
+      while (counted.length < entries.length && entries[counted.length].left === 0) {
+        const { bench, entry } = entries[counted.length];
+        counted.push(entry);
+        progress?.benchDone?.(bench, entry.results);
+      }
     };
-    const collectedStart = Boolean(results.settings.count?.collectedStart);
-    const rows = drivers.map((driver, d) => {
-      const primerCells = rowCells({ counter, benches: primerBenches, driver, context, smoke, collectedStart });
-      return { driver, d, primerCells, cells: benches.map((b) => primerCells[primerBenches.indexOf(b)] ?? rowCells({ counter, benches: [b], driver, context, smoke, collectedStart })[0]) };
-    });
+    const rows = rowsOf({ counter, benches, primerBenches, drivers, context, smoke, collectedStart: Boolean(settings.count?.collectedStart) });
     for (const { d, cells } of rows) cells.forEach((c, k) => { if (c.row) fill(d)(k, c.row); });
     const parallel = Math.max(1, Math.min(8, os.availableParallelism(), rows.length));
     await inParallel(rows, parallel, async ({ driver, d, cells, primerCells }) => {
       const started = Date.now();
       await countRow({ counter, driver, cells, primerCells, context, target, live, signal, profiles, done: fill(d) });
-      const counted = cells.filter((c) => c.item).length;
-      if (counted) progress?.log?.(`  counted ${driver.name}: ${counted} bench${counted === 1 ? '' : 'es'} in one process (${Math.round((Date.now() - started) / 1000)} s)`);
+      const n = cells.filter((c) => c.item).length;
+      if (n) progress?.log?.(`  counted ${driver.name}: ${n} bench${n === 1 ? '' : 'es'} in one process (${Math.round((Date.now() - started) / 1000)} s)`);
     }, { signal });
     const again = { counter, context, target, live, signal, rows, entries, parallel, log: (line) => progress?.log?.(line) };
     // A release history's steps, each side counted again (confirm-steps.js); not at --smoke size.
-    if (results.settings.releaseRanges?.length && !smoke) await confirmSteps(entries, { floorOf: floorOf(counter), recountRow: recountRow(again), parallel, signal, log: again.log });
-    if (profiles && !results.settings.count?.profileFlags?.length && onePackage(drivers)) await nameSteps({ ...again, profiles });
-    results.complete = true;
+    if (settings.releaseRanges?.length && !smoke) await confirmSteps(entries, { floorOf: floorOf(counter), recountRow: recountRow(again), parallel, signal, log: again.log });
+    if (profiles && !settings.count?.profileFlags?.length && onePackage(drivers)) await nameSteps({ ...again, profiles });
+    return { benches: counted, complete: true, stoppedBy: null, exitCode: EXIT.OK };
+  } catch (err) {
+    return stoppedWith(err, signal, { benches: counted });
   } finally {
     for (const child of live) child.kill('SIGKILL');
   }
-  return results;
+}
+
+/** Each driver's row: its primer's cells and the run's benches' cells (a bench outside the primer counted in a cell of its own). */
+function rowsOf({ counter, benches, primerBenches, drivers, context, smoke, collectedStart }) {
+  return drivers.map((driver, d) => {
+    const primerCells = rowCells({ counter, benches: primerBenches, driver, context, smoke, collectedStart });
+    return { driver, d, primerCells, cells: benches.map((b) => primerCells[primerBenches.indexOf(b)] ?? rowCells({ counter, benches: [b], driver, context, smoke, collectedStart })[0]) };
+  });
 }

@@ -108,18 +108,18 @@ function replayedBench(bench, entries) {
     probe: undefined,
     note: (ctx) => [bench.note?.(ctx), tableChecks ? 'replay: the recorded OK packets are replayed; the check reads them, not the table' : null].filter(Boolean).join('; ') || undefined,
     plan: (driver, ctx) => naOf.get(driver.name) ?? bench.plan(driver, ctx),
-    // What each row's process replays (a set's path), or why it cannot ({ failed }): coordinator.js hands it to `open`.
+    // What each row's process replays (a set's path), or why it cannot ({ failed }): its process is handed it at `open`.
     replaySets: Object.fromEntries(mine.map((e) => [e.driver.name, e.failed ? { failed: e.failed } : e.found?.file])),
   };
 }
 
 /**
  * Open a replay run's stage: sets found or captured (under `out`/replay, from the server the connection
- * `flags` name), then a stage with no server. Sets stage.session (no admin connection, nothing alive
- * to lose), stage.target (what the drivers' options name; never reached) and stage.placement (`cpus`,
- * the client side only). Returns { benches (as replayed), placement, settings (the sets' record) }.
+ * `flags` name), then a stage with no server: its session (no admin connection, nothing alive to
+ * lose), target (what the drivers' options name; never reached) and placement (`cpus`, the client side
+ * only). Returns { stage, benches (as replayed), placement, settings (the sets' record) }.
  */
-export async function openReplayStage(stage, { benches, drivers, flags, cpus, out, recapture, env, log, signals }) {
+export async function openReplayStage({ benches, drivers, flags, cpus, out, recapture, env, log, signals }) {
   const dir = out;
   const where = serverSource({ flags, env });
   const source = where.embedded ? { embedded: true } : { embedded: false, address: where.address, database: where.database };
@@ -135,20 +135,16 @@ export async function openReplayStage(stage, { benches, drivers, flags, cpus, ou
   const server = entries.find((e) => e.found?.set.server)?.found.set.server ?? { version: 'unknown' };
   const placement = planPlacement(cpus, { embedded: false, pinning: canPin() });
   pin(process.pid, placement.harness);
-  stage.placement = placement;
-  stage.target = { host: '127.0.0.1', port: 3306, user: 'replay', password: '', database: where.database, replay: true };
   const serverInfo = { ...server, replayed: true };
-  stage.session = {
-    admin: null,
-    serverInfo,
-    context: { schema: where.database, server: serverInfo },
-    alive: async () => true,
-    serverPid: null,
-    close: async () => {},
+  const stage = {
+    placement,
+    target: { host: '127.0.0.1', port: 3306, user: 'replay', password: '', database: where.database, replay: true },
+    session: { admin: null, serverInfo, context: { schema: where.database, server: serverInfo }, alive: async () => true, serverPid: null, close: async () => {} },
   };
   const captured = firstOf.size - [...firstOf.values()].filter((e) => e.failed).length;
   log(`replay: ${entries.length - missing.length} replay set(s) reused, ${captured} captured; measuring with no server (${REPLAY_NOTE})`);
   return {
+    stage,
     benches: benches.map((b) => replayedBench(b, entries)),
     placement,
     settings: { sets: entries.length, captured, reused: entries.length - missing.length, captureOps: CAPTURE_OPS, dir: `${dir}/replay`, server: server.version },

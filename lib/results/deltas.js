@@ -22,8 +22,9 @@ export function deltaReference(bench, baseline, driverOrder) {
 }
 
 /**
- * Fill each row's paired Δ against its bench's reference (the baseline, or the first driver that ran
- * the bench), the run's resolution, and each Δ's significance under the one rule (measuring/figures/paired-delta.js).
+ * Each row's paired Δ against its bench's reference (the baseline, or the first driver that ran the
+ * bench) and its significance under the one rule (measuring/figures/paired-delta.js), filled on the
+ * rows; returns the results with the run's resolution (a new object, the argument's top level kept).
  * The run's Δ intervals hold together at 95 %: each is taken at 1 - 0.05 / (the run's number of Δs).
  */
 export function applyDeltas(results) {
@@ -63,10 +64,10 @@ export function applyDeltas(results) {
     // window's p99 rests on a handful of operations).
     if (bench.rate) row.deltaP99Pct = row.latency?.p99 > 0 && ref.latency?.p99 > 0 ? round1((ref.latency.p99 / row.latency.p99 - 1) * 100) : null;
   }
-  results.resolution = pairedResolution(paired.map(([, d]) => d), { level, comparisons: compared.length });
-  for (const [row, d] of paired) row.deltaSignificant = pairedSignificant(d, results.resolution?.pct);
-  for (const [row, ref, bench] of compared) row.deltaDrift = driftOf(roundsOf(row, bench), roundsOf(ref, bench), level, results.resolution?.pct);
-  return results;
+  const resolution = pairedResolution(paired.map(([, d]) => d), { level, comparisons: compared.length });
+  for (const [row, d] of paired) row.deltaSignificant = pairedSignificant(d, resolution?.pct);
+  for (const [row, ref, bench] of compared) row.deltaDrift = driftOf(roundsOf(row, bench), roundsOf(ref, bench), level, resolution?.pct);
+  return { ...results, resolution };
 }
 
 /**
@@ -92,8 +93,7 @@ function applyCountDeltas(compared, results) {
     row.deltaCI = [row.deltaPct - floor, row.deltaPct + floor];
     row.deltaSignificant = Math.abs(row.deltaPct) > floor && !row.count?.unsteady && !ref.count?.unsteady;
   }
-  results.resolution = null;
-  return results;
+  return { ...results, resolution: null };
 }
 
 /**

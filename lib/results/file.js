@@ -5,7 +5,6 @@ import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { usageError } from '../common/errors.js';
 import { redact } from '../common/redact.js';
-import { applyDeltas } from './deltas.js';
 import { readCountDeltas, readCountRows } from './counts.js';
 import { describeRuntime } from '../drivers/runtimes.js';
 import { harnessCode } from '../common/harness.js';
@@ -19,10 +18,7 @@ import { harnessCode } from '../common/harness.js';
 export const SCHEMA_VERSION = 4;
 export const READABLE_SCHEMAS = [1, 2, 3, 4];
 
-/**
- * The machine, Node and harness a run ran on. The host's name only with `host` (a --shard run, whose
- * file merge names it in): a results file is made to be shared, and need not give it away (docs/results.md).
- */
+/** The host's name only with `host` (a --shard run's, for merge): a results file is made to be shared. */
 export function describeEnvironment({ host = false } = {}) {
   const cpuList = cpus();
   return {
@@ -55,7 +51,6 @@ export function createResults({ startedAt = new Date(), env, server, drivers, se
   };
 }
 
-/** A run's results object before its first bench: this machine, the server, the drivers and the settings. */
 export function startResults({ server, drivers, settings, command }) {
   return createResults({
     command,
@@ -107,24 +102,17 @@ export function writeResults(dir, results, file = join(dir, resultsFileName(resu
   return resolve(file);
 }
 
-/** The run's end: its finishing time and paired Δs, then the file in --out (and --json's file). Returns the saved path. */
+/** A run's finished results saved in --out (and --json's file). Returns the saved path. */
 export function saveResults(results, { out, json }) {
-  results.finishedAt = new Date().toISOString();
-  applyDeltas(results);
   const file = writeResults(out, results);
   if (typeof json === 'string' && json !== '-') writeResults(out, results, json);
   return file;
 }
 
-// The results file's published JSON Schema (docs/results.schema.json), compiled on the first read.
 const SCHEMA_FILE = new URL('../../docs/results.schema.json', import.meta.url);
 let validate = null;
 
-/**
- * The schema's validator (ajv, draft 2020-12): loaded and compiled once, when a results file is first
- * read (a run, which only writes results, never loads it). All errors are collected so that the tool
- * and version fields are judged first, whatever else is wrong.
- */
+/** Compiled once, when a file is first read; all errors collected, so the tool and version are judged first. */
 export function resultsValidator() {
   if (!validate) {
     const { default: Ajv2020 } = createRequire(import.meta.url)('ajv/dist/2020.js');
@@ -134,7 +122,6 @@ export function resultsValidator() {
   return validate;
 }
 
-/** An ajv error as one line: the offending field's path (its instance path) and what is wrong with it. */
 function describeError(err) {
   const missing = err.keyword === 'required' ? err.params.missingProperty : null;
   const path = missing ? `${err.instancePath}/${missing}` : err.instancePath;
@@ -143,11 +130,7 @@ function describeError(err) {
   return `${path || '(the top level)'} ${missing ? 'is missing' : `${err.message}${allowed}`}`;
 }
 
-/**
- * The schema's verdict on parsed results, as one line, or null when they are valid. A file that is
- * not ours (no tool field, or another's) and one of a version this code does not read say so; else
- * the first offending field is named.
- */
+/** One line, or null when valid: a file not ours, a version not read here, else the first offending field. */
 export function resultsProblem(data, file = 'results') {
   const check = resultsValidator();
   if (check(data)) return null;
@@ -162,10 +145,7 @@ export function resultsProblem(data, file = 'results') {
   return `'${file}' is not a valid results file (docs/results.schema.json): ${describeError(errors[0])}`;
 }
 
-/**
- * A results file, parsed and validated against docs/results.schema.json, older counted rows and their
- * Δs read as today's (readCountRows, readCountDeltas); anything else is a usage error (exit 2) in one line.
- */
+/** Parsed and validated, older counted rows and Δs read as today's; anything else a one-line usage error. */
 export function readResults(file) {
   let data;
   try {

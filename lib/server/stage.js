@@ -99,17 +99,28 @@ async function probeAfter(stage, network) {
 
 /**
  * Open the stage: the server (named by the connection `flags`), placement `cpus`, and the proxy (or
- * the driver processes' hold) when the run asks for a round-trip time. Every part opened is set on
- * `stage` as soon as it is (session, target: where the drivers connect, placement, proxy), so
- * closeStage(stage) cleans up after a failure too. Returns what the stage measured for the settings:
- * { placement, network } (network: `network` with the proxy's place and the hold's tuning).
+ * the driver processes' hold) when the run asks for a round-trip time. Returns { stage (session,
+ * target: where the drivers connect, placement, proxy), placement, network (`network` with the proxy's
+ * place and the hold's tuning) }. A failure part-way closes what was opened before it is thrown.
  */
-export async function openStage(stage, { flags, cpus, env, network, log, signals, tls = false }) {
-  stage.session = await openServer({ flags, env, log, abort: signals.abort, signal: signals.signal, tls });
-  stage.target = stage.session.target;
-  stage.placement = placeServer(stage.session, { cpus, log });
-  if (network.rttMs > 0) stage.target = network.via === 'proxy' ? await openProxy(stage, { network, log }) : await holdInDriverProcesses(stage, { network, log });
-  return { placement: stage.placement, network: stage.network ?? network };
+export async function openStage({ flags, cpus, env, network, log, signals, tls = false }) {
+  const stage = {};
+  try {
+    stage.session = await openServer({ flags, env, log, abort: signals.abort, signal: signals.signal, tls });
+    stage.target = stage.session.target;
+    stage.placement = placeServer(stage.session, { cpus, log });
+    if (network.rttMs > 0) stage.target = network.via === 'proxy' ? await openProxy(stage, { network, log }) : await holdInDriverProcesses(stage, { network, log });
+    return { stage, placement: stage.placement, network: stage.network ?? network };
+  } catch (err) {
+    await dropStage(stage);
+    throw err;
+  }
+}
+
+/** Close a stage that failed before its run measured anything: nothing to report. */
+export async function dropStage(stage) {
+  await stage.proxy?.stop().catch(() => {});
+  await stage.session?.close().catch(() => {});
 }
 
 /**
@@ -117,13 +128,13 @@ export async function openStage(stage, { flags, cpus, env, network, log, signals
  * the tuning, what the client sees added now (at the hold the run used) and what the proxy held;
  * null otherwise.
  */
-export async function closeStage(stage, { results, log }) {
+export async function closeStage(stage, { benches, log }) {
   let network = null;
   if (stage.proxy || (stage.direct && stage.network)) {
     const held = stage.proxy ? summarizeAddedDelay(await stage.proxy.report()) : {};
     const after = await probeAfter(stage, { ...stage.network, ...held });
     network = { ...stage.network, ...held, ...(after ? { calibration: { ...stage.network.calibration, after } } : {}) };
-    const lines = stage.proxy ? [describeAddedDelay(network)] : [describeHeld(network), ...describeRowHolds(results)];
+    const lines = stage.proxy ? [describeAddedDelay(network)] : [describeHeld(network), ...describeRowHolds({ benches })];
     for (const line of lines) log(line);
     await stage.proxy?.stop();
   }

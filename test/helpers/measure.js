@@ -1,7 +1,7 @@
 // Runs benches through the real machinery (one process per driver, interleaved windows) against a
 // test's embedded server, and ends the driver processes afterwards.
 import { DriverProcesses } from '../../lib/measuring/processes/driver-processes.js';
-import { measureBenches } from '../../lib/measuring/planning/runner.js';
+import { measureLoop } from '../../lib/measuring/planning/loop.js';
 import { createResults } from '../../lib/results/file.js';
 import { applyDeltas } from '../../lib/results/deltas.js';
 
@@ -18,7 +18,8 @@ export async function measureWith({ benches, drivers, target, admin, context, se
   const pids = new Set();
   const tracking = { get: async (d, copy) => { const h = await processes.get(d, copy); pids.add(h.pid); return h; } };
   try {
-    await measureBenches({ benches, drivers, processes: tracking, admin, context, settings: s, level: s.concurrency, windowS: s.windowS ?? s.time, results, signal, serverPid, serverAlive: async () => true });
+    const loopSettings = { ...s, time: (s.windowS ?? s.time) * s.rounds };
+    for await (const entry of measureLoop({ benches, drivers, processes: tracking, admin, context, settings: loopSettings, signal, serverPid, serverAlive: async () => true })) results.benches.push(entry);
   } finally {
     await processes.endAll();
   }

@@ -89,7 +89,7 @@ test('its option, probe and section: resolved with the run, probed once, rendere
     { driver: 'a', protocol: 'text', ok: true, status: 'ok', opsPerSec: 1000 + n, rme: 1, samples: 2, latency: { p50: 1, p99: 2 } },
     { driver: 'b', protocol: 'n/a', ok: false, status: 'n/a', error: 'not supported by driver: test' },
   ] });
-  await runProbes([fixture], results, { drivers: [{ name: 'a' }, { name: 'b' }], admin: null, target: null, context, settings: results.settings });
+  Object.assign(results, await runProbes([fixture], { drivers: [{ name: 'a' }, { name: 'b' }], admin: null, target: null, context, settings: results.settings }));
   assert.deepEqual(results.echo, { value: 3, drivers: [{ driver: 'a', status: 'ok' }, { driver: 'b', status: 'ok' }] });
 
   const sections = renderSections(results, [...BENCHES, fixture]);
@@ -106,13 +106,11 @@ test('its option, probe and section: resolved with the run, probed once, rendere
 
 test('a failing probe is recorded, not thrown; an abort is thrown', async () => {
   const failing = { ...fixture, probe: { ...fixture.probe, run: async () => { throw new Error('no luck'); } } };
-  const results = { settings: {}, benches: [] };
-  await runProbes([failing], results, { drivers: [], context: {} });
-  assert.deepEqual(results.echo, { error: 'no luck' });
+  assert.deepEqual(await runProbes([failing], { drivers: [], context: {} }), { echo: { error: 'no luck' } });
 
   const controller = new AbortController();
   controller.abort(new Error('interrupted'));
   const aborting = { ...fixture, probe: { ...fixture.probe, run: async ({ signal }) => signal.throwIfAborted() } };
-  await assert.rejects(runProbes([aborting], { settings: {}, benches: [] }, { drivers: [], context: {}, signal: controller.signal }),
+  await assert.rejects(runProbes([aborting], { drivers: [], context: {}, signal: controller.signal }),
     /interrupted/);
 });

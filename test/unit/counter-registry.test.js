@@ -3,6 +3,7 @@
 // with no other file changed. No server, no Valgrind.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { applyDeltas } from '../../lib/results/deltas.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -63,7 +64,7 @@ function savedRun(perOp, name) {
     settings: { mode: 'default', concurrency: 1, baseline: 'mysql2', replay: { figure: 'widgets', reused: 2, captured: 0 }, count: countSettings(counterNamed('widgets')) },
     benches: [{ name: 'do', title: 'DO 1', sql: 'DO 1', order: [], results: Object.entries(perOp).map(([driver, n]) => row(driver, n)) }],
   };
-  return saveResults(results, { out: dir, json: join(dir, name) }) && join(dir, name);
+  return saveResults(applyDeltas({ ...results, finishedAt: new Date().toISOString() }), { out: dir, json: join(dir, name) }) && join(dir, name);
 }
 
 test('a counter registered by a test reaches the table, the JSON (valid by the schema), report and compare', async () => {

@@ -1,11 +1,10 @@
 // The measuring loop's order and clean-up, through the fake driver processes (test/helpers/fake-driver.js):
-// the rounds of a bench (coordinator.js measureBench), the benches of a pass (runner.js
-// measureBenches) and the run's levels and rate passes (measure-run.js measureRun). No driver, no
-// server, no timing: every figure comes from the test.
+// the rounds of a bench (bench.js, through one-bench.js), the benches of a pass and the run's levels and
+// rate passes (loop.js measureLoop, measure-run.js measureRun). No driver, no server, no timing.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { measureBench } from '../../lib/measuring/planning/coordinator.js';
-import { measureBenches } from '../../lib/measuring/planning/runner.js';
+import { measureBench } from '../helpers/one-bench.js';
+import { measureLoop } from '../../lib/measuring/planning/loop.js';
 import { measureRun } from '../../lib/measuring/planning/measure-run.js';
 import { MIN_ROUNDS, PRECISION_BATCH } from '../../lib/measuring/planning/schedule.js';
 import { DriverProcessError } from '../../lib/measuring/processes/driver-handle.js';
@@ -115,10 +114,11 @@ test('the benches of a pass run one after another; a bench whose set-up fails ha
   const { processes, log } = fakeDriverProcesses({ figures: steady });
   const benches = [benchNamed('a'), benchNamed('broken', { setup: async () => { throw new Error('no table'); } }), benchNamed('c')];
   const done = [];
-  const results = await measureBenches({
-    benches, drivers: DRIVERS, processes, admin: null, context: {}, settings: SETTINGS, level: 1, windowS: 0.01,
-    results: { benches: [] }, progress: { benchDone: (b, rows) => done.push([b.name, rows.map((r) => r.status).join()]) }, serverAlive: async () => true,
-  });
+  const results = { benches: [] };
+  for await (const entry of measureLoop({
+    benches, drivers: DRIVERS, processes, admin: null, context: {}, settings: { ...SETTINGS, concurrency: 1, time: 0.12 },
+    progress: { benchDone: (b, rows) => done.push([b.name, rows.map((r) => r.status).join()]) }, serverAlive: async () => true,
+  })) results.benches.push(entry);
   assert.deepEqual(done, [['a', 'ok,ok,ok'], ['broken', 'failed,failed,failed'], ['c', 'ok,ok,ok']]);
   assert.match(results.benches[1].results[0].error, /bench setup failed: no table/);
   assert.deepEqual(results.benches.map((e) => e.order.length), [12, 0, 12]);
@@ -146,7 +146,7 @@ function runArgs(processes, settings, { benches = [benchNamed('a'), benchNamed('
     lines,
     args: {
       benches, drivers: DRIVERS.slice(0, 2), settings: { ...SETTINGS, time: 0.12, wake: 'none', jit: 'background', concurrency: 1, ...settings },
-      wake: { mode: 'none', spinners: 0 }, context: {}, results: { benches: [] },
+      wake: { mode: 'none', spinners: 0 }, context: {},
       stage: { session: { admin: null, alive: async () => true }, target: {}, placement: { mode: 'none' } },
       processes, signals: { signal }, progress: { round: () => {}, benchDone: () => {}, log: (l) => lines.push(l) },
     },
@@ -157,9 +157,9 @@ test('a run measures for each level, for each rate pass, each bench; a share of 
   const { processes, log } = fakeDriverProcesses({ figures: steady });
   const rate = { rates: [{ pctOfMax: 50 }], schedule: 'uniform', latencyLimitMs: null, seed: 1 };
   const { args, lines } = runArgs(processes, { concurrency: [1, 4], rate });
-  assert.equal(await measureRunHeld(args), EXIT.OK);
+  const results = await measureRunHeld(args);
+  assert.equal(results.exitCode, EXIT.OK);
   assert.match(lines[0], /^measuring 2 bench\(es\) × 2 driver\(s\), each driver in a process of its own: 12 rounds/);
-  const { results } = args;
   assert.equal(results.complete, true);
   assert.deepEqual(results.benches.map((e) => `${e.name}@${e.concurrency}${e.rate ? ` ${e.rate.askedPerSec}/s` : ''}`),
     ['a@1', 'b@1', 'a@1 500/s', 'b@1 500/s', 'a@4', 'b@4', 'a@4 500/s', 'b@4 500/s']);
@@ -180,17 +180,21 @@ test('an interrupted run keeps the benches it finished, drops the one it was in,
   };
   const { processes } = fakeDriverProcesses({ figures });
   const { args } = runArgs(processes, {}, { signal: controller.signal });
-  assert.equal(await measureRunHeld(args), new Interrupted('SIGINT').exitCode);
-  assert.equal(args.results.stoppedBy, 'interrupted by SIGINT');
-  assert.notEqual(args.results.complete, true);
-  assert.deepEqual(args.results.benches.map((e) => e.name), ['a']);
-  assert.ok(args.results.health, 'the health over the run is recorded however it ends');
+  const results = await measureRunHeld(args);
+  assert.equal(results.exitCode, new Interrupted('SIGINT').exitCode);
+  assert.equal(results.stoppedBy, 'interrupted by SIGINT');
+  assert.equal(results.complete, false);
+  assert.deepEqual(results.benches.map((e) => e.name), ['a']);
+  assert.ok(results.health, 'the health over the run is recorded however it ends');
 });
 
 test('an error that is neither an interruption nor a lost server is thrown from the run; a bench\'s own tables that throw are one error line', async () => {
   const { processes } = fakeDriverProcesses({ figures: steady });
   const benches = [benchNamed('a', { tables: () => { throw new Error('no column x'); } }), benchNamed('b', { plan: () => { throw new Error('a bug in the plan'); } })];
   const { args } = runArgs(processes, {}, { benches });
-  await assert.rejects(measureRunHeld(args), /a bug in the plan/);
-  assert.deepEqual(args.results.benches[0].tables[0].rows, [['could not make this bench\'s tables: no column x']]);
+  const thrown = await measureRunHeld(args).catch((err) => err);
+  assert.match(thrown.message, /a bug in the plan/);
+  // It carries what the run measured before it, for the results file.
+  assert.deepEqual(thrown.partial.benches.map((e) => e.name), ['a']);
+  assert.deepEqual(thrown.partial.benches[0].tables[0].rows, [['could not make this bench\'s tables: no column x']]);
 });

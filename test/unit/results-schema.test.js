@@ -105,7 +105,7 @@ test("a timed run's results, made by the code's own builders, pass the schema af
   results.health = { ...memory, threadsConnectedBefore: 1, threadsConnectedAfter: 1, timeline };
   results.host = hostLoadBetween(readCpuCounters(), readCpuCounters());
   results.complete = true;
-  const file = saveResults(results, { out: dir });
+  const file = saveResults(applyDeltas({ ...results, finishedAt: new Date().toISOString() }), { out: dir });
   assert.deepEqual(errorsOf(JSON.parse(readFileSync(file, 'utf8'))), []);
   const read = readResults(file);
   assert.equal(read.benches[0].deltaReference, 'mysql');
@@ -135,7 +135,7 @@ test("a --count instructions run's results pass the schema, its rows carrying co
   const counted = (driver, perOp) => ({ driver, protocol: 'text', ok: true, status: 'ok', error: null, count: { what: 'instructions', perOp, ops: 3 * 16384, warmup: 131072, windows: [perOp * 16384, perOp * 16384 + 900, perOp * 16384 - 400], spreadPct: 0.003 } });
   results.benches.push({ name: 'do', title: benches[0].title, sql: benches[0].sql, order: [], results: [counted('mysql2', 25590), counted('mariadb', 24100)] });
   results.complete = true;
-  const file = saveResults(results, { out: dir });
+  const file = saveResults(applyDeltas({ ...results, finishedAt: new Date().toISOString() }), { out: dir });
   const read = readResults(file);
   assert.equal(read.resolution, null);
   assert.equal(read.benches[0].results[1].deltaSignificant, true);

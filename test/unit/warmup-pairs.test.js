@@ -3,7 +3,7 @@
 // fake driver processes; no driver, no server.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { measureBench } from '../../lib/measuring/planning/coordinator.js';
+import { measureBench } from '../helpers/one-bench.js';
 import { fakeDriverProcesses } from '../helpers/fake-driver.js';
 
 /** The fake driver processes (test/helpers/fake-driver.js): `msPerOp(process, index)` paces their windows. */

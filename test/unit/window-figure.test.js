@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WINDOW_FIELDS, combineWindows, windowFigure } from '../../lib/measuring/figures/window-fields.js';
 import { summarizeWindows } from '../../lib/measuring/figures/row-figures.js';
-import { measureBench } from '../../lib/measuring/planning/coordinator.js';
+import { measureBench } from '../helpers/one-bench.js';
 import { DriverHandle } from '../../lib/measuring/processes/driver-handle.js';
 import { fakeDriverProcesses } from '../helpers/fake-driver.js';
 

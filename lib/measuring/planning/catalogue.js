@@ -21,19 +21,21 @@ export function probesOf(benches, registry = BENCHES) {
 const isAbort = (err, signal) => signal?.aborted || err?.name === 'AbortError';
 
 /**
- * Each probe of the run's benches, its figures (or its error) saved as results[probe.key]. A probe's
- * failure is recorded, not thrown; an abort (Ctrl-C, server lost) is.
+ * Each probe of the run's benches: { [probe.key]: its figures, or { error } }. A probe's failure is
+ * recorded, not thrown; an abort (Ctrl-C, server lost) is.
  */
-export async function runProbes(benches, results, probeContext) {
+export async function runProbes(benches, probeContext) {
   const { signal } = probeContext;
+  const probes = {};
   for (const probe of probesOf(benches)) {
     try {
-      results[probe.key] = await probe.run(probeContext);
+      probes[probe.key] = await probe.run(probeContext);
     } catch (err) {
       if (isAbort(err, signal)) throw signal?.reason ?? err;
-      results[probe.key] = { error: err?.message ?? String(err) };
+      probes[probe.key] = { error: err?.message ?? String(err) };
     }
   }
+  return probes;
 }
 
 /** Did a probe fail (its error, or a failed figure by its own `failed`)? n/a is not a failure. */

@@ -1,20 +1,16 @@
-// The measuring step of one run, as one loop in the run's nouns (docs/glossary.md): for each level,
-// for each rate, for each bench (runner.js measureBenches), for each round (coordinator.js
-// measureBench), each cell one window; then the benches' probes (catalogue.js). Also the driver
-// processes, the harness's own health over the run, and the wake mode, on while it measures.
-// Nothing here prints: progress lines go through the `progress` it is given.
+// The measuring stage of one run: the driver processes, the loop (loop.js) with the wake mode on, the
+// benches' probes, and the harness's own health over it, returned as values. Nothing here prints:
+// progress lines go through the `progress` it is given.
 import { EXIT } from '../../common/errors.js';
 import { DriverProcesses } from '../processes/driver-processes.js';
-import { Interrupted, ServerLost } from '../../common/errors.js';
 import { runProbes } from './catalogue.js';
 import { startHealthMonitor } from '../host/health.js';
 import { hostLoadBetween, readCpuCounters } from '../host/host-load.js';
 import { describePlacement, pinMainThread, pinThreads } from '../../common/placement.js';
-import { measureBenches } from './runner.js';
+import { measureLoop } from './loop.js';
+import { stoppedWith } from '../../common/stopped.js';
 import { sleep } from '../../common/timers.js';
 import { withWake } from '../host/wake.js';
-import { concurrencyLevels } from './scaling.js';
-import { passRates } from './rate-passes.js';
 import { PRECISION_BATCH } from './schedule.js';
 import { describeWindowLength } from '../figures/row-figures.js';
 
@@ -50,35 +46,13 @@ async function watchHealth(admin) {
   return {
     memory,
     threadsConnected,
-    // Recorded when the levels end, also when they are interrupted, so partial results keep their memory timeline.
-    record(results, extra) {
+    /** { health, host } when the levels end, also when they are interrupted: partial results keep their memory timeline. */
+    end(extra) {
       const { timeline, ...summary } = memory.stop();
-      results.health = { ...summary, threadsConnectedBefore, ...extra, timeline };
-      // What the hypervisor took while this run measured (steal) and the disk waits (iowait).
-      results.host = hostLoadBetween(hostCounters, readCpuCounters());
+      // host: what the hypervisor took while this run measured (steal) and the disk waits (iowait).
+      return { health: { ...summary, threadsConnectedBefore, ...extra, timeline }, host: hostLoadBetween(hostCounters, readCpuCounters()) };
     },
   };
-}
-
-/**
- * The run's loop: for each level, for each rate pass, the benches (each in its rounds); the entries a
- * level adds to results.benches are marked with its concurrency. Then the probes, once.
- */
-async function measureLevels({ benches, drivers, settings, context, results, stage, processes, signal, progress, log }) {
-  const { admin, alive: serverAlive, serverPid } = stage.session;
-  // `time` is the measured seconds per bench and driver; each of its `rounds` windows, windowS.
-  const windowS = settings.time / settings.rounds;
-  for (const level of concurrencyLevels(settings.concurrency)) {
-    const before = results.benches.length;
-    try {
-      for (const passRate of passRates(settings.rate)) {
-        await measureBenches({ benches, drivers, processes, admin, context, settings, level, passRate, windowS, results, signal, progress, serverAlive, serverPid });
-      }
-    } finally {
-      for (const entry of results.benches.slice(before)) entry.concurrency = level;
-    }
-  }
-  await runProbes(benches, results, { drivers, target: stage.target, admin, context, settings, signal, log });
 }
 
 /** How the driver processes' code is compiled: a replayed row runs V8 deterministically (same-program.js). */
@@ -87,36 +61,40 @@ const describeCompiling = (settings) => (settings.replay?.warmupOps
   : `jit ${settings.jit}`);
 
 /**
- * Measure every bench on every driver into `results`, with the wake mode `wake` on ({ mode, spinners }).
- * `context`: what the benches are handed (the session's, with their options). Resolves to the exit
- * code so far: OK, or that of an interruption (Ctrl-C) or a lost server, which end the run with the
- * rows measured so far. Any other error is thrown.
+ * Every bench measured on every driver (measureLoop), with the wake mode `wake` on ({ mode, spinners }),
+ * then the benches' probes. `context`: what the benches are handed (the session's, with their options).
+ * Resolves to { benches, probes, health, host, complete, stoppedBy, exitCode }: stopped by an
+ * interruption (Ctrl-C) or a lost server with the benches finished so far. Any other error is thrown
+ * with them (err.partial).
  */
-export async function measureRun({ benches, drivers, settings, wake, context, results, stage, processes, signals, progress }) {
-  const health = await watchHealth(stage.session.admin);
-  const benchProgress = {
-    round(bench, r, rounds) {
-      if (r === 0) health.memory.setCell(bench.name);
-      progress.round(bench, r, rounds);
-    },
-    benchDone: progress.benchDone,
+export async function measureRun({ benches, drivers, settings, wake, context, stage, processes, signals, progress }) {
+  const { admin, alive: serverAlive, serverPid } = stage.session;
+  const health = await watchHealth(admin);
+  const round = (bench, r, rounds) => {
+    if (r === 0) health.memory.setCell(bench.name);
+    progress.round(bench, r, rounds);
   };
+  progress.log(describeMeasuring({ benches, drivers, settings, stage }));
+  const signal = signals.signal;
+  const measured = [];
+  const run = { benches, drivers, processes, admin, context, settings, serverPid, serverAlive, signal, progress: { round, benchDone: progress.benchDone } };
+  try {
+    const probes = await withWake(wake, async () => {
+      for await (const entry of measureLoop(run)) measured.push(entry);
+      return runProbes(benches, { drivers, target: stage.target, admin, context, settings, signal, log: (l) => progress.log(l) });
+    });
+    await sleep(300); // closed connections take a moment to leave the server's count
+    return { benches: measured, probes, ...health.end({ threadsConnectedAfter: await health.threadsConnected() }), complete: true, stoppedBy: null, exitCode: EXIT.OK };
+  } catch (err) {
+    return stoppedWith(err, signal, { benches: measured, probes: {}, ...health.end({}) });
+  }
+}
+
+/** The run's opening line: what is measured, how many rounds of what windows, where, and how V8 compiles. */
+function describeMeasuring({ benches, drivers, settings, stage }) {
   const own = settings.processes > 1 ? `${settings.processes} processes of its own, taking the rounds in turn` : 'a process of its own';
-  progress.log(`measuring ${benches.length} bench(es) × ${drivers.length} driver(s), each driver in ${own}: `
+  return `measuring ${benches.length} bench(es) × ${drivers.length} driver(s), each driver in ${own}: `
     + `${settings.rounds} rounds of interleaved windows ${describeWindowLength(settings)}`
     + `${settings.precision ? `, more in batches of ${PRECISION_BATCH} until every Δ is within ±${settings.precision} % (at most ${settings.maxRounds})` : ''}, `
-    + `${describePlacement(stage.placement)}, wake ${settings.wake}, ${describeCompiling(settings)}`);
-  try {
-    await withWake(wake, () => measureLevels({ benches, drivers, settings, context, results, stage, processes, signal: signals.signal, progress: benchProgress, log: (l) => progress.log(l) }));
-    results.complete = true;
-    await sleep(300); // closed connections take a moment to leave the server's count
-    health.record(results, { threadsConnectedAfter: await health.threadsConnected() });
-    return EXIT.OK;
-  } catch (err) {
-    health.record(results, {});
-    const reason = signals.signal.aborted ? signals.signal.reason : err;
-    if (!(reason instanceof Interrupted) && !(reason instanceof ServerLost)) throw reason;
-    results.stoppedBy = reason.message;
-    return reason instanceof Interrupted ? reason.exitCode : EXIT.ABORTED;
-  }
+    + `${describePlacement(stage.placement)}, wake ${settings.wake}, ${describeCompiling(settings)}`;
 }
