@@ -15,7 +15,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { applyDeltas } from '../lib/results/deltas.js';
-import { driverVerdict, countsByBench } from '../lib/cli/commands/ci-driver.js';
+import { driverVerdict, countsByBench } from '../lib/gate.js';
 import { TOP_FUNCTIONS, driverSharePct, gateRows, unsettledBenches } from '../lib/reporting/gate-comment.js';
 import { runProfileDiffs } from '../lib/results/profile-diff.js';
 import { countFloorPct } from '../lib/results/counts.js';

@@ -2,9 +2,8 @@
 // argv, runs, and turns every error into one line and an exit code.
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
-import { EXIT, UserError } from '../common/errors.js';
-import { redact } from '../common/redact.js';
-import { Interrupted } from '../common/errors.js';
+import { EXIT } from '../common/errors.js';
+import { formatError, sayError } from '../common/error-line.js';
 import { registerRun } from './commands/run.js';
 import { registerAa } from './commands/aa.js';
 import { registerCalibrate } from './commands/calibrate.js';
@@ -33,8 +32,8 @@ export function buildProgram({ stdout = process.stdout, stderr = process.stderr,
 
   // argv: the command line, which a run's results record (redacted).
   const io = { stdout, stderr, env, signal, argv, setExitCode: (code) => { exitCode = code; } };
-  // A command that runs another (ci-driver, bisect run run) does it through the same entry as the
-  // command line; `over` replaces its stdout or stderr (bisect keeps the run's table to itself).
+  // record runs the run and bisect commands through the same entry as the command line; `over`
+  // replaces their stdout or stderr.
   io.run = (argv, over = {}) => main(argv, { stdout, stderr, env, signal, ...over });
   registerRun(program, io);
   registerAa(program, io);
@@ -50,15 +49,7 @@ export function buildProgram({ stdout = process.stdout, stderr = process.stderr,
   return { program, exitCode: () => exitCode };
 }
 
-export function formatError(err, debug) {
-  if (err instanceof UserError) {
-    const line = `mysql-driver-bench: error: ${err.message}${err.hint ? ` — ${err.hint}` : ''}`;
-    const stack = debug && err.cause ? `\n${err.cause.stack || err.cause}` : '';
-    return redact(line + stack);
-  }
-  if (debug) return redact(`mysql-driver-bench: unexpected error\n${err?.stack || err}`);
-  return redact(`mysql-driver-bench: unexpected error: ${err?.message || err} — run again with --debug for the stack trace, and report it`);
-}
+export { formatError };
 
 /** Parse argv, run, return the exit code. Never throws. */
 export async function main(argv, io = {}) {
@@ -74,13 +65,6 @@ export async function main(argv, io = {}) {
       // commander already printed its one-line message
       return EXIT.USAGE;
     }
-    // A signal before anything was measured (a replay run's capture, a server starting): what a run
-    // started was cleaned up on the way here, and there are no rows to save.
-    if (err instanceof Interrupted) {
-      stderr.write(`mysql-driver-bench: ${err.message}: stopped before anything was measured, nothing left running\n`);
-      return err.exitCode;
-    }
-    stderr.write(`${formatError(err, debug)}\n`);
-    return err instanceof UserError ? err.exitCode : EXIT.UNEXPECTED;
+    return sayError(err, { stderr, debug });
   }
 }

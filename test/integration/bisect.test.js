@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { countArguments, countsOf, moreOrFewer } from '../../lib/cli/commands/bisect.js';
+import { countRequest, countsOf, moreOrFewer } from '../../lib/bisect.js';
 import { movedBenches, nextStep, stepsLeft, verdictOf } from '../../lib/results/bisection.js';
 import { addedQueryWork, gitIn, makeBranchedRepo, makeDriverRepo } from '../helpers/driver-repo.js';
 import { isolatedDirs, leftovers, noStackTrace, removeIsolatedDirs, runCli } from '../helpers/cli.js';
@@ -64,8 +64,8 @@ test("a count run's rows read per commit: counts, or why a commit has none; the 
     byCommit: { A: { counts: { do: 100, execute: 200 }, unsteady: ['execute'] }, B: { error: 'do: wrong rows' } },
     floors: { do: 0.1, execute: 3.5 },
   });
-  assert.deepEqual(countArguments({ repo: '/r', pkg: 'mysql2', commits: ['A'], benches: ['do'], out: '/o', json: '/o/x.json' }),
-    ['do', '--drivers', 'mysql2@git:/r#A', '--replay', '--count', 'instructions', '--out', '/o', '--json', '/o/x.json', '--quiet']);
+  assert.deepEqual(countRequest({ repo: '/r', pkg: 'mysql2', commits: ['A', 'B'], benches: ['do'], out: '/o', json: '/o/x.json' }),
+    { benches: ['do'], drivers: ['mysql2@git:/r#A', 'mysql2@git:/r#B'], count: 'instructions', out: '/o', json: '/o/x.json', flags: { quiet: true } });
 });
 
 const repo = makeDriverRepo(join(base, 'mysql2'));

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { driverVerdict, runArguments } from '../../lib/cli/commands/ci-driver.js';
+import { driverVerdict, gateRequest } from '../../lib/gate.js';
 import { addedQueryWork, gitIn, makeDriverRepo } from '../helpers/driver-repo.js';
 import { isolatedDirs, leftovers, noStackTrace, removeIsolatedDirs, runCli } from '../helpers/cli.js';
 
@@ -35,8 +35,8 @@ test('the verdict: a bench beyond the threshold is a regression, said as how muc
   const failed = driverVerdict(results(null, false), who);
   assert.deepEqual(failed.failed, ['do · h: wrong rows']);
   assert.doesNotMatch(failed.lines.join('\n'), /✅/);
-  assert.deepEqual(runArguments({ repo: '/r', pkg: null, base: 'B', head: 'H', benches: ['do'], out: '/o', json: '/o/x.json' }),
-    ['do', '--drivers', 'git:/r#B,git:/r#H', '--baseline', 'git:/r#B', '--replay', '--count', 'instructions', '--jit-names', '--out', '/o', '--json', '/o/x.json'], 'the run judges nothing: ci-driver does');
+  assert.deepEqual(gateRequest({ repo: '/r', pkg: null, base: 'B', head: 'H', benches: ['do'], out: '/o', json: '/o/x.json' }),
+    { benches: ['do'], drivers: ['git:/r#B', 'git:/r#H'], baseline: 'git:/r#B', count: 'instructions', out: '/o', json: '/o/x.json', flags: { jitNames: true } }, 'the run judges nothing: ci-driver does');
 });
 
 test('a head with several % more instructions per operation fails the gate; a head with the base\'s code passes; the repository is only read', async () => {

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { benchFences, countingOf, emptyHistory, historyCommits, judgedFloorPct, quartiles, sameCounting, withCommits } from '../../lib/results/fences.js';
 import { gateRows } from '../../lib/reporting/gate-comment.js';
-import { fencesLine } from '../../lib/cli/commands/ci-driver.js';
+import { fencesLine } from '../../lib/gate.js';
 
 const counted = { counter: 'instructions', node: 'v20.20.2', server: '10.11.19', harness: '1.1.0' };
 const history = (values, bench = 'execute') => ({ ...emptyHistory('mysql2', counted), commits: values.map((v, i) => ({ commit: `c${i}`, perOp: { [bench]: v } })) });

@@ -13,7 +13,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { Command } from 'commander';
-import { driverVerdict, registerCiDriver } from '../../lib/cli/commands/ci-driver.js';
+import { driverVerdict } from '../../lib/gate.js';
+import { registerCiDriver } from '../../lib/cli/commands/ci-driver.js';
 import { GATE_COMMENT_MARKER, NOTHING_MOVED_MARKER, NOT_THE_DRIVER, columnsText, driverSharePct, fmtWallTime, functionPlace, gateRows, movedColumns, judgedChange, oneUnsettled, renderGateComment, shortFunctionName, unsettledBenches } from '../../lib/reporting/gate-comment.js';
 import { checkArtifactDir, copyArtifact } from '../../lib/results/artifact.js';
 import { countDeltaPct, countFloorPct } from '../../lib/results/counts.js';
@@ -212,37 +213,37 @@ test('the artifact: the results file, this run\'s kept profiles and the replay s
 });
 
 /**
- * ci-driver with a stand-in for the count runs: the count writes `perOp`'s results (and --out's
- * files) where the run would, the bytes beside it `bytes`' (each bench's base count, unchanged, by
- * default), a count from a collected heap `collected`'s (the first count's by default). `said.argv`
- * is the first count's arguments, `said.runs` every run's.
+ * ci-driver with a stand-in for the count runs (lib/run-rows.js's request): the count writes `perOp`'s
+ * results (and --out's files) where the run would, the bytes beside it `bytes`' (each bench's base
+ * count, unchanged, by default), a count from a collected heap `collected`'s (the first count's by
+ * default). `said.asked` is the first count's request, `said.runs` every run's.
  */
 async function ciDriver(args, { perOp, bytes = {}, collected = {}, engine = [], spreads = {}, env = {}, code = 0 }) {
-  const said = { stdout: '', stderr: '', code: null, argv: null, runs: [] };
+  const said = { stdout: '', stderr: '', code: null, asked: null, runs: [] };
   const program = new Command().exitOverride();
   registerCiDriver(program, {
     stdout: { write: (s) => { said.stdout += s; return true; } },
     stderr: { write: (s) => { said.stderr += s; return true; } },
     env: { MYSQL_DRIVER_BENCH_CACHE: join(dir, 'cache'), ...env },
     setExitCode: (c) => { said.code = c; },
-    run: async (argv) => {
-      said.runs.push(argv);
-      const at = (flag) => argv[argv.indexOf(flag) + 1];
-      const [base, head] = at('--drivers').split(',').map((spec) => spec.split('#')[1]);
-      if (at('--count') === 'allocations') {
+    runRows: async (asked) => {
+      said.runs.push(asked);
+      const [base, head] = asked.drivers.map((spec) => spec.split('#')[1]);
+      const written = () => ({ code: 0, results: JSON.parse(readFileSync(asked.json, 'utf8')) }); // read back, as runRows does
+      if (asked.count === 'allocations') {
         const counted = Object.fromEntries(Object.entries(perOp).map(([bench, [b]]) => [bench, bytes[bench] ?? [b, b]]));
-        mkdirSync(at('--out'), { recursive: true });
-        writeFileSync(at('--json'), JSON.stringify(allocationResults({ base, head, perOp: counted })));
-        return 0;
+        mkdirSync(asked.out, { recursive: true });
+        writeFileSync(asked.json, JSON.stringify(allocationResults({ base, head, perOp: counted })));
+        return written();
       }
-      if (argv.includes('--collected-start')) {
-        const again = Object.fromEntries(Object.entries(perOp).filter(([bench]) => argv.includes(bench)).map(([bench, counts]) => [bench, collected[bench] ?? counts]));
-        writeFileSync(at('--json'), JSON.stringify(countResults({ base, head, perOp: again })));
-        return 0;
+      if (asked.flags.collectedStart) {
+        const again = Object.fromEntries(Object.entries(perOp).filter(([bench]) => asked.benches.includes(bench)).map(([bench, counts]) => [bench, collected[bench] ?? counts]));
+        writeFileSync(asked.json, JSON.stringify(countResults({ base, head, perOp: again })));
+        return written();
       }
-      said.argv = argv;
-      syntheticOut(at('--out'), countResults({ base, head, perOp, spreads }), at('--json'), { engine });
-      return code;
+      said.asked = asked;
+      syntheticOut(asked.out, countResults({ base, head, perOp, spreads }), asked.json, { engine });
+      return { ...written(), code };
     },
   });
   await program.parseAsync(['ci-driver', ...args], { from: 'user' });
@@ -265,10 +266,10 @@ test('ci-driver --comment --artifact: the comment written, the artifact copied, 
   assert.match(slower.stderr, /the results, 4 rows' profiles and the replay sets were copied to .*mysql-driver-bench-42-1\n/);
   assert.ok(readdirSync(artifact).some((f) => /^ci-driver-[0-9a-f]{7}-[0-9a-f]{7}-\d+\.json$/.test(f)));
   assert.ok(readdirSync(artifact).some((f) => /^ci-driver-[0-9a-f]{7}-[0-9a-f]{7}-\d+-bytes\.json$/.test(f)), 'the bytes\' results too');
-  assert.deepEqual(slower.runs.map((argv) => argv[argv.indexOf('--count') + 1]), ['allocations', 'instructions', 'instructions'], 'the bytes first: their run captures the sets');
-  assert.deepEqual(slower.runs[2].slice(0, slower.runs[2].indexOf('--drivers')), ['do'], 'only the bench that moved is counted again');
-  assert.ok(slower.runs[2].includes('--collected-start'));
-  assert.ok(slower.runs.every((argv) => !argv.includes('--threshold')), 'ci-driver judges, not the run');
+  assert.deepEqual(slower.runs.map((asked) => asked.count), ['allocations', 'instructions', 'instructions'], 'the bytes first: their run captures the sets');
+  assert.deepEqual(slower.runs[2].benches, ['do'], 'only the bench that moved is counted again');
+  assert.ok(slower.runs[2].flags.collectedStart);
+  assert.ok(slower.runs.every((asked) => asked.flags.threshold === undefined), 'ci-driver judges, not the run');
   assert.ok(existsSync(join(artifact, 'replay')) && existsSync(join(artifact, 'profiles')));
   // As a reviewer would: in the directory the download made, the command as the comment gives it.
   const [download, command] = text.split('```sh\n')[1].split('\n');
@@ -295,13 +296,12 @@ test('ci-driver counts the head against its merge-base with --base, names the th
   const summary = join(dir, 'behind-summary.md');
   const said = await ciDriver(['do', '--repo', repo.dir, '--base', 'main', '--head', 'pr', '--out', out, '--comment', comment, '--summary', summary], { perOp: { do: [10000, 12000] } });
   assert.equal(said.code, 1, said.stderr);
-  const at = (flag) => said.argv[said.argv.indexOf(flag) + 1];
-  assert.equal(at('--drivers'), `git:${repo.dir}#${point},git:${repo.dir}#${pr}`, 'the rows: the merge-base and the head, not the tip');
-  assert.equal(at('--baseline'), `git:${repo.dir}#${point}`);
+  assert.deepEqual(said.asked.drivers, [`git:${repo.dir}#${point}`, `git:${repo.dir}#${pr}`], 'the rows: the merge-base and the head, not the tip');
+  assert.equal(said.asked.baseline, `git:${repo.dir}#${point}`);
   const line = `${label(pr)} (head, ${pr.slice(0, 7)}) against its merge-base ${label(point)} (${point.slice(0, 7)}) with main (tip ${tip.slice(0, 7)}), instructions per operation, threshold 1 %:`;
   assert.ok(said.stdout.split('\n').includes(line), said.stdout);
   for (const text of [readFileSync(comment, 'utf8'), readFileSync(summary, 'utf8')]) assert.ok(text.includes(line.replace(/^(\S+)(.*merge-base )(\S+)/, '**$1**$2**$3**').replace(/:$/, '')), text);
-  const results = JSON.parse(readFileSync(at('--json'), 'utf8'));
+  const results = JSON.parse(readFileSync(said.asked.json, 'utf8'));
   const { bytes, collected, ...commits } = results.gate;
   assert.deepEqual(commits, { head: pr, mergeBase: point, baseTip: tip, baseRef: 'main' });
   assert.deepEqual(bytes.benches, { do: { base: 10000, head: 10000 } });
@@ -359,7 +359,7 @@ test('ci-driver: a bench that moved is counted again from a collected heap; the 
   assert.match(said.stdout, /REGRESSION: do: the head needs \+3\.69 % more instructions per operation than the base \(100,000 → 103,690\), counted from a collected heap, beyond 1 %/);
   assert.doesNotMatch(said.stdout, /REGRESSION: select_100_cols/);
   assert.match(said.stdout, /UNSETTLED: select_100_cols: \+2\.23 % instructions per operation \(1,924,892 → 1,967,846\) from the heap as the worker starts, \+0\.17 % \(1,924,794 → 1,928,033\) from a heap collected before the driver loads: V8's work moved with the heap, not only the driver's; judged at \+0\.17 %/);
-  assert.deepEqual(said.runs[2].slice(0, said.runs[2].indexOf('--drivers')), ['do', 'select_100_cols']);
+  assert.deepEqual(said.runs[2].benches, ['do', 'select_100_cols']);
   const opposite = await gate({ collected: { select_100_cols: [1924794, 1900000] } });
   assert.match(opposite.stdout, /UNSETTLED: select_100_cols: .*judged at 0\.00 %/, 'two directions: no change judged');
   assert.deepEqual([judgedChange(2.23, 0.17), judgedChange(-3, -5), judgedChange(2, -1), judgedChange(1.5, null), judgedChange(null, 1)], [0.17, -3, 0, 1.5, null]);
@@ -408,25 +408,25 @@ test('ci-driver --count allocations: the run counts allocations without --jit-na
   const repo = makeDriverRepo(join(dir, 'mysql2-allocations'));
   repo.commit('arrays in the query path', { 'README.md': 'x\n' });
   const out = join(dir, 'allocations-out');
-  const said = { stdout: '', code: null, argv: null };
+  const said = { stdout: '', code: null, asked: null };
   const program = new Command().exitOverride();
   registerCiDriver(program, {
     stdout: { write: (s) => { said.stdout += s; return true; } },
     stderr: { write: () => true },
     env: { MYSQL_DRIVER_BENCH_CACHE: join(dir, 'cache') },
     setExitCode: (c) => { said.code = c; },
-    run: async (argv) => {
-      said.argv = argv;
-      const at = (flag) => argv[argv.indexOf(flag) + 1];
-      const [base, head] = at('--drivers').split(',').map((spec) => spec.split('#')[1]);
-      mkdirSync(at('--out'), { recursive: true });
-      writeFileSync(at('--json'), JSON.stringify(allocationResults({ base, head, perOp: { do: [5531, 5797] }, writes: { do: [1, 1] } })));
-      return 0;
+    runRows: async (asked) => {
+      said.asked = asked;
+      const [base, head] = asked.drivers.map((spec) => spec.split('#')[1]);
+      const results = allocationResults({ base, head, perOp: { do: [5531, 5797] }, writes: { do: [1, 1] } });
+      mkdirSync(asked.out, { recursive: true });
+      writeFileSync(asked.json, JSON.stringify(results));
+      return { code: 0, results };
     },
   });
   await program.parseAsync(['ci-driver', 'do', '--repo', repo.dir, '--base', 'v1', '--out', out, '--count', 'allocations'], { from: 'user' });
   assert.equal(said.code, 1);
-  assert.deepEqual(said.argv.slice(said.argv.indexOf('--replay'), said.argv.indexOf('--out')), ['--replay', '--count', 'allocations'], 'one run: the count is the bytes');
+  assert.deepEqual([said.asked.count, said.asked.flags], ['allocations', { smoke: false, quiet: false, collectedStart: false }], 'one run: the count is the bytes, without JIT names');
   assert.match(said.stdout, /REGRESSION: do: the head needs \+4\.81 % more bytes allocated per operation than the base \(5,531 → 5,797\), beyond 1 %/);
   assert.match(said.stdout, /^do, beside it: writes\/op 1\.0 → 1\.0 \(±0\.00 %\)/m);
   assert.doesNotMatch(said.stdout, /functions whose/);

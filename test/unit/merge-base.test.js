@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gateCommits, judgedCommits } from '../../lib/cli/commands/ci-driver.js';
+import { gateCommits, judgedCommits } from '../../lib/gate.js';
 import { openRepository } from '../../lib/drivers/git.js';
 import { mergeBase } from '../../lib/drivers/git-history.js';
 import { EXIT, UserError } from '../../lib/common/errors.js';
