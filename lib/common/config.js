@@ -13,10 +13,7 @@ const ENV_KEYS = {
 
 const blank = (v) => v === undefined || v === null || v === '';
 
-/**
- * Where to connect: flags > environment > conf.js; with no host and no socket
- * anywhere, the embedded server. Pure: all inputs are arguments.
- */
+/** Where to connect, pure: flags > environment > conf.js; no host and no socket anywhere: the embedded server. */
 export function resolveConnection({ flags = {}, env = {}, file = {} } = {}) {
   const pick = (key) => {
     if (!blank(flags[key])) return { value: flags[key], from: 'flag' };
@@ -80,7 +77,6 @@ export function positiveNumber(flag) {
   };
 }
 
-/** Split "a,b , c" into ['a','b','c']. */
 export function splitList(value) {
   return String(value).split(',').map((s) => s.trim()).filter(Boolean);
 }

@@ -70,8 +70,6 @@ export function describeConnectError(err, target) {
     'check the connection settings (--host, --port, --user, --password, --socket)', err);
 }
 
-// 128 + the signal's number, as a shell reports a process the signal ended. SIGHUP: the terminal
-// closed (an SSH session dropped) while a run was going.
 const SIGNAL_EXIT_CODES = { SIGINT: EXIT.INTERRUPTED, SIGTERM: EXIT.TERMINATED, SIGHUP: EXIT.HUNG_UP };
 
 /** The server went away during a run (the embedded server exited, or a cell lost its connection). */
@@ -90,10 +88,7 @@ export class Interrupted extends Error {
   }
 }
 
-/**
- * SIGINT, SIGTERM and SIGHUP abort the returned signal (the command then cleans up and saves what it
- * has); a second one exits at once. Call dispose() when done.
- */
+/** SIGINT, SIGTERM and SIGHUP abort the returned signal (to clean up and save); a second one exits at once. */
 export function trapSignals(stderr, outerSignal) {
   const controller = new AbortController();
   const abort = (reason) => { if (!controller.signal.aborted) controller.abort(reason); };

@@ -9,10 +9,7 @@ export const fmtOps = (n) => {
 
 export const fmtPct = (n, digits = 1) => (Number.isFinite(n) ? `${n.toFixed(digits)} %` : '-');
 
-/**
- * An interval's bound, in per cent: one decimal, more when one would round a bound that is not 0
- * to 0.0 (which reads as if the interval touched 0).
- */
+/** An interval's bound in %: more than one decimal where one would round it to 0.0 (reads as touching 0). */
 export const fmtBound = (n) => {
   if (!Number.isFinite(n) || n === 0 || Math.abs(n) >= 0.05) return fmtPct(n);
   return fmtPct(n, Math.min(6, -Math.floor(Math.log10(Math.abs(n)))));

@@ -1,6 +1,5 @@
-// The harness's own code: its version (package.json) and the git commit of its checkout. Recorded
-// in every run's env (results/file.js) and in a count run's platform (replay/platform.js): a change
-// to the harness alone has moved a count (mysql's `do`, +0.33 % across one refactor commit).
+// The harness's own version and git commit, recorded in every run's env and a count run's platform:
+// a change to the harness alone has moved a count (docs/history/2026-11-27-bisect.md#a-harness-change-moved-one-row).
 import { existsSync, readFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';

@@ -1,5 +1,3 @@
-// Work spread over a few at a time: each item handed to `work` in order, at most `limit` at once.
-
 /** Call work(item, index) for every item, at most `limit` at a time, in order; resolves when all are done, rejects on the first failure or abort. */
 export async function inParallel(items, limit, work, { signal } = {}) {
   let next = 0;

@@ -1,26 +1,16 @@
-// CPU placement (--cpus): where the driver processes, the embedded server and the coordinating
-// harness run. Applied to every driver alike with taskset (util-linux), recorded in the results.
-//
-//   shared  driver processes and the embedded mariadbd on one CPU (CPU 0), the harness on another:
-//           no reply has to wake an idle CPU, so figures follow the CPU work of client and server
-//   split   driver processes on CPU 0, the embedded mariadbd (and the latency proxy) on CPU 1:
-//           every reply crosses CPUs, as on two machines; figures follow this host's wake-up latency
-//   none    the scheduler decides (what an unpinned application sees; the least repeatable here)
-// With a remote server only the client side is pinned.
+// CPU placement (--cpus): where the driver processes, the embedded server and the harness run,
+// applied to every driver alike with taskset and recorded in the results. The modes, and why
+// `shared` is the default: docs/measuring.md, "CPU placement".
 import { execFileSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { usageError } from './errors.js';
 
 export const PLACEMENTS = ['shared', 'split', 'none'];
-// Chosen from A/A measurements on the project's 2-core VM (docs/measuring.md, "CPU placement").
 export const DEFAULT_PLACEMENT = 'shared';
 
-/**
- * The placement of a run that names none: shared, but split for an open schedule (--rate), whose
- * arrivals would otherwise wait for the CPU behind the server's work
- * (docs/history/2026-11-26-rate.md#2026-11-26---rate-an-open-schedule-issue-37).
- */
+// Split for an open schedule (--rate), whose arrivals would otherwise wait behind the server's work
+// (docs/history/2026-11-26-rate.md#2026-11-26---rate-an-open-schedule-issue-37).
 export const defaultPlacement = ({ openSchedule = false } = {}) => (openSchedule ? 'split' : DEFAULT_PLACEMENT);
 
 export function parsePlacement(value) {
@@ -30,7 +20,6 @@ export function parsePlacement(value) {
 }
 
 let tasksetChecked = null;
-/** Is `taskset` there and allowed to pin? */
 export function canPin() {
   if (tasksetChecked === null) {
     try {
@@ -44,10 +33,8 @@ export function canPin() {
 }
 
 /**
- * The CPU sets of a placement on this machine (pure: the CPU count and the facts are arguments).
- * Returns { mode, client, server, harness, note } with CPU lists as taskset takes them ('0', '1',
- * '1-3') or null where nothing is pinned; `mode` falls back to 'none' (with a note) when the
- * placement cannot be applied here.
+ * Pure: { mode, requested, client, server, harness, note }, CPU lists as taskset takes them ('0',
+ * '1-3') or null where unpinned; `mode` falls back to 'none' (with a note) where it cannot apply.
  */
 export function planPlacement(mode, { cpuCount = cpus().length, embedded = true, pinning = true } = {}) {
   const none = (note) => ({ mode: 'none', requested: mode, client: null, server: null, harness: null, note });
@@ -72,12 +59,7 @@ export function pin(pid, cpuList) {
   }
 }
 
-/**
- * Pin a driver process: its main (JavaScript) thread on `mainCpus`, its other threads (V8's garbage
- * collection and compiler helpers, libuv's pool) on `helperCpus`. Threads it starts later inherit
- * the main thread's CPUs, so call it again after the process has set up (threads already placed
- * are skipped via `placed`).
- */
+/** JavaScript thread on `mainCpus`, the others on `helperCpus`; new threads inherit the main one's: call again once set up. */
 export function pinThreads(pid, mainCpus, helperCpus, placed = new Set()) {
   if (!pid || !mainCpus) return;
   let tids = [];
@@ -107,7 +89,6 @@ export function pinMainThread(pid, cpuList) {
   }
 }
 
-/** How the results and the header describe a placement. */
 export function describePlacement(p) {
   if (!p || p.mode === 'none') return 'cpus none (scheduler)';
   return p.mode === 'shared'

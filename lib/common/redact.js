@@ -6,7 +6,6 @@ export function addSecret(value) {
   if (typeof value === 'string' && value.length > 0) secrets.add(value);
 }
 
-/** Replace every registered secret in a string with '***'. */
 export function redact(text) {
   let out = String(text);
   for (const s of secrets) out = out.split(s).join('***');
@@ -20,10 +19,7 @@ export const errorText = (err) => redact(err?.sqlMessage || err?.message || Stri
 const URL_CREDENTIALS = /([a-z][a-z0-9+.-]*:\/\/[^\s/:@]*):[^\s/@]*@/gi;
 const PASSWORD_FLAG = /^(--(?:db-)?password)(?:=(.*))?$/;
 
-/**
- * A command line as the results record it: a --password's value (and DB_PASSWORD's, from `env`)
- * registered as secrets and written '***', as is the password of a URL (user:password@host).
- */
+/** A command line as the results record it: --password's, DB_PASSWORD's and URLs' passwords registered and written '***'. */
 export function redactArgv(argv, env = {}) {
   addSecret(env.DB_PASSWORD);
   const out = [];

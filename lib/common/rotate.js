@@ -1,5 +1,3 @@
-// A pure helper of driver order, for interleaving drivers step by step.
-
 /** Driver order for step i: rotated so no driver always goes first or last. */
 export function rotate(list, by) {
   const n = list.length;

@@ -1,6 +1,5 @@
 // Pure statistics over plain numbers. No I/O, no clocks.
 
-/** The sum of `xs`, left to right (0 when empty). */
 export function sum(xs) {
   let s = 0;
   for (const x of xs) s += x;
@@ -48,13 +47,7 @@ export function percentileOfSorted(sorted, p) {
   return sorted[lo] + (sorted[hi] - sorted[lo]) * (rank - lo);
 }
 
-/**
- * Percentile by nearest rank: the smallest value with at least `p` % of the values at or below it
- * (0 < p <= 100); `sorted` ascending, null when empty. Unlike percentileOfSorted, always a value that
- * was observed, as a latency histogram's percentiles are (HdrHistogram's: the count's nearest rank):
- * a --rate window's p50 and p99 (rate-window.js) stand beside the row's, read from its histogram,
- * so they are taken the same way. The two disagree between ranks (test/unit/stats.test.js).
- */
+/** Nearest-rank percentile, null when empty: an observed value, as HdrHistogram's (so a --rate window's p50) are. */
 export function nearestRankOfSorted(sorted, p) {
   if (sorted.length === 0) return null;
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
@@ -84,7 +77,6 @@ export function relativeMarginOfError(xs) {
 /** Rounded to one decimal, as figures are kept in results. */
 export const round1 = (x) => Math.round(x * 10) / 10;
 
-/** Rounded to three decimals (ratios, small per-operation figures). */
 export const round3 = (x) => Math.round(x * 1000) / 1000;
 
 /** Latency summary in the unit given (the harness records microseconds). */
@@ -109,7 +101,6 @@ export function deltaPct(value, base) {
 /** A change held as a log ratio (the mean or median of log(new / old)), as a percentage: + is larger. */
 export const logRatioPct = (log) => (Math.exp(log) - 1) * 100;
 
-/** The log ratio of a change in % (logRatioPct's inverse). */
 export const pctLogRatio = (pct) => Math.log1p(pct / 100);
 
 /** Standard normal CDF (Abramowitz-Stegun 7.1.26 via erf), accurate to ~1e-7. */
@@ -119,10 +110,7 @@ export function normalCdf(z) {
   return z >= 0 ? (1 + y) / 2 : (1 - y) / 2;
 }
 
-/**
- * Two-sided Mann-Whitney U test (normal approximation with tie correction and continuity
- * correction). Returns { u, z, p }; p is NaN when either side has fewer than 2 values.
- */
+/** Two-sided Mann-Whitney U (normal approximation, tie and continuity corrections); p NaN under 2 values a side. */
 export function mannWhitneyU(a, b) {
   const n1 = a.length;
   const n2 = b.length;
@@ -160,11 +148,7 @@ function logChoose(n, k) {
   return s;
 }
 
-/**
- * Distribution-free confidence interval of the median (order statistics, binomial with p = 1/2):
- * the widest k with P(Binomial(n, 1/2) < k) <= (1 - level) / 2 gives [x(k), x(n-k+1)].
- * Returns null when n is too small for the level (n < 6 at 95 %).
- */
+/** Distribution-free CI of the median (order statistics); null when n is too small for the level (n < 6 at 95 %). */
 export function medianConfidenceInterval(xs, level = 0.95) {
   const sorted = [...xs].sort((a, b) => a - b);
   const n = sorted.length;

@@ -15,10 +15,7 @@ export function deadline(promise, ms, error) {
   return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }
 
-/**
- * Busy-wait `ms` on a clock that allocates nothing (process.hrtime.bigint()): a loop of
- * performance.now() calls made hundreds of scavenges a second (docs/history/2026-11-25-rtt.md).
- */
+/** Busy-wait on a clock that allocates nothing (performance.now() made garbage: docs/history/2026-11-25-rtt.md). */
 export function spinFor(ms) {
   const until = process.hrtime.bigint() + BigInt(Math.ceil(ms * 1e6));
   while (process.hrtime.bigint() < until);
@@ -26,10 +23,7 @@ export function spinFor(ms) {
 
 const NOTHING = () => {};
 
-/**
- * Call `onAbort(signal.reason)` when `signal` aborts, at once when it has; returns what stops
- * listening. Every race against an abort is built on it.
- */
+/** Call `onAbort(signal.reason)` when `signal` aborts, at once if it has; returns what stops listening. */
 export function whenAborted(signal, onAbort) {
   if (!signal) return NOTHING; // no allocation: a driver process's warm-up calls this per operation
   const listener = () => onAbort(signal.reason);

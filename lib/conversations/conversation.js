@@ -1,7 +1,6 @@
-// One connection's conversation with the server, as --replay records it and plays it back: the
-// handshake's server flights (the greeting, then what the server said after each handshake packet of
-// the client), then one step per command the client sent: its shape (command byte, statement id) and
-// the server's whole reply to it. Pure: fed bytes, never a socket.
+// One connection's conversation with the server, as --replay records and plays it: the handshake's
+// server flights, then one step per command the client sent (its shape and the server's whole reply).
+// Pure: fed bytes, never a socket.
 import { PacketReader, ReplyTracker, agreed, answered, canonicalGreeting, commandName, commandShape, readGreeting, readHandshakeResponse, COM } from './wire.js';
 
 /** Follows both directions of a live connection and cuts the server's bytes into replies. */
@@ -20,7 +19,6 @@ export class ConversationRecorder {
     this.stray = 0;
   }
 
-  /** Bytes the client wrote. */
   clientBytes(chunk) {
     for (const { seq, payload, bytes } of this.client.push(Buffer.from(chunk))) {
       if (this.inHandshake && seq !== 0) {
@@ -37,12 +35,10 @@ export class ConversationRecorder {
     }
   }
 
-  /** Bytes the server sent. */
   serverBytes(chunk) {
     for (const { payload, bytes } of this.server.push(Buffer.from(chunk))) {
       if (this.inHandshake) {
-        // The greeting is kept with its per-connection bytes made the same (wire.js canonicalGreeting),
-        // so that two captures of one bench and driver are the same bytes.
+        // Canonical, so that two captures of one bench and driver are the same bytes.
         const first = this.greeting === null;
         this.greeting ??= readGreeting(payload);
         this.flights[this.flights.length - 1].push(first ? canonicalGreeting(bytes) : Buffer.from(bytes));
@@ -64,11 +60,8 @@ export class ConversationRecorder {
     this.opStarts.push(this.steps.length);
   }
 
-  /**
-   * The recording of `ops` operations, ending after the last: { serverVersion, flights, steps, opStarts, cycleFrom }.
-   * cycleFrom is the first step of the operations that repeat the last one's commands: playback goes
-   * through every step once, then round from there. Throws when a reply was left unfinished.
-   */
+  // Playback goes through every step once, then round from cycleFrom: the first step of the operations
+  // that repeat the last one's commands.
   finish() {
     this.markOp();
     const end = this.opStarts.pop();
@@ -94,11 +87,7 @@ export class ConversationRecorder {
   }
 }
 
-/**
- * Plays a recorded conversation back to a client: `handshake()` gives the greeting; `clientBytes(chunk)`
- * returns the replies the client's packets call for (Buffers, in order), and throws a CommandMismatch
- * when the client writes a command the recording does not have at that point.
- */
+/** clientBytes() throws a CommandMismatch when the client writes a command the recording does not have there. */
 export class ConversationPlayer {
   constructor({ flights, steps, cycleFrom }) {
     this.flights = flights;

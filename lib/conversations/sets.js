@@ -1,7 +1,6 @@
-// Replay sets: one recorded conversation per bench, driver release and server, stored as JSON under
-// <results dir>/replay/, with what identifies it (driver and version, the bench's SQL and a hash of
-// its definition, the server and its version) and a digest of the bytes, so a set is reused only
-// where everything that made it is the same, and a damaged file is refused rather than replayed.
+// Replay sets: one recorded conversation per bench, driver release and server, as JSON under
+// <results dir>/replay/ with what made it and a digest of its bytes, so a set is reused only where all
+// of that is the same, and a damaged file is refused rather than replayed.
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -20,9 +19,8 @@ export function benchIdentity(bench) {
 }
 
 /**
- * What a driver row is, for a set: its load spec without a repeat's #tag (an A/A row replays its
- * driver's set), package and version; an adapter file also by a hash of its text. A local checkout
- * has no identity that survives an edit: null, captured afresh every run.
+ * Its load spec without a repeat's #tag (an A/A row replays its driver's set), package, version, and an
+ * adapter file's hash. A local checkout has none that survives an edit: null, captured afresh every run.
  */
 export function driverIdentity(driver) {
   if (driver.local) return null;
@@ -40,7 +38,6 @@ export function serverIdentity({ embeddedVersion, target }) {
 
 const slug = (s) => String(s).replace(/[^\w.@-]+/g, '_').slice(0, 60);
 
-/** Where the set of this identity lives. */
 export function setPath(dir, identity) {
   const key = sha256(JSON.stringify([identity.bench, identity.driver, identity.server])).slice(0, 16);
   return join(dir, 'replay', slug(identity.bench.name), `${slug(identity.driver.spec)}-${key}.json`);
@@ -57,11 +54,8 @@ const encode = (recording) => ({
   steps: recording.steps.map((s) => ({ cmd: s.cmd, stmt: s.stmt, sent: s.sent, reply: Buffer.from(s.reply).toString('base64') })),
 });
 
-/**
- * Write a set (atomically: a set is either whole or absent). Returns its path. A driver that does not
- * run the bench gets a set too, with its reason (`notApplicable`), so that a later run needs no server
- * to learn it again.
- */
+// A driver that does not run the bench gets a set too, with its reason (`notApplicable`), so that a later
+// run needs no server to learn it again.
 export function saveSet(dir, { identity, recording, setupData, server, notApplicable }) {
   const file = setPath(dir, identity);
   mkdirSync(join(file, '..'), { recursive: true });
@@ -116,7 +110,6 @@ function parseSet(file) {
   }
 }
 
-/** Read and check a set file. Throws BadReplaySet for a damaged one. */
 export const readSet = (file) => checkSet(parseSet(file), file);
 
 /** The recorded conversation of a checked set, as the replay transport plays it. */

@@ -1,11 +1,6 @@
-// --replay inside a driver process: node:net's connect/createConnection are wrapped before the driver
-// loads, so the unmodified driver's connections go, at the harness's choice, either
-// - to the server, with both directions recorded (capture: `recordConnections()`), or
-// - to an in-process socket that plays a recorded conversation back (`replayConnections(recording)`):
-//   it reads each command the driver writes, checks its shape against the recording's, and pushes the
-//   recorded reply on the next turn of the event loop, as a socket's data would arrive. No socket,
-//   no kernel, no server.
-// With neither on, connections go to the server untouched.
+// --replay inside a driver process: node:net's connect functions, wrapped before the driver loads, send
+// its connections to the server (recorded or untouched) or to an in-process socket that checks each
+// command against a recording and pushes the recorded reply on the next turn: no kernel, no server.
 import net from 'node:net';
 import { Duplex } from 'node:stream';
 import { ConversationPlayer, ConversationRecorder } from './conversation.js';
@@ -16,7 +11,6 @@ let lastMismatch = null;
 // started: a count's window meter (replay/window-meter.js) takes the difference around each window.
 const traffic = { writes: 0, bytesSent: 0, bytesReceived: 0 };
 
-/** A copy of the replayed sockets' traffic so far: { writes, bytesSent, bytesReceived }. */
 export const replayTraffic = () => ({ ...traffic });
 
 /** A connected socket that a recorded server answers. */
@@ -135,7 +129,6 @@ export function replayConnections(recording) {
   mode = { play: recording };
 }
 
-/** Connections from now on go to the server untouched. */
 export function connectDirectly() {
   mode = null;
 }

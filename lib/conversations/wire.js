@@ -14,7 +14,6 @@ export const COM = Object.freeze({
 });
 const COM_NAMES = Object.fromEntries(Object.entries(COM).map(([k, v]) => [v, `COM_${k}`]));
 
-/** Commands the server does not answer. */
 const UNANSWERED = new Set([COM.QUIT, COM.STMT_SEND_LONG_DATA, COM.STMT_CLOSE]);
 /** Commands whose first 4 bytes after the command byte are a statement id. */
 const WITH_STATEMENT = new Set([COM.STMT_EXECUTE, COM.STMT_SEND_LONG_DATA, COM.STMT_CLOSE, COM.STMT_RESET, COM.STMT_FETCH, COM.STMT_BULK_EXECUTE]);
@@ -22,13 +21,9 @@ const WITH_STATEMENT = new Set([COM.STMT_EXECUTE, COM.STMT_SEND_LONG_DATA, COM.S
 /** A readable name for a command byte: COM_QUERY, or 0x42. */
 export const commandName = (cmd) => COM_NAMES[cmd] ?? `0x${cmd.toString(16).padStart(2, '0')}`;
 
-/** Does the server answer this command? */
 export const answered = (cmd) => !UNANSWERED.has(cmd);
 
-/**
- * Splits a byte stream into whole packets. push(chunk) returns the packets completed by it (each
- * { seq, payload }, payload a view of the stream's bytes); a partial packet waits for the next chunk.
- */
+/** push(chunk) returns the whole packets it completed, payloads viewing the stream's bytes; a partial one waits. */
 export class PacketReader {
   constructor() {
     this.rest = null;
@@ -78,11 +73,9 @@ export function readGreeting(payload) {
 }
 
 /**
- * A greeting packet (header and payload) with what differs on every connection made the same: the
- * connection id 1, and the scramble's bytes (parts 1 and 2, lengths kept, part 2's terminating NUL
- * kept) the letter A. A replay checks no password; two captures of one bench and driver differed in
- * these bytes only, and with them made the same, a set is the same bytes on every capture.
- * Anything that is not a protocol-10 greeting is returned as it is.
+ * A greeting packet with what differs per connection made the same (connection id 1, the scramble's
+ * bytes 'A', lengths and part 2's NUL kept), so a set is the same bytes on every capture (a replay
+ * checks no password). Anything not a protocol-10 greeting is returned as it is.
  */
 export function canonicalGreeting(packet) {
   const out = Buffer.from(packet);

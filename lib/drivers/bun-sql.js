@@ -1,10 +1,6 @@
-// `bun-sql`: Bun's own MySQL/MariaDB client (Bun.SQL with adapter 'mysql'), a row that runs only on
-// Bun (its processes are started on Bun whatever --drivers says; see runtimes.js). One dedicated
-// connection is a client of max 1 connection; a pool is its client of `size`. Statements without
-// parameters go through `.simple()`, the text protocol (COM_QUERY). Bun.SQL prepares a statement
-// exactly when it has parameters (capabilities.preparesIfParams): a text bench with parameters and a
-// binary one without are n/a (measuring/bench/plan.js). No batch, pipelining or streaming API.
-// The server's Com_* counters prove each path (test/integration/runtimes.test.js).
+// `bun-sql`: Bun's own client (Bun.SQL, adapter 'mysql'), a row that runs only on Bun. Bun.SQL prepares
+// a statement exactly when it has parameters (capabilities.preparesIfParams), so a text bench with
+// parameters and a binary one without are n/a (docs/runtimes.md, "`bun-sql`: Bun's own client").
 
 const version = () => globalThis.Bun?.version ?? 'unknown';
 

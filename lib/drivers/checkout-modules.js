@@ -6,7 +6,6 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { readManifest } from './common.js';
 
-/** The command that installs a checkout's runtime dependencies. */
 export const installCommand = (dir) => `cd ${dir} && npm install --omit=dev`;
 
 // Optional dependencies may be absent by design, and type packages are never loaded.
@@ -26,11 +25,7 @@ function findPackage(name, fromDir) {
   return null;
 }
 
-/**
- * The runtime dependencies, direct and transitive, that Node cannot find from the package that
- * declares them, each looked up from that package's own (real) directory as require does.
- * Returns [{ module, neededBy }]; neededBy is null for the checkout's own dependencies.
- */
+/** The runtime dependencies, direct and transitive, Node cannot find from the package declaring them. */
 export function missingModules(checkoutDir) {
   const root = realpathSync(checkoutDir);
   const seen = new Set([root]);
@@ -56,7 +51,6 @@ export const describeMissing = ({ module, neededBy }) => (neededBy ? `${module} 
 /** `@scope/name/sub` -> `@scope/name`; `name/sub` -> `name`. */
 const packageOf = (request) => request.split('/').slice(0, request.startsWith('@') ? 2 : 1).join('/');
 
-/** The name of the package a file belongs to (its nearest package.json with a name). */
 function packageOwning(file) {
   for (let dir = dirname(file); ; dir = dirname(dir)) {
     const name = readManifest(dir)?.name;
@@ -65,11 +59,7 @@ function packageOwning(file) {
   }
 }
 
-/**
- * A module-not-found error met while loading checkout `dir`, as one line (the row names the driver) naming
- * the missing module, what needs it and the install command; the loader's require stack is left
- * out (kept as the cause). Any other error is returned as it is.
- */
+/** A module-not-found error as one line saying what to install (the require stack kept as the cause). */
 export function describeLoadFailure(err, dir) {
   if (err?.code !== 'MODULE_NOT_FOUND' && err?.code !== 'ERR_MODULE_NOT_FOUND') return err;
   // require: "Cannot find module 'x'\nRequire stack:\n- <file>..."; import: "Cannot find package 'x' imported from <file>".

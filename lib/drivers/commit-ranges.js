@@ -1,8 +1,6 @@
-// Commit ranges as rows: `mysql2@git:../node-mysql2#v3.22.6..v3.23.1` is the range's first commit and
-// every first-parent commit after it up to the last that changes what the package installs: a file its
-// package.json's `files` ships (type declarations and Markdown aside: they run nothing), or its
-// production dependency tree. Each is a git row (git.js); the run reports them as a release range's
-// history, commit by commit (results/history.js).
+// Commit ranges as rows: `mysql2@git:../node-mysql2#v3.22.6..v3.23.1` is its first commit and each
+// first-parent commit after it that changes what the package installs (a shipped file that runs, or the
+// production dependency tree), each a git row (git.js), reported as a history (results/history.js).
 import { usageError } from '../common/errors.js';
 import { fileAt, gitText, openRepository, productionTree, resolveCommit } from './git.js';
 import { firstParentPath, isAncestor, subjectOf } from './git-history.js';
@@ -34,11 +32,7 @@ function packageAt(repo, sha) {
   return { manifest, tree: productionTree(manifest, lock) };
 }
 
-/**
- * The commits a range takes: its first commit, then each first-parent commit after it up to the last
- * that changes an installed file or the production dependency tree, oldest first: [{ commit, subject }],
- * with how many it passed over (`skipped`).
- */
+/** Oldest first: [{ commit, subject }], and how many it passed over (`skipped`). */
 export function rangeCommits(range) {
   const repo = openRepository(range.spec, range.repo);
   const from = resolveCommit(range.spec, repo, range.from);

@@ -26,7 +26,6 @@ export function baseOptions(target) {
   return o;
 }
 
-/** Is `path` a directory (false when it is not there)? */
 export const isDirectory = (path) => {
   try {
     return statSync(path).isDirectory();
@@ -60,7 +59,6 @@ export function packageDir(packageName, fromUrl = import.meta.url) {
   }
 }
 
-/** Version of an installed package, read from its own package.json. */
 export function installedVersion(packageName, fromUrl = import.meta.url) {
   const dir = packageDir(packageName, fromUrl);
   if (!dir) throw new Error(`Cannot find package '${packageName}'`);

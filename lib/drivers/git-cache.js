@@ -7,7 +7,6 @@ import { gitCacheDirs } from './git.js';
 
 export const DEFAULT_GIT_CACHE_MB = 2048;
 
-/** The bound in bytes, from the environment. */
 export function gitCacheBound(env = process.env) {
   const mb = Number(env.MYSQL_DRIVER_BENCH_GIT_CACHE_MB);
   return (Number.isFinite(mb) && mb >= 0 ? mb : DEFAULT_GIT_CACHE_MB) * 1024 * 1024;
@@ -41,10 +40,7 @@ export function gitCacheEntries(cacheDir) {
   return entries.sort((a, b) => a.usedMs - b.usedMs);
 }
 
-/**
- * Remove the least recently used entries until the cache is within `maxBytes`, keeping `keep` (the
- * directories this run uses). Returns { removed: [dir], bytes (what is left) }.
- */
+/** Least recently used entries removed until within `maxBytes`, but not `keep` (this run's): { removed, bytes left }. */
 export function pruneGitCache(cacheDir, { keep = [], maxBytes = gitCacheBound() } = {}) {
   const entries = gitCacheEntries(cacheDir);
   let bytes = entries.reduce((n, e) => n + e.bytes, 0);

@@ -3,11 +3,7 @@
 import { usageError } from '../common/errors.js';
 import { SHORT, git, gitText } from './git.js';
 
-/**
- * The commit `head`'s branch left `base`'s line at: `git merge-base base head` (both full ids), the
- * commit a pull request's head is judged against. `names` ({ base, head }: e.g. '--base origin/master')
- * say the two in its errors: none when they share no history, or when the head is already in the base's.
- */
+/** The commit a pull request's head is judged against; `names` (e.g. '--base origin/master') say the two in errors. */
 export function mergeBase(repo, base, head, names = { base, head }) {
   const sha = gitText(['-C', repo.dir, 'merge-base', base, head]);
   if (!sha) {
@@ -26,15 +22,11 @@ export function isAncestor(repo, a, b) {
   return git(['-C', repo.dir, 'merge-base', '--is-ancestor', a, b]).code === 0;
 }
 
-/**
- * The first-parent commits after `good` up to `bad` (inclusive), oldest first: the line a bisection
- * walks (`git rev-list --first-parent --ancestry-path good..bad`), each { commit, subject }.
- */
+/** The first-parent commits after `good` up to `bad` (inclusive), oldest first: the line a bisection walks. */
 export function firstParentPath(repo, good, bad) {
   const text = gitText(['-C', repo.dir, 'rev-list', '--first-parent', '--ancestry-path', '--format=%H %s', '--no-commit-header', `${good}..${bad}`]);
   if (text === null) throw usageError(`cannot list the commits between ${good.slice(0, SHORT)} and ${bad.slice(0, SHORT)} in ${repo.dir}`, 'check that git rev-list works there (git 2.33 or later)');
   return text.split('\n').filter(Boolean).map((line) => ({ commit: line.slice(0, 40), subject: line.slice(41) })).reverse();
 }
 
-/** A commit's subject line. */
 export const subjectOf = (repo, sha) => gitText(['-C', repo.dir, 'log', '-1', '--format=%s', sha]) ?? '';

@@ -1,7 +1,6 @@
-// A commit of a driver's git repository as a row (`--drivers mysql2@git:../node-mysql2#v3.21.1`): its
-// files are extracted into the harness's cache (never into the user's checkout, which is only read),
-// its production dependencies installed once per distinct dependency tree and shared by every
-// commit that has it, and the row is labelled with the commit (`mysql2@3.21.1+abc1234`).
+// A commit of a driver's git repository as a row (`mysql2@git:../node-mysql2#v3.21.1`): its files
+// extracted into the harness's cache (the user's checkout is only read), its production dependencies
+// installed once per distinct tree and shared, the row labelled with the commit (`mysql2@3.21.1+abc1234`).
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readlinkSync, realpathSync, rmSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
@@ -13,7 +12,6 @@ import { isDirectory } from './common.js';
 import { VERSIONED_PACKAGES, defaultCacheDir, npmReason, runNpm } from './versions.js';
 import { isInstalledPath } from './shipped-files.js';
 
-/** The packages a commit may hold: the built-in drivers, each measured with its own adapter. */
 export const GIT_PACKAGES = Object.keys(VERSIONED_PACKAGES);
 
 export const SHORT = 7;
@@ -59,10 +57,7 @@ export const gitText = (args, spawnOptions) => {
   return r.code === 0 ? r.stdout.toString().trim() : null;
 };
 
-/**
- * The repository `repoPath` names, checked: { dir, gitDir }. It must be the root of a work tree, or a
- * bare repository; anything else is a usage error saying which.
- */
+/** { dir, gitDir }: the root of a work tree, or a bare repository; anything else is a usage error. */
 export function openRepository(spec, repoPath) {
   const dir = resolve(repoPath);
   if (!isDirectory(dir)) throw usageError(`${spec}: ${dir} is not a directory`, 'point git: at a clone of the driver\'s repository');
@@ -77,7 +72,6 @@ export function openRepository(spec, repoPath) {
   return { dir, gitDir };
 }
 
-/** The full commit id `ref` names in the repository, or a usage error. */
 export function resolveCommit(spec, repo, ref) {
   const sha = gitText(['-C', repo.dir, 'rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{commit}`]);
   if (!sha) {
@@ -87,7 +81,6 @@ export function resolveCommit(spec, repo, ref) {
   return sha;
 }
 
-/** A file of a commit, as text; null when the commit has none at that path. */
 export function fileAt(repo, sha, path) {
   const r = git(['-C', repo.dir, 'cat-file', 'blob', `${sha}:${path}`]);
   return r.code === 0 ? r.stdout.toString('utf8') : null;
@@ -102,9 +95,8 @@ function parseJson(text, what) {
 }
 
 /**
- * Pure: what decides a commit's installed production dependencies, as one string to hash. With a
- * lockfile, its non-dev entries (a commit that bumps only a dev tool installs nothing new); without
- * one, the ranges of package.json, resolved when first installed.
+ * Pure: what decides a commit's production install, as one string to hash: a lockfile's non-dev entries
+ * (a commit that bumps only a dev tool installs nothing new), else package.json's ranges.
  */
 export function productionTree(manifest, lock) {
   const declared = ['dependencies', 'optionalDependencies', 'peerDependencies'].map((k) => [k, manifest[k] ?? {}]);
@@ -124,7 +116,6 @@ export function productionTree(manifest, lock) {
 
 const sha256 = (text) => createHash('sha256').update(text).digest('hex');
 
-/** Where a commit's files and the dependency installs live in the cache. */
 export const gitCacheDirs = (cacheDir) => ({ commits: join(cacheDir, 'git', 'commits'), deps: join(cacheDir, 'git', 'deps') });
 
 const LAST_USED = '.last-used';
@@ -158,11 +149,7 @@ function shippedPaths(repo, sha) {
   return tree.filter((p) => ['package.json', 'package-lock.json', 'npm-shrinkwrap.json'].includes(p) || isInstalledPath(p, files));
 }
 
-/**
- * The commit's files, extracted once into the cache (`git archive`, which reads the repository and
- * writes nothing to it; work-tree attributes such as export-ignore apply as they do to a release
- * tarball made with git). Returns the directory.
- */
+/** Extracted once by `git archive`, which writes nothing to the repository (export-ignore applies, as to a tarball). */
 async function ensureCommitFiles(repo, sha, { cacheDir, reinstall, log }) {
   const dir = join(gitCacheDirs(cacheDir).commits, sha);
   const done = join(dir, '.mdb-commit.json');
@@ -188,11 +175,7 @@ async function ensureCommitFiles(repo, sha, { cacheDir, reinstall, log }) {
   return dir;
 }
 
-/**
- * The production dependencies of a commit, installed once per distinct tree (productionTree) into
- * the cache with npm (`npm ci` from its lockfile, else `npm install`), scripts off. Returns the
- * install's directory.
- */
+/** Installed once per distinct productionTree, scripts off; returns the install's directory. */
 async function ensureDependencies(label, sha, { manifest, lockText, lockName }, { cacheDir, reinstall, log, npm }) {
   const key = sha256(productionTree(manifest, lockText ? JSON.parse(lockText) : null)).slice(0, 16);
   const dir = join(gitCacheDirs(cacheDir).deps, key);
@@ -201,7 +184,6 @@ async function ensureDependencies(label, sha, { manifest, lockText, lockName }, 
   log(`installing the production dependencies of ${label} into ${dir} (npm ${lockText ? 'ci' : 'install'}; first use of this dependency tree)`);
   const started = Date.now();
   await fillIntoPlace(dir, async (tmp) => {
-    // The commit's own manifest and lockfile, without its scripts (npm runs none: --ignore-scripts).
     const { scripts, ...rest } = manifest;
     writeFileSync(join(tmp, 'package.json'), JSON.stringify(rest, null, 2) + '\n');
     if (lockText) writeFileSync(join(tmp, lockName), lockText);
@@ -230,11 +212,7 @@ function linkDependencies(commitDir, depsDir) {
   symlinkSync(want, link, 'dir');
 }
 
-/**
- * Resolve and prepare a git row: the commit `spec` names, its files and dependencies in the cache.
- * Returns { package, version, commit, repository, ref, dir, label, cacheEntries } where `dir` is a
- * checkout the local-checkout loader can load and `cacheEntries` the directories the row uses.
- */
+/** `dir`: a checkout the local-checkout loader can load; `cacheEntries`: the cache directories the row uses. */
 export async function prepareGitCheckout(spec, { cacheDir = defaultCacheDir(), reinstall = false, log = (l) => process.stderr.write(`${l}\n`), npm = runNpm } = {}) {
   const parsed = assertGitSpec(spec);
   const repo = openRepository(spec, parsed.repo);

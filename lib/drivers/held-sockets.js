@@ -1,17 +1,6 @@
-// --rtt inside the driver process: every TCP or unix socket this process opens while holding is on
-// has each chunk it writes, and each chunk it receives, held `oneWayMs` before it goes on, in order.
-// The driver runs unmodified: node:net's Socket.prototype.connect is wrapped before any connection
-// is made, and the connected socket's write and 'data'/'end' events go through one queue per process.
-//
-// Why here and not in a proxy process: a proxy adds two loopback hops and a wake-up of another CPU
-// per round trip, some of which stall (docs/history/2026-11-25-rtt.md). While anything is held, and
-// for a while after a held write went out (the reply is on its way), this process's event loop turns
-// without sleeping (setImmediate: each turn still polls its sockets), so the CPU never idles and
-// wakes in between; otherwise the loop sleeps as usual. Within a turn it waits for the next chunk's
-// time by spinning, up to SLICE_MS, on a clock that allocates nothing, whose garbage would land in
-// the measured latencies (docs/history/2026-11-25-rtt.md#2026-11-26---rtt-without-the-holds-garbage-issue-32).
-// A chunk never goes on before its hold. TLS is not reached (its bytes leave through the raw socket's handle, below
-// JavaScript): a TLS connection over a held socket is refused with one line.
+// --rtt in the driver process: each chunk a socket connected while holding writes or receives goes on
+// `oneWayMs` later, in order, through one queue per process; the driver runs unmodified. Why here, the
+// busy turns and the spin, and why TLS is refused: docs/network.md (`--rtt-via process`).
 import net from 'node:net';
 import tls from 'node:tls';
 import { performance } from 'node:perf_hooks';
@@ -116,11 +105,7 @@ function install() {
   };
 }
 
-/**
- * Hold every socket connected from now on (`on` false: the ones connected from now on are not held;
- * those already held stay held), `oneWayMs` each way. Changing the hold applies to chunks arriving
- * from then on.
- */
+/** Hold every socket connected from now on, `oneWayMs` each way (`on` false: new ones are not; held ones stay held). */
 export function holdSockets({ oneWayMs, on = true }) {
   install();
   holdMs = oneWayMs;

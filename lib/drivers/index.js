@@ -21,7 +21,6 @@ const BUILTIN = {
   'bun-sql': () => import('./bun-sql.js'), // Bun's own client: its rows run on Bun
 };
 
-/** The drivers compared by default. */
 export const BUILTIN_DRIVERS = ['mysql', 'mysql2', 'mariadb'];
 
 const isPath = (spec) => !isLocalSpec(spec) && !isGitSpec(spec) && /^(\.{1,2}\/|\/)|\.(m?js)$/.test(spec);
@@ -37,11 +36,7 @@ function splitSpec(spec) {
   return { label, tag, runtime, withOptions, ...splitVariant(withOptions) };
 }
 
-/**
- * The file of the built-in adapter a spec builds on (lib/drivers/mysql2.js for mysql2, mysql2@3.9.0,
- * a checkout or a commit of mysql2, with or without options, label or tag), or null: an adapter file
- * of its own. Pure.
- */
+/** Pure: the built-in adapter file a spec builds on (mysql2.js for any release, checkout or commit of mysql2), else null. */
 export function builtinAdapterFile(spec) {
   const { base } = splitSpec(spec);
   const name = isPath(base) ? null : base.split('@')[0];
@@ -99,10 +94,7 @@ export function validateAdapter(adapter, from) {
   };
 }
 
-/**
- * Load one driver. `loadSpec` is what a driver process loads to get the same adapter: a built-in
- * name, an exact release (installed by now), or an absolute path; with `#tag` for a repeat.
- */
+/** `loadSpec`: what a driver process loads to get the same adapter (a name, an exact release or an absolute path). */
 async function loadOne(spec, { checked, reinstall }) {
   const { label, tag, runtime: runtimeSpec, withOptions, base, options, written } = splitSpec(spec);
   let adapter = await loadBase(base, { checked, reinstall });
@@ -124,7 +116,6 @@ async function loadOne(spec, { checked, reinstall }) {
   return { ...adapter, name: `${adapter.name}#${tag}`, loadSpec: `${loadSpec}#${tag}`, repeatOf: adapter.name };
 }
 
-/** A driver with connection options of its own, checked against what the driver itself accepts. */
 async function applyVariant(adapter, spec, options, written, { checked }) {
   if (typeof adapter.withOptions !== 'function') {
     throw usageError(`${spec}: options are for the built-in drivers, their releases and checkouts`, `pass options inside the adapter module ${adapter.source ?? ''}`.trim());
@@ -151,7 +142,6 @@ async function loadBase(spec, { checked, reinstall }) {
   if (BUILTIN[spec]) return (await BUILTIN[spec]()).default;
   if (isLocalSpec(spec)) return loadLocalDriver(spec, { describe: !checked });
   if (isGitSpec(spec)) return loadGitDriver(spec, { reinstall });
-  // A release from the npm registry, installed into the cache (resolved and checked before anything runs).
   if (isRelease(spec)) return loadVersionedDriver(spec, { reinstall });
   const file = resolve(spec);
   let mod;
@@ -163,10 +153,7 @@ async function loadBase(spec, { checked, reinstall }) {
   return validateAdapter(mod.default, spec);
 }
 
-/**
- * A commit of a git repository: its files and dependencies prepared in the cache (git.js), then
- * loaded as a checkout of them, labelled with the commit. Its driver processes load the checkout.
- */
+/** A git commit prepared in the cache (git.js), loaded as a checkout of it, labelled with the commit. */
 async function loadGitDriver(spec, { reinstall }) {
   const commit = await prepareGitCheckout(spec, { reinstall });
   const adapter = await loadLocalDriver(`${commit.package}@file:${commit.dir}`, { describe: false });
@@ -181,10 +168,7 @@ async function loadGitDriver(spec, { reinstall }) {
   };
 }
 
-/**
- * Load the drivers of a run. `overrideFairness` allows variants that change an option the fairness
- * rules fix; `checked` (a driver process loading what its parent already checked) skips the checks.
- */
+/** `checked` (a driver process loading what its parent already checked) skips the checks. */
 export async function loadDrivers(specs, { overrideFairness = false, checked = false, reinstall = false } = {}) {
   if (!checked) {
     assertDriverNames(specs, { overrideFairness });

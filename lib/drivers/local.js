@@ -1,7 +1,6 @@
-// A local checkout of a built-in driver as a row of its own (`--drivers mysql2@file:../node-mysql2`,
-// or a path to a directory whose package.json names one of them): a driver author's working copy,
-// measured with that driver's adapter, its dependencies taken from the checkout's own node_modules.
-// Nothing is ever installed into the checkout or into this project.
+// A local checkout of a built-in driver as a row (`mysql2@file:../node-mysql2`, or a directory holding
+// one), measured with that driver's adapter and the checkout's own node_modules. Nothing is ever
+// installed into the checkout or into this project.
 import { realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
@@ -21,17 +20,13 @@ export function parseFileSpec(spec) {
   return m ? { package: m[1], dir: m[2] } : null;
 }
 
-/** Is `spec` a local checkout (a file: spec, or a directory holding a built-in driver's package.json)? */
 export function isLocalSpec(spec) {
   if (parseFileSpec(spec)) return true;
   if (!/^(\.{1,2}\/|\/)/.test(spec) || !isDirectory(resolve(spec))) return false;
   return LOCAL_PACKAGES.includes(readManifest(resolve(spec))?.name);
 }
 
-/**
- * Check a checkout before anything starts. Returns { package, dir (absolute), version, manifest };
- * throws a usage error saying what is wrong and what to do.
- */
+/** Checked before anything starts: { package, dir (absolute), version, manifest }, else a usage error. */
 export function inspectCheckout(spec) {
   const fileSpec = parseFileSpec(spec);
   const dir = resolve(fileSpec ? fileSpec.dir : spec);
@@ -53,9 +48,8 @@ export function inspectCheckout(spec) {
 }
 
 /**
- * import() a checkout's entry. When a CommonJS module inside an ES module graph throws (a missing
- * module, say), Node rejects the import and then reports the same error again as an unhandled
- * rejection, which would end the driver process (nodejs/node#51603): that second report is ignored.
+ * When a CommonJS module inside an ES module graph throws, Node rejects the import and then reports the
+ * error again as an unhandled rejection, which would end the process (nodejs/node#51603): that one is ignored.
  */
 async function importCheckout(url) {
   let failure;
@@ -75,10 +69,7 @@ async function importCheckout(url) {
   }
 }
 
-/**
- * What git says of a checkout that is the root of a work tree: { commit, dirty } (dirty: tracked
- * changes or untracked files that are not ignored); null for a directory that is not one. Read-only.
- */
+/** Read-only: { commit, dirty } of a work tree's root (dirty: changes, or untracked unignored files), else null. */
 export function describeCheckout(dir) {
   try {
     const top = git(['-C', dir, 'rev-parse', '--show-toplevel']);
@@ -95,11 +86,7 @@ export function describeCheckout(dir) {
 /** The label of a checkout's row: its version and its commit (`+abc1234`, `+abc1234-dirty`), or `+local` outside git. */
 export const localLabel = (pkg, version, described = null) => `${pkg}@${version}+${described ? `${described.commit.slice(0, 7)}${described.dirty ? '-dirty' : ''}` : 'local'}`;
 
-/**
- * Load a checkout as an adapter, built by the driver's own adapter factory. `loadSpec` is what a
- * driver process loads to get the same adapter (the file: form with an absolute path). `describe`:
- * ask git for the commit the label names (a driver process, which its parent labels, does not).
- */
+/** `describe`: ask git for the commit the label names (a driver process, which its parent labels, does not). */
 export async function loadLocalDriver(spec, { describe = true } = {}) {
   const { package: pkg, dir, version } = inspectCheckout(spec);
   const require = createRequire(join(dir, 'package.json'));

@@ -15,12 +15,8 @@ const hasFlag = (flags, flag) => {
 };
 
 /**
- * @param {object} p
- * @param {() => Promise<object>} p.load resolves to the `mariadb` module of the release to measure
- * @param {string} p.version
- * @param {string} [p.name] the label in results (e.g. 'mariadb@3.4.0' when several releases run)
- * @param {string} [p.dir] the package's own directory (where its option names are read)
- * @param {object} [p.extraOptions] connection options of a variant row (`mariadb:rowsAsArray=true`)
+ * `load` resolves to the release's `mariadb` module; `name` is the label in results, `dir` where its
+ * option names are read, `extraOptions` a variant row's connection options.
  */
 export function createAdapter(args) {
   const { load, extraOptions = {} } = args;

@@ -4,14 +4,9 @@ import { consumeRows } from './row-stream.js';
 import { fillPool } from './pool-fill.js';
 
 /**
- * @param {object} p
- * @param {() => Promise<object>} p.load resolves to the `promise-mysql` module (wrapping the `mysql` release to measure)
- * @param {string} p.version the `mysql` release
- * @param {string} [p.via] the `promise-mysql` release
- * @param {string} [p.name] the label in results (e.g. 'mysql@2.18.1' when several releases run)
- * @param {string} [p.dir] the `mysql` package's own directory (where its option names are read)
- * @param {() => object} [p.mysqlModule] the `mysql` module promise-mysql wraps, when not its own (a local checkout)
- * @param {object} [p.extraOptions] connection options of a variant row (`mysql:supportBigNumbers=true`)
+ * `load` resolves to `promise-mysql`; `version` is the `mysql` release it wraps, `via` its own release,
+ * `mysqlModule` the `mysql` it wraps when not its own (a local checkout); `name`, `dir` (of `mysql`) and
+ * `extraOptions` as in mysql2.js.
  */
 export function createAdapter(args) {
   const { load, via, mysqlModule = null, extraOptions = {} } = args;

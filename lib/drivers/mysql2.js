@@ -5,12 +5,8 @@ import { consumeRows } from './row-stream.js';
 import { fillPool } from './pool-fill.js';
 
 /**
- * @param {object} p
- * @param {() => Promise<object>} p.load resolves to the `mysql2/promise` module of the release to measure
- * @param {string} p.version
- * @param {string} [p.name] the label in results (e.g. 'mysql2@3.9.0' when several releases run)
- * @param {string} [p.dir] the package's own directory (where its option names are read)
- * @param {object} [p.extraOptions] connection options of a variant row (`mysql2:disableEval=true`)
+ * `load` resolves to the release's `mysql2/promise` module; `name` is the label in results, `dir` where
+ * its option names are read, `extraOptions` a variant row's connection options.
  */
 export function createAdapter(args) {
   const { load, extraOptions = {} } = args;
@@ -47,7 +43,6 @@ export function createAdapter(args) {
       mysql2.clearParserCache?.();
     },
 
-    /** The driver's own pool of `size` connections. */
     async createPool(target, size) {
       const mysql2 = await module();
       const pool = mysql2.createPool({ ...baseOptions(target), charset: COMMON_OPTIONS.collation, connectionLimit: size, maxIdle: size, ...extraOptions });

@@ -1,10 +1,6 @@
-// Release ranges as rows: `mysql2@3.0.0..3.24.5` is every release of mysql2 published from 3.0.0 to
-// 3.24.5 (both included), in semver order, each a row of its own (`mysql2@3.0.0`, `mysql2@3.0.1`, …),
-// installed into the cache as any release is (versions.js). A step after the range chooses fewer:
-//   :minor          the first release of each minor (3.0.0, 3.1.0, …)
-//   :last-of-minor  the last release of each minor (3.0.1, 3.1.2, …)
-//   :pre            pre-releases too (left out otherwise); combines with a step (`:minor:pre`)
-// The grammar and the choice are pure; only expandReleaseRanges asks the registry (`npm view <pkg> versions`).
+// Release ranges as rows: `mysql2@3.0.0..3.24.5[:minor|:last-of-minor][:pre]` is each release published
+// between the two, both included, as a row of its own (docs/comparing.md, "A range of releases").
+// The grammar and the choice are pure; only expandReleaseRanges asks the registry.
 import { usageError, installError } from '../common/errors.js';
 import { npmReason, runNpm } from './versions.js';
 import { SEMVER, compareVersions } from '../common/semver.js';

@@ -2,11 +2,9 @@
 // nothing kept, the promise settles once the driver has read the whole result.
 
 /**
- * @param {import('node:events').EventEmitter} emitter the driver's streaming query
- * @param {string} rowEvent the event carrying one row ('result' for mysql/mysql2, 'data' for a Readable)
- * @param {(row) => void} onRow called per row; if it throws, the rest of the result is still read
- *   (so the connection stays usable) without calling it again, and the promise rejects with that error
- * @returns {Promise<number>} the number of rows received
+ * `rowEvent`: 'result' for mysql/mysql2, 'data' for a Readable. When `onRow` throws, the rest of the
+ * result is still read (the connection stays usable) without calling it, and the promise rejects with
+ * that error; else it resolves to the number of rows.
  */
 export function consumeRows(emitter, rowEvent, onRow) {
   return new Promise((resolve, reject) => {

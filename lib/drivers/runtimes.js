@@ -1,8 +1,6 @@
-// A row's runtime: `mysql2~node@24` runs that row's driver processes on Node 24 from the npm registry,
-// `mysql2~bun` on Bun; no suffix (or `~node`) on the Node that runs the harness. A runtime is fetched
-// once with npm (the packages that carry the binary: node-<os>-<arch>, @oven/bun-<os>-<arch>) into
-// <cache>/runtimes/<kind>-<version>/, checked (its SHA-256 and `--version`) every time it is used,
-// and fetched again when the check fails. The coordinator always stays on the harness's Node.
+// A row's runtime: `mysql2~node@24` runs its driver processes on Node 24, `mysql2~bun` on Bun, fetched
+// once from the npm registry into <cache>/runtimes/, checked (SHA-256, `--version`) on every use and
+// fetched again when the check fails. The coordinator always stays on the harness's Node.
 import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -31,7 +29,6 @@ export function splitRuntime(spec) {
   return m ? { base: m[1], runtime: m[2] } : { base: spec, runtime: null };
 }
 
-/** The runtime that runs the harness. */
 export const harnessRuntime = () => ({ kind: 'node', version: process.versions.node, exec: process.execPath, harness: true });
 
 /** What a row's label and the results say of its runtime: `node 24.21.0`, `bun 1.4.5`. */
@@ -44,7 +41,6 @@ const BUN_LACKS = Object.freeze([
   'GC pauses (Bun reports no GC to perf_hooks)',
 ]);
 
-/** The runtime as the results record it: { kind, version, harness, lacks }. */
 export const describeRuntime = (runtime) => ({
   kind: runtime.kind, version: runtime.version, harness: Boolean(runtime.harness), lacks: runtime.kind === 'bun' ? [...BUN_LACKS] : [],
 });
@@ -85,14 +81,12 @@ export function checkCached(dir, kind, version) {
   return null;
 }
 
-/** The versions of `kind` in the cache that match `range`, highest first. */
 function cachedVersions(cacheDir, kind, range) {
   let names = [];
   try { names = readdirSync(join(cacheDir, 'runtimes')); } catch { /* no cache yet */ }
   return names.map((n) => new RegExp(`^${kind}-(\\d+\\.\\d+\\.\\d+)$`).exec(n)?.[1]).filter((v) => v && matches(v, range)).sort(compareVersions).reverse();
 }
 
-/** The newest version of `kind` on the registry that matches `range`. */
 async function registryVersion(kind, range, { npm, spec }) {
   const pkg = packageOf(kind);
   const r = await npm(['view', `${pkg}@${range ?? 'latest'}`, 'version', '--json']);
@@ -142,11 +136,7 @@ async function fetchRuntime(kind, version, { cacheDir, npm, log }) {
 
 const resolved = new Map();
 
-/**
- * The runtime a spec names, ready to run: { kind, version, exec, spec }. A cached version that
- * matches is used without the network; otherwise the registry says which version, and it is fetched.
- * A cached runtime that fails its check is fetched again.
- */
+/** Ready to run: { kind, version, exec, spec }. A cached runtime that fails its check is fetched again. */
 export async function resolveRuntime(spec, { cacheDir = defaultCacheDir(), npm = runNpm, log = (l) => process.stderr.write(`${l}\n`) } = {}) {
   const { kind, range } = parseRuntime(spec);
   if (kind === 'node' && range === null && spec.trim() === 'node') return { ...harnessRuntime(), spec };
@@ -181,9 +171,8 @@ export async function resolveRuntime(spec, { cacheDir = defaultCacheDir(), npm =
 }
 
 /**
- * `--runtimes node@20,bun`: each driver spec without a runtime of its own, one row per runtime
- * (`node` alone: the harness's Node, the spec as given). A driver that runs on one runtime only
- * (bun-sql) and specs that name their runtime are kept once.
+ * `--runtimes node@20,bun`: one row per runtime for each spec without one of its own (`node` alone: the
+ * spec as given); a driver that runs on one runtime only (bun-sql) is kept once.
  */
 export function expandRuntimes(specs, runtimes, { only = () => false } = {}) {
   if (!runtimes?.length) return specs;

@@ -13,11 +13,7 @@ function filesEntry(entry) {
   return (path) => re.test(path);
 }
 
-/**
- * Pure: does a changed path belong to what the package installs and runs? `files`: package.json's
- * `files` (null: everything but dot-files, tests, docs and examples). package.json itself is judged by
- * its dependency tree, not here.
- */
+/** Pure: does a changed path belong to what the package installs and runs? (package.json: by its dependency tree.) */
 export function isInstalledPath(path, files) {
   if (path === 'package.json' || /\.d\.[cm]?ts$|\.md$/i.test(path)) return false;
   if (!Array.isArray(files)) return !NOT_SHIPPED.test(path);

@@ -6,13 +6,11 @@
 // In a git spec the first '#' names the commit; a repeat's #tag can only follow it.
 const GIT_SPEC = /^(?:[A-Za-z_][\w.+-]{0,59}=)?(?:[\w.-]+@)?git:/;
 
-/** Does `spec` (labelled or not) name a commit of a git repository? */
 export const isGitSpec = (spec) => GIT_SPEC.test(spec);
 
 /**
  * `mysql2#2`: a second process of the same driver, as a row of its own (an A/A comparison).
- * Returns { base, tag } (tag null for a plain spec). `mysql2@git:../x#v3.9.0` has no tag: its '#'
- * names the commit; `mysql2@git:../x#v3.9.0#2` has tag 2.
+ * `mysql2@git:../x#v3.9.0` has no tag (its '#' names the commit); `mysql2@git:../x#v3.9.0#2` has tag 2.
  */
 export function splitRepeat(spec) {
   const m = /^(.+?)#([\w.-]{1,20})$/.exec(spec);

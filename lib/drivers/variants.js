@@ -1,7 +1,6 @@
-// Option variants: `mysql2:disableEval=true` is mysql2 with a connection option of its own, as a
-// row of its own, labelled with its options. The fairness rules fix some options for every driver
-// (charset/collation, per-query stack traces, compression): overriding one needs
-// --override-fairness, and the row is marked. The connection target is the harness's, always.
+// Option variants: `mysql2:disableEval=true` is mysql2 with a connection option of its own, as a row
+// labelled with its options. Overriding an option the fairness rules fix needs --override-fairness
+// (docs/comparing.md, "Option variants"). The connection target is the harness's, always.
 import { createRequire } from 'node:module';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -36,7 +35,6 @@ export function splitVariant(spec) {
   return { base: parts.join(':'), options, written };
 }
 
-/** The options of a variant that change what the fairness rules fix for every driver. */
 export const fairnessOverrides = (options) => Object.keys(options).filter((n) => FAIRNESS_OPTIONS.includes(n));
 
 /** Problems the harness refuses whatever the driver says: the target, and the fairness rules. */
@@ -81,10 +79,7 @@ function configOf(Config, options) {
 
 const comparable = (config) => JSON.stringify(config, (k, v) => (typeof v === 'function' ? `fn:${v.name}` : typeof v === 'bigint' ? `${v}n` : v));
 
-/**
- * The option names the driver itself does not accept, asked of the driver's own configuration
- * class. Returns null when the driver's configuration cannot be inspected (the options go as given).
- */
+/** Names the driver's own configuration class does not accept; null where it cannot be asked (they go as given). */
 export async function unknownOptions(pkg, dir, options) {
   const Config = await loadConfigClass(pkg, dir).catch(() => null);
   if (typeof Config !== 'function') return null;
@@ -98,7 +93,6 @@ export async function unknownOptions(pkg, dir, options) {
   }).map(([name]) => name);
 }
 
-/** The label of a variant row: the base label and its options as written. */
 export const variantLabel = (baseName, written) => [baseName, ...written].join(':');
 
 export const ROWS_AS_ARRAYS_NOTE = 'rows as arrays (rowsAsArray): rows read one at a time carry no column names to check them by';

@@ -1,7 +1,5 @@
-// Other releases of the built-in drivers (`--drivers mysql2@3.9.0,mysql2@latest`): each is installed
-// from the npm registry, with npm itself, into a cache outside the project tree
-// (~/.cache/mysql-driver-bench/<package>@<version>/), reused on the next run, and never into the
-// project's own node_modules.
+// Other releases of the built-in drivers (`--drivers mysql2@3.9.0,mysql2@latest`), installed from the
+// npm registry with npm into a cache outside the project tree (defaultCacheDir), reused on later runs.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -12,7 +10,6 @@ import { installError, usageError } from '../common/errors.js';
 import { installedVersion } from './common.js';
 import { fillIntoPlace } from './cache-entry.js';
 
-/** The packages a release can be asked for, and what the adapter imports from each. */
 export const VERSIONED_PACKAGES = {
   mysql: { entry: 'promise-mysql', companion: 'promise-mysql' },
   mysql2: { entry: 'mysql2/promise' },
@@ -70,17 +67,13 @@ export function runNpm(args, { cwd } = {}) {
   });
 }
 
-/** The last meaningful line npm printed, for one-line errors. */
 export function npmReason(r) {
   const lines = `${r.stderr}`.split('\n').map((l) => l.replace(/^npm (error|ERR!)\s*/, '').trim())
     .filter((l) => l && !/^npm warn/i.test(l) && !/complete log of this run/i.test(l) && !/^(code|syscall|path|errno) /.test(l));
   return lines[0] || `npm exited with code ${r.code}`;
 }
 
-/**
- * The exact version a spec names on the registry: an exact version is taken as is when it is
- * already cached (no network); anything else (a tag like `latest`, a range) is asked of `npm view`.
- */
+/** The exact version a spec names: one already cached as it is (no network), anything else from `npm view`. */
 export async function resolveVersion(pkg, version, { npm = runNpm, cacheDir = defaultCacheDir() } = {}) {
   if (EXACT_VERSION.test(version) && isInstalled(cacheDir, pkg, version)) return version;
   const r = await npm(['view', `${pkg}@${version}`, 'version', '--json']);
@@ -118,17 +111,13 @@ function resolvedVersion(name, fromFile) {
   }
 }
 
-/**
- * Is `pkg@version` fully installed in its cache directory? For `mysql`, the `mysql` that
- * `promise-mysql` itself loads must be that version (not one npm nested under it).
- */
+/** For `mysql`, the `mysql` that `promise-mysql` loads must be that version too (not one npm nested under it). */
 export function isInstalled(cacheDir, pkg, version) {
   const dir = releaseDir(cacheDir, pkg, version);
   if (!existsSync(join(dir, '.installed.json'))) return false;
   return installedCheck(dir, pkg, version) === null;
 }
 
-/** null when the directory holds the release as expected, else what is wrong. */
 function installedCheck(dir, pkg, version) {
   const anchor = join(dir, 'package.json');
   const got = resolvedVersion(pkg, anchor);
@@ -155,11 +144,7 @@ function companionVersion(pkg) {
   return v && v !== 'unknown' ? v : 'latest';
 }
 
-/**
- * Install `pkg@version` (exact) into its cache directory unless it is there already.
- * Installs into a temporary sibling directory and renames it into place, so an interrupted
- * install never leaves a half-filled cache entry. Returns { dir, installed: bool, ms }.
- */
+/** Install `pkg@version` (exact) into its cache directory unless it is there already. */
 export async function ensureInstalled(pkg, version, { npm = runNpm, cacheDir = defaultCacheDir(), log = () => {}, reinstall = false } = {}) {
   const dir = releaseDir(cacheDir, pkg, version);
   if (reinstall) rmSync(dir, { recursive: true, force: true });
@@ -190,7 +175,6 @@ export async function ensureInstalled(pkg, version, { npm = runNpm, cacheDir = d
   return { dir, installed: true, ms };
 }
 
-/** How to import the release from its cache directory, and the versions to record. */
 export function releaseModule(dir, pkg) {
   const anchor = join(dir, 'package.json');
   const require = createRequire(anchor);
@@ -200,10 +184,7 @@ export function releaseModule(dir, pkg) {
   return { load: () => import(pathToFileURL(file).href), via, file };
 }
 
-/**
- * `mysql2@3.9.0` -> an adapter labelled `mysql2@3.9.0`, built with the driver's own factory over
- * the cached release. `latest` and ranges are resolved first, so the label names the exact version.
- */
+/** An adapter over the cached release, labelled with the exact version (`latest` and ranges resolved first). */
 export async function loadVersionedDriver(spec, { npm = runNpm, cacheDir = defaultCacheDir(), log = defaultLog, factories, reinstall = false } = {}) {
   const { package: pkg, version: wanted } = assertVersionedSpec(spec);
   const version = await resolveVersion(pkg, wanted, { npm, cacheDir });

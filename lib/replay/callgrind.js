@@ -1,10 +1,6 @@
-// Callgrind's output format, read (https://valgrind.org/docs/manual/cl-format.html): a dump's
-// functions, each with its self and inclusive cost of the first event (instructions, Ir). Pure.
-// What it reads: `events:` and `positions:` (the position columns before the costs; relative
-// positions +n/-n and * are resolved), `summary:`/`totals:`, ob=/fl=/fi=/fe=/fn= (a function's
-// object, file and the file of the lines that follow), cob=/cfi=/cfl=/cfn= and calls= (the next cost
-// line is the call's inclusive cost), and name compression: `(id) name` defines id, `(id)` reuses
-// it (ob/cob share one table, fl/fi/fe/cfi/cfl one, fn/cfn one). jump=/jcnd= lines are skipped.
+// Callgrind's output format, read (https://valgrind.org/docs/manual/cl-format.html): a dump's functions
+// with their self and inclusive cost of the first event (Ir), relative positions and name compression
+// resolved (ob/cob share one table, fl/fi/fe/cfi/cfl one, fn/cfn one). Pure.
 
 /** Pure: a compressed name `(id) name` / `(id)` / `name` resolved through `table`. */
 function named(table, value) {
@@ -25,12 +21,7 @@ function position(field, last) {
   return Number(field);
 }
 
-/**
- * Pure: a callgrind dump's text → { events, summary, totals, functions, calls }. functions: one entry
- * per function (object, file, name; recursion levels merged): { name, object, file, line (its first
- * cost line's), self, inclusive } of the first event. inclusive is self plus what its calls cost,
- * except calls of itself (counted in its self already). calls: caller's name → the names it called.
- */
+/** Pure: functions (recursion levels merged; inclusive leaves out calls of itself) and calls: caller → callees. */
 export function parseCallgrind(text) {
   const st = {
     objects: new Map(), files: new Map(), fns: new Map(), functions: new Map(), calls: new Map(),
@@ -71,7 +62,6 @@ function costLine(line, st) {
   }
 }
 
-/** A `key=value` line: the object, file or function the next costs are of, or a call's. */
 function nameLine(key, value, st) {
   switch (key) {
     case 'ob': st.ob = named(st.objects, value); break;
@@ -90,7 +80,6 @@ function nameLine(key, value, st) {
   }
 }
 
-/** A `key: value` header line: the events, the positions, the summary and the totals. */
 function headerLine(key, value, st) {
   if (key === 'events') st.events = value.split(/\s+/);
   else if (key === 'positions') st.npos = value.split(/\s+/).length;
@@ -98,7 +87,6 @@ function headerLine(key, value, st) {
   else if (key === 'totals') st.totals = Number(value.split(/\s+/)[0]);
 }
 
-/** The function `name` of the current object and file, its entry made on first sight. */
 function enterFunction(st, name) {
   const key = `${st.ob}\0${st.fl}\0${name}`;
   let f = st.functions.get(key);
@@ -106,10 +94,7 @@ function enterFunction(st, name) {
   return f;
 }
 
-/**
- * Pure: the names of a parsed dump's functions that ran only inside `isRoot` functions: the roots, and
- * every function reached from the dump's entries (those nothing in it called) only through a root.
- */
+/** Pure: the roots, and every function reached from the dump's entries only through a root. */
 export function insideRoots(parsed, isRoot) {
   const called = new Set([...parsed.calls.values()].flatMap((callees) => [...callees]));
   const names = new Set(parsed.functions.map((f) => f.name));
@@ -126,11 +111,7 @@ export function insideRoots(parsed, isRoot) {
   return new Set([...names].filter((n) => !outside.has(n)));
 }
 
-/**
- * Pure: a dump's event totals, { Ir, Dr, … } by the `events:` line's names, from its `summary:` line
- * (or `totals:`), without reading its functions; null when it has neither. With --cache-sim=yes
- * --branch-sim=yes: Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw Bc Bcm Bi Bim.
- */
+/** Pure: a dump's event totals { Ir, Dr, … } from its `summary:` (or `totals:`) line, its functions unread. */
 export function parseEventTotals(text) {
   const events = /^events:[ \t]*(.+)$/m.exec(text)?.[1].trim().split(/\s+/);
   const values = (/^summary:[ \t]*(.+)$/m.exec(text) ?? /^totals:[ \t]*(.+)$/m.exec(text))?.[1].trim().split(/\s+/).map(Number);
@@ -138,15 +119,9 @@ export function parseEventTotals(text) {
   return Object.fromEntries(events.map((name, i) => [name, values[i] ?? 0]));
 }
 
-/** Pure: the self costs of a parsed dump's functions, added up (equal to its total when it was read whole). */
 export const selfSum = (parsed) => parsed.functions.reduce((n, f) => n + f.self, 0);
 
-/**
- * Pure: a dump's event totals and what the calls into root functions cost, inclusive, by group:
- * `classify(name)` names a root's group ('jit', 'gc', …) or returns null. Returns { totals: { Ir, … },
- * groups: { [group]: { Ir, … } } }, or null without a summary. Only calls made from outside every root
- * count, so a root called inside another is counted once.
- */
+/** Pure: event totals, and the inclusive cost of calls into roots by `classify(name)`'s group; nested roots count once. */
 export function rootedGroups(text, classify, names = []) {
   const totals = parseEventTotals(text);
   if (!totals) return null;
@@ -183,13 +158,10 @@ export function rootedGroups(text, classify, names = []) {
   return { totals, groups };
 }
 
-// The functions through which V8 compiles, tiers up and deoptimizes: the runtime entries that JIT code
-// and builtins call for it. A window's count leaves their cost out (count.js): when a function happens
-// to be compiled is not what an operation costs, and how much a compile costs moved with where the
-// compiler's tables lay, from process to process.
+// V8's compile, tier-up and deoptimization entries. A count leaves their cost out: when a function is
+// compiled is not what an operation costs, and a compile's cost moved from process to process.
 export const JIT_ENTRY = /^v8::internal::(?:Runtime_(?:Compile\w*|InstallBaselineCode|NotifyDeoptimized|BytecodeBudgetInterrupt\w*)|Deoptimizer::New|Deoptimizer::ComputeOutputFrames)\(/;
 
-/** Pure: is `name` (a callgrind function name) one of V8's compile, tier-up or deoptimization entries? */
 export const isJitEntry = (name) => JIT_ENTRY.test(name);
 
 /** Pure: how many calls a dump holds into functions `matches` names (its calls= lines'). */
@@ -208,15 +180,12 @@ export function callsInto(text, matches) {
   return n;
 }
 
-// The collector's entry: every scavenge and full collection of V8's heap, the forced ones (gc()) among
-// them, runs inside it. A window's count leaves its cost out: where a collection falls, and what it
-// finds, moves with code the bench never runs; the bytes allocated stand for its work.
+// The collector's entry. A count leaves its cost out: where a collection falls moves with code the
+// bench never runs; the bytes allocated stand for its work.
 export const GC_ENTRY = /^v8::internal::Heap::CollectGarbage\(/;
 
-/** Pure: is `name` (a callgrind function name) the collector's entry? */
 export const isGcEntry = (name) => GC_ENTRY.test(name);
 
-/** Pure: which of V8's own entries a function is, as a window's count leaves them out: 'jit', 'gc' or null. */
 export const engineEntry = (name) => (isJitEntry(name) ? 'jit' : isGcEntry(name) ? 'gc' : null);
 
 // A full collection (mark-compact) of V8's heap: a count's process is set to make none in its windows

@@ -1,7 +1,6 @@
-// A release history's steps, confirmed before they are reported: a count process once settled in a
-// state of its own, which a history would call a step (docs/history/2026-11-27-bisect.md#one-thread-in-libuvs-pool),
-// so a step's sides are counted again, each in a new process, and when the two disagree beyond the
-// bench's floor a third decides (the median).
+// A release history's steps, confirmed: a count process once settled in a state of its own, a false
+// step (docs/history/2026-11-27-bisect.md#one-thread-in-libuvs-pool), so a step's sides are counted again
+// in new processes, and a third decides (the median) when the two disagree.
 import { inParallel } from '../common/parallel.js';
 
 /** Pure: the indexes of the rows on either side of a step (consecutive counted rows beyond `floorPct`). */
@@ -17,24 +16,15 @@ export function stepRows(rows, floorPct) {
   return [...marked].sort((a, b) => a - b);
 }
 
-/** Pure: the name of row i of a cell's bench (its driver's), or its index. */
 const rowName = (cell, i) => cell.entry.results[i]?.driver ?? `row ${i + 1}`;
 
-/** Pure: whether two counts of a row agree within `floorPct`. */
 export const agree = (a, b, floorPct) => Math.abs((b / a - 1) * 100) <= floorPct;
 
-/** Pure: of three counted rows, the one whose figure is the median. */
 export function medianRow(rows) {
   return [...rows].sort((a, b) => a.count.perOp - b.count.perOp)[1];
 }
 
-/**
- * Confirm the steps of every entry ({ bench, entry: { results } }) in place. `recountRow(i, benches)`
- * counts row i's `benches` again in one new process (resolving to a Map of bench name → row). A
- * confirmed row keeps its first count and says so (count.processes: every process's figure); one whose
- * second count disagrees is the median of three (a recount keeps no profile). Returns how many counts
- * were confirmed.
- */
+/** In place; `recountRow(i, benches)` resolves to a Map of bench name → row. A confirmed row keeps its first count. */
 export async function confirmSteps(entries, { floorOf, recountRow, parallel = 1, signal, log = () => {} }) {
   const cells = entries.flatMap(({ bench, entry }) => stepRows(entry.results, floorOf(bench)).map((i) => ({ bench, entry, i })));
   if (!cells.length) return 0;

@@ -1,9 +1,6 @@
-// One bench counted in a worker thread of a row's count process (count-entry.cjs): the driver's
-// connection answered by the bench's replay set, a warm-up, then `chunks` windows of `ops` operations,
-// each ended by os.getPriority(), on which callgrind dumps its counters. The parent switches
-// instrumentation on and off around the windows: the worker asks, on stdout, and waits for one byte on
-// stdin. A native counter's windows are measured here instead (`meter`, window-meter.js). Every result
-// is checked. A primer runs the same path with a few operations and is not counted.
+// One bench counted in a worker thread of a row's count process (count-entry.cjs), replayed: a warm-up,
+// then `chunks` windows, each ended by os.getPriority(), the dump marker. The worker asks the parent on
+// stdout to switch instrumentation and waits for a byte on stdin; a primer runs the same path, uncounted.
 import fs from 'node:fs';
 import os from 'node:os';
 import { replayConnections } from '../conversations/transport.js';
@@ -17,16 +14,12 @@ import { windowMeter } from './window-meter.js';
 const PRIMER_SIZE = Object.freeze({ warmup: 4, ops: 2 });
 
 const byte = Buffer.alloc(1);
-/** Say `line` to the parent and wait for its answer (instrumentation switched, or nothing to do). */
 const ask = (line) => {
   fs.writeSync(1, `${line}\n`);
   fs.readSync(0, byte, 0, 1);
 };
 
-/**
- * Count (or prime) one bench: `item` { spec, bench, set, context, target, warmup, ops, index },
- * `chunks` windows, each measured here when `meter`. Resolves to { protocol, windows: the meter's, or null }.
- */
+/** Counts (or primes) one bench; with `meter` (a native counter) its windows are measured here. */
 export async function countBench(item, { chunks, primer = false, meter = false, requireModule = null }) {
   const set = readSet(item.set);
   // --collected-start: a second heap state, the worker's heap collected in full before the driver loads
@@ -37,7 +30,7 @@ export async function countBench(item, { chunks, primer = false, meter = false, 
   }
   // Before the driver loads: it may keep its own reference to node:net's connect.
   replayConnections(decodeConversation(set));
-  // The driver's built-in adapter loaded the way start-up loads the rest, which loadDrivers then import()s.
+  // Loaded the way start-up loads the rest; loadDrivers then import()s it.
   const adapter = builtinAdapterFile(item.spec);
   if (requireModule && adapter) requireModule(adapter);
   const [driver] = await loadDrivers([item.spec], { checked: true });
@@ -49,9 +42,8 @@ export async function countBench(item, { chunks, primer = false, meter = false, 
   if (notApplicable) throw new Error(notApplicable.unsupported ?? notApplicable.unavailable);
   const conn = await driver.connect(targetFor(plan, item.target));
   await plan.init?.(conn);
-  // A timer the driver set while connecting and cleared (mysql2's connectTimeout) leaves libuv's timer
-  // armed; it fired seconds later, inside a window on a slow or busy host, with a compile of Node's
-  // timer code. A timer of 1 ms rearms it now, before anything is counted.
+  // A timer the driver set and cleared while connecting (mysql2's connectTimeout) leaves libuv's timer
+  // armed, to fire inside a window later; a 1 ms timer rearms it now.
   await new Promise((resolve) => { setTimeout(resolve, 1); });
   const op = plan.op(conn);
   const { warmup, ops } = primer ? PRIMER_SIZE : item;

@@ -1,10 +1,6 @@
-// A row's count process (count-process.js starts it, under Valgrind or natively): its main thread runs one worker thread
-// per bench, one after another, each in an isolate of its own (its own heap, JIT and modules), after a
-// primer worker that runs every bench of the row briefly (count-worker.cjs). The main thread waits,
-// blocked, while a worker runs, so that only the worker's instructions are counted. A worker that has
-// reported stays parked, not torn down (a second a worker under Valgrind), until the process exits. Last, one JSON line
-// a worker on stdout: { primer } or { index, ok, protocol, windows? } or { index, ok: false, error }.
-//   node count-entry.cjs <job.json: { items: [bench items], primer: [bench items], chunks, meter? }>
+// A row's count process (count-process.js starts it): one worker thread (count-worker.cjs) per bench in
+// turn, each an isolate of its own, after a primer worker; the main thread waits blocked meanwhile, so only
+// the worker's instructions count. Reported workers stay parked: tearing one down costs a second under Valgrind.
 const fs = require('node:fs');
 const path = require('node:path');
 const { Worker } = require('node:worker_threads');

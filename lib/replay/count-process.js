@@ -12,18 +12,15 @@ import { fixedLayoutLauncher } from '../measuring/processes/same-program.js';
 import { COUNT_NODE_FLAGS, commandPath, makeSandbox } from './count-sandbox.js';
 import { keepPerfMap, keepProfile } from './profiles.js';
 
-// The most a count process may take per bench it counts, unless the counter says otherwise.
 const DEFAULT_TIMEOUT_S = 600;
 
 /** The last line Valgrind or the process wrote on stderr, without Valgrind's "==pid==" prefix. */
 const lastLine = (stderr) => stderr.split('\n').map((l) => l.replace(/^==\d+==\s?/, '').trim()).filter(Boolean).slice(-1)[0] ?? '';
 
-// Valgrind and vgdb name their FIFOs after the user and the host as the environment says them
-// (LOGNAME or USER, HOST or HOSTNAME, else ???): vgdb must see what the counted process's fixed
-// environment says, or it looks for files that are not there (a runner sets USER; this VM does not).
+// Valgrind and vgdb name their FIFOs after these variables: vgdb must see the counted process's fixed
+// environment's, or it looks for files that are not there.
 const FIFO_NAMING = ['LOGNAME', 'USER', 'HOST', 'HOSTNAME'];
 
-/** Pure: vgdb's environment for a process started with `processEnv`: the caller's, with the FIFO-naming variables as the process has them. */
 export function vgdbEnv(callerEnv, processEnv) {
   const env = { ...callerEnv };
   for (const name of FIFO_NAMING) {
@@ -46,10 +43,9 @@ export function countMessage(line) {
   return null;
 }
 
-/** The callgrind dumps in `dir`, by number (cg.out.<n>), ascending. */
 const dumpsIn = (dir) => fs.readdirSync(dir).map((f) => /^cg\.out\.(\d+)$/.exec(f)?.[1]).filter(Boolean).map(Number).sort((a, b) => a - b);
 
-/** The dumps after number `after` in `dir`: the last `counted` read as windows (and kept at `dest`, when given), every one removed. */
+/** The last `counted` dumps after number `after` read as windows (and kept at `dest`), every one removed. */
 function readWindowDumps(dir, after, { counter, counted, dest }) {
   const files = dumpsIn(dir).filter((n) => n > after).map((n) => path.join(dir, `cg.out.${n}`));
   try {
@@ -74,7 +70,6 @@ function switchInstrumentation({ prefix, pid, env }, what) {
   });
 }
 
-/** The count process of `sandbox` started: under the counter's tool (its files in `dir`), or natively. { child, env, prefix }. */
 function startCountProcess({ counter, sandbox, dir, profileFlags }) {
   const native = !counter.tool;
   const fixed = counter.fixedLayout ? fixedLayoutLauncher() : null;
@@ -88,7 +83,6 @@ function startCountProcess({ counter, sandbox, dir, profileFlags }) {
   return { child, env, prefix };
 }
 
-/** Call fn with each whole line `stream` writes. */
 function eachLine(stream, fn) {
   let pending = '';
   stream.on('data', (d) => {
@@ -102,7 +96,7 @@ function eachLine(stream, fn) {
 
 const secondsSince = (from) => Math.round((Date.now() - from) / 100) / 10;
 
-/** A bench's windows switched on or off (msg: { switch, index }): its times noted, and at "off" its dumps read (and kept). */
+/** Instrumentation switched around a bench's windows; at "off" its dumps are read (and kept). */
 async function switchAround(msg, { counter, dir, proc, state, stop, times, windowsOf, keepOf, counted, kept }) {
   const native = !counter.tool;
   if (msg.switch === 'on') times.set(msg.index, { warmup: secondsSince(state.since), on: Date.now() });
@@ -122,7 +116,6 @@ async function switchAround(msg, { counter, dir, proc, state, stop, times, windo
   if (t) times.set(msg.index, { warmup: t.warmup, windows: secondsSince(t.on) });
 }
 
-/** Pure: a bench's outcome from its worker's report and the windows read for it. */
 function benchOutcome(report, read, times) {
   if (!report.ok) return { error: report.error || 'the count failed and gave no reason' };
   if (!read || read.error) return { error: read?.error ?? 'the bench ended without counted windows' };
@@ -134,13 +127,7 @@ function benchOutcome(report, read, times) {
   };
 }
 
-/**
- * Count `items` (each { bench, set, context, target, benches, warmup, ops }) of one row (`spec`, and
- * `identity`: what names its sandbox) in one process, after a primer over `primer`. `chunks` windows a
- * bench, the last `counted` of them read. `keepOf(i)`: where item i's profile goes, or null;
- * `profileFlags`, V8 flags then added. Calls onItem(i, { windows, jit, events, protocol, seconds } |
- * { error }) as each bench ends, and resolves when the process has ended (every item reported once).
- */
+/** Counts a row's items in one process after a primer; onItem(i, outcome | { error }) once per item. */
 export async function countItems({ counter, spec, identity, items, primer = items, chunks, counted, live = new Set(), signal, keepOf = () => null, profileFlags = [], onItem }) {
   const sandbox = makeSandbox({ spec, items, chunks, primer, identity, meter: !counter.tool });
   // Valgrind's own files (the dumps, vgdb's FIFOs): this process's, apart from the sandbox a twin may share.
@@ -164,7 +151,6 @@ export async function countItems({ counter, spec, identity, items, primer = item
   }
 }
 
-/** The count process's life: its messages answered (instrumentation switched, windows read), every item reported, its end awaited. */
 function talkToCountProcess({ counter, sandbox, dir, items, counted, live, signal, keepOf, profileFlags, report, kept }) {
   const native = !counter.tool;
   const underTool = native ? '' : 'under valgrind ';
@@ -217,7 +203,6 @@ function talkToCountProcess({ counter, sandbox, dir, items, counted, live, signa
   });
 }
 
-/** Pure: breakdowns ({ name: n }) added up. */
 export function sumEvents(list) {
   const sums = {};
   for (const events of list) for (const [k, v] of Object.entries(events)) sums[k] = (sums[k] ?? 0) + v;

@@ -1,6 +1,5 @@
-// A row counted: its benches' cells (n/a, failed, or an item with its replay set, sized by the counter),
-// one process for them (count-process.js), a bench whose windows held a one-off event counted again in
-// a new one, and each bench's row made from its windows.
+// A row counted: its benches' cells, one process for them (count-process.js), and a bench whose
+// windows held a one-off event counted again in a new one.
 import path from 'node:path';
 import { notApplicableReason, planFor } from '../measuring/bench/plan.js';
 import { failedRow, naRow } from '../measuring/planning/rows.js';
@@ -13,31 +12,23 @@ import { PROFILE_FLAGS } from './counters/instructions.js';
 import { countItems } from './count-process.js';
 import { harnessCode } from '../common/harness.js';
 
-// The harness's version and commit, asked of git once.
 let harness;
 const harnessOnce = () => (harness ??= harnessCode());
 
 // Windows per bench: their spread shows whether the row was steady.
 const CHUNKS = 3;
 
-// A window that counts this many times the row's median window holds a one-off event, not the
-// row's steady cost. Such a bench is counted again in a new process, and marked unsteady (not judged)
-// when that one has one too.
+// A window this many times the median holds a one-off event: such a bench is counted again in a new
+// process, and marked unsteady (not judged) when that one has one too.
 export const UNSTEADY_WINDOW_RATIO = 1.5;
 
-/** Pure: does a row's windows' largest exceed UNSTEADY_WINDOW_RATIO × their median? */
 export function unsteadyWindows(windows) {
   return Math.max(...windows) > UNSTEADY_WINDOW_RATIO * median(windows);
 }
 
-/**
- * Pure: is a counted bench ({ windows, fullCollections }) unsteady: a window that holds a one-off event,
- * or a full collection of the heap in its windows (which the count's process is set never to make
- * there: one deoptimizes what the driver's code embeds, and that code runs slower until compiled again)?
- */
+/** Pure: a one-off window, or a full collection in the windows (it deoptimizes code that embeds what it frees). */
 export const unsteadyCount = (counted) => unsteadyWindows(counted.windows) || (counted.fullCollections ?? 0) > 0;
 
-/** Pure: a counted bench's row from its windows ({ windows, jit, events, protocol }). */
 export function countedRow({ counter, driver, warmup, ops, counted, again = null, first = null, profile = null }) {
   const { windows, jit, gc, fullCollections, events, protocol, seconds } = counted;
   const total = sum(windows);
@@ -55,14 +46,12 @@ export function countedRow({ counter, driver, warmup, ops, counted, again = null
       warmup,
       windows,
       spreadPct: Math.round(((Math.max(...windows) - Math.min(...windows)) / (total / CHUNKS)) * 1e5) / 1e3,
-      // V8's compiles, tier-ups and deoptimizations in the windows, per operation: left out of perOp.
+      // Left out of perOp.
       jitPerOp: perOp(sum(jit)),
-      // The collector's work in the windows, per operation: left out of perOp.
       ...(gc ? { gcPerOp: perOp(sum(gc)) } : {}),
       ...(fullCollections ? { fullCollections } : {}),
       ...(events ? { events: Object.fromEntries(Object.entries(events).map(([k, n]) => [k, perOp(n)])) } : {}),
       ...(again ? { recountedFrom: first.windows } : {}),
-      // Wall time: the worker's start and warm-up, and its windows (instrumented).
       ...(seconds ? { seconds } : {}),
       ...(unsteadyCount(counted) ? { unsteady: true } : {}),
       ...(profile ? { profile } : {}),
@@ -70,7 +59,6 @@ export function countedRow({ counter, driver, warmup, ops, counted, again = null
   };
 }
 
-/** A row's benches: each one's cell (n/a, failed, or an item to count: its set, and sized by the counter). */
 export function rowCells({ counter, benches, driver, context, smoke, collectedStart = false }) {
   return benches.map((bench) => {
     const plan = planFor(bench, driver, context);
@@ -86,12 +74,7 @@ export function rowCells({ counter, benches, driver, context, smoke, collectedSt
   });
 }
 
-/**
- * Count a row's `cells` (rowCells) whose item is set, in one process (or `only` of them, after a
- * primer over all), calling done(cellIndex, row) as each ends. `profiles`: { out, startedAt, recorded }
- * to keep each bench's profile, or null. A bench whose windows held a one-off event is counted again
- * in a new process.
- */
+/** Counts a row's cells (or `only` some, after a primer over all) in one process; done(cellIndex, row) as each ends. */
 export async function countRow({ counter, driver, cells, primerCells, only = null, context, target, live, signal, profiles, named = false, done }) {
   const all = cells.map((c, k) => ({ ...c, k })).filter((c) => c.item);
   const chosen = only ? all.filter((c) => only.includes(c.k)) : all;
@@ -101,7 +84,7 @@ export async function countRow({ counter, driver, cells, primerCells, only = nul
   const itemOf = (c) => ({ ...base, ...c.item });
   const warm = counter.warmWindows ?? 0;
   const kept = (c) => (profiles ? profilePath(profiles.startedAt, c.bench.name, named ? `${driver.name}+names` : driver.name) : null);
-  // What the process counts, which names its sandbox: the harness's code, the row's, the benches and their sets.
+  // What names the sandbox: the harness's code, the row's, the benches and their sets.
   const what = (c) => [c.item.bench, c.digest, c.item.warmup, c.item.ops, ...(c.item.collectedStart ? ['collected'] : [])];
   const run = (list, keep) => new Promise((resolve, reject) => {
     const outcomes = new Map();

@@ -1,10 +1,6 @@
-// Where a count process runs, so that its count does not depend on which checkout of the harness made
-// it, nor on the environment it inherits: a directory named by what the process counts
-// (/tmp/mdb-<12 hex digits>: the same row, benches and sets, the same name in every run and clone)
-// holding links to the harness (h), to its dependencies (node_modules, when they lie outside it) and
-// to a checkout's driver (d), its replay sets and its job; the process runs there with Node keeping
-// the links' paths (--preserve-symlinks) and a fixed environment: a driver that captures a stack per
-// query counts the paths it sees (docs/history/2026-11-28-gate.md#designs-tried).
+// Where a count process runs: /tmp/mdb-<hash of what it counts>, linking the harness (h), its
+// node_modules and a checkout's driver (d), with a fixed environment, as a driver that captures a stack
+// per query counts the paths it sees (docs/history/2026-11-28-gate.md#designs-tried).
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -18,8 +14,7 @@ import { findExecutable, pathDirs } from '../common/find-executable.js';
 
 const HARNESS_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-// The root the directory is made in: /tmp where it can be written (the same on every Linux host),
-// else the system's temp dir.
+// /tmp where it can be written: the same on every Linux host.
 const SANDBOX_ROOT = (() => {
   try {
     fs.accessSync('/tmp', fs.constants.W_OK);
@@ -29,11 +24,9 @@ const SANDBOX_ROOT = (() => {
   }
 })();
 
-// Node options of a count process: module paths stay those of the links, never the targets'.
 export const COUNT_NODE_FLAGS = Object.freeze(['--preserve-symlinks', '--preserve-symlinks-main']);
 
-// The search path a count process gets (it starts nothing it needs to find; git, where a checkout is
-// described, is found there on most hosts).
+// It starts nothing it needs to find; git, where a checkout is described, is found there on most hosts.
 const FIXED_PATH = '/usr/local/bin:/usr/bin:/bin';
 
 /** The absolute path of command `name` on the harness's own PATH (a count process's is fixed), or `name`. */
@@ -44,16 +37,12 @@ export function commandPath(name, env = process.env) {
 /** What settings.count records of the sandbox: compare requires it to match. */
 export const sandboxRecord = () => ({ root: SANDBOX_ROOT, nodeFlags: [...COUNT_NODE_FLAGS], env: 'fixed' });
 
-/** The node_modules the harness's dependencies resolve from (its own, or the one it is installed in). */
 function dependencyDir() {
   const pkg = createRequire(path.join(HARNESS_ROOT, 'package.json')).resolve('mysql2/package.json');
   return path.dirname(path.dirname(pkg));
 }
 
-/**
- * Pure: a checkout's spec (`pkg@file:<dir>[:options]`) with <dir> replaced by `link`, and the dir; or
- * null for any other spec (a built-in driver, a release). `exists` says which prefix is the directory.
- */
+/** Pure: a checkout's spec (`pkg@file:<dir>[:options]`) with <dir> replaced by `link`, and the dir; else null. */
 export function checkoutSpec(spec, link, exists = fs.existsSync) {
   const m = /^([\w.-]+)@file:(.+)$/.exec(spec);
   if (!m) return null;
@@ -68,7 +57,6 @@ export function checkoutSpec(spec, link, exists = fs.existsSync) {
 // Directories this process uses, and how many of its count processes use each (an A/A twin shares its row's).
 const users = new Map();
 
-/** Pure: a sandbox's name from what its process counts (`identity`, any JSON value). */
 export const sandboxName = (identity) => `mdb-${createHash('sha256').update(JSON.stringify(identity)).digest('hex').slice(0, 12)}`;
 
 /** The directory for `identity`: this process's own when it has one, else a new one; another run's is not shared. */
@@ -98,11 +86,7 @@ function release(dir) {
   fs.rmSync(dir, { recursive: true, force: true });
 }
 
-/**
- * Make (or share) a count process's directory for a row (`spec`, named in `identity` by what makes
- * its code: a commit, a release) and its benches (`items`, each with its replay set's path as `set`).
- * Returns { dir, entry (the process's script), job (its job file), env, remove() }.
- */
+/** Makes (or shares) a count process's directory; `identity` names what makes the row's code (a commit, a release). */
 export function makeSandbox({ spec, items, chunks, primer, identity, meter = false }) {
   const { dir, fresh } = claim(identity);
   if (!fresh) return sandboxAt(dir);

@@ -1,7 +1,5 @@
-// A worker thread of a row's count process (count-entry.cjs): counts one bench, or primes every bench
-// of the row (count-bench.js). Modules load with require() where Node can require ES modules, so
-// that start-up reads them one after another in one order in every process. Its last act is to say it
-// is finished, which wakes the main thread; then it waits, parked, until the process ends.
+// A worker thread of a row's count process (count-entry.cjs): require() where it can, so start-up
+// reads modules in one order in every process. Its last act wakes the main thread; then it stays parked.
 const { parentPort, workerData } = require('node:worker_threads');
 
 const requireModule = process.features.require_module ? require : null;

@@ -1,7 +1,5 @@
-// V8's perf map (--perf-basic-prof writes /tmp/perf-<pid>.map: `<start hex> <size hex> <name>` per
-// code object it makes), read to name what callgrind shows as bare addresses: V8's JIT code. Callgrind
-// does not read the map itself, so a kept profile carries its process's map and names are given when
-// the profile is read. Pure.
+// V8's perf map (--perf-basic-prof: /tmp/perf-<pid>.map, `<start hex> <size hex> <name>`), read to
+// name the JIT code callgrind shows as bare addresses; callgrind does not read it itself. Pure.
 
 // A JavaScript function's entry: `JS:<tier><name> <file>:<line>:<column>`, the tier ~ (Ignition),
 // ^ (Sparkplug), + (Maglev), * (TurboFan); one function whatever its tier.
@@ -14,10 +12,7 @@ export function describeEntry(raw) {
   return { name: m[1] || '(anonymous)', file: m[2] ?? '', line: m[3] ? Number(m[3]) : null };
 }
 
-/**
- * Pure: a perf map's text → resolve(address) giving the entry { name, file, line } whose code holds
- * the address (the latest written, when V8 reused the space), or null.
- */
+/** Pure: resolve(address) → the entry whose code holds it (the latest written, when V8 reused the space), or null. */
 export function readPerfMap(text) {
   const entries = [];
   for (const line of text.split('\n')) {

@@ -1,20 +1,12 @@
-// A count run's platform fingerprint (settings.count.platform): what besides the drivers and the
-// replay set can move a count: the CPU, the kernel, glibc, Node's build, the counter's simulated
-// cache, and the harness's own code. Valgrind's version and V8's flags are settings.count's own
-// fields (valgrind, v8Flags), not repeated here. compare (results/compare-counts.js) says what
-// differs between two runs' platforms and widens its noise floor when anything does.
+// A count run's platform fingerprint (settings.count.platform): what besides the drivers and the replay
+// set can move a count. compare (results/compare-counts.js) widens its noise floor when it differs.
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { harnessCode } from '../common/harness.js';
 
-/** Pure: the CPU's vendor (/proc/cpuinfo's vendor_id: 'AuthenticAMD', 'GenuineIntel'), or null. */
 export const cpuVendor = (cpuinfo) => /^vendor_id\s*:\s*(.+)$/m.exec(cpuinfo ?? '')?.[1].trim() ?? null;
 
-/**
- * Pure: Node's build in a few words, from process.config.variables: 'release' or 'debug', the
- * compiler, and what changes the code a count runs through (LTO, PGO, V8's pointer compression,
- * the libraries linked from the system: a distribution's Node, not nodejs.org's).
- */
+/** Pure: Node's build in a few words: what changes the code a count runs through (shared: a distribution's Node). */
 export function nodeBuild(v = {}) {
   const shared = Object.keys(v).filter((k) => k.startsWith('node_shared_') && v[k] === true).map((k) => k.slice('node_shared_'.length));
   return [
@@ -27,10 +19,6 @@ export function nodeBuild(v = {}) {
   ].join(' ');
 }
 
-/**
- * Pure: the fingerprint from the facts read on the host (hostPlatform): { cpu: { vendor, model },
- * kernel, glibc, node: { version, arch, build }, harness: { version, commit }, cacheConfig? }.
- */
 export const describePlatform = ({ cpuModel, cpuinfo, kernel, glibc, node, arch, variables, harness, cacheConfig }) => ({
   cpu: { vendor: cpuVendor(cpuinfo), model: cpuModel?.trim() || 'unknown' },
   kernel,
@@ -44,7 +32,6 @@ const readOrNull = (file) => {
   try { return readFileSync(file, 'utf8'); } catch { return null; }
 };
 
-/** This host's platform, for a count by `counter` (its cacheConfig, when it simulates a cache). */
 export function hostPlatform(counter) {
   return describePlatform({
     cpuModel: os.cpus()[0]?.model,

@@ -1,7 +1,6 @@
-// Each counted row's callgrind profile, kept beside the results: its windows' dumps and its process's
-// perf map (JIT names), gzipped, in <out>/profiles/<startedAt>/<bench>/<driver>/, named by the row's
-// count.profile (relative to --out). Bounded: over PROFILE_CAP_BYTES in all, the oldest rows' profiles
-// (any run's, by when they were written) are removed first; `profile` says so of a row whose profile is gone.
+// Each counted row's callgrind profile, kept gzipped in <out>/profiles/<startedAt>/<bench>/<driver>/
+// (the row's count.profile): its windows' dumps and its perf map. Over PROFILE_CAP_BYTES in all, the
+// oldest rows' profiles, any run's, are removed first.
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
@@ -13,30 +12,23 @@ export const PROFILES_DIR = 'profiles';
 export const windowFile = (i) => `window-${i + 1}.cg.gz`;
 export const PERF_MAP_FILE = 'perf.map.gz';
 
-/** Pure: a name made safe as one path segment. */
 const segment = (name) => String(name).replace(/[^A-Za-z0-9._@#+=-]/g, '_');
 
-/** Pure: a row's profile directory, relative to --out. */
 export const profilePath = (startedAt, bench, driver) => [PROFILES_DIR, segment(startedAt.replace(/[:.]/g, '-')), segment(bench), segment(driver)].join('/');
 
-/** Keep a bench's window dumps (`files`, in order) in `dest`, gzipped. */
 export function keepProfile({ files, dest }) {
   fs.rmSync(dest, { recursive: true, force: true });
   fs.mkdirSync(dest, { recursive: true });
   files.forEach((file, i) => fs.writeFileSync(path.join(dest, windowFile(i)), zlib.gzipSync(fs.readFileSync(file), { level: 9 })));
 }
 
-/**
- * Keep a count process's perf map beside each of its kept profiles (`dests`), gzipped: read once the
- * process has ended, since V8 buffers the map's lines until then.
- */
+/** Read once the process has ended: V8 buffers the map's lines until then. */
 export function keepPerfMap(perfMap, dests) {
   if (!perfMap || !dests.length || !fs.existsSync(perfMap)) return;
   const gz = zlib.gzipSync(fs.readFileSync(perfMap), { level: 9 });
   for (const dest of dests) fs.writeFileSync(path.join(dest, PERF_MAP_FILE), gz);
 }
 
-/** The row directories under `root` (<root>/<run>/<bench>/<driver>), each with its size and time. */
 function rowDirs(root) {
   const rows = [];
   const list = (d) => (fs.existsSync(d) ? fs.readdirSync(d, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => path.join(d, e.name)) : []);
@@ -51,7 +43,6 @@ function rowDirs(root) {
   return rows;
 }
 
-/** Remove the oldest rows' profiles under `root` until all of them hold at most `cap` bytes; returns how many went. */
 export function pruneProfiles(root, cap = PROFILE_CAP_BYTES) {
   const rows = rowDirs(root).sort((a, b) => a.time - b.time || a.dir.localeCompare(b.dir));
   let total = rows.reduce((n, r) => n + r.bytes, 0);
@@ -69,7 +60,7 @@ export function pruneProfiles(root, cap = PROFILE_CAP_BYTES) {
   return removed;
 }
 
-/** A kept row's profile: { windows: [each window's dump text], perfMap (text or null) }, or null when it is gone. */
+/** Null when the profile is gone. */
 export function readProfile(dir) {
   if (!fs.existsSync(path.join(dir, windowFile(0)))) return null;
   const windows = [];

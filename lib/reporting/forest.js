@@ -1,8 +1,6 @@
-// Pure: the run's answer in one picture, a forest plot. One line per bench and driver that has a
-// paired Δ against its bench's reference: a point at Δ, a whisker for its interval, the run's
-// resolution (or, for instruction counts, the count's noise floor) as a band around 0, and `~` rows
-// drawn grey and hollow ("no real difference"). As inline SVG for the HTML page, and as a few lines
-// of text for Markdown (GitHub does not inline SVG).
+// Pure: the run's answer in one picture, a forest plot: per bench and driver with a paired Δ, a point and
+// a whisker for its interval, the resolution (or a count's noise floor) as a band around 0, `~` rows grey
+// and hollow. As inline SVG for the HTML page, and as text for Markdown (GitHub does not inline SVG).
 import { fmtDelta } from './format.js';
 import { fmtOps } from '../common/format-numbers.js';
 import { counterOf } from '../replay/counters/index.js';
@@ -11,11 +9,7 @@ import { driverColours, esc, niceStep } from './svg.js';
 /** Intervals beyond ±CLAMP_PCT are cut at the axis' edge (an arrow) rather than squashing every other line. */
 export const CLAMP_PCT = 200;
 
-/**
- * The lines of the plot, in bench order then the run's driver order: every measured row with a
- * numeric Δ that is not its bench's reference. Also the band (±pct around 0, null when the run has
- * none) and what it is called.
- */
+/** The plot's lines, in bench then driver order: every measured row with a Δ that is not its bench's reference. */
 export function forestData(results) {
   const baseline = results.settings?.baseline;
   const count = results.settings?.count;
@@ -47,7 +41,6 @@ export function forestData(results) {
     band,
     bandName: count ? 'the count\'s noise floor' : 'the run\'s resolution',
     baseline,
-    // The words either side of 0: + is faster, or for a count more work.
     plus: count ? `more ${counterOf(count).noun}` : 'faster',
     minus: count ? `fewer ${counterOf(count).noun}` : 'slower',
   };
@@ -72,7 +65,6 @@ export function forestScale(items, band) {
   return { lo, hi, step, ticks, cut };
 }
 
-/** A tick's text: signed, with the decimals the step needs. */
 export function fmtTick(v, step) {
   const decimals = Math.max(0, Math.ceil(-Math.log10(step) - 1e-9) + (String(step / 10 ** Math.floor(Math.log10(step))).includes('.') ? 1 : 0));
   const s = Math.abs(v) < step / 1e6 ? '0' : v.toFixed(decimals);
@@ -81,7 +73,6 @@ export function fmtTick(v, step) {
 
 const f1 = (n) => n.toFixed(1);
 
-/** Pure: one Δ's row of the forest plot: its label, its interval's whisker (cut with an arrow at the axis), its point and its text. */
 function forestRow(item, n, previous, { top, rowH, width, labelW, maxChars, plotX, plotW, lo, hi, x, colour }) {
   const parts = [];
   const mid = top + 4 + n * rowH + rowH / 2;
@@ -108,10 +99,7 @@ function forestRow(item, n, previous, { top, rowH, width, labelW, maxChars, plot
   return parts;
 }
 
-/**
- * The forest plot as inline SVG ('' when the run has no Δ). `colour(driver)` fills a significant
- * point. Each point carries class "forest-point" and "forest-sig" or "forest-ns"; the band "forest-band".
- */
+/** Inline SVG ('' when the run has no Δ); `colour(driver)` fills a significant point. */
 export function forestSvg(results, { colour = () => '#0072B2' } = {}) {
   const data = forestData(results);
   const { items, band } = data;
@@ -156,10 +144,7 @@ export function forestSvg(results, { colour = () => '#0072B2' } = {}) {
   return `<svg class="forest" role="img" aria-label="${esc(title)}" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}">${parts.join('')}</svg>`;
 }
 
-/**
- * The plot as an SVG file of its own (`report --svg`), for a README or a pull request: the namespace
- * and font a file needs, and the drivers' colours of the HTML page ('' when the run has no Δ).
- */
+/** The plot as an SVG file of its own (`report --svg`): with the namespace, font and colours a file needs. */
 export function forestSvgFile(results) {
   const svg = forestSvg(results, { colour: driverColours((results.drivers ?? []).map((d) => d.name)) });
   if (!svg) return '';
@@ -167,11 +152,7 @@ export function forestSvgFile(results) {
   return `<?xml version="1.0" encoding="UTF-8"?>\n${svg.replace('<svg ', `<svg xmlns="http://www.w3.org/2000/svg" font-family="${font}" `)}\n`;
 }
 
-/**
- * The same picture as text lines (for Markdown, in a fenced block; [] when the run has no Δ): per Δ,
- * its label, an axis of `width` characters with the band (·), 0 (|), the interval [---] (< or > when
- * cut) and the point (● significant, ○ not), then the Δ as the tables print it.
- */
+/** The same picture as text lines for Markdown, on an axis of `width` characters ([] when the run has no Δ). */
 export function forestTextLines(results, { width = 41 } = {}) {
   const data = forestData(results);
   const { items, band } = data;
@@ -209,7 +190,6 @@ export function forestTextLines(results, { width = 41 } = {}) {
   return lines;
 }
 
-/** The text picture as a Markdown fenced block followed by a blank line, or [] when the run has no Δ. */
 export function forestMarkdown(results) {
   const lines = forestTextLines(results);
   return lines.length ? ['```text', ...lines, '```', ''] : [];

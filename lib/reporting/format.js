@@ -5,10 +5,6 @@ import { fmtLevel, fmtPct, fmtSignedPct } from '../common/format-numbers.js';
 /** Were a run's Δ intervals (results.resolution) taken to hold together, each above 95 %? */
 export const jointIntervals = (res) => Boolean(res?.eachLevel) && (res.comparisons ?? 1) > 1;
 
-/**
- * How a run's Δ intervals were taken (results.resolution): "95 %" for one Δ; for several, that they
- * hold together at 95 %, and the level each was taken at.
- */
 export function describeIntervalLevel(res) {
   if (!jointIntervals(res)) return '95 %';
   return `95 % together over the run's ${res.comparisons} Δs: each at ${fmtLevel(res.eachLevel)}`;
@@ -24,7 +20,6 @@ export function describeResolution(res) {
 /** Where the method behind `~` is explained (the docs ship with the package). */
 export const SIGNIFICANCE_METHOD = 'docs/measuring.md#how-to-read-the-numbers';
 
-/** The one significance rule, in one short line, for the notes under a table (the interval's level is on the resolution line). */
 export function describeSignificanceRule(res) {
   if (res?.pct === undefined) return `~ : not significant: too few rounds for an interval of the paired Δ; method: ${SIGNIFICANCE_METHOD}`;
   return `~ : not significant: the paired Δ's interval includes 0, or |Δ| ≤ the resolution (${fmtPct(res.pct)}); method: ${SIGNIFICANCE_METHOD}`;
@@ -34,10 +29,7 @@ export function describeSignificanceRule(res) {
 export const deltaMargin = (row) => (row.deltaCI
   ? Math.max(Math.abs(row.deltaCI[1] - row.deltaPct), Math.abs(row.deltaPct - row.deltaCI[0])) : null);
 
-/**
- * A row's Δ cell: 'baseline' or 'reference' on the row the bench compares against, else the paired
- * Δ with its ± and `~` when it is not significant (`digits`: 2 for instruction counts, whose ± is hundredths).
- */
+/** A row's Δ cell (`digits`: 2 for instruction counts, whose ± is hundredths). */
 export function fmtDelta(row, bench, baseline, { digits = 1 } = {}) {
   if (!row.ok) return '';
   const reference = bench?.deltaReference ?? baseline;
@@ -57,7 +49,7 @@ export function describeNetwork(network) {
   if (network.rttMs === 0) return 'loopback';
   const asked = `+${network.rttMs} ms RTT`;
   const c = network.calibration;
-  // What the hold was tuned on: the probe's mean added time, or (results before 2026-11-26) its median.
+  // What the hold was tuned on: the probe's mean added time, or (older results) its median.
   const seen = (o) => (c?.calibratedOn === 'mean' && o.addedMeanMs !== undefined ? `+${o.addedMeanMs} ms on average` : `+${o.addedMs} ms`);
   if (network.via === 'process') {
     const after = c?.after?.addedMs !== undefined ? `, ${seen(c.after)} after` : '';
@@ -75,13 +67,11 @@ export function describeNetwork(network) {
   return asked;
 }
 
-/** A bench whose time budget ended its rounds early (results' `benches[].budgetStop`), in one note. */
 export function describeBudgetStop(bench) {
   const b = bench.budgetStop;
   return b ? `${b.rounds} of ${b.of} rounds: the bench's time budget (${b.budgetS} s per driver) ran out` : null;
 }
 
-/** The same for every such bench of a run, in one line; null if none. */
 export function describeBudgetStops(benches) {
   const stopped = benches.filter((b) => b.budgetStop);
   if (stopped.length === 0) return null;
@@ -97,7 +87,6 @@ export function describeBudgetStops(benches) {
 // draw of processes gives it, deltaProcessSdPct) gets a note saying why its interval is wide.
 export const PROCESS_SPREAD_NOTE_PCT = 5;
 
-/** Pure: a note for a Δ whose rows' processes differ by PROCESS_SPREAD_NOTE_PCT or more; null otherwise. */
 export function processSpreadNote(bench, row) {
   if (!(row.deltaProcessSdPct >= PROCESS_SPREAD_NOTE_PCT) || !bench.deltaReference) return null;
   return `${bench.name} · ${row.driver}: the processes of ${row.driver} or ${bench.deltaReference} differ among themselves `
@@ -105,7 +94,6 @@ export function processSpreadNote(bench, row) {
     + 'a new run draws new processes';
 }
 
-/** Pure: a note for a Δ that moved between the first and second halves of its rounds (deltaDrift); null otherwise. */
 export function driftNote(bench, row) {
   if (!row.deltaDrift?.moved || !bench.deltaReference) return null;
   const { firstPct, secondPct } = row.deltaDrift;
@@ -114,13 +102,11 @@ export function driftNote(bench, row) {
     + '(still warming up, or slowing down as it went on), and the Δ mixes the two';
 }
 
-/** Pure: the notes a row's Δ gets under a bench's table (the processes' spread, a Δ that moved). */
 export const deltaNotes = (bench, row) => [processSpreadNote(bench, row), driftNote(bench, row)].filter(Boolean);
 
 /** A driver as the header lists it: `mysql 2.18.1 (via promise-mysql@5.2.0)`, `mysql2~bun 3.24.5 on bun 1.4.5`. */
 export const describeDriver = (d) => `${d.name} ${d.version}${d.via ? ` (via ${d.via})` : ''}${d.runtime && !d.runtime.harness ? ` on ${d.runtime.kind} ${d.runtime.version}` : ''}`;
 
-/** One note per row on a runtime that lacks some of what a Node driver process measures. */
 export const runtimeNotes = (drivers = []) => drivers.filter((d) => d.runtime?.lacks?.length)
   .map((d) => `${d.name}: n/a on ${d.runtime.kind} ${d.runtime.version}: ${d.runtime.lacks.join('; ')}`);
 
@@ -128,7 +114,6 @@ export const runtimeNotes = (drivers = []) => drivers.filter((d) => d.runtime?.l
 export const shardNotes = (results) => (results.shards ?? []).map((s) => `shard ${s.index}/${results.shards.length} on ${s.host ?? 'an unnamed host'}`
   + `${s.resolutionPct !== null && s.resolutionPct !== undefined ? ` (resolution ${s.resolutionPct} %)` : ''} measured ${s.cells.join(', ')}`);
 
-/** Bytes per operation in KB (1,024 bytes): two decimals under 10, one under 100, whole above. */
 export function fmtKB(bytes) {
   if (!Number.isFinite(bytes)) return '-';
   const kb = bytes / 1024;
@@ -136,13 +121,10 @@ export function fmtKB(bytes) {
   return kb.toFixed(Math.abs(kb) >= 10 ? 1 : 2);
 }
 
-/** Calls per operation (writes, reads): two decimals. */
 export const fmtPerOp = (n) => (Number.isFinite(n) ? n.toFixed(2) : '-');
 
-/** Did the run measure any row's allocation (row.allocation, timed runs since it was added)? */
 export const hasAllocation = (results) => (results.benches ?? []).some((b) => b.results.some((r) => r.ok && r.allocation));
 
-/** A row's bytes allocated (KB/op), writes and reads per operation, as texts (empty where not measured). */
 export function allocationTexts(row) {
   const a = row.ok ? row.allocation : null;
   if (!a) return ['', '', ''];
@@ -151,7 +133,6 @@ export function allocationTexts(row) {
 
 export const ALLOCATION_HEAD = ['KB/op', 'writes/op', 'reads/op'];
 
-// What the allocation columns mean: the bytes, then the calls.
 export const ALLOCATION_LEGEND = Object.freeze([
   'KB/op: bytes the driver process allocated on its heap per operation, in 1,024 bytes (the window loop\'s own taken out)',
   'writes/op, reads/op: its write and read system calls per operation (its socket\'s; none under --replay)',

@@ -1,7 +1,6 @@
-// Pure: a driver's gate (ci-driver --comment) as the pull request's comment, in Markdown, opening with
-// its verdict in words (commentHeadline) and ending with a hidden marker that scripts/pr-comment.js
-// finds the comment by. Which moved benches are V8's, not the driver's, is decided here too
-// (unsettledBenches).
+// Pure: a driver's gate (ci-driver --comment) as the pull request's comment in Markdown, opening with its
+// verdict in words and ending with the hidden marker scripts/pr-comment.js finds it by. Which moved benches
+// are V8's, not the driver's, is decided here too (unsettledBenches).
 import { countFloorPct } from '../results/counts.js';
 import { judgedFloorPct } from '../results/fences.js';
 import { fmtInt, fmtOps, fmtPct } from '../common/format-numbers.js';
@@ -17,12 +16,10 @@ export const ACCEPT_LABEL = 'benchmark-accepted';
 // Functions listed under a bench that moved: enough to name the change, short enough for a comment.
 export const TOP_FUNCTIONS = 5;
 
-/** Pure: is a function of a profile diff ({ where }) the driver's own code (its checkout or its package, or the harness's, inlined into)? */
 // The harness's own functions (its adapter's call into the driver, the bench's operation) are the same
 // code at the base and the head: what changed in them is the driver's code TurboFan inlined into them.
 const isDriverCode = (f) => /^<driver>\/|^<harness>\/|(?:^|\/)node_modules\//.test(f.where ?? '');
 
-/** Pure: a moved function's place, as the comment and the log say it: its file, and for the harness's, that the driver's code is inlined there. */
 export const functionPlace = (f) => (!f.where ? '' : f.where.startsWith('<harness>/') ? ` (${f.where}, the driver's code inlined into it)` : ` (${f.where})`);
 
 // Said under a bench whose change is mostly outside the driver's code (a path V8 keeps recompiling
@@ -41,12 +38,9 @@ const SETTLED_SPREAD_PCT = 1.5;
 export const oneUnsettled = ([a, b]) => Number.isFinite(a) && Number.isFinite(b) && Math.max(a, b) > SETTLED_SPREAD_PCT && Math.max(a, b) > 2 * Math.min(a, b);
 
 /**
- * Pure: the benches that moved where V8's work moved, not the driver's: less than half of the change
- * in the driver's own functions (`driverSharePct`, from the profiles), the bytes allocated per
- * operation within their floor (`bytesFloorOf(bench)`, in %), and one of the two counts not settled (oneUnsettled). A bench
- * without a profile or without bytes is not one: the change is judged as counted. Without the last
- * condition, a driver's change that shows only in V8's functions and allocates nothing (a stack
- * captured per query, on `batch`) would pass as V8's.
+ * Pure: the benches that moved where V8's work moved, not the driver's: under half of the change in the
+ * driver's own functions, the bytes per operation within their floor, and one count unsettled. Without the
+ * bytes, a driver's change that shows only in V8's functions (a stack captured per query) would pass as V8's.
  */
 export function unsettledBenches(rows, { driverSharePct = {}, bytesFloorOf }) {
   return rows.filter((r) => r.moved && driverSharePct[r.bench] !== undefined && driverSharePct[r.bench] < 50
@@ -73,14 +67,9 @@ const capitalized = (text) => `${text[0].toUpperCase()}${text.slice(1)}`;
 const signed = (n, digits = 2) => `${n > 0 ? '+' : n < 0 ? '−' : '±'}${Math.abs(n).toFixed(digits)} %`;
 export const signedInt = (n) => `${n > 0 ? '+' : n < 0 ? '−' : '±'}${fmtInt(Math.abs(n))}`;
 
-/** Pure: the change in % from `a` to `b` (b ÷ a − 1), or null unless both are counted. */
 const changeOf = (a, b) => (a > 0 && b > 0 ? (b / a - 1) * 100 : null);
 
-/**
- * Pure: the change a gate judges from two counts of a bench, each heap state's (head ÷ base − 1, in %):
- * the smaller when both say the same direction, none (0) when they disagree; the first alone when
- * there is no second.
- */
+/** Pure: of two heap states' changes, the smaller when both go one way, 0 when they disagree, else the first. */
 export function judgedChange(first, second) {
   if (second === null || second === undefined || first === null) return first;
   if (Math.sign(first) !== Math.sign(second)) return 0;
@@ -88,14 +77,8 @@ export function judgedChange(first, second) {
 }
 
 /**
- * Pure: each bench's base and head count per operation and the change in % (head ÷ base − 1: + is
- * more of the count at the head), its floor, whether it moved (|change| beyond both the threshold
- * and the floor) and whether either side's count was unsteady; with the bytes allocated per operation
- * counted beside it (results.gate.bytes), those too; with the bench counted again from a collected
- * heap (results.gate.collected, where it moved), that count and the change judged (judgedChange).
- * [{ bench, base, head, changePct, judgedPct, floorPct, moved, unsteady, bytes, collected: { base,
- * head, changePct } | null, spreads: [base's, head's windows' spread], cells }] (base, head: a count
- * or null; cells: the two as the table shows them).
+ * Pure: each bench's base and head count per operation, its change (head ÷ base − 1: + is more at the
+ * head), floor and `moved`; with the bytes counted beside it and a count from a collected heap, those too.
  */
 export function gateRows(results, { threshold, base, head }) {
   return (results.benches ?? []).map((bench) => {
@@ -123,11 +106,7 @@ export function gateRows(results, { threshold, base, head }) {
   });
 }
 
-/**
- * Pure: a counter's own figures (its `columns`, e.g. allocations' writes/op) at the base and the head of
- * each bench that moved: { [bench]: [{ head, base, atHead }] }, a figure a row lacks left out; nothing
- * for a counter without columns.
- */
+/** Pure: a counter's own figures (its `columns`, e.g. writes/op) at the base and head of each bench that moved. */
 export function movedColumns(results, { threshold, base, head }) {
   const columns = gateCounter(results).columns ?? [];
   if (!columns.length) return {};
@@ -163,8 +142,7 @@ function benchesClause(list, word) {
 }
 
 /**
- * Pure: the comment's first line, the verdict in words: ✅ or ❌, what moved, by how much, and whether
- * that is worse or better ("❌ `execute` needs 113 % more instructions per operation than the base:
+ * Pure: the comment's first line ("❌ `execute` needs 113 % more instructions per operation than the base:
  * worse"). `accept`: { label, by }, by the one who applied the label (null: not applied).
  */
 export function commentHeadline(results, rows, { verdict, threshold, accept = null }) {
@@ -190,16 +168,10 @@ export function commentHeadline(results, rows, { verdict, threshold, accept = nu
 }
 
 /**
- * The comment's body. `verdict`: driverVerdict's { regressed, regressions, failed, unsettled, lines },
- * whose first line names the head, its merge-base and the base's tip; `base` (the merge-base's row),
- * `head`: { label, commit }; `wallMs`: the gate's wall time; `docs`: the URL of the docs of the version
- * that ran (links are absolute: the comment is read on the driver's repository); `accept`: { label, by }
- * (by: who applied the override label, or null); `artifact` (optional): { name, path, run } — the
- * results file as `profile` reads it (`path`), and, for an artifact uploaded by a workflow run, run:
- * { id, repository } (the path is then inside the downloaded directory `name`);
- * `profiles` (optional): { functions: { [bench]: [{ name, where, deltaPerOp }] }, driverSharePct:
- * { [bench]: pct } }, the functions whose instructions per operation changed most, listed under each
- * bench that moved, and how much of its change is in the driver's own functions.
+ * `verdict`: driverVerdict's; `docs`: the docs URL of the version that ran (links are absolute: the comment
+ * is read on the driver's repository); `artifact` (optional): { name, path, run }, the results file as
+ * `profile` reads it, `run`: { id, repository } for an artifact a workflow run uploaded (then inside the
+ * downloaded directory `name`); `profiles` (optional): { functions, driverSharePct } per bench that moved.
  */
 export function renderGateComment(results, { verdict, threshold, base, head, wallMs, docs, accept = { label: ACCEPT_LABEL, by: null }, artifact = null, profiles = null }) {
   const counter = gateCounter(results);
@@ -214,7 +186,6 @@ export function renderGateComment(results, { verdict, threshold, base, head, wal
   // The verdict's lines after its first: the ❌/✅/⚠️ list, with each bench in backticks.
   const listed = verdict.lines.slice(1).map((l) => l.replace(/^(- \S+ [A-Z]+: )([\w]+):/, '$1`$2`:'));
   const out = [headline, '', `${verdict.lines[0].replace(/:$/, '.')}`, ...listed, ''];
-  // The bytes allocated per operation counted beside the count (results.gate.bytes), in a column of their own.
   const bytes = rows.some((r) => r.bytes);
   const bytesCell = (b) => (!b ? '-' : `${b.base === null ? '-' : fmtInt(b.base)} → ${b.head === null ? '-' : fmtInt(b.head)}${b.changePct === null ? '' : ` (${signed(b.changePct)})`}`);
   out.push(`| bench | base | head | change |${bytes ? ' bytes/op |' : ''} floor |`, `|:--|--:|--:|--:|${bytes ? '--:|' : ''}--:|`);

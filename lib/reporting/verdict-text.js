@@ -1,8 +1,6 @@
-// Pure: the verdict (results/verdict.js) as the few plain lines every report opens with, and those
-// lines for the terminal, Markdown and HTML. Benches with the same fastest driver share a line; each
-// Δ is written as the table writes it (sign, one decimal, ± the larger side of its interval; two
-// decimals for instruction counts), and a count run says "fewer instructions" or "more" (its + is
-// more work), never "faster". A release history's verdict is its steps, one line per bench.
+// Pure: the verdict (results/verdict.js) as the few plain lines every report opens with, for the terminal,
+// Markdown and HTML. Each Δ is written as the table writes it, and a count run says "fewer instructions"
+// or "more" (its + is more work), never "faster". A release history's verdict is its steps.
 import { verdict } from '../results/verdict.js';
 import { counterOf } from '../replay/counters/index.js';
 import { deltaMargin } from './format.js';
@@ -30,7 +28,6 @@ function groupBy(items, key) {
 
 const andList = (names) => (names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`);
 
-/** The words of a timed run and of a count run (whose + is more work). */
 function wordsOf(v) {
   const plus = `faster than the bench's reference${v.replayed ? ' (client side only: replayed, no server)' : ''}`;
   if (!v.counted) return { fastest: 'fastest', faster: 'faster than', slower: 'slower than', over: 'over', plus, margin: 'the run\'s resolution' };
@@ -92,7 +89,6 @@ function tiedLines(v, words, digits) {
 
 const range = ([lo, hi]) => (fmtUs(lo) === fmtUs(hi) ? `${fmtUs(lo)} µs` : `${fmtUs(lo)}–${fmtUs(hi)} µs`);
 
-/** --rtt: the round trip, and how far apart the drivers' p50s were unheld and held (the hold's tuning). */
 function networkLines(network) {
   if (!network) return [];
   const where = network.via === 'process' ? 'held in the driver processes' : 'through a proxy';
@@ -104,7 +100,6 @@ function networkLines(network) {
   return [`${head}; the drivers' p50s, loopback → held (the hold's tuning, same minute, no interval): ${benches.join(', ')}${untuned}`];
 }
 
-/** Differences that are not speed: n/a and failed rows, a TLS check a driver lacks, types returned differently. */
 function differenceLines(differences) {
   const lines = [];
   for (const d of differences.filter((x) => x.kind === 'n/a' || x.kind === 'failed')) {
@@ -122,11 +117,7 @@ function differenceLines(differences) {
   return lines;
 }
 
-/**
- * A release history's steps (v.history, results/history.js), one line per bench: each step with its
- * releases, figures, change (the figure's own: for a count + is more work, timed + is faster) and
- * which way, then the whole range's change; a bench without a step says so.
- */
+/** A release history's steps, one line per bench, then the whole range's change. */
 function historyLines(v, unit) {
   return v.history.benches.map((h) => {
     const total = `${h.total.from} → ${h.total.to}: ${fmtStepChange(h.total.changePct)} in all`;
@@ -142,7 +133,6 @@ function historyLines(v, unit) {
   });
 }
 
-/** A release history's heading: what a step is, and the sign of its change. */
 function historyHeading(v) {
   const [what, items] = v.history.commits ? ['commit history', 'commits'] : ['release history', 'releases'];
   if (!v.counted) return `${what}: its steps, consecutive ${items} whose paired Δ intervals do not overlap; + is faster (ops/s)`;
@@ -150,10 +140,7 @@ function historyHeading(v) {
   return `${what}: its steps, consecutive ${items} beyond the count's noise floor; + is more ${noun}`;
 }
 
-/**
- * Pure: the verdict's heading and lines for a results object ({ heading, lines }; no lines when it
- * has nothing to say). Rows that are a release history are answered by its steps.
- */
+/** Pure: { heading, lines, verdict }, no lines when it has nothing to say. */
 export function verdictLines(results) {
   const v = verdict(results);
   if (v.history) {
@@ -176,7 +163,6 @@ export function verdictLines(results) {
   return { heading, lines, verdict: v };
 }
 
-/** The terminal's opening lines ('' when there are none). */
 export function renderVerdictText(results) {
   const { heading, lines } = verdictLines(results);
   return lines.length ? `VERDICT (${heading})\n${lines.map((l) => `  ${l}\n`).join('')}\n` : '';
@@ -188,7 +174,6 @@ export function verdictMarkdown(results, cell) {
   return lines.length ? [`**Verdict** (${cell(heading)}):`, '', ...lines.map((l) => `- ${cell(l)}`), ''] : [];
 }
 
-/** The HTML page's opening block ('' when there is nothing to say). */
 export function verdictHtml(results) {
   const { heading, lines } = verdictLines(results);
   if (!lines.length) return '';

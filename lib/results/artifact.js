@@ -1,12 +1,11 @@
-// The reviewer's artifact (ci-driver --artifact): what reading a count run again needs, copied out of
-// its --out into one directory: the results file, the profiles its rows kept (at their count.profile
-// paths, so `profile` reads the copy as it reads the original) and the replay sets the rows were
-// counted from (replay/, as `--replay --out <artifact>` would look them up).
+// The reviewer's artifact (ci-driver --artifact): what reading a count run again needs, copied out of its
+// --out into one directory: the results file, its rows' kept profiles and its replay sets, at the paths
+// `profile` and `--replay --out <artifact>` look them up.
 import { cpSync, existsSync, mkdirSync } from 'node:fs';
 import { basename, join, relative, resolve, sep } from 'node:path';
 import { usageError } from '../common/errors.js';
 
-/** Refuse, before a run, an artifact directory that is --out or inside it (the copy would be copied into itself). */
+/** Refused before a run: the copy would be copied into itself. */
 export function checkArtifactDir(dir, out) {
   const rel = relative(resolve(out), resolve(dir));
   if (rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !rel.startsWith(sep))) {
@@ -15,10 +14,8 @@ export function checkArtifactDir(dir, out) {
 }
 
 /**
- * Copy a finished run's results file `json` (in `out`), its rows' kept profiles, `out`'s replay sets
- * and the files `also` names (a companion run's results) into `dir`. A profile that was pruned is left
- * out (`profile` says so of its row). Returns { dir, results (the copied file's path), profiles (how
- * many rows' profiles), replay (whether the sets were there) }.
+ * `also`: more files to copy (a companion run's results). A pruned profile is left out (`profile` says
+ * so of its row). Returns { dir, results (the copy), profiles (how many), replay (were the sets there) }.
  */
 export function copyArtifact({ out, json, results, dir, also = [] }) {
   mkdirSync(dir, { recursive: true });

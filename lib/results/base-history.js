@@ -7,13 +7,11 @@ import { usageError } from '../common/errors.js';
 import { gitText } from '../drivers/git.js';
 import { HISTORY_FORMAT, benchFences, countingOf, emptyHistory, historyCommits, sameCounting, withCommits } from './fences.js';
 
-/** The base branch's first-parent commits up to `commit`, oldest first. */
 const firstParentLine = (repoDir, commit) => (gitText(['-C', repoDir, 'rev-list', '--first-parent', '--reverse', commit]) ?? '').split('\n').filter(Boolean);
 
 /**
- * The history `file` holds for this run's counting, on the first-parent line up to `mergeBase`:
- * { history, line, source, why }. `source` is 'history' (rewritten after the gate), 'results' (a count
- * run's, only read) or 'new'; `why` says, in a line, why a history was set aside.
+ * `source`: 'history' (rewritten after the gate), 'results' (a count run's, only read) or 'new'; `why`
+ * says in a line why a history was set aside.
  */
 export function readBaseHistory(file, { results, driver, repoDir, mergeBase }) {
   const counted = countingOf(results);

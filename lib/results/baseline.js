@@ -4,12 +4,9 @@ import { usageError } from '../common/errors.js';
 export const DEFAULT_BASELINE = 'mysql';
 
 /**
- * The baseline's row label and why it was chosen.
- * explicit: --baseline as given (undefined when not given); specs: --drivers as written (with `floor`
- * appended by --floor); drivers: the loaded drivers, in the same order (their `name` is the row label).
- * With no --baseline: `mysql` when it is run, else the first driver listed. An explicit baseline is a
- * row label or a driver as written in --drivers (`mysql2@latest` means that release's row); naming a
- * driver that is not run is a usage error.
+ * The baseline's row label and why: --baseline (a row label, or a driver as written in --drivers:
+ * `mysql2@latest` means that release's row), else `mysql` when it is run, else the first driver.
+ * `specs`: --drivers as written (with `floor` by --floor); `drivers`: the loaded ones, in that order.
  */
 export function resolveBaseline({ explicit, specs, drivers }) {
   const labels = drivers.map((d) => d.name);

@@ -1,16 +1,11 @@
-// `bisect`'s judgement, pure: which benches moved between the good and the bad commit (beyond the
-// count's noise floor), whether a commit's counts are good or bad, and which commit to count next
-// (binary search over the first-parent line, a skipped commit replaced by its nearest neighbour, as
-// `git bisect skip` does).
+// `bisect`'s judgement, pure: which benches moved between the good and the bad commit, whether a commit's
+// counts are good or bad, and which commit to count next (binary search over the first-parent line, a
+// skipped commit replaced by its nearest neighbour, as `git bisect skip` does).
 
 /** Pure: a count's change against `from`, in % of whatever it counts (+ is more: instructions, bytes allocated), two decimals. */
 export const changePct = (from, to) => Math.round((to / from - 1) * 1e4) / 1e2;
 
-/**
- * Pure: per bench, good's and bad's counts, the change and the floor; `moved` when the change exceeds
- * the bench's noise floor and (with `thresholdPct`) the threshold. The benches that did not move are
- * not judged at the commits between. Returns [{ bench, good, bad, changePct, floorPct, moved }].
- */
+/** Pure: `moved` when the change exceeds the bench's noise floor and (with `thresholdPct`) the threshold. */
 export function movedBenches(good, bad, { floors = {}, thresholdPct = null } = {}) {
   return Object.keys(good).map((bench) => {
     const change = changePct(good[bench], bad[bench]);
@@ -20,12 +15,7 @@ export function movedBenches(good, bad, { floors = {}, thresholdPct = null } = {
   });
 }
 
-/**
- * Pure: a commit's verdict from its counts: 'bad' when a moved bench's count has moved towards bad's:
- * by default nearer bad's than good's (the step split at its midpoint, for a regression or an
- * improvement alike); with `thresholdPct`, by more than that many % from good's, in bad's direction.
- * Else 'good'.
- */
+/** Pure: 'bad' when a moved bench's count is nearer bad's than good's, or with `thresholdPct` that far from good's. */
 export function verdictOf(counts, moved, { thresholdPct = null } = {}) {
   const bad = moved.filter((m) => m.moved).some((m) => {
     const count = counts[m.bench];
@@ -36,11 +26,8 @@ export function verdictOf(counts, moved, { thresholdPct = null } = {}) {
 }
 
 /**
- * Pure: the next step of a bisection over `n` commits (index 0 the oldest after good, n − 1 the bad
- * one), given the verdicts so far (index → 'good' | 'bad' | 'skip'; good itself is index −1).
- * Returns { next: index, span } to count (span: the distance from the last good to the first bad), { found: index } (the first bad commit, its parent good), or
- * { among: [index…] } when only skipped commits are left between the last good and the first bad:
- * the first moved commit is one of them or the bad one after them.
+ * Pure: over `n` commits (0 the oldest after good, n − 1 the bad one): { next, span }, { found }, or { among }
+ * when only skipped commits are left between the last good and the first bad (the moved one is among them).
  */
 export function nextStep(n, verdicts) {
   let lo = -1;

@@ -1,23 +1,13 @@
-// Two --count runs compared row by row (pure). A count does not move with the host, so
-// a row's change is judged directly (no anchor): beyond the count's noise floor and --threshold, a
-// row doing more work per operation (a change above 0) is a regression. Runs whose counts were taken differently
-// (Node, V8 flags, Valgrind, a driver's options) are refused, naming what differs; runs counted on
-// different platforms (settings.count.platform: CPU, kernel, glibc, the harness's commit) are
-// compared with a wider noise floor, and the one line that says what differs.
+// Two --count runs compared row by row (pure): a count does not move with the host, so a row's change is
+// judged directly (no anchor). Runs counted differently are refused, naming what differs; runs counted on
+// different platforms are compared with a wider floor (docs/replay.md, "The platform").
 import { countDeltaPct, countFloorPct } from './counts.js';
 import { rowKey } from '../common/row-key.js';
 
-// The spread of one set's counts across two platforms: a 16-core Intel Xeon under Ubuntu 24.04 (glibc
-// 2.39) against a 2-core AMD EPYC under Debian 12 (glibc 2.36), the same Node, Valgrind, drivers and
-// sets: every row within 0.3 %, median 0.04 %. The floor of two runs whose platforms differ.
+// The floors of two runs whose platforms, or harness commits, differ: the spreads measured across hosts
+// and commits (docs/history/2026-11-28-topic-pages.md#instruction-and-cycle-counts-as-replaymd-gave-them).
 export const CROSS_HOST_FLOOR_PCT = 0.3;
-
-// The spread of one set's counts taken by two commits of the harness itself, the drivers, sets, Node
-// and host the same: a driver that captures a stack per query (mysql2's promise wrapper) walks the
-// harness's own frames too, and they change with the harness (the Δ's profile: stack walking).
-// One refactor (a79af4d) moved mysql's `do` by +0.33 % (42,446 → 42,584); the 13 rows of mysql2
-// releases' `do` moved +0.09 to +0.89 % between commits 3604c57 and 02e3d61 (most by about 90
-// instructions/op; docs/history/2026-11-27-bisect.md). The floor of two runs whose harness differs.
+// A driver that captures a stack per query walks the harness's own frames too, which change with it.
 export const CROSS_HARNESS_FLOOR_PCT = 1;
 
 const platformOf = (r) => r.settings?.count?.platform;
@@ -67,11 +57,7 @@ const PLATFORM = [
   ['simulated cache', (p) => (p.cacheConfig === undefined ? undefined : JSON.stringify(p.cacheConfig))],
 ];
 
-/**
- * Pure: how two count runs' platforms compare: { differs: ['glibc 2.36 → 2.39', …] (empty: the
- * same; null: unknown, a run counted before platforms were recorded), note: compare's one line, or
- * null when the platforms are the same }.
- */
+/** Pure: { differs: ['glibc 2.36 → 2.39', …] (null: unknown), floorPct, note: compare's one line, or null }. */
 export function platformChange(base, next, { baseFile = 'base', newFile = 'new' } = {}) {
   const [a, b] = [platformOf(base), platformOf(next)];
   if (!a || !b) {
@@ -87,10 +73,8 @@ export function platformChange(base, next, { baseFile = 'base', newFile = 'new' 
 }
 
 /**
- * Pure: { kind (what was counted: 'instructions'), floorPct (the floor of a bench without its own), threshold, rows
- * (each with its bench's floorPct, and unsteady when a side's windows held a one-off event), regressions, platform (platformChange) }. A row's changePct is the new
- * run's count per operation ÷ the base's − 1 (in %, + is more work). The floor is at
- * least CROSS_HOST_FLOOR_PCT when the platforms differ, CROSS_HARNESS_FLOOR_PCT when the harness's commits do.
+ * A row's changePct: the new count per operation ÷ the base's − 1 (in %, + is more work); `unsteady` when
+ * a side's windows held a one-off event. Floors widen as platformChange says.
  */
 export function compareCounts(base, next, { threshold = null, baseFile = null, newFile = null } = {}) {
   const platform = platformChange(base, next, { baseFile: baseFile ?? 'base', newFile: newFile ?? 'new' });

@@ -17,7 +17,6 @@ export function describeSetting(value) {
 
 const same = (a, b) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 
-/** The network a run asked for, without what its proxy measured (which differs in every run). */
 function requestedNetwork(network) {
   if (typeof network?.rttMs !== 'number') return network;
   if (network.rttMs === 0) return 'loopback';
@@ -51,11 +50,10 @@ const CONDITIONS = [
   // One process per row carries that process's own speed into every figure (docs/measuring.md, "Processes differ").
   { what: 'processes per driver', get: (r) => r.settings?.processes ?? (r.schema >= 2 ? 1 : undefined), optional: true },
   { what: 'network', get: (r) => requestedNetwork(r.settings?.network), optional: true },
-  // Before 2026-11-23 every warm-up was a fixed length, and a run's first benches began on cold code.
+  // Older runs' warm-ups were a fixed length, and a run's first benches began on cold code.
   { what: 'warm-up', get: (r) => (r.settings ? (r.settings.warmupSettles ? 'until each process is up to speed' : 'as given') : undefined), optional: true },
 ];
 
-/** One line per condition that differs between the two runs. */
 export function incomparabilities(base, next) {
   const lines = [];
   for (const c of CONDITIONS) {
@@ -81,11 +79,7 @@ const shiftConsequence = (anchored) => (anchored
   ? 'the ops/s Δ column carries that shift; the Δ against the unchanged driver cancels it'
   : 'changes of that size may be the host, not the drivers');
 
-/**
- * Drivers of the same code in both runs should not have moved: when most of them moved together
- * (the median of their geometric-mean changes, so one driver that did change cannot fake it), the
- * host ran at a different speed.
- */
+/** Unchanged drivers moving together (their median, which one driver that did change cannot fake): the host. */
 export function hostShift(geomean, unchanged, anchored) {
   const steady = geomean.filter((g) => unchanged.includes(g.driver) && g.benches > 0);
   const hostShiftPct = steady.length >= 2 ? median(steady.map((g) => g.opsDeltaPct)) : null;
@@ -97,13 +91,8 @@ export function hostShift(geomean, unchanged, anchored) {
 }
 
 /**
- * The host's own change of speed as the embedded server saw it: the median, over the rows measured in
- * both runs with the same protocol, of the change in the server's CPU µs per operation. The server
- * does the same work for the same statement whichever run asks, so its CPU time per operation moves
- * with the host's speed: over 105 pairs of this machine's default runs (same drivers and settings)
- * the median change of the rows' ops/s followed it at r = -0.95 (docs/comparing.md, "Comparing runs"). Unlike hostShift,
- * this needs no unchanged driver: it holds for one driver compared across two releases. Null without
- * server CPU figures (a remote server, older files).
+ * The host's change of speed as the embedded server saw it, doing the same work for the same statement
+ * (docs/comparing.md, "Comparing runs"): unlike hostShift, it needs no unchanged driver.
  */
 export function serverCpuShift(rows, anchored) {
   const logs = rows.filter((r) => !r.protocolChanged && r.base.serverCpuUsPerOp > 0 && r.new.serverCpuUsPerOp > 0)
@@ -116,7 +105,6 @@ export function serverCpuShift(rows, anchored) {
   return { serverCpuShiftPct, warning };
 }
 
-/** The anchor the comparison was judged against, in words, and what the lack of one means. */
 export function anchorWarnings(base, next, { anchor, anchors, rows, unanchored }) {
   const lines = [];
   if (anchor && anchor !== 'none' && !unchangedDrivers(base, next).includes(anchor)) {

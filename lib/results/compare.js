@@ -23,7 +23,7 @@ function runSummary(r, file) {
   };
 }
 
-/** Geometric mean of positive numbers; NaN for none. */
+/** NaN unless every value is positive. */
 export function geometricMean(xs) {
   const ok = xs.filter((x) => x > 0 && Number.isFinite(x));
   if (ok.length === 0 || ok.length !== xs.length) return NaN;
@@ -40,8 +40,7 @@ function pairRows(base, next) {
   const baseRows = index(base);
   const newRows = index(next);
 
-  // Benches in the new run's order, then those only the base run has; within a bench, drivers in
-  // the order the run names them (rows are stored in measuring order, which rotates).
+  // Rows are stored in measuring order, which rotates: sorted by the runs' own orders.
   const benchOrder = [...new Set([...(next.benches ?? []), ...(base.benches ?? [])].map((b) => b.name))];
   const driverOrder = [...new Set([...(next.drivers ?? []), ...(base.drivers ?? [])].map((d) => d.name))];
   const rank = (list, x) => (list.indexOf(x) < 0 ? list.length : list.indexOf(x));
@@ -72,7 +71,6 @@ function figures(row, vsAnchor = null) {
   };
 }
 
-/** What a comparison row says of a row before it is judged (`judged` and, for a relative row, its anchor's rows). */
 function baseRow({ bench, driver, a, b }, judged, anchor = null) {
   return {
     bench,
@@ -94,11 +92,7 @@ function baseRow({ bench, driver, a, b }, judged, anchor = null) {
   };
 }
 
-/**
- * Judge a row against its bench's anchor: in each run, its paired Δ against the anchor at `level`
- * (paired-delta.js pairedDelta: the median over rounds, its interval from the rounds and the processes),
- * and the change of that Δ between the runs with both intervals combined.
- */
+/** Judged by the change between the runs of its paired Δ against the bench's anchor, both intervals combined. */
 function judgeRelative(row, pair, anchorPair, level, threshold) {
   const basePaired = pairedDelta(pair.a.rounds, anchorPair.a.rounds, level);
   const newPaired = pairedDelta(pair.b.rounds, anchorPair.b.rounds, level);
@@ -116,10 +110,7 @@ function judgeRelative(row, pair, anchorPair, level, threshold) {
   return row;
 }
 
-/**
- * Every pair of rows sorted into: compared rows, not compared (failed or n/a), in one run only, and
- * newly broken; and the benches that had rows to judge but no anchor measured in both runs.
- */
+/** The pairs sorted into compared, not compared, in one run only and newly broken; `unanchored` benches. */
 function compareRows(base, next, { threshold, anchors }) {
   const out = { rows: [], notCompared: [], onlyInBase: [], onlyInNew: [], broken: [], unanchored: [] };
   const measured = [];
@@ -137,7 +128,6 @@ function compareRows(base, next, { threshold, anchors }) {
     measured.push(pair);
   }
 
-  // Each bench's anchor: the first candidate measured in both runs.
   const anchorOf = new Map();
   for (const name of [...new Set(measured.map((p) => p.bench))]) {
     const found = anchors.map((n) => measured.find((p) => p.bench === name && p.driver === n)).find(Boolean);
@@ -165,11 +155,7 @@ function compareRows(base, next, { threshold, anchors }) {
   return out;
 }
 
-/**
- * Geometric mean per driver over the benches compared for it: the ratio new/base of the two
- * geometric means equals the geometric mean of the per-bench ratios. `deltaPct`: the geometric mean
- * of its judged changes against the anchor (null when none was judged).
- */
+/** Per driver: new/base of its geometric means is the geometric mean of its per-bench ratios. */
 function geomeanPerDriver(rows) {
   const drivers = [...new Set(rows.map((r) => r.driver))];
   return drivers.map((driver) => {
@@ -197,7 +183,6 @@ function geomeanPerDriver(rows) {
 // The harness's own Node is compared once, for the whole run (compare-warnings.js).
 const runtimeOf = (d) => (d.runtime && !d.runtime.harness ? ` on ${d.runtime.kind} ${d.runtime.version}` : '');
 
-/** Drivers whose version, the package they come through, or their runtime differs between the runs. */
 function driverChangesOf(base, next) {
   const driverChanges = [];
   const baseDrivers = new Map((base.drivers ?? []).map((d) => [d.name, d]));
@@ -211,13 +196,8 @@ function driverChangesOf(base, next) {
 }
 
 /**
- * Compare two results objects. Rows are matched by bench name and driver label (`mysql2`,
- * `mysql2@3.9.0`, ...). Each row is judged by the change of its paired Δ against an anchor, a driver
- * that ran the same code in both runs (`anchor`: a driver label, 'none', or by default the baseline
- * when unchanged, else another unchanged driver), which cancels the host's own speed. `threshold`
- * (a percentage, or null): a row is a regression when that change is significantly lower and lower by
- * more than the threshold; a row that passed its check in the base run and fails it in the new one
- * is a regression too. Rows of a bench without an anchor keep their absolute change, unjudged.
+ * Each row judged by the change of its paired Δ against an anchor, a driver that ran the same code in both
+ * runs, which cancels the host's speed; `threshold` (%, or null) makes a change lower by more a regression.
  */
 export function compareResults(base, next, { threshold = null, baseFile, newFile, anchor = null } = {}) {
   const anchors = anchorCandidates(base, next, anchor);

@@ -12,12 +12,7 @@ export const BYTES_COST_BOUNDS = Object.freeze([0, 1000]);
 /** Pure: 100 × (ln a − ln b), signed: how far ratio a lies above ratio b, in %. */
 const leanPct = (a, b) => (Math.log(a) - Math.log(b)) * 100;
 
-/**
- * Pure: `rows` (calibrationInputs' or calibrateCounts') each given `allocation`: { bytes, referenceBytes,
- * writes, referenceWrites } per operation, from the --count allocations run's rows of the row's driver and
- * of its reference on the same bench, or null when either was not counted there. Throws, in one line, on a
- * run that is not a --count allocations one.
- */
+/** Each row's `allocation` per operation from the allocations run (its own and its reference's), null if either is missing. */
 export function withAllocations(rows, allocations) {
   const what = allocations.settings?.count?.what;
   if (what !== 'allocations') throw new Error(`the allocations run is a ${what ?? 'timed'} run, not a --count allocations one`);
@@ -39,10 +34,7 @@ export function withAllocations(rows, allocations) {
 export const bytesCostRatio = (row, k) => (row.referenceEvents.instructions + k * row.allocation.referenceBytes)
   / (row.events.instructions + k * row.allocation.bytes);
 
-/**
- * Pure: the cost of a byte, in instructions, at which time ≈ instructions + k × bytes gives the row its time
- * ratio exactly, or null when no k ≥ 0 does (bytes lean the other way, or the row allocates as its reference).
- */
+/** Pure: the k at which the row's time ratio is met exactly, or null when no k ≥ 0 does. */
 export function bytesCostToClose(row) {
   const { instructions: ir } = row.referenceEvents;
   const { instructions: i } = row.events;
@@ -59,12 +51,7 @@ export function bytesCostLoss(rows, k) {
   return sum;
 }
 
-/**
- * Pure: the cost of a byte allocated, in instructions (4 significant digits), that fits `rows` (each with
- * events, referenceEvents, allocation and timeRatio) best within BYTES_COST_BOUNDS, or null with no row.
- * Deterministic: a grid of 0 and tenths of a decade, then a golden-section search between the best
- * point's neighbours.
- */
+/** The best-fitting k within BYTES_COST_BOUNDS (4 digits; null with no row): a decade grid, then golden section. */
 export function fitBytesCost(rows) {
   if (!rows.length) return null;
   const [lo, hi] = BYTES_COST_BOUNDS;
@@ -85,18 +72,7 @@ export function fitBytesCost(rows) {
   return best === 0 ? 0 : Number(best.toPrecision(4));
 }
 
-/**
- * Pure: does allocation account for a row's gap between its instruction ratio and its time ratio? The rule:
- * - gapPct = 100 × (ln timeRatio − ln instructionRatio): above 0, the row is faster against its reference
- *   than its instructions say; within ±GAP_FLOOR_PCT there is no gap ('no gap').
- * - leanPct = 100 × (ln allocationRatio − ln instructionRatio): above 0, the row allocates fewer bytes per
- *   instruction than its reference (less for the collector per unit of work). Allocation can account for
- *   the gap only when it leans the gap's way by more than GAP_FLOOR_PCT; otherwise 'against'.
- * - Leaning the gap's way, it accounts for it ('accounts') when time ≈ instructions + k × bytes, with k
- *   fitted without the row's bench (bytesHeldOutRatio), removes at least half of the row's error in
- *   instructions; 'too little' when it removes less; 'leans' when no held-out k could be fitted.
- * Returns { verdict, gapPct, leanPct, errorPct (instructions'), heldOutErrorPct (with bytes, or null) }.
- */
+/** Does allocation account for a row's gap? The rule: docs/replay.md#what-allocation-and-writes-explain. */
 export function judgeAllocation({ instructionRatio, timeRatio, allocationRatio, bytesHeldOutRatio = null }) {
   const gapPct = leanPct(timeRatio, instructionRatio);
   const lean = leanPct(allocationRatio, instructionRatio);
@@ -109,12 +85,7 @@ export function judgeAllocation({ instructionRatio, timeRatio, allocationRatio, 
   return { verdict: heldOutErrorPct <= errorPct / 2 ? 'accounts' : 'too little', ...out };
 }
 
-/**
- * Pure: the same question of writes. Between drivers that write as often per operation (within 1 %:
- * 'same') writes can account for no gap; otherwise, as for allocation, they lean the gap's way
- * ('leans': fewer writes per instruction than the reference, on a row faster than its instructions say,
- * or the reverse) or not ('against'); 'no gap' as for allocation. No fit: a count of calls, not a cost.
- */
+/** The same question of writes, without a fit (a count of calls, not a cost). */
 export function judgeWrites({ instructionRatio, timeRatio, writesRatio }) {
   const gapPct = leanPct(timeRatio, instructionRatio);
   if (Math.abs(gapPct) <= GAP_FLOOR_PCT) return 'no gap';
@@ -125,17 +96,7 @@ export function judgeWrites({ instructionRatio, timeRatio, writesRatio }) {
 
 const nameOf = (r) => ({ bench: r.bench, driver: r.driver });
 
-/**
- * Pure: what allocation and writes explain, over calibrated rows given their allocation (withAllocations;
- * each with instructionRatio and timeRatio). Each row gains allocationRatio and writesRatio (the
- * reference's over the row's), unexplainedRatio (timeRatio ÷ instructionRatio: how much faster than its
- * instructions say), bytesCost and bytesHeldOutRatio (k fitted without its bench, and the ratio under it),
- * allocationJudgment and writesVerdict; rows without allocation get nulls. The whole: { fitted (k on every
- * row), summaries: { instructions, bytesInSample } over the rows with allocation, { bytesHeldOutBench,
- * instructionsHeldOutBench } over those with a held-out k, reduces (the held-out median and largest errors
- * both below instructions' on the same rows), accounts, leaves (the rows
- * with a gap, the largest gap first) and noGap (named), writes: { same, differ } }.
- */
+/** Each row given its ratios, held-out k and judgments (nulls without allocation), and the whole's fit. */
 export function explainByAllocation(rows) {
   const counted = rows.filter((r) => r.allocation);
   const fitted = fitBytesCost(counted);

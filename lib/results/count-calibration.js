@@ -1,8 +1,6 @@
-// `calibrate --count`: does a count rank drivers as time does? Per bench, each driver's ratio to the
-// bench's reference in instructions, in estimated cycles (a cycles count's events, weighed by the
-// published weights and by weights fitted to time, judged on rows left out of their fit) and in timed
-// replay (the median of sittings), and each count's error against time: |ln(count ratio) − ln(time ratio)|.
-// Pure: results objects in, figures out (the command that measures them: cli/commands/calibrate.js).
+// `calibrate --count` (pure): does a count rank drivers as time does? Per bench, each driver's ratio to the
+// reference in instructions, in estimated cycles (published weights, and weights fitted to time judged on
+// rows left out of their fit) and in timed replay, and each count's error against time (docs/replay.md).
 import { median } from '../common/stats.js';
 import { PUBLISHED_CYCLE_WEIGHTS } from '../replay/counters/cycles.js';
 import { deltaReference } from './deltas.js';
@@ -16,11 +14,8 @@ const EVENT_KEYS = ['instructions', 'dataAccesses', 'l1Misses', 'llMisses', 'bra
 export const ratioErrorPct = (a, b) => Math.abs(Math.log(a) - Math.log(b)) * 100;
 
 /**
- * Pure: the rows to calibrate, from a cycles count run and timed replay runs (`sittings`) of the same
- * benches and drivers: per bench, every driver with a counted and timed row against the bench's reference
- * (the baseline, or the first driver that ran the bench). Each row: { bench, driver, reference, events,
- * referenceEvents (per operation), timeRatios (one per sitting: the row's paired speed over the
- * reference's, 1 + Δ/100), timeRatio (their median) }. Throws, in one line, on a count without the breakdown.
+ * Per bench, every driver with a counted and timed row against the bench's reference: its events and the
+ * reference's per operation, its time ratio per sitting (1 + Δ/100) and their median.
  */
 export function calibrationInputs(counts, sittings) {
   if (counts.settings?.count?.what !== 'cycles') throw new Error(`the count run is a ${counts.settings?.count?.what ?? 'timed'} run, not a --count cycles one`);
@@ -44,7 +39,6 @@ export function calibrationInputs(counts, sittings) {
   return rows;
 }
 
-/** A timed run's speed ratio of `driver` over `reference` on `bench` (1 + paired Δ / 100), or null. */
 function timedRatio(results, benchName, driver, reference) {
   const bench = results.benches.find((b) => b.name === benchName);
   const row = bench?.results.find((r) => r.driver === driver && r.ok);
@@ -55,7 +49,6 @@ function timedRatio(results, benchName, driver, reference) {
 /** Pure: a row's ratio in instructions: the reference's count over the row's (cycleRatio, the same in estimated cycles). */
 export const instructionRatio = (row) => row.referenceEvents.instructions / row.events.instructions;
 
-/** Pure: the median and largest of errors (in %) that errorOf gives the rows, and the row of the largest. */
 export function errorSummary(rows, errorOf) {
   const errors = rows.map((r) => ({ row: r, pct: errorOf(r) }));
   if (!errors.length) return { medianPct: null, largestPct: null, largest: null };
@@ -63,12 +56,7 @@ export function errorSummary(rows, errorOf) {
   return { medianPct: median(errors.map((e) => e.pct)), largestPct: largest.pct, largest: { bench: largest.row.bench, driver: largest.row.driver } };
 }
 
-/**
- * Pure: the whole calibration. Rows (calibrationInputs) → { rows (each with its ratios and errors),
- * fitted (weights fitted on every row: the ones to adopt), heldOut (each row's error under weights fitted
- * without its bench and without its driver), summaries: { instructions, published, fittedInSample,
- * heldOutBench, heldOut }, met (the target on held-out rows) }.
- */
+/** `fitted`: the weights fitted on every row, the ones to adopt; `met`: the target, on held-out rows. */
 export function calibrateCounts(rows, { published = PUBLISHED_CYCLE_WEIGHTS } = {}) {
   const errorUnder = (weights) => (r) => ratioErrorPct(cycleRatio(r, weights), r.timeRatio);
   const fitted = fitCycleWeights(rows);

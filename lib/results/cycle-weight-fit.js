@@ -1,7 +1,6 @@
-// The weights of an estimated cycle fitted to time: the LL-hit, RAM-access and branch-misprediction
-// weights (an L1 hit stays 1 cycle) that make rows' ratios in estimated cycles closest to their ratios
-// in timed replay, by least squares on the logs of the ratios. Pure and deterministic: a pattern search
-// from a grid of starts, within physical bounds (an LL hit costs at least an L1 hit, RAM at least an LL hit).
+// The weights of an estimated cycle fitted to time (pure, deterministic): the LL-hit, RAM and misprediction
+// weights that bring rows' ratios in estimated cycles closest to time's (least squares on the logs), by a
+// pattern search from a grid of starts within physical bounds (an LL hit costs at least an L1 hit, RAM an LL hit).
 import { weighedEvents } from '../replay/counters/cycles.js';
 
 export const WEIGHT_BOUNDS = Object.freeze({ llHit: [1, 60], ramHit: [1, 600], branchMiss: [0, 100] });
@@ -48,9 +47,8 @@ function searchFrom(rows, start, free) {
 }
 
 /**
- * Pure: the weights ({ l1Hit: 1, llHit, ramHit, branchMiss }, 3 decimals) that fit `rows` (each { events,
- * referenceEvents, timeRatio }) best, or null with fewer rows than weights. `branch: false` keeps
- * mispredictions at 0 (to see whether they earn their place).
+ * The best fit, 3 decimals, or null with fewer rows than weights. `branch: false` keeps mispredictions
+ * at 0 (to see whether they earn their place).
  */
 export function fitCycleWeights(rows, { branch = true } = {}) {
   const free = branch ? ['llHit', 'ramHit', 'branchMiss'] : ['llHit', 'ramHit'];

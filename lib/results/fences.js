@@ -9,13 +9,10 @@ export const FENCE_STEPS = 30;
 export const FENCE_MIN_STEPS = 10;
 export const HISTORY_COMMITS = 60;
 
-/** A new, empty history of `driver`'s base branch, counted with `counted` ({ counter, node, server, harness }). */
 export const emptyHistory = (driver, counted) => ({ format: HISTORY_FORMAT, driver, counted, commits: [] });
 
-/** Pure: whether two histories' figures can be compared (same counter, Node, server and harness). */
 export const sameCounting = (a, b) => ['counter', 'node', 'server', 'harness'].every((k) => (a?.[k] ?? null) === (b?.[k] ?? null));
 
-/** Pure: what a count run was counted with, as a history keeps it. */
 export const countingOf = (results) => ({
   counter: results.settings?.count?.what ?? null, node: results.env?.node ?? null,
   server: results.server?.version ?? null, harness: results.env?.harness?.version ?? null,
@@ -33,11 +30,7 @@ export function historyCommits(results) {
   });
 }
 
-/**
- * Pure: the history with `commits` added (a commit already held is replaced), put in the order of
- * `line` (the base branch's first-parent commits, oldest first: commits off it are dropped) and cut to
- * its last `keep`.
- */
+/** `commits` added or replacing, in `line`'s order (the base's first-parent commits; others dropped), the last `keep`. */
 export function withCommits(history, commits, line, keep = HISTORY_COMMITS) {
   const position = new Map(line.map((sha, i) => [sha, i]));
   const byCommit = new Map(history.commits.map((c) => [c.commit, c]));
@@ -52,11 +45,7 @@ export function quartiles(values) {
   return { q1: percentileOfSorted(sorted, 25), q3: percentileOfSorted(sorted, 75) };
 }
 
-/**
- * Pure: each bench's fence from a history's last `steps` steps (the absolute % changes between
- * consecutive commits that both counted it): { [bench]: { fencePct, steps, q1, q3 } }; a bench with
- * fewer than `min` steps has no fence.
- */
+/** A fence per bench from its last `steps` absolute % changes between commits; none below `min` steps. */
 export function benchFences(history, { steps = FENCE_STEPS, min = FENCE_MIN_STEPS } = {}) {
   const benches = [...new Set(history.commits.flatMap((c) => Object.keys(c.perOp)))];
   const fences = {};

@@ -1,7 +1,6 @@
-// A release history: when a run's rows are releases of one package in order (or a release range was
-// given), each bench's figure per release, and its *steps*: consecutive releases whose figures differ by
-// more than the noise (a count: beyond the count's noise floor; a timed run: their paired Δs' intervals
-// do not overlap). Pure: reads a results object, writes nothing.
+// A release history (pure): when a run's rows are releases of one package in order (or a range was given),
+// each bench's figure per release, and its *steps*: consecutive releases whose figures differ by more than
+// the noise (a count: its noise floor; a timed run: their paired Δs' intervals do not overlap).
 import { countFloorPct } from './counts.js';
 import { SEMVER as EXACT, compareVersions as byVersion } from '../common/semver.js';
 
@@ -9,15 +8,12 @@ import { SEMVER as EXACT, compareVersions as byVersion } from '../common/semver.
 const isReleaseRow = (d) => typeof d.version === 'string' && EXACT.test(d.version) && d.name === `${d.package}@${d.version}` && !d.git && !d.local;
 
 /**
- * The release rows the history follows, in semver order: { package, drivers } or null. With
- * settings.releaseRanges, the releases of the ranges (other rows aside), or a commit range's commits
- * in its order, with `labels` (their short ids) and `subjects`; otherwise every row but the reference
- * client must be a release of one package, listed in ascending order, at least `minRows`.
+ * The release rows the history follows, or null: the given ranges' releases or commits (with `labels` and
+ * `subjects`), else every row but the floor, when all are releases of one package in ascending order.
  */
 export function historyRows(results, { minRows = 3 } = {}) {
   const drivers = (results.drivers ?? []).filter((d) => d.name !== 'floor');
   const ranges = results.settings?.releaseRanges ?? [];
-  // A commit range: its git rows in the range's order, each called by its short commit id.
   const commitRange = ranges.find((r) => Array.isArray(r.commits));
   if (commitRange) {
     const byCommit = new Map(drivers.filter((d) => d.git?.commit).map((d) => [d.git.commit, d]));
@@ -46,12 +42,7 @@ function timedInterval(row, bench) {
   return Array.isArray(row.deltaCI) ? row.deltaCI : null;
 }
 
-/**
- * Each bench's history: { bench, item ('release', or 'commit' for a commit range's), counted, floorPct, points: [{ release, driver, value, interval, status }],
- * steps: [{ from, to, fromValue, toValue, changePct, better, functions }], unjudged, total: { from, to, changePct } }
- * (functions: results.stepFunctions' for the step, the functions that moved across it, or null).
- * A count's change is its own (+ is more work); a timed one's is the ops/s ratio from the paired Δs (+ is faster).
- */
+/** A count's change is its own (+ is more work); a timed one's the ops/s ratio from the paired Δs (+ is faster). */
 export function releaseHistory(results, options) {
   const rows = historyRows(results, options);
   if (!rows) return null;

@@ -1,8 +1,6 @@
-// `merge`: the results files of a run's shards (--shard i/n) joined into one. Each cell comes from the
-// shard that measured it, with its Δ as that shard paired it against its own reference row; the
-// reference rows, the probes and the run's health come from shard 1. Shards of different code,
-// drivers, settings or server are refused with one line naming the difference, and so is a set with
-// a shard missing. Pure: files in, one results object out.
+// `merge` (pure): a run's shards (--shard i/n) joined into one results object, each cell from the shard
+// that measured it with its Δ as that shard paired it; reference rows, probes and health from shard 1.
+// Shards of different code, drivers, settings or server, or a set missing one, are refused in one line.
 import { basename } from 'node:path';
 import { usageError } from '../common/errors.js';
 
@@ -12,13 +10,9 @@ const codeOf = (r) => `mysql-driver-bench ${r.env?.harness?.version ?? '?'}${r.e
 const driverOf = (d) => `${d.name} ${d.version}${d.via ? ` via ${d.via}` : ''}${d.runtime && !d.runtime.harness ? ` on ${d.runtime.kind} ${d.runtime.version}` : ''}`;
 const serverOf = (r) => `${r.server?.kind ?? '?'} ${r.server?.version ?? '?'}`;
 
-/**
- * The settings that must agree: all but the shard's own index, schema, the machine's CPU placement,
- * and where its replay sets are and how many it captured or found there (a shard after another on
- * one machine reuses the first's: 50 captured against 0).
- */
 function comparableSettings(settings) {
-  // Each shard may have its own schema on a shared server, and its own CPUs.
+  // Each shard may have its own schema on a shared server, and its own CPUs; a shard after another on
+  // one machine reuses the first's replay sets (50 captured against 0).
   const { shard, placement, schema, replay, ...rest } = settings ?? {};
   const { captured, reused, dir, ...sameReplay } = replay ?? {};
   return { ...rest, ...(replay ? { replay: sameReplay } : {}), shardCount: shard?.count };
@@ -70,10 +64,7 @@ function orderedShards(list) {
 // A --rate entry is its bench at one rate: a share of the maximum names it (each shard measures its own maximum).
 const benchKey = (b) => `${b.name}\u0000${b.concurrency ?? ''}\u0000${b.rate ? (b.rate.pctOfMax !== undefined ? `${b.rate.pctOfMax}%` : b.rate.askedPerSec) : ''}`;
 
-/**
- * Join the shards `[{ file, results }]` into one results object. Each row gets `shard` (the shard that
- * measured it); `shards` lists them with the machine and the resolution of each.
- */
+/** Each row gets `shard`, the shard that measured it; `shards` lists them with each one's machine and resolution. */
 export function mergeShards(list) {
   if (list.length < 1) throw usageError('merge needs the results files of a run\'s shards', 'e.g. mysql-driver-bench merge shard-1.json shard-2.json --json all.json');
   const shards = orderedShards(list);

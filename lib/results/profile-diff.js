@@ -1,8 +1,6 @@
-// Where the instructions went: two counted rows' kept profiles (replay/profiles.js) set side by side,
-// function by function, per operation. A function is its name and its file as seen inside its package
-// or checkout (so two installs, two commits and two clones of one driver match); V8's JIT code is named
-// through the row's perf map, and what the map does not name is one entry, '(unnamed JIT code)', said
-// with its share. V8's compile work is left out of the totals, as from the count (replay/callgrind.js).
+// Where the instructions went: two counted rows' kept profiles side by side, per function and operation.
+// A function is its name and its file inside its package or checkout, so two installs of one driver match;
+// V8's compile work is left out, as from the count (docs/replay.md, "Where the instructions went").
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,10 +23,7 @@ const CHECKOUT_ROOTS = [
   [/^.*\/git\/commits\/[0-9a-f]{40}\//, '<driver>/'],
 ];
 
-/**
- * Pure: a file as two installs of the same code share it: from its last node_modules/ on, or from the
- * root of the checkout or harness it was loaded from.
- */
+/** Pure: a file as two installs of the same code share it: from its last node_modules/ on, or from its root. */
 export function sharedFile(file) {
   file = file.replace(/^file:\/\//, '');
   const i = file.lastIndexOf('node_modules/');
@@ -42,12 +37,8 @@ export function sharedFile(file) {
 const COMPILER = /^v8::internal::(?:compiler|maglev|baseline|interpreter::BytecodeGenerator|Parser|ParserBase|PreParser|Scanner|AstValueFactory)\b/;
 
 /**
- * Pure: a profile's windows ({ windows: [dump text], perfMap }) → Map key → { name, where, self, inclusive }
- * per operation (÷ ops), and { total, compiling, collecting, unnamed, summed, leftOut } per operation:
- * the dumps' totals without V8's compile and collector work, those two, the unnamed share's
- * instructions, the self costs of the functions outside V8's compiler and collector added up, and those
- * of theirs (summed + leftOut: the dumps' summaries). A function that ran only inside a collection is
- * the collector's; one that ran both inside and outside (a copy, an object's size) keeps its whole cost.
+ * Pure: per operation, each function's costs and the totals without V8's compile and collector work. A function
+ * that ran only inside a collection is the collector's; one that also ran outside (a copy) keeps its whole cost.
  */
 export function functionCosts(profile, ops) {
   const resolve = profile.perfMap ? readPerfMap(profile.perfMap) : () => null;
@@ -90,12 +81,7 @@ export function functionCosts(profile, ops) {
   return { costs, total: total / ops, summed: summed / ops, compiling: compiling / ops, collecting: collecting / ops, leftOut: leftOut / ops, unnamed: costs.get(`${UNNAMED}\0`)?.self ?? 0 };
 }
 
-/**
- * Pure: the functions whose instructions per operation changed most from `a` to `b` (functionCosts'),
- * by self Δ (or `by: 'inclusive'`, with what each calls: a driver's function above the engine's work
- * it caused): [{ name, where, selfDelta, inclusiveDelta, sharePct (of the total Δ, by the same measure) }]
- * (the `top` largest), with { totalDelta, unnamed: { selfDelta, sharePct }, unnamedPct: [a's, b's share of their total] }.
- */
+/** Pure: the `top` functions that changed most from `a` to `b`, by self Δ or (`by: 'inclusive'`) with what each calls. */
 export function diffCosts(a, b, { top = 15, by = 'self' } = {}) {
   const keys = new Set([...a.costs.keys(), ...b.costs.keys()]);
   const totalDelta = b.total - a.total;
@@ -122,22 +108,14 @@ export function diffCosts(a, b, { top = 15, by = 'self' } = {}) {
   };
 }
 
-/**
- * Pure: where a row's kept profile may be: under the run's --out (the directory its replay sets were in,
- * settings.replay.dir's parent), else beside the results file (the run's --out when --json was not given).
- */
+/** Pure: where a row's kept profile may be: under the run's --out (its replay dir's parent), else beside the file. */
 export function profileDirs(results, file, profile) {
   const replayDir = results.settings?.replay?.dir;
   const outs = [replayDir ? path.dirname(path.resolve(replayDir)) : null, path.dirname(path.resolve(file))].filter(Boolean);
   return [...new Set(outs)].map((out) => path.join(out, profile));
 }
 
-/**
- * A counted row's profile, read: { costs, … } (functionCosts), from the results file `file`. The row's
- * profile with V8's JIT names (count.namedProfile, a second count of a step's rows) is read when it has
- * one. A row that is not there, not counted, counted before profiles were kept, or whose profile is not
- * found is a usage error (exit 2) in one line that says why.
- */
+/** A counted row's costs, from its JIT-named profile where it has one, or a usage error that says why not. */
 export function rowCosts(results, file, bench, driver) {
   const b = (results.benches ?? []).find((x) => x.name === bench);
   if (!b) throw usageError(`'${file}' has no bench ${bench}`);
@@ -157,11 +135,7 @@ export function rowCosts(results, file, bench, driver) {
     : `the profile of ${bench} · ${driver} in '${file}' is not found at ${dirs.join(' nor ')}: give the results file from the run's --out directory, where its profiles/ are`);
 }
 
-/**
- * Per bench of a count run read from `file`, the baseline row (or the first) against each other row
- * with a kept profile: [{ bench, a, b, diff }]; rows whose profiles are gone are left out. `benches`:
- * only these (all by default). For the HTML report and ci-driver's functions that moved.
- */
+/** Per bench, the baseline row (or the first) against each other row with a kept profile; gone ones left out. */
 export function runProfileDiffs(results, file, { top = 10, benches = null } = {}) {
   const out = [];
   for (const bench of (results.benches ?? []).filter((b) => !benches || benches.includes(b.name))) {
@@ -180,13 +154,7 @@ export function runProfileDiffs(results, file, { top = 10, benches = null } = {}
 // Functions kept per step of a history: enough to say what moved, few enough to keep a record small.
 export const STEP_FUNCTIONS = 3;
 
-/**
- * The functions whose count per operation moved most across each step of a counted release or commit
- * history, from the two rows' kept profiles (named ones where a step's rows were counted again):
- * { [bench]: { 'from→to': [{ name, where, deltaPerOp }] } }, or null when there is no such step (or
- * its profiles are gone). `file`: the results file, whose directory holds the profiles when the run
- * had no replay directory.
- */
+/** The functions that moved most across each step of a counted history, by bench and 'from→to'; null without one. */
 export function historyStepFunctions(results, file, { top = STEP_FUNCTIONS } = {}) {
   const history = results.settings?.count ? releaseHistory(results) : null;
   const out = {};

@@ -1,7 +1,6 @@
 // Pure: a driver's public record, one compact file per driver: every release counted on the design
-// benches (instructions and bytes allocated per operation, from one captured set per server version),
-// and its steps, each with the functions that moved across it. `record` adds the releases it lacks from
-// a count run's results; the steps are always recomputed from the releases, so they follow the floors.
+// benches (instructions and bytes allocated per operation) and its steps, each with the functions that
+// moved across it. The steps are always recomputed from the releases, so they follow the floors.
 import { countFloorPct } from './counts.js';
 import { compareVersions } from '../common/semver.js';
 
@@ -11,7 +10,6 @@ export const RECORD_CEILING_BYTES = 5 * 1024 * 1024;
 // The counters a record keeps, by the key a release holds them under.
 export const RECORD_COUNTERS = { instructions: 'instructions', bytes: 'allocations' };
 
-/** A new, empty record of `driver`. */
 export const emptyRecord = (driver) => ({ format: RECORD_FORMAT, driver, counted: {}, floors: {}, releases: [], functions: {}, commits: {}, timed: {} });
 // Steps of at least this size are confirmed by a timed replay of their two releases.
 export const TIMED_STEP_PCT = 10;
@@ -22,14 +20,9 @@ export const stepKey = (key, bench, from, to) => `${key}:${bench}:${from}→${to
 /** Pure: the key of a release pair's timed replay of one bench (both counters' steps share it): `execute:3.23.0→3.23.1`. */
 export const timedKey = (bench, from, to) => `${bench}:${from}→${to}`;
 
-/** Pure: the versions a record holds (counted or failed), semver-ordered. */
 export const recordedVersions = (record) => record.releases.map((r) => r.version).sort(compareVersions);
 
-/**
- * Pure: the releases of `published` (semver-ordered) from `from` up to `to` that the record lacks, and
- * the one it holds just before the first of them (counted again with them, so that the step into the
- * first new release comes from one run): { missing, before }.
- */
+/** The releases it lacks, and `before` (held just before them, counted again so the first step comes from one run). */
 export function missingReleases(record, published, { from, to = null, limit = Infinity }) {
   const held = new Set(recordedVersions(record));
   const wanted = published.filter((v) => compareVersions(v, from) >= 0 && (!to || compareVersions(v, to) <= 0));
@@ -38,7 +31,6 @@ export function missingReleases(record, published, { from, to = null, limit = In
   return { missing, before };
 }
 
-/** Pure: a count run's figures per release: { [version]: { [bench]: perOp | null }, status: { [version]: { [bench]: reason } } }. */
 function figuresOf(results) {
   const out = {};
   for (const bench of results.benches ?? []) {
@@ -53,11 +45,7 @@ function figuresOf(results) {
   return out;
 }
 
-/**
- * Pure: the record with a count run's releases added or replaced under `key` (instructions or bytes):
- * each release's figure per bench, the floors and what the count was made with (`counted[key]`: the
- * server's version, Node's, the harness's), and the run's step functions (results.stepFunctions).
- */
+/** A count run's releases added or replaced under `key`, with its floors, `counted[key]` and step functions. */
 export function mergeCount(record, key, results) {
   const figures = figuresOf(results);
   const releases = new Map(record.releases.map((r) => [r.version, { ...r }]));
@@ -86,13 +74,7 @@ export function mergeCount(record, key, results) {
   };
 }
 
-/**
- * Pure: the record's steps: for each counter and bench, consecutive counted releases whose figures
- * differ by more than the bench's floor, oldest first: [{ key, bench, from, to, fromValue, toValue,
- * changePct, functions, commit, timed }] (functions: the run's, where one run held both releases; commit:
- * the commit a bisection between the two release tags named, { commit, subject } or { why }; timed: the
- * timed replay of the two releases, { opsPerSecPct, significant, agrees }; else null).
- */
+/** Per counter and bench, consecutive counted releases whose figures differ by more than the bench's floor. */
 export function recordSteps(record) {
   const steps = [];
   for (const key of Object.keys(RECORD_COUNTERS)) {
@@ -124,14 +106,12 @@ export function serializeRecord(record) {
   return `{\n${lines.join(',\n')}\n}\n`;
 }
 
-/** Pure: the record with a step's commit set (a bisection's answer: { commit, subject } or { why }). */
 export const withCommit = (record, id, answer) => ({ ...record, commits: { ...record.commits, [id]: answer } });
 
-/** Pure: the steps of at least `minPct` that still lack a commit, largest first. */
 export const stepsToBisect = (record, minPct) => recordSteps(record).filter((s) => !s.commit && Math.abs(s.changePct) >= minPct)
   .sort((a, b) => Math.abs(b.changePct) - Math.abs(a.changePct));
 
-/** Pure: the release pairs whose steps of TIMED_STEP_PCT or more lack a timed replay, each with their benches: [{ from, to, benches }]. */
+/** Pure: the release pairs whose steps of TIMED_STEP_PCT or more lack a timed replay, with their benches. */
 export function pairsToTime(record) {
   const pairs = new Map();
   for (const s of recordSteps(record).filter((x) => !x.timed && Math.abs(x.changePct) >= TIMED_STEP_PCT)) {
@@ -142,12 +122,7 @@ export function pairsToTime(record) {
   return [...pairs.values()];
 }
 
-/**
- * Pure: the record with a timed replay of a release pair kept for each of its benches: the later
- * release's ops/s against the earlier's (its paired Δ, whether the run called it significant), and
- * whether it goes the way the bench's count stepped (more counted, fewer ops/s). A bench the
- * run did not measure keeps { why }.
- */
+/** Per bench, the later release's ops/s Δ and whether it agrees with the count's step; unmeasured: { why }. */
 export function withTimed(record, { from, to, benches }, results) {
   const timed = { ...record.timed };
   const steps = recordSteps(record);
@@ -169,10 +144,7 @@ export const LATEST_FORMAT = 'mysql-driver-bench/record-latest';
 /** Pure: each record's newest counted release: { [driver]: version }. */
 export const latestVersions = (records) => Object.fromEntries(records.map((r) => [r.driver, r.releases.filter((x) => x.instructions && Object.keys(x.instructions).length).at(-1)?.version]).filter(([, v]) => v));
 
-/**
- * Pure: a timed run of the drivers' newest releases side by side, as the page shows it: each bench's
- * ops/s per driver and its Δ against the baseline (mysql), with the run's date and machine.
- */
+/** A timed run of the drivers' newest releases side by side, as the page shows it. */
 export function latestTimed(results, versions) {
   const benches = {};
   for (const bench of results.benches ?? []) {
@@ -183,11 +155,7 @@ export function latestTimed(results, versions) {
   return { format: LATEST_FORMAT, versions, baseline: results.settings?.baseline ?? null, at: results.finishedAt ?? null, env: { node: results.env?.node ?? null, server: results.server?.version ?? null, cpus: results.env?.cpus ?? null }, benches };
 }
 
-/**
- * Pure: two records of one driver built apart (a matrix's release slices) joined: every release of
- * both (a release in both keeps `b`'s figures), their functions, commits and timed replays. Records
- * counted on another server or Node are refused with { error }.
- */
+/** Two records of one driver built apart joined, `b`'s figures winning; counted on another server or Node: { error }. */
 export function mergeRecords(a, b) {
   if (a.driver !== b.driver) return { error: `${a.driver}'s record and ${b.driver}'s cannot be joined` };
   for (const key of Object.keys(RECORD_COUNTERS)) {
@@ -206,11 +174,7 @@ export function mergeRecords(a, b) {
   };
 }
 
-/**
- * Pure: the missing releases of a driver cut into at most `slices` runs of consecutive releases, each
- * starting at the one before it (the slice before's last, or the release the record holds before them),
- * so that every step comes from one run: [{ from, to, releases }].
- */
+/** Pure: the missing releases cut into at most `slices` runs, each from the release before it: each step in one run. */
 export function releaseSlices({ missing, before }, slices) {
   if (!missing.length) return [];
   // Two releases at least: a slice of one would count again what the next slice starts from.

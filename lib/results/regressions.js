@@ -1,14 +1,11 @@
-// `run --threshold`: the rows of one run that are worse than their bench's reference by more than a
-// threshold, and called so (beyond their Δ's interval, or the count's noise floor): slower in ops/s,
-// or in a --count run more work. Pure; for a CI job that runs a change and its base as two rows of
-// one run (e.g. mysql2@3.24.4 and mysql2@file:.).
+// `run --threshold` (pure): the rows of one run worse than their bench's reference by more than a
+// threshold, and called so: slower in ops/s, or in a --count run more work. For a CI job that runs a
+// change and its base as two rows of one run (e.g. mysql2@3.24.4 and mysql2@file:.).
 import { fmtOps, fmtSignedPct } from '../common/format-numbers.js';
 
 /**
- * [{ bench, driver, reference, deltaPct, counts? }] of the rows whose Δ against their bench's reference
- * (applyDeltas) is a significant loss beyond `thresholdPct`: below −thresholdPct in ops/s, above
- * +thresholdPct in a count (+ is more work); `counts`: [the reference's, the row's] per operation. A
- * row that failed its check is a failure of the run already (exit 1), not a regression.
+ * `counts`: [the reference's, the row's] per operation. A row that failed its check is a failure of the
+ * run already (exit 1), not a regression.
  */
 export function regressionsAgainstBaseline(results, thresholdPct) {
   const counted = Boolean(results.settings?.count);

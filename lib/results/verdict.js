@@ -1,10 +1,6 @@
-// The verdict a report opens with, as structured claims (pure): per bench, which driver is fastest
-// (or does the fewest instructions, in a --count run) and by how much, resting only on the run's own
-// significant Δs; the Δs that are ties; how the drivers' latencies close up under --rtt; and the
-// differences that are not speed (n/a, failed, a TLS check a driver lacks, types returned differently).
-// Nothing is computed here that the run's tables do not already carry: every speed claim names the
-// row, the reference, the deltaPct and the deltaCI it rests on. When the rows are a release history
-// (history.js), its steps are the answer, and the verdict carries them. Rendering: reporting/verdict-text.js.
+// The verdict a report opens with, as structured claims (pure), resting only on figures the run's tables
+// carry: every speed claim names the row, the reference, the deltaPct and the deltaCI it rests on.
+// Rendering: reporting/verdict-text.js.
 import { CERTIFICATE_CHECKS } from '../../benchs/index.js';
 import { countFloorPct } from './counts.js';
 import { releaseHistory } from './history.js';
@@ -19,12 +15,9 @@ export function benchLabel(bench, results) {
 const marginOf = (results, bench) => (results.settings?.count ? countFloorPct(results.settings.count, bench.name) : results.resolution?.pct ?? 0);
 
 /**
- * The driver that is fastest on a bench, by its Δs alone, or null. The reference is fastest when
- * every other row is significantly behind it. Another row is, when it is significantly ahead of
- * the reference and every other row is either significantly behind the reference or lies wholly
- * below it: its interval's low bound above the row's high bound, and the gap above the margin (the
- * run's intervals hold together, so two that do not overlap order their rows). `lower`: a count's
- * Δs, where ahead is below 0 (+ is more work).
+ * The driver fastest on a bench by its Δs alone, or null: the reference when every other row is behind
+ * it; another row when it is ahead and every other one is behind the reference or lies wholly below it by
+ * more than the margin (the run's intervals hold together). `lower`: a count's Δs (+ is more work).
  */
 export function fastestOf(reference, rows, marginPct, { lower = false } = {}) {
   const gain = (r) => (lower ? -r.deltaPct : r.deltaPct);
@@ -45,12 +38,7 @@ const claim = (kind, label, bench, row, fastest = false) => ({
   deltaPct: row.deltaPct, deltaCI: row.deltaCI, fastest,
 });
 
-/**
- * Per bench (closed-loop entries only; a --rate pass has its own tables), the claims its Δs allow:
- * `faster` (the fastest's, when there is one; else every significant Δ ahead of the reference: above
- * 0, in a count run below it), `slower` (every significant Δ behind it), `tied` (a Δ with an interval
- * that is not significant); benches whose Δs have no interval are `uncalled`.
- */
+/** Per closed-loop bench, the claims its Δs allow; benches whose Δs have no interval are `uncalled`. */
 function speedClaims(results) {
   const benches = [];
   const claims = [];
@@ -79,18 +67,12 @@ function speedClaims(results) {
   return { benches, claims, uncalled };
 }
 
-/** A release history with a bench to show (history.js releaseHistory), or null. */
 function historyClaim(results) {
   const history = releaseHistory(results);
   return history?.benches.length ? history : null;
 }
 
-/**
- * --rtt: the round trip, and where the rows recorded the hold's tuning (held in the driver
- * processes), per bench the drivers' p50s unheld and held from the same minute, and how far apart
- * they are (the largest over the smallest − 1, in %), from the rows whose hold reached its round trip;
- * `untuned`, the benches where a row's did not. Null on loopback.
- */
+/** --rtt, per bench: the drivers' p50s unheld and held from the same minute, and how far apart; null on loopback. */
 function networkClaim(results) {
   const network = results.settings?.network;
   if (!(network?.rttMs > 0)) return null;
@@ -146,10 +128,7 @@ function missingRows(results) {
   return out;
 }
 
-/**
- * Drivers that verify a server certificate without its host name: as a connect_tls row of this run
- * recorded it (workload.certificateCheck), else as benchs/connect.js knows each package (docs/benches.md).
- */
+/** Drivers that verify a certificate without its host name: as connect_tls recorded, else as benchs/connect.js knows. */
 function tlsChecks(results, checks = CERTIFICATE_CHECKS) {
   const recorded = new Map();
   for (const bench of (results.benches ?? []).filter((b) => b.name === 'connect_tls')) {
@@ -164,10 +143,7 @@ function tlsChecks(results, checks = CERTIFICATE_CHECKS) {
   return out;
 }
 
-/**
- * select_types: per column type whose representations differ between the drivers that returned
- * them, what each returned (rows' workload.representations).
- */
+/** select_types: the column types whose representations differ between the drivers that returned them. */
 function typeDifferences(results) {
   const out = [];
   for (const bench of (results.benches ?? []).filter((b) => b.name === 'select_types')) {
@@ -183,11 +159,8 @@ function typeDifferences(results) {
 }
 
 /**
- * The verdict of a results object (deltas applied): { counted, marginPct, benches, claims,
- * uncalled, history, network, differences }. `counted`: a --count run, whose claims are about fewer
- * instructions, never speed; `replayed`: a timed --replay run, whose speed is the client's alone. `marginPct`: the run's resolution, or the count's noise floor.
- * `history`: when the rows are a release history, its benches' steps (history.js releaseHistory), which
- * are then the answer; else null.
+ * Deltas applied. `counted`: its claims are about fewer instructions, never speed; `replayed`: a timed
+ * --replay run, whose speed is the client's alone; `history`: a release history's steps, then the answer.
  */
 export function verdict(results, { certificateChecks = CERTIFICATE_CHECKS } = {}) {
   const count = results.settings?.count ?? null;

@@ -27,7 +27,6 @@ export function findServerBinaries() {
   };
 }
 
-/** The installed mariadbd's version as its SELECT VERSION() says it (e.g. 10.11.19-MariaDB-0+deb12u1), or null. */
 export function embeddedServerVersion() {
   const { mariadbd } = findServerBinaries();
   if (!mariadbd) return null;
@@ -37,10 +36,7 @@ export function embeddedServerVersion() {
 
 const SETUP_SCRIPT = fileURLToPath(new URL('../../scripts/setup.js', import.meta.url));
 
-/**
- * Under the README's `npm run benchmark`, a missing mariadbd is installed by the project's setup
- * script (root with apt-get) or explained in one line; run directly, the CLI only explains.
- */
+/** Only under `npm run benchmark` is a missing mariadbd installed (setup script, root); run directly, the CLI explains. */
 export function installServerIfAllowed(env = process.env) {
   const { mariadbd, installDb } = findServerBinaries();
   if (mariadbd && installDb) return;
@@ -76,10 +72,7 @@ function tail(file, lines = 5) {
   }
 }
 
-/**
- * stop() and stopSync() of a server being started or running: `proc` holds its process and its
- * watchdog as they are spawned. Both remove the directory; both are safe to call twice.
- */
+/** `proc` holds the process and watchdog as they are spawned; both stops remove the directory and are safe twice. */
 function stoppers(proc, dir) {
   const stopSync = () => {
     if (proc.stopped) return;
@@ -110,7 +103,6 @@ function stoppers(proc, dir) {
   return { stop, stopSync };
 }
 
-/** A fresh data directory (mariadb-install-db). */
 function initialiseDataDir(installDb, { dir, dataDir, userArgs }) {
   const install = spawnSync(installDb, [
     '--no-defaults', `--datadir=${dataDir}`, ...userArgs, `--tmpdir=${dir}`,
@@ -138,7 +130,6 @@ function writeInitFile(dir) {
   return { user, password, initFile };
 }
 
-/** With `tls`: a self-signed certificate made for the run in its temp dir, and what the drivers trust. */
 function tlsSetup(dir, tls, onLog) {
   if (!tls) return { tlsInfo: { available: false, reason: 'the embedded server was started without TLS' }, tlsArgs: [] };
   const made = makeServerCertificate(dir);
@@ -166,7 +157,6 @@ function serverArgs({ dir, dataDir, userArgs, port, socket, errorLog, initFile, 
   ];
 }
 
-/** Wait for 'ready for connections' in the error log; fail when the server exits or takes too long. */
 async function waitUntilReady(child, { errorLog, spawnError, startTimeoutMs }) {
   const started = Date.now();
   for (;;) {
@@ -184,12 +174,7 @@ async function waitUntilReady(child, { errorLog, spawnError, startTimeoutMs }) {
   return Date.now() - started;
 }
 
-/**
- * Start the embedded server. Returns { host, port, user, password, database, dir, storage, pid, tls, stop(), stopSync() }.
- * `onLog` receives progress lines for stderr. With `tls`, it serves TLS with a self-signed certificate
- * made for it in its temp dir (server/tls-cert.js); `tls` in the result says { available, ca, certificate }
- * or { available: false, reason }.
- */
+/** With `tls`, it serves TLS with a certificate made for it (tls-cert.js); `tls` in the result says { available, ca } or why not. */
 export async function startEmbeddedServer({ database, onLog = () => {}, startTimeoutMs = 60000, blackhole = true, tls = false } = {}) {
   const { mariadbd, installDb } = findServerBinaries();
   if (!mariadbd || !installDb) throw missingServerError();

@@ -10,23 +10,15 @@ import adminDriver from '../drivers/mariadb.js';
 import { within, deadline } from '../common/timers.js';
 import { readFileSync } from 'node:fs';
 
-/** The connection flags (--host, --port, --user, --password, --database, --socket) of a command's options. */
 export const connectionFlags = ({ host, port, user, password, database, socket }) => ({ host, port, user, password, database, socket });
 
-/** Where the run's server is, without reaching it: { embedded: true, database } or { embedded: false, address, database }. */
+/** Where the run's server is, without reaching it. */
 export function serverSource({ flags, env }) {
   const c = resolveConnection({ flags, env, file: conf });
   return c.embedded ? { embedded: true, database: c.database } : { embedded: false, address: c.socket ?? `${c.host}:${c.port}`, database: c.database };
 }
 
-/**
- * Start (or reach) the server named by the connection `flags` (connectionFlags), open the admin
- * connection, prepare the harness's schema.
- * Returns { target, admin, serverInfo, context, close() }; close() is safe to call twice.
- * On failure everything opened so far is closed before the error is thrown. With `tls` (a bench
- * needs it), the embedded server serves TLS with a certificate made for the run; `context.tls` says
- * what the drivers trust, or why there is no TLS.
- */
+/** On failure all of it is closed first; close() is safe twice. `context.tls`: what the drivers trust, or why no TLS. */
 export async function openServer({ flags, env, log, abort, signal, tls = false }) {
   const connection = resolveConnection({ flags, env, file: conf });
   addSecret(connection.password);
@@ -80,16 +72,12 @@ export async function openServer({ flags, env, log, abort, signal, tls = false }
   }
 }
 
-/** The run's TLS as the results record it. */
 function describeTls(t) {
   if (!t.available) return { available: false, reason: t.reason };
   return { available: true, certificate: t.certificate ?? null, trusted: t.trusted };
 }
 
-/**
- * TLS on a server of the user's: n/a with the reason when it has none; otherwise the drivers verify
- * its certificate against DB_SSL_CA (a PEM file) when given, else against Node's trusted CAs.
- */
+/** TLS on a server of the user's: verified against DB_SSL_CA (a PEM file) when given, else Node's trusted CAs. */
 async function remoteTls(admin, target, env) {
   const where = target.socket ? `the server at ${target.socket}` : `the server at ${target.host}:${target.port}`;
   let haveSsl = null;

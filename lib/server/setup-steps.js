@@ -1,6 +1,5 @@
-// The set-up script's long steps (npm ci, apt-get): one line when a step starts and one when it
-// ends, the commands' full output in a log file, and its last lines only when the step fails.
-// Node built-ins only: it runs before `npm ci`.
+// The set-up script's long steps (npm ci, apt-get): one line at each end, the full output in a log
+// file, its last lines only on failure. Node built-ins only: it runs before `npm ci`.
 import { spawnSync } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
@@ -19,12 +18,7 @@ export function lastLines(text, n = 20) {
 
 export const fmtSeconds = (ms) => `${Math.max(1, Math.round(ms / 1000))} s`;
 
-/**
- * Run a step's commands one after another (stopping at the first that fails), their output in
- * `<logDir>/<logName>`. step: { doing: 'installing npm dependencies', how: 'npm ci', done: 'npm
- * dependencies installed', logName, commands: [[file, args]], spawnOptions }. `say` prints one line.
- * Returns true when every command succeeded.
- */
+/** Runs a step's commands until one fails; true when every one succeeded. */
 export function runLoggedStep(step, { say, logDir = setupLogDir(), tailLines = 20 }) {
   mkdirSync(logDir, { recursive: true });
   const logFile = join(logDir, step.logName);

@@ -1,7 +1,5 @@
-// Where the embedded server keeps its data. In memory (a tmpfs) when the machine has one to spare:
-// the harness compares drivers, not disks, and a shared VM's disk writes put stalls of their own
-// into the windows of the benches that write (docs/measuring.md, "How a bench is measured"). An explicit
-// TMPDIR is the user's word on where temporary files go, and wins.
+// In memory (a tmpfs) when there is one to spare: a shared VM's disk writes stall the writing benches
+// (docs/measuring.md, "How a bench is measured"). An explicit TMPDIR is the user's word, and wins.
 import { statfsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 
@@ -13,11 +11,7 @@ export const MIN_SHM_FREE_BYTES = 2 * 1024 ** 3;
 
 const isTmpfs = (fs) => fs?.type === TMPFS_MAGIC;
 
-/**
- * Pure: the parent directory of the server's temp dir, and whether its data then lives in memory
- * ('memory') or on a disk ('disk'), from TMPDIR as the environment sets it, the OS temp dir and
- * the statfs facts ({ type, freeBytes }, or null) of /dev/shm and of the OS temp dir.
- */
+/** Pure: the parent of the server's temp dir, and 'memory' or 'disk', from TMPDIR and the statfs facts of /dev/shm and the OS temp dir. */
 export function chooseServerStorage({ tmpdirEnv, osTmpdir, shm, osTmp }) {
   if (!tmpdirEnv && isTmpfs(shm) && shm.freeBytes >= MIN_SHM_FREE_BYTES) return { base: SHM_DIR, storage: 'memory' };
   return { base: osTmpdir, storage: isTmpfs(osTmp) ? 'memory' : 'disk' };
@@ -32,7 +26,6 @@ function statfs(dir) {
   }
 }
 
-/** Where this machine's embedded server keeps its data: { base, storage }. */
 export function serverStorage(env = process.env) {
   const osTmpdir = tmpdir();
   return chooseServerStorage({ tmpdirEnv: env.TMPDIR, osTmpdir, shm: statfs(SHM_DIR), osTmp: statfs(osTmpdir) });

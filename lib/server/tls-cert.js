@@ -1,7 +1,5 @@
-// The embedded server's TLS certificate: self-signed, made for one run with the `openssl` command
-// line in that run's temp dir (removed with it). The drivers are given this exact certificate as
-// their only trusted CA and verify it, host name included, so its subjectAltName names the
-// addresses the embedded server is reached by: IP 127.0.0.1 and DNS localhost. Node built-ins only:
+// The embedded server's self-signed TLS certificate, made per run by `openssl`: the drivers trust only it
+// and verify the host name, so its subjectAltName names 127.0.0.1 and localhost. Node built-ins only:
 // scripts/setup.js uses it before `npm ci`.
 import { spawnSync } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
@@ -14,7 +12,6 @@ export const CERT_HOSTS = Object.freeze({ ip: ['127.0.0.1'], dns: ['localhost'] 
 export const OPENSSL_MISSING = 'the openssl command was not found, so the embedded server has no TLS certificate: '
   + 'install it (as root: apt-get install openssl), or point the harness at a server with TLS';
 
-/** The openssl executable on PATH (or in /usr/bin), else null. */
 export function findOpenssl(env = process.env) {
   return findExecutable(['openssl'], [...pathDirs(env.PATH), '/usr/bin', '/usr/local/bin']);
 }
@@ -33,11 +30,7 @@ subjectKeyIdentifier = hash
 subjectAltName = ${[...CERT_HOSTS.ip.map((a) => `IP:${a}`), ...CERT_HOSTS.dns.map((d) => `DNS:${d}`)].join(', ')}
 `;
 
-/**
- * Make a self-signed certificate and its key in `dir`. Returns { cert, key } (file paths), `ca`
- * (the certificate's PEM: what the drivers trust) and a description of it for the results (never
- * the key). Throws with openssl's own message when it fails; returns null when openssl is absent.
- */
+/** `ca` is the certificate's PEM, what the drivers trust; null when openssl is absent. */
 export function makeServerCertificate(dir, { openssl = findOpenssl() } = {}) {
   if (!openssl) return null;
   const config = join(dir, 'openssl.cnf');

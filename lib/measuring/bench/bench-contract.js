@@ -1,7 +1,5 @@
-// The bench contract: what a module in benchs/ exports (docs/development.md, "The two contracts"). The machinery reads
-// benches only through these fields, and names none of them: a bench that needs more (an option, an
-// extra measurement, a section of the report) says so here, in its own module.
-//
+// The bench contract: what a module in benchs/ exports (docs/development.md, "The two contracts"). The
+// machinery reads benches only through these fields: a bench that needs more says so in its own module.
 // required
 //   name            stable name, used in results and on the command line ([a-z0-9_]+)
 //   title, sql      what it measures, and its statement(s), for the table and `list`
@@ -12,22 +10,18 @@
 // optional, run in the harness through its own connection, between windows
 //   setup(admin, ctx) -> { shared }?   beforeWindow(admin, ctx)   verify(admin, ctx, windowStats)
 //   note(ctx) -> text                   statementsPerOp (number)   floor: { check(reply) } (the floor client)
-//   preflight(admin, ctx)   once per run, before anything is measured (not under --replay): a UserError it
-//                   throws stops the run with its one line and exit code (a --sql file the server refuses)
+//   preflight(admin, ctx)   once per run before anything is measured (not under --replay): a UserError stops the run
 // optional, what a special bench brings along
 //   options: [{ flags, description, parse(value), key, default, record? }]   command-line options, handed to
 //                   every bench as ctx.options[key]; `record`: saved in the results' settings when the bench runs
-//   probe: { key, run(p) -> figures, failed?(figures) -> boolean, section(results) -> text }
-//                   an extra measurement once per run after the matrix, p = { drivers, target, admin, context,
-//                   settings, signal, log }; its figures are saved as results[key] (or { error })
+//   probe: { key, run(p) -> figures, failed?(figures) -> boolean, section(results) -> text }   once per run
+//                   after the matrix, p = { drivers, target, admin, context, settings, signal, log }; saved as results[key]
 //   section(results) -> text   a pure section of the report after the main table ('' when it has nothing)
 //   tables(rows, ctx) -> [{ title, head, rows, notes }]   tables of its own under its rows, in every report
 //   inDefaultRun: false         run only when named      requires: ['tls']   what the run must provide
-//   notReplayable: reason       --replay cannot mean anything for it (its replies depend on the server's
-//                   state, or several connections interleave): its rows are n/a with the reason
+//   notReplayable: reason       --replay cannot mean anything for it: its rows are n/a with the reason
 //   concurrency: n              its own connections (or pool size and callers), whatever --concurrency says
-//   openSchedule: true          --rate can start its operations on a schedule (measuring/driver/open-loop.js): any
-//                   of its callers may take the next operation
+//   openSchedule: true          --rate may start its operations on a schedule: any caller takes the next one
 
 const isFunction = (v) => typeof v === 'function';
 const OPTIONAL_FUNCTIONS = ['preflight', 'setup', 'beforeWindow', 'verify', 'note', 'section', 'tables'];

@@ -20,11 +20,7 @@ export function planFor(bench, driver, context) {
   return plan;
 }
 
-/**
- * Why nothing of a run could be measured, before anything starts: every bench's plan `unsupported` on
- * every driver (a range of mysql's releases and execute), as one line; null when some row can run. A
- * plan that needs the run's context to answer is taken as one that can run.
- */
+/** One line when every plan is `unsupported` on every driver (e.g. old mysql releases and execute); a plan that throws without context counts as runnable. */
 export function nothingRunnable(benches, drivers) {
   const reasons = [];
   for (const bench of benches) {
@@ -44,44 +40,29 @@ export function nothingRunnable(benches, drivers) {
   return `no row of this run can run: ${benches.map((b) => b.name).join(', ')} on ${rows}; ${reasons[0]}`;
 }
 
-/** A plan's check of one result: its own (the floor's, or one bound to set-up data), else the bench's. */
 export const checkFor = (plan, bench) => plan.check ?? bench.check;
 
-/**
- * Run a bench's set-up through the harness's own connection. Returns the context the bench's plans
- * see: with `setupData` when the set-up shares something with the drivers (e.g. a reference result).
- */
+/** Runs a bench's set-up; the context its plans see, with `setupData` when the set-up shares something. */
 export async function setUpBench(bench, admin, context) {
   const setup = await bench.setup?.(admin, context);
   return setup?.shared === undefined ? context : { ...context, setupData: setup.shared };
 }
 
-/**
- * Why a plan cannot run, as its n/a row says it (null when it runs): `unsupported`, the driver lacks
- * the operation; `unavailable`, the bench needs what this run does not have (e.g. a server with TLS).
- */
 export function notApplicableReason(plan) {
   if (plan?.unsupported) return `not supported by driver: ${plan.unsupported}`;
   if (plan?.unavailable) return plan.unavailable;
   return null;
 }
 
-/** Where a plan's connections go: the run's target, with the bench's own driver options (`connectOptions`). */
 export const targetFor = (plan, target) => (plan.connectOptions ? { ...target, driverOptions: plan.connectOptions } : target);
 
-/**
- * What the op of a plan with `connects: true` is given instead of an open connection: a way to open
- * connections of its own (the connection benches), with the plan's options.
- */
+/** What the op of a plan with `connects: true` gets instead of an open connection. */
 export const connectorFor = (plan, driver, target) => {
   const t = targetFor(plan, target);
   return { connect: () => driver.connect(t) };
 };
 
-/**
- * A bench as one driver runs it in its own process: its plan and the check of each result, shaped
- * for the driver's rows; { notApplicable } when the driver cannot run it.
- */
+/** A bench's plan and check, shaped for the driver's rows; { notApplicable } when the driver cannot run it. */
 export function planBench(bench, driver, context) {
   const plan = planFor(bench, driver, context);
   if (plan.unsupported || plan.unavailable) return { notApplicable: { unsupported: plan.unsupported, unavailable: plan.unavailable } };

@@ -1,19 +1,13 @@
-// What a timed window's measured span allocated on V8's heap and how many read and write system calls
-// this process made in it, read just outside the span (sampler.js): the heap's bytes in use at its
-// start and end, what each collection in between freed (GCProfiler, started before the window and
-// stopped after it), and /proc/self/io's syscr and syscw (Linux; null elsewhere).
-//
-// /proc/self/io counts the whole process's calls, every thread's. In a measured span they are the
-// driver's socket reads and writes: the harness's IPC with its parent happens before and after a
-// window (driver-process.js answers one request at a time), and the span makes no other I/O but the
-// rare wake-up of the event loop by one of V8's or libuv's threads.
+// What a measured span allocated on V8's heap (heap in use plus what collections freed) and its read
+// and write system calls (/proc/self/io, Linux). The process's calls are the driver's socket I/O:
+// IPC with the parent happens only between windows.
 import fs from 'node:fs';
 import v8 from 'node:v8';
 import { performance } from 'node:perf_hooks';
 import { IO_FIELDS, allocatedBetween, collectionsWithin, ioCalls, objectBytes } from '../figures/allocation.js';
 import { gcCountBetween } from './gc-pauses.js';
 
-// One descriptor kept open, read by position: a few µs, against tens to open and read the file anew.
+// One descriptor kept open, read by position: far cheaper than opening the file anew.
 let ioFd;
 const ioBuffer = Buffer.alloc(1024);
 function openIo() {
@@ -23,7 +17,6 @@ function openIo() {
   return ioFd;
 }
 
-/** This process's read and write system calls so far, or null (no /proc/self/io). */
 export function readIo() {
   const fd = openIo();
   if (fd === null) return null;
@@ -33,11 +26,9 @@ export function readIo() {
 
 const heapBytes = () => objectBytes(v8.getHeapSpaceStatistics());
 
-// The meter's own readings, taken back to back in empty spans: what they allocate and the calls
-// they make, subtracted from every span. V8 gives the meter's functions their feedback after some
-// calls, an allocation the first empty spans hold and later ones do not.
+// The meter's own cost, from empty spans, is subtracted from every span; the first few hold the
+// allocation of V8's feedback for the meter's functions, so the last one counts.
 const EMPTY_SPANS = 16;
-/** Every I/O field at `value`. */
 const noCalls = (value) => Object.fromEntries(IO_FIELDS.map((f) => [f, value]));
 /** The I/O between two readings, less the meter's own (`self`); `missing` for each when a reading is. */
 const ioBetween = (io0, io1, self, missing = null) => (io0 && io1 ? Object.fromEntries(IO_FIELDS.map((f) => [f, io1[f] - io0[f] - self[f]])) : noCalls(missing));
@@ -58,12 +49,7 @@ function ownReadings() {
   return own;
 }
 
-/**
- * A meter of one window: open it before the window's benchmark runs (it starts the profiler), start()
- * just before the measured span, end() just after it, afterClock() once benchmark.js has stopped its
- * clock, close() after the window. figures(), once the GC observer has delivered the span's entries
- * (a turn after), gives { allocatedBytes, syscw, syscr, wchar, rchar }, each null when not measured.
- */
+/** Made before the window; start()/end() around the span, afterClock(), close() after the window, figures() a turn later. */
 export function spanMeter({ own: given } = {}) {
   const self = given ?? ownReadings();
   const profiler = new v8.GCProfiler();
@@ -72,7 +58,7 @@ export function spanMeter({ own: given } = {}) {
   return {
     // The I/O reading first: the heap's last, so that what the meter allocates in between is not counted.
     start() {
-      r.io1 = null; // a short sample run again is measured anew
+      r.io1 = null;
       r.io0 = readIo();
       r.from = performance.now();
       r.heap0 = heapBytes();

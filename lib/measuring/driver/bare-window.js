@@ -5,10 +5,6 @@ import { leadIn, leadInByCount } from './warm-up-loops.js';
 import { ownCpuUs } from './sampler.js';
 import { windowLead } from '../figures/window-sizing.js';
 
-/**
- * A bare loop, for `calibrate`: the operation awaited `count` times back to back, nothing else (no
- * benchmark.js, no check, no latency recording). Returns { opsPerSec, ops, seconds }.
- */
 export async function bareLoop(op, count) {
   const start = performance.now();
   for (let i = 0; i < count; i++) await op();
@@ -16,11 +12,7 @@ export async function bareLoop(op, count) {
   return { opsPerSec: count / seconds, ops: count, seconds };
 }
 
-/**
- * `calibrate`'s other side: the same lead-in, then the operation awaited back to back, nothing else,
- * as many times as the harness's window would run it (sized the same way, from its own windows), so
- * both sides measure windows of the same length. `msPerOp` sizes its next window (sizer.after).
- */
+/** Sized the same way as the harness's window, from its own windows, so both sides run windows of one length. */
 export async function bareWindow(op, { ops, check, sizer, lead, windowS, callTimeoutMs }) {
   const led = sizer.fixed
     ? await leadInByCount({ ops, check, count: sizer.leadOps, opsPerCheck: sizer.opsPerCheck, callTimeoutMs })

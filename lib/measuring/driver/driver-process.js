@@ -1,20 +1,6 @@
-// One row of a run in a process of its own (forked by processes/driver-handle.js): its own heap,
-// module cache and JIT. Everything that touches the driver happens here; this file answers the
-// parent's requests, each in a module of its own (warm-up, windows, capture).
-//
-// Requests arrive over IPC as { id, cmd, args }; each gets one reply { id, ok, result | error }.
-//   init    { spec, context, target, benches }  load the adapter (by its load spec), and the run's benches
-//           from outside benchs/ (--bench-file, --sql) by their sources
-//   open    { bench, concurrency, warmup, settle, awaitCompiles, callTimeoutMs, setupData, replay,
-//           warmupOps, fixed, windowS, lead, held }  plan, connect, warm up (bench-warm-up.js)
-//   window  { lead, windowS, awaitCompiles, bare, rate, poll, fixed }  unmeasured lead-in, then about
-//           `windowS` seconds sampled by benchmark.js (sampler.js); bare: calibrate's bare loop instead
-//           (bare-window.js); rate: --rate's open schedule instead (rate-window.js); poll: the event
-//           loop turns without sleeping meanwhile; fixed: a replayed row's window as the parent sized it
-//   close   {}  close the connections; the bench's latency histogram and its own figures
-//   capture { bench, setupData, ops, callTimeoutMs }  --replay's capture (capture.js)
-// With --replay, `open` takes `replay` (a replay set's path) and its connections are answered by the
-// set's recording, in this process, instead of the server (lib/conversations/transport.js).
+// One row of a run in a process of its own (forked by processes/driver-handle.js), with its own heap,
+// module cache and JIT: everything that touches the driver happens here. Each IPC request
+// { id, cmd, args } (the handlers below) gets one reply { id, ok, result | error }.
 import { benchNamed, loadBenchSources } from '../../../benchs/index.js';
 import { loadDrivers } from '../../drivers/index.js';
 import { describeLoadFailure } from '../../drivers/checkout-modules.js';
@@ -39,18 +25,15 @@ import { connectDirectly, installReplayTransport, replayConnections, takeMismatc
 import { decodeConversation, readSet } from '../../conversations/sets.js';
 import { IO_FIELDS } from '../figures/allocation.js';
 
-// Ctrl-C, and the hang-up of a closed terminal, reach the whole process group: they are the parent's
-// to handle, and the parent ends this process. If the parent goes away without doing so, this
-// process ends with it.
+// Ctrl-C and a closed terminal's hang-up reach the whole process group: the parent handles them and
+// ends this process. If the parent goes away first, this process ends with it.
 process.on('SIGINT', () => {});
 process.on('SIGHUP', () => {});
 process.on('SIGTERM', () => process.exit(0));
 process.on('disconnect', () => process.exit(0));
 
-// A local checkout may load a module it lacks at any call (mysql loads its parts on first use):
-// said in one line, with the command that installs it, instead of the loader's require stack.
-// A replayed connection that met a command its recording does not have: the row's error names the
-// command, whatever the driver made of its closed socket.
+// A local checkout may lack a module at any call (mysql loads its parts on first use): said in one
+// line with its install command. A replay mismatch names the command, whatever the driver made of it.
 const errorText = (err) => {
   const mismatch = takeMismatch();
   if (mismatch) return mismatch;
@@ -66,7 +49,7 @@ let runHoldMs = 0; // --rtt held here: the run's hold each way (stage.js), where
 let tunedRttMs = null; // and the RTT a bench's hold is tuned to (held-tuning.js), null when not tuned
 let replaying = null; // { file, recording } of the set the open openBench replays
 let harnessPerOp = 0; // bytes the window's own loop allocates per operation (harness-allocation.js)
-let openBench = null; // the bench being measured: { bench, plan, check, ops, conns, pool, sizer, bareSizer, latencies, callTimeoutMs, replayed }
+let openBench = null;
 
 async function openConnections(count, to = target) {
   const conns = [];
@@ -96,22 +79,17 @@ async function closeOpenBench({ force = false } = {}) {
   openBench = null;
   if (pool) await within(Promise.resolve(pool.close()).catch(() => {}), 5000);
   await closeAll(conns, force);
-  // Drop what the driver caches across connections (mysql2's compiled row parsers), so every bench
-  // starts from the same driver state.
+  // Dropping the driver's caches (mysql2's row parsers), every bench starts from the same state.
   try { await driver.releaseCaches?.(); } catch { /* housekeeping never fails a row */ }
 }
 
-/** A bench's plan and check on this driver, with the bench's set-up data; `notApplicable` when the plan says n/a. */
 function planBench(benchName, setupData) {
   const bench = benchNamed(benchName);
   if (!bench) throw new Error(`unknown bench ${benchName}`);
   return { bench, ...planBenchFor(bench, driver, setupData === undefined ? context : { ...context, setupData }) };
 }
 
-/**
- * A sample's allocation and calls, the bytes of the window's own loop taken out; all null when not
- * measured. A replayed connection has no socket: its calls are null.
- */
+/** A sample's allocation less the window loop's own, and its calls (null when replayed: no socket). */
 function driverShare(measured, ops, replayed) {
   if (!measured) return { allocatedBytes: null, ...Object.fromEntries(IO_FIELDS.map((f) => [f, null])) };
   const { allocatedBytes } = measured;
@@ -149,8 +127,7 @@ const handlers = {
     if (notApplicable) return notApplicable;
     let pool = null;
     let conns = [];
-    // A plan may add driver options of its own (connectOptions), set up each connection (init), or
-    // open its connections itself in each operation (connects: the connection benches).
+    // plan.connects: the connection benches open their connections in each operation.
     if (plan.pool) pool = await driver.createPool(targetFor(plan, target), concurrency);
     else if (!plan.connects) conns = await openConnections(concurrency, targetFor(plan, target));
     openBench = { bench, plan, check, pool, conns, latencies: new LatencyRecorder(), callTimeoutMs, replayed: Boolean(replay) };
@@ -158,8 +135,7 @@ const handlers = {
     openBench.ops = pool ? Array.from({ length: concurrency }, () => plan.op(pool))
       : plan.connects ? Array.from({ length: concurrency }, () => plan.op(connectorFor(plan, driver, target)))
         : conns.map((c) => plan.op(c));
-    // A process's first bench also warms up the driver's code that every bench runs, and measures
-    // what the window's own loop allocates, before the driver's code runs in it.
+    // The first bench also warms up code every bench runs; the window loop's allocation is measured before it.
     const firstBench = benchesOpened === 0;
     if (firstBench) harnessPerOp = await harnessBytesPerOp();
     benchesOpened++;
@@ -185,25 +161,20 @@ const handlers = {
     plan.windowStats?.(); // counts start again with this window
     // A rate run's closed-loop pass turns the event loop as its open schedule's waits do (ticker.js).
     const stopPolling = poll ? busyPoll() : null;
-    // The bare loop's windows are sized from its own previous window, as the harness's are.
     if (bare) openBench.bareSizer ??= openBench.sizer;
     const m = await (rate ? rateWindow(openBench, { lead, windowS, rate })
       : bare ? bareWindow(ops[0], { ops, check, sizer: openBench.bareSizer, lead, windowS, callTimeoutMs })
         : sampleWindow({ ops, check, sizer: openBench.sizer, windowS, lead, callTimeoutMs, latencies, name: openBench.bench.name })).finally(() => stopPolling?.());
     if (bare) openBench.bareSizer = openBench.bareSizer.after(m.msPerOp);
     else if (!rate) openBench.sizer = openBench.sizer.after(m.msPerOp);
-    // A function that got hot during the window is compiled now, before this process is stopped,
-    // and not through its next windows.
+    // Compiled now, before this process is stopped, not through its next windows.
     const compileWaitMs = jitWait ? awaitCompiles() : 0;
     // GC entries are delivered after the turn they happened in.
     await new Promise((resolve) => setImmediate(resolve));
-    // The window figure (figures/window-fields.js): what the window measured, and what this process adds.
     return windowFigure({
       ...m,
       seconds: (m.measuredTo - m.measuredFrom) / 1000,
       gcMs: gcMsBetween(m.measuredFrom, m.measuredTo),
-      // What the sample allocated, the window's own loop's share taken out, and its reads and writes
-      // (allocation-meter.js); null for the other windows.
       ...driverShare(m.meter?.figures(), m.ops, openBench?.replayed),
       reruns: m.reruns ?? null,
       compileWaitMs,
@@ -226,7 +197,7 @@ const handlers = {
     const lags = openBench.rate?.lags;
     const result = {
       latency: summary && { ...summary, histogram: latencies.encode() },
-      // --rate: how late the operations started against their schedule, as a histogram to merge.
+      // --rate: how late the operations started against their schedule.
       lag: lags && lags.length ? { ...lags.summary(), histogram: lags.encode() } : undefined,
       operations: latencies.operations,
       workload: plan.summarize?.(latencies),

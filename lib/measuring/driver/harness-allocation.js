@@ -1,6 +1,5 @@
-// What the window's own loop allocates per operation (sampler.js: benchmark.js's deferred call, the
-// operations' chain, the checks and timings), read through the same window code with an operation that
-// allocates nothing, once per driver process: a window's bytes are given without it.
+// What the window's own loop (sampler.js) allocates per operation, read once per driver process through
+// the same code with an operation that allocates nothing: a window's bytes are given without it.
 import { sampleWindow } from './sampler.js';
 import { LatencyRecorder } from './latency.js';
 import { windowSizer } from '../figures/window-sizing.js';
@@ -14,7 +13,6 @@ const CALIBRATION = Object.freeze({ windows: 3, ops: 20000, leadOps: 2000, opsPe
 
 let perOp = null;
 
-/** The bytes the window's loop allocates per operation in this process (measured on first call). */
 export async function harnessBytesPerOp() {
   if (perOp !== null) return perOp;
   const { windows, ...fixed } = CALIBRATION;

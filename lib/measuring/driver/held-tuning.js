@@ -1,17 +1,6 @@
-// --rtt held in the driver process: the hold each way tuned on a driver, once per bench, and what it
-// adds measured on every row.
-//
-// The run's probe (server/proxy/calibrate.js) tunes one hold on the harness's minimal client; a
-// driver's path around a held round trip costs a few µs more or less than that client's. So after its
-// unheld warm-up, the first process of the bench's reference row (the baseline's) times the bench's
-// operations unheld and held, in interleaved blocks, estimates the path's own cost per round trip
-// (what a round trip added beyond its two holds, counting round trips as held-sockets.js does) and
-// sets the hold each way to (RTT - that cost) / 2. Every row of the bench takes that hold, so the
-// drivers are compared under one emulation: a hold tuned per row would cancel whatever a driver does
-// differently around a round trip, and its tuning's noise would land in the Δs
-// (docs/history/2026-11-25-rtt.md#2026-11-26-morning---rtt-tuned-on-a-driver-once-per-bench-issue-32). The first process of each other row measures once what the hold adds to its
-// own operations, and each row reports what its driver saw in the same minute: its loopback p50 and
-// its held p50. A chunk is still never released before its hold.
+// --rtt held in the driver process: the hold each way tuned once per bench on its reference row's
+// driver, every row taking it so all share one emulation, and what it adds measured on each row
+// (docs/network.md, 'Tuned so that a client sees the round trip asked for').
 import { performance } from 'node:perf_hooks';
 import { runCall, stallWatch } from './operation-calls.js';
 import { mean, median, round1, round3, trimmedMean } from '../../common/stats.js';
@@ -23,24 +12,15 @@ const STEPS = 3;
 /** How close the added time per round trip must come to the RTT to be reported within it: ms. */
 export const heldTolerance = (rttMs) => Math.max(0.01 * rttMs, 0.003);
 
-/**
- * Pure: the hold each way that makes the added time per round trip `rttMs`, given the path's own
- * cost per round trip (what was added beyond the two holds): between 0.1 µs (a hold of 0 is no
- * hold) and the RTT, to 0.1 µs.
- */
+/** Pure: the hold each way that adds `rttMs` per round trip beyond the path's own cost: 0.1 µs (0 is no hold) to the RTT. */
 export function holdFor(rttMs, pathCostMs) {
   return Math.round(Math.min(rttMs, Math.max(1e-4, (rttMs - pathCostMs) / 2)) * 1e4) / 1e4;
 }
 
-/**
- * Times `ops` (one per connection, each result checked) unheld and held through `hold` ({ set(ms),
- * roundTrips() }, held-sockets.js). Returns { warmIn(ms), measure(ms) }: measure gives { holdMs,
- * perOp (round trips per operation and connection), addedMs (per round trip, by the trimmed means),
- * loopbackP50Us, heldP50Us }, and leaves the hold unheld.
- */
+/** Times `ops` unheld and held through `hold` (held-sockets.js): per round trip, by the trimmed means, `addedMs`. */
 function heldTimer({ ops, check, rttMs, msPerOp, hold, callTimeoutMs, signal, clock }) {
   const calls = Math.min(2000, Math.max(24, Math.round(BLOCK_MS / (rttMs + msPerOp))));
-  const oneOp = { ops, count: 1, check }; // each call: one operation per connection, checked
+  const oneOp = { ops, count: 1, check };
   // One stall timer per block, not one per call, whose cost would be in every time taken.
   const timeBlock = async (into) => {
     const watch = stallWatch(callTimeoutMs, signal);
@@ -85,27 +65,17 @@ function heldTimer({ ops, check, rttMs, msPerOp, hold, callTimeoutMs, signal, cl
 
 const NO_ROUND_TRIP = 'an operation made no round trip';
 
-/** What a row reports of a measurement `m` at the hold `holdMs`, given the path's cost per round trip. */
 const report = (rttMs, holdMs, pathCostMs, m) => ({
   holdMs,
   pathCostMs: round3(pathCostMs),
   addedMs: round3(2 * holdMs + pathCostMs),
   roundTripsPerOp: Math.round(m.perOp * 100) / 100,
-  // What the client saw in the (last) measurement, at the median: its time per operation unheld (its
-  // loopback, in the same process and minute) and held.
   loopbackP50Us: round1(m.loopbackP50Us),
   heldP50Us: round1(m.heldP50Us),
   within: Math.abs(2 * holdMs + pathCostMs - rttMs) <= heldTolerance(rttMs),
 });
 
-/**
- * Tune the hold each way from `holdMs` so that `ops` take `rttMs` longer per round trip held than
- * unheld (heldTimer). Each of STEPS measurements estimates the path's own cost per round trip; the
- * next hold, and the one kept, come from the mean of the estimates so far (one alone moves too
- * much). Returns { holdMs, pathCostMs, addedMs (what the kept hold adds, by that mean),
- * roundTripsPerOp, loopbackP50Us, heldP50Us, within, tuned: true, steps }, with the hold left set to
- * the kept one; or { holdMs, skipped } when an operation made no round trip, with the hold left at holdMs.
- */
+/** Each next hold comes from the mean of the path-cost estimates so far: one alone moves too much. */
 export async function tuneHold({ ops, check, rttMs, holdMs, msPerOp, hold, callTimeoutMs = 30000, signal, clock = () => performance.now() }) {
   const timer = heldTimer({ ops, check, rttMs, msPerOp, hold, callTimeoutMs, signal, clock });
   const steps = [];
@@ -136,11 +106,7 @@ export async function tuneHold({ ops, check, rttMs, holdMs, msPerOp, hold, callT
   };
 }
 
-/**
- * One measurement of what the hold `holdMs` adds to `ops` per round trip, the hold left unchanged
- * (a row that takes the hold its bench's reference row tuned). Returns what tuneHold does, with
- * tuned: false; or { holdMs, skipped } when an operation made no round trip.
- */
+/** What `holdMs` adds per round trip, once, for a row taking its reference row's hold: as tuneHold, tuned: false. */
 export async function measureHold({ ops, check, rttMs, holdMs, msPerOp, hold, callTimeoutMs = 30000, signal, clock = () => performance.now() }) {
   const timer = heldTimer({ ops, check, rttMs, msPerOp, hold, callTimeoutMs, signal, clock });
   let m;

@@ -1,6 +1,5 @@
-// Records single-operation latencies of the operations timed in an HdrHistogram (figures/histograms.js):
-// every latency counted, in memory that does not grow with the run. How many operations the timed
-// ones were taken from, and the largest latency, are kept beside it.
+// The timed operations' latencies in an HdrHistogram (figures/histograms.js): every one counted, in
+// memory that does not grow with the run.
 import { round1 } from '../../common/stats.js';
 import { NS_PER_US, encodeHistogram, histogramSummary, newHistogram } from '../figures/histograms.js';
 
@@ -23,7 +22,6 @@ export class LatencyRecorder {
     this.histogram.recordValue(Math.max(1, Math.round(us * NS_PER_US)));
   }
 
-  /** The latency below which `p` % of the recorded ones fall, in µs. */
   percentile(p) {
     return this.length ? this.histogram.getValueAtPercentile(p) / NS_PER_US : null;
   }

@@ -1,19 +1,11 @@
-// --rate: operations started on an open schedule instead of each caller's last reply. Arrivals come
-// at a fixed rate (uniform gaps, or Poisson: exponential gaps of that mean) whether or not the
-// driver kept up; each goes to a free caller (of `ops`, the bench's --concurrency callers), or waits
-// in arrival order for one. Latency is taken from the arrival's intended start, so a stall counts
-// against every operation that should have started during it (no coordinated omission, as pgbench -R
-// and wrk2 measure); the schedule lag (actual start - intended start) is recorded beside it.
-// With a latency limit, an arrival already later than the limit when a caller frees is skipped, and
-// an operation that completes later than the limit after its intended start is counted late
-// (pgbench's --latency-limit). Arrivals still waiting when the window's schedule ends are counted
-// behind; they still start, for up to another window's length, and what is left then is skipped.
-// Pure apart from the clock and the timer it is given.
+// --rate: operations started on an open schedule, latency taken from each arrival's intended start
+// so a stall counts against every operation it delayed (docs/rate.md). Pure apart from the clock and
+// the timer it is given.
 import { SCHEDULES } from '../figures/rate-figures.js';
 
 export { seededRandom } from '../../common/seeded-random.js';
 
-/** The gaps between arrivals, in ms, of a schedule at `ratePerSec`: a function giving the next gap. */
+/** A function giving the next gap between arrivals, in ms. */
 export function arrivalGaps(ratePerSec, schedule = 'poisson', random = Math.random) {
   if (!(ratePerSec > 0)) throw new Error(`a rate must be above 0 operations per second, not ${ratePerSec}`);
   const meanMs = 1000 / ratePerSec;
@@ -22,23 +14,11 @@ export function arrivalGaps(ratePerSec, schedule = 'poisson', random = Math.rand
   throw new Error(`unknown schedule "${schedule}": ${SCHEDULES.join(' or ')}`);
 }
 
-/**
- * One window of the open loop: arrivals from now for `leadMs` (run, not counted) and then `measureMs`
- * (counted). Resolves when the window's last started operation has completed, with
- * { scheduled, started, completed, skipped, late, behind, measuredFrom, measuredTo } (counts of the
- * measured arrivals; measuredTo: when the last of them completed, or the window's end). Each measured
- * operation's latency from its intended start goes to `latencies.push(µs)`, its lag to
- * `lags.push(µs)`. Every result goes through `check`; a failed operation or check rejects.
- * @param {object} p
- * @param {Array<() => Promise>} p.ops the callers, one operation each at a time
- * @param {() => number} p.clock ms
- * @param {(atMs: number, fn: () => void) => void} p.wakeAt call fn at (or soon after) clock time atMs; a later call replaces an earlier one
- */
+/** Arrivals for `leadMs` (not counted), then `measureMs`; resolves once the last started operation completes. */
 export function openLoopWindow(p) {
   return new Promise((resolve, reject) => new OpenLoop(p, resolve, reject).pump());
 }
 
-/** One open-loop window's state: its schedule, the arrivals waiting, the free callers and the counts. */
 class OpenLoop {
   constructor({ ops, check, gaps, leadMs, measureMs, latencyLimitMs = 0, latencies, lags, clock, wakeAt }, resolve, reject) {
     Object.assign(this, { ops, check, gaps, latencyLimitMs, latencies, lags, clock, wakeAt, resolve, reject });
@@ -73,7 +53,6 @@ class OpenLoop {
     }
   }
 
-  /** An operation on `caller`, meant to start at `intended`: its lag, then its latency from that intended start. */
   start(caller, intended) {
     const measured = intended >= this.measuredFrom;
     const startedAt = this.clock();
@@ -104,7 +83,6 @@ class OpenLoop {
     }).catch(this.fail);
   }
 
-  /** The arrivals due by now queued, waiting ones started on free callers (or skipped past the limit), and the next wake set. */
   pump() {
     if (this.failed || this.ended) return;
     const now = this.clock();
@@ -132,10 +110,7 @@ class OpenLoop {
     this.drain(now);
   }
 
-  /**
-   * The window's schedule is over: what still waits is behind it, and starts as callers free, until
-   * another window's length has passed; what is left then could not start: skipped.
-   */
+  /** After the schedule: what waits is behind, starts as callers free for another window's length, then is skipped. */
   drain(now) {
     if (!this.behindCounted) {
       this.behindCounted = true;

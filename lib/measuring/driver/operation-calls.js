@@ -1,6 +1,5 @@
-// One sampled call of a driver's operations, inside the driver's own process: k operations back to
-// back on each connection, one result in so many checked, one in so many timed; and the timeout and
-// stall watch that stop a call when the driver or the server hangs (sampler.js, warm-up-loops.js).
+// One sampled call of a driver's operations: k back to back on each connection, one result in so many
+// checked, one in so many timed; and the timeouts that stop a call when the driver or server hangs.
 import { performance } from 'node:perf_hooks';
 import { whenAborted } from '../../common/timers.js';
 
@@ -11,12 +10,8 @@ export class SampleTimeout extends Error {
   }
 }
 
-/**
- * k ops back to back on one connection; every `checkEvery`-th result is checked, the first included.
- * With `latencies`, one operation in every `timeEvery` is timed, from just before its call to its
- * return, starting at a random offset (so no operation of a period is favoured); the rest count as
- * the operations the timed ones stand for. A check is in no latency.
- */
+// One in every `timeEvery` is timed, from a random offset so no operation of a period is favoured; a
+// check is in no latency.
 async function chain(op, k, check, latencies, checkEvery, timeEvery) {
   let timed = latencies ? Math.floor(Math.random() * timeEvery) : k;
   for (let i = 0; i < k; i++) {
@@ -31,16 +26,11 @@ async function chain(op, k, check, latencies, checkEvery, timeEvery) {
   latencies?.addOperations(k);
 }
 
-/**
- * One call: `count` operations back to back on each of `ops` (one per connection), every
- * `checkEvery`-th result checked; with `latencies`, one in every `timeEvery` timed (chain).
- */
 export function runCall({ ops, count, check, latencies = null, checkEvery = 1, timeEvery }) {
   if (ops.length === 1) return chain(ops[0], count, check, latencies, checkEvery, timeEvery);
   return Promise.all(ops.map((op) => chain(op, count, check, latencies, checkEvery, timeEvery)));
 }
 
-/** Reject after `ms` or when `signal` aborts, whichever comes first. */
 export function guard(promise, ms, signal) {
   let timer;
   let stopListening;
@@ -54,10 +44,7 @@ export function guard(promise, ms, signal) {
   });
 }
 
-/**
- * One timer for a whole stretch of calls, instead of one per call inside a measured window: `failed`
- * rejects when no call has finished for `ms`, or when `signal` aborts. Call progress() after each call.
- */
+/** One timer for a stretch of calls, not one per call in a window: `failed` rejects after `ms` without progress(). */
 export function stallWatch(ms, signal) {
   let last = performance.now();
   let timer = null;

@@ -12,25 +12,20 @@ const RATE_WARMUP_S = 0.3; // a openBench's open loop run unrecorded before its 
 
 let waker = null; // one per process, made at its first rate window
 
-/**
- * One window of `openBench` (the driver process's open bench) at a rate: `lead` then `windowS` seconds of
- * arrivals on the open schedule, every result checked; latencies from each arrival's intended start
- * into the openBench's recorder, lags and counts kept on the openBench for its close.
- */
+/** One window of the open bench at a rate; lags and counts kept on `openBench` for its close. */
 export async function rateWindow(openBench, { lead, windowS, rate }) {
   const { ops, check, latencies } = openBench;
   waker ??= createWaker();
   await waker.ready;
   const gapsFor = (n) => arrivalGaps(rate.perSec, rate.schedule, seededRandom((rate.seed ?? 1) + 7919 * n));
   if (!openBench.rate) {
-    // A openBench's first window at a rate follows a closed-loop warm-up: the open loop's own path (and
-    // the driver at this rate) is warmed first, unrecorded; the first windows ran 10-50 times slower.
+    // After a closed-loop warm-up, the open loop's own path is warmed unrecorded, or the first windows run far slower.
     openBench.rate = { lags: new LatencyRecorder(), windows: 0 };
     const discard = { push() {} };
     await openLoopWindow({ ops, check, gaps: gapsFor(0), leadMs: 0, measureMs: RATE_WARMUP_S * 1000, latencies: discard, lags: discard, clock: () => performance.now(), wakeAt: waker.wakeAt });
   }
   openBench.rate.windows++;
-  const inWindow = []; // this window's latencies too: its own p50 and p99, paired with the other rows' in the same round
+  const inWindow = []; // this window's own p50 and p99, paired with the other rows' in the same round
   const cpu0 = ownCpuUs();
   const w = await openLoopWindow({
     ops, check, gaps: gapsFor(openBench.rate.windows), leadMs: windowLead(lead, windowS) * 1000, measureMs: windowS * 1000,
@@ -41,8 +36,7 @@ export async function rateWindow(openBench, { lead, windowS, rate }) {
   inWindow.sort((a, b) => a - b);
   // Nearest rank, as the row's histogram percentiles are (stats.js).
   const at = (p) => (inWindow.length ? round1(nearestRankOfSorted(inWindow, p)) : null);
-  // The rate done: operations completed over the span from the window's first arrival to its last
-  // completion (past the schedule's end when a backlog drained).
+  // Up to the last completion: past the schedule's end when a backlog drained.
   const spanS = (w.measuredTo - w.measuredFrom) / 1000;
   return {
     opsPerSec: w.completed / spanS, samples: 1, ops: w.completed, opsRun: w.completed, measuredFrom: w.measuredFrom, measuredTo: w.measuredTo,

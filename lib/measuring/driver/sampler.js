@@ -1,9 +1,6 @@
-// Times a driver's operations with benchmark.js, inside the driver's own process: a warm-up that
-// sizes the sampled call, an unmeasured lead-in, and measured windows.
-//
-// benchmark.js's deferred mode costs tens of microseconds per sampled call, so one benchmark.js
-// sample is one call that runs a whole sample's worth of operations back to back on each connection:
-// ops/s = samples/s x opsPerCall x connections (docs/history/2026-11-24-how-a-bench-is-measured.md#benchmarkjs-overheads).
+// Times a driver's operations with benchmark.js in the driver's own process. Deferred mode costs tens
+// of µs per call, so one sample is one call of a whole sample's operations on each connection
+// (docs/history/2026-11-24-how-a-bench-is-measured.md#benchmarkjs-overheads).
 import { performance } from 'node:perf_hooks';
 import { GaplessBenchmark } from './gapless-benchmark.js';
 import { spanMeter } from './allocation-meter.js';
@@ -12,33 +9,23 @@ import { runCall, stallWatch } from './operation-calls.js';
 import { leadIn, leadInByCount } from './warm-up-loops.js';
 import { windowLead } from '../figures/window-sizing.js';
 
-// One benchmark.js sample per window, and the lead-in is its first cycle: between two samples the
-// connection idles while benchmark.js compiles anew, and the operations after the gap run cold
-// (docs/history/2026-11-24-how-a-bench-is-measured.md#benchmarkjs-overheads).
-
 /** This process's CPU time so far, all threads, user + system, in µs. */
 export function ownCpuUs() {
   const u = process.cpuUsage();
   return u.user + u.system;
 }
 
-// A sample that finishes under minTime is re-run, sized anew from it: a few times at most.
+// benchmark.js re-runs a sample that finishes under minTime: a few times at most.
 const MAX_CYCLES = 20;
 const MAX_NESTED_RESOLVES = 64;
 
-/**
- * The sample's cycle: one call of `opsPerCall` operations, sized as it starts, its span clocked and
- * its CPU time read. A replayed row's lead-in (a number of operations) runs first in the same cycle,
- * so that the measured span starts on its last operation's heels: run before benchmark.js started
- * its cycle, it left benchmark.js's own set-up between the two
- * (docs/history/2026-11-26-replay-timed.md#2026-11-26-later-morning-windows-sized-side-by-side-warm-ups-by-reply-bytes-issue-33).
- */
+// A replayed row's lead-in runs in the sample's own cycle, so no benchmark.js set-up sits between it and the span
+// (docs/history/2026-11-26-replay-timed.md#2026-11-26-later-morning-windows-sized-side-by-side-warm-ups-by-reply-bytes-issue-33).
 function sampleCycle(deferred, { windowS, leadOps, ops, check, sized, latencies, watch, state, callTimeoutMs, signal, fail, resolve }) {
   const sample = () => {
     state.opsPerCall = sized.sizer.ops(state.led, windowS);
     state.plannedOpsPerCall ??= state.opsPerCall;
-    // The meter's readings (allocation-meter.js) just outside the span: inside benchmark.js's
-    // clock, a few µs a window, the rest after it.
+    // The meter reads just outside the span (allocation-meter.js).
     state.meter.start();
     state.span = { t0: performance.now(), cpu0: ownCpuUs() };
     runCall({ ops, count: state.opsPerCall, check, latencies, checkEvery: sized.sizer.opsPerCheck, timeEvery: sized.sizer.opsPerTiming(state.led) }).then(() => {
@@ -47,7 +34,7 @@ function sampleCycle(deferred, { windowS, leadOps, ops, check, sized, latencies,
       resolve(deferred); // first: the bookkeeping below would run inside the clock
       state.opsRun += state.opsPerCall * ops.length;
       sized.msPerOp = (state.span.t1 - state.span.t0) / state.opsPerCall;
-      sized.sizer = sized.sizer.after(sized.msPerOp); // a short sample's re-run is sized from it
+      sized.sizer = sized.sizer.after(sized.msPerOp);
       watch.progress();
     }, (err) => fail(deferred, err));
   };
@@ -62,24 +49,15 @@ function sampleCycle(deferred, { windowS, leadOps, ops, check, sized, latencies,
   }, (err) => fail(deferred, err));
 }
 
-/**
- * The benchmark.js run of one window. Its first cycle is the lead-in, which benchmark.js discards
- * (it runs under minTime, and benchmark.js re-runs a cycle that finishes under minTime, keeping only
- * the re-run); its next cycle is the sample: one call of `opsPerCall` operations, sized when it
- * starts. benchmark.js compiles its test before the first cycle, so the measured cycle follows the
- * lead-in with no gap, where compiling would slow the sample.
- * `leadSeconds` is the lead-in's length, already cut to the window (windowLead). `state` receives the
- * lead-in, the measured span (its clock, and this process's CPU time at its start and end: benchmark.js's
- * own work after the cycle is not the driver's), the operations run, and the first failure.
- */
+// One window, one benchmark.js run: the lead-in is its first cycle (under minTime, so discarded), the
+// sample its next, as between two samples benchmark.js compiles anew and the operations after run cold.
 function windowBenchmark({ name, windowS, leadSeconds, leadOps = 0, ops, check, sized, latencies, watch, state, callTimeoutMs, signal }) {
   const fail = (deferred, err) => {
     state.failure = err;
     deferred.benchmark._original.abort();
     deferred.resolve();
   };
-  // The sample's CPU time ends once benchmark.js has stopped its clock, on the cycle's last call
-  // (its teardown sets `cycles` back to 0): read inside the clocked span, the reading would count.
+  // CPU time is read after benchmark.js stopped its clock (teardown sets `cycles` to 0), not inside it.
   const resolve = (deferred) => {
     deferred.resolve();
     if (state.span?.t1 !== undefined && state.span.cpu1 === undefined && deferred.cycles === 0) {
@@ -109,10 +87,8 @@ function windowBenchmark({ name, windowS, leadSeconds, leadOps = 0, ops, check, 
           deferred.resolve();
         }, (err) => fail(deferred, err));
       } else if (deferred.cycles > 0) {
-        // The sample cycle's count is above 1 after the short lead-in cycle: its further calls are
-        // empty, inside the clock, and each step runs cold, so they resolve at once, through a
-        // microtask only when so many are left that resolving at once would nest too deep
-        // (docs/history/2026-11-24-how-a-bench-is-measured.md#benchmarkjs-overheads).
+        // The sample cycle's further calls are empty and inside the clock: resolved at once, through
+        // a microtask only when so many are left that they would nest too deep.
         if (deferred.benchmark.count - deferred.cycles <= MAX_NESTED_RESOLVES) resolve(deferred);
         else queueMicrotask(() => resolve(deferred));
       } else {
@@ -122,10 +98,6 @@ function windowBenchmark({ name, windowS, leadSeconds, leadOps = 0, ops, check, 
   });
 }
 
-/**
- * Run the window's benchmark to its end, a stall or an abort. Returns its cycles and the last one's
- * time as benchmark.js clocked it.
- */
 async function runWindow(bench, { watch, state }) {
   const last = { cycles: 0, clocked: null };
   bench.on('cycle', (event) => {
@@ -148,13 +120,7 @@ async function runWindow(bench, { watch, state }) {
   return last;
 }
 
-/**
- * One window: an unmeasured lead-in of `lead` seconds (at most a third of the window), then
- * benchmark.js times one sample of about `windowS` seconds, right after it.
- * The window's length in operations is the sizer's (figures/window-sizing.js); `msPerOp`, the kept
- * sample's time per operation, sizes the next window (sizer.after).
- * @returns {Promise<{opsPerSec, rme, samples, cycles, reruns, samplingSeconds, opsPerCall, plannedOpsPerCall, ops, leadOps, opsRun, sampleOpsPerSec, measuredFrom, measuredTo, cpuUs, msPerOp, meter}>}
- */
+/** An unmeasured lead-in, then one sample of about `windowS` seconds; `msPerOp` sizes the next window. */
 export async function sampleWindow({
   ops, check, sizer, windowS, lead = 0, callTimeoutMs = 30000, signal, name = 'bench', latencies = new LatencyRecorder(),
 }) {
@@ -164,12 +130,11 @@ export async function sampleWindow({
   let last;
   let leadSeconds;
   let opsRun = 0;
-  // Twice at most: when an operation of the lead-in stalls past minTime, benchmark.js keeps the
-  // lead-in's cycle as its sample; the window then runs again, without a lead-in.
-  // A replayed row's lead-in is a number of operations, run in the sample's own cycle.
+  // Twice at most: when the lead-in stalls past minTime, benchmark.js keeps it as its sample; the
+  // window then runs again, without a lead-in.
   const fullLead = sizer.fixed ? 0 : windowLead(lead, windowS);
   const leadOps = sizer.leadOps;
-  const sized = { sizer, msPerOp: null }; // this window's sizer, and its kept sample's time per operation
+  const sized = { sizer, msPerOp: null };
   for (leadSeconds of fullLead > 0 ? [fullLead, 0] : [0]) {
     const watch = stallWatch(callTimeoutMs, signal);
     state = { failure: null, led: null, span: null, opsPerCall: 0, plannedOpsPerCall: null, opsRun: 0, meter: spanMeter() };
@@ -191,27 +156,23 @@ export async function sampleWindow({
     sampleOpsPerSec: [opsPerSec],
     rme: bench.stats.rme,
     samples: bench.stats.sample.length,
-    cycles: last.cycles, // benchmark.js cycles run: the lead-in's, the sample's, and any re-run of a short sample
-    // What the window had to run again: itself without its lead-in (an operation stalled the lead-in
-    // past minTime), and samples that finished under minTime.
+    cycles: last.cycles,
     reruns: {
       leadInStalled: fullLead > 0 && leadSeconds === 0 ? 1 : 0,
       shortSamples: Math.max(0, last.cycles - (leadSeconds > 0 ? 2 : 1)),
     },
     samplingSeconds: (performance.now() - samplingStart) / 1000,
     opsPerCall,
-    // The sample's size as the window planned it from the previous one (a short sample's re-run is sized anew).
     plannedOpsPerCall: state.plannedOpsPerCall,
     ops: opsPerSample, // the kept sample's: its CPU time and GC pauses are counted over it alone
     leadOps: state.led?.ops ?? 0,
     measuredFrom: span.t0,
     measuredTo: span.t1,
-    // Every operation the window ran: lead-ins, short samples run again, the kept sample. The
-    // server's CPU time, read around the whole window, is counted over these.
+    // Every operation run: the server's CPU time, read around the whole window, is counted over these.
     opsRun,
     cpuUs: span.cpu1 - span.cpu0,
     msPerOp: sized.msPerOp,
-    // What the kept sample allocated and its system calls: figures() once the GC observer has caught up.
+    // figures() once the GC observer has caught up.
     meter: state.meter,
   };
 }

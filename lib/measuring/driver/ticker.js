@@ -1,15 +1,11 @@
-// A timer finer than Node's: setTimeout rounds to whole milliseconds, and an open schedule at
-// thousands of operations per second needs its arrivals on time to within tens of microseconds.
-// A worker thread sleeps on a futex (Atomics.wait, whose timeout is not rounded to milliseconds)
-// until the time asked, then posts a message, which wakes this thread's event loop like any I/O.
-// Its wake-up is late by a VM's wake-up, so the waker below sleeps on it only until shortly before
-// an arrival, and turns the event loop for the rest (docs/history/2026-11-26-rate.md#figures-the-codes-comments-held).
+// A timer finer than setTimeout's whole milliseconds, for --rate's arrivals: a worker thread sleeps on
+// a futex (Atomics.wait) and posts a message, which wakes the event loop like any I/O. The waker spins
+// the last stretch (docs/history/2026-11-26-rate.md#figures-the-codes-comments-held).
 import { Worker } from 'node:worker_threads';
 import { performance } from 'node:perf_hooks';
 import { spinFor } from '../../common/timers.js';
 
-// The worker: wait while nothing is asked (ctl[0] unchanged), else until `due` (hrtime ns); post the
-// sequence number it fired for, then wait for the next request.
+// The worker waits until `due` (hrtime ns), posts the sequence number it fired for, then waits for the next request.
 const WORKER = `
 const { parentPort, workerData } = require('node:worker_threads');
 const ctl = new Int32Array(workerData, 0, 2);
@@ -26,11 +22,7 @@ for (;;) {
 }
 `;
 
-/**
- * A ticker: wakeAt(atMs, fn) calls fn once at performance.now() time `atMs` or just after (a later
- * call replaces the one before); close() ends the worker. Its wake-ups are late by the futex's and the
- * event loop's wake-up (tens of µs on the project's VM), never early.
- */
+/** wakeAt(atMs, fn) calls fn at `atMs` (performance.now()) or late, never early; a later call replaces the one before. */
 export function createTicker() {
   const shared = new SharedArrayBuffer(16);
   const ctl = new Int32Array(shared, 0, 2);
@@ -66,17 +58,12 @@ export function createTicker() {
   return ticker;
 }
 
-// How far ahead of an arrival the waker stops sleeping and turns the event loop instead (each turn
-// polls the sockets, then spins up to SPIN_SLICE_MS on a clock that allocates nothing): the ticker's
-// own late wake-up would be carried as lag.
+// How far ahead of an arrival the waker stops sleeping and turns the event loop (each turn polls the
+// sockets, then spins up to SPIN_SLICE_MS): the ticker's late wake-up would be carried as lag.
 const SPIN_AHEAD_MS = 1;
 const SPIN_SLICE_MS = 0.025;
 
-/**
- * wakeAt(atMs, fn) as the ticker's, on time to within a turn of the event loop: it sleeps (ticker)
- * until SPIN_AHEAD_MS before, then turns. A later call replaces an earlier one. The process's CPU is
- * busy while it turns: its CPU time per operation includes the waits for near arrivals.
- */
+/** The ticker's wakeAt, on time to a turn of the event loop; the process's CPU time includes the turning. */
 export function createWaker(ticker = createTicker()) {
   let request = 0;
   const turnUntil = (atMs, fn, id) => {
@@ -101,11 +88,7 @@ export function createWaker(ticker = createTicker()) {
   };
 }
 
-/**
- * Turn the event loop as the waker does while it waits (each turn polls the sockets, then spins up to
- * SPIN_SLICE_MS), until the returned stop() is called: a closed-loop window run this way waits for
- * its replies as an open schedule's does, so the maximum a rate is a share of is measured alike.
- */
+/** Turns the event loop as the waker does until stop(), so a rate's closed-loop maximum waits for replies alike. */
 export function busyPoll() {
   let on = true;
   const turn = () => {

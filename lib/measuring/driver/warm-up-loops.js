@@ -1,6 +1,5 @@
 // The warm-up and lead-in loops of a driver process: by time, until the time per operation has
-// settled (and V8's compiles are done), or by a count of operations (--replay). Which one a bench
-// gets is bench-warm-up.js's choice; how long they run, figures/warm-up-lengths.js.
+// settled, or by a count of operations (--replay); bench-warm-up.js chooses.
 import { performance } from 'node:perf_hooks';
 import { guard, runCall } from './operation-calls.js';
 import { mean, median } from '../../common/stats.js';
@@ -12,36 +11,24 @@ const SETTLE_BATCHES = 3; // batches in a row that must not beat the best before
 const SETTLE_GAIN = 0.03; // by more than this share
 const MAX_WARMUP_S = 1.5; // per process and bench, whatever the batches say
 
-/**
- * Pure: has a warm-up settled? True when none of the last SETTLE_BATCHES batches' times per
- * operation beat the best batch before them by more than SETTLE_GAIN.
- */
+/** Pure: true when none of the last `last` batches' times per operation beat the best before them by more than `gain`. */
 export function settled(batchMsPerOp, { last = SETTLE_BATCHES, gain = SETTLE_GAIN } = {}) {
   if (batchMsPerOp.length <= last) return false;
   const best = Math.min(...batchMsPerOp.slice(0, -last));
   return batchMsPerOp.slice(-last).every((ms) => ms > best * (1 - gain));
 }
 
-// After the time per operation has settled, the warm-up waits for the compiles V8 still has
-// queued (jit.js), then settles again on the optimized code, at most MAX_COMPILE_PASSES times; a
-// wait under COMPILE_QUIET_MS found nothing queued.
+// Once settled, the warm-up waits for V8's queued compiles (jit.js) and settles again on the optimized
+// code, at most MAX_COMPILE_PASSES times; a wait under COMPILE_QUIET_MS found nothing queued.
 const MAX_COMPILE_PASSES = 4;
 const COMPILE_QUIET_MS = 1;
 
-/**
- * Warm-up: operations back to back, every result checked, in batches of about WARMUP_BATCH_MS,
- * for at least `warmup` seconds (and 3 operations), then, with `settle`, on until the time per
- * operation has settled (settled()), at most MAX_WARMUP_S; then, given `awaitJit` (jit.js's
- * awaitCompiles, with --jit wait), it waits for V8's queued compiles and, when there were some,
- * settles again. Returns what sizes the sampled
- * calls: { msPerOp (of the last batches), opsPerCheck, seconds, compileWaitSeconds }.
- * `clock` (ms) is for tests.
- */
+/** At least `warmup` seconds, then with `settle` until settled(), at most `maxSeconds`; then the compile passes. */
 export async function warmUp({
   ops, check, warmup, callTimeoutMs = 30000, signal, settle = true, maxSeconds = Math.max(MAX_WARMUP_S, warmup),
   clock = () => performance.now(), awaitJit = () => 0,
 }) {
-  const oneOp = { ops, count: 1, check }; // each call: one operation per connection, checked
+  const oneOp = { ops, count: 1, check };
   let warmOps = 0;
   let batches = [];
   const warmStart = clock();
@@ -81,11 +68,7 @@ export async function warmUp({
   };
 }
 
-/**
- * An unmeasured lead-in: operations back to back for `seconds` (each result checked), so a window's
- * measured part starts on a running driver, server and CPU. Returns { ops, msPerOp } (msPerOp: the
- * time per operation it saw, null if it ran none).
- */
+/** An unmeasured lead-in, so a window's measured part starts on a running driver, server and CPU. */
 export async function leadIn({ ops, check, seconds, callTimeoutMs = 30000, signal }) {
   const oneOp = { ops, count: 1, check };
   let calls = 0;
@@ -99,16 +82,11 @@ export async function leadIn({ ops, check, seconds, callTimeoutMs = 30000, signa
 }
 
 
-// The time per operation that sizes a replayed row's windows: the median of the warm-up's last
-// quarter cut in this many slices, so that a stall of the host in one slice does not size the row's
-// windows for good (docs/history/2026-11-26-replay-timed.md#figures-the-codes-comments-held).
+// A replayed row's windows are sized by the median over slices of the warm-up's last quarter, so one
+// stall of the host does not size them for good (docs/history/2026-11-26-replay-timed.md#figures-the-codes-comments-held).
 const TIMED_SLICES = 8;
 
-/**
- * Warm-up of `count` operations back to back, every result checked; with `collect` (a full
- * collection), collecting once after the first sixteenth of them. Returns the sizing of warmUp, its
- * time per operation the median over slices of the last quarter, and `count`.
- */
+/** Warm-up of `count` operations; with `collect` (a full collection), once after the first sixteenth. */
 export async function warmUpByCount({ ops, check, count, collect = null, callTimeoutMs = 30000, signal, clock = () => performance.now() }) {
   const start = clock();
   const timed = Math.max(TIMED_SLICES, Math.floor(count / 4));
@@ -140,7 +118,6 @@ export async function warmUpByCount({ ops, check, count, collect = null, callTim
   };
 }
 
-/** An unmeasured lead-in of `count` operations (per connection). Returns { ops, msPerOp } as leadIn. */
 export async function leadInByCount({ ops, check, count, opsPerCheck, callTimeoutMs = 30000, signal }) {
   const start = performance.now();
   if (count > 0) await guard(runCall({ ops, count, check, checkEvery: opsPerCheck }), callTimeoutMs, signal);

@@ -5,7 +5,6 @@ import { encodeHistogram, histogramSummary, mergeHistograms } from './histograms
 
 /** What several processes of one row reported on closing, as one process's report. */
 export function combineClosed(parts) {
-  // The processes' histograms add exactly: the row's latencies as one recorder of them all.
   const merged = mergeHistograms(parts.map((p) => p.latency?.histogram));
   const lags = mergeHistograms(parts.map((p) => p.lag?.histogram));
   return {

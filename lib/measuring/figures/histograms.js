@@ -1,6 +1,5 @@
-// Pure: latency histograms (HdrHistogram, hdr-histogram-js) in nanoseconds to 3 significant digits,
-// their compressed base64 form, their summary in µs, and their exact merge (a row's processes, two
-// results files' rows: the histogram one recorder would have made of all the values).
+// Pure: latency histograms (HdrHistogram) in ns to 3 significant digits, their compressed base64 form,
+// their summary in µs, and their exact merge.
 import hdr from 'hdr-histogram-js';
 import { round1 } from '../../common/stats.js';
 
@@ -9,13 +8,10 @@ const SETTINGS = Object.freeze({ lowestDiscernibleValue: 1, highestTrackableValu
 
 export const newHistogram = () => hdr.build(SETTINGS);
 
-/** A histogram from its compressed base64 form (the form results files carry). */
 export const decodeHistogram = (base64) => hdr.decodeFromCompressedBase64(base64, 32, false);
 
-/** The compressed base64 form of a histogram (HdrHistogram's standard encoding). */
 export const encodeHistogram = (histogram) => hdr.encodeIntoCompressedBase64(histogram);
 
-/** p50, p90, p99, p99.9 and max, in µs, of a histogram (null when it is empty). */
 export function histogramSummary(histogram) {
   if (!histogram || histogram.totalCount === 0) return null;
   const at = (p) => round1(histogram.getValueAtPercentile(p) / NS_PER_US);
@@ -34,7 +30,6 @@ export function recordedValues(histogram) {
   return out;
 }
 
-/** One histogram holding every value of several (given in compressed base64); null when none has any. */
 export function mergeHistograms(encoded) {
   const parts = encoded.filter(Boolean).map(decodeHistogram);
   if (!parts.some((h) => h.totalCount > 0)) return null;

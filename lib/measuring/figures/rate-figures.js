@@ -2,10 +2,8 @@
 // from its windows' counts (the rate achieved, and whether it was sustained).
 import { sum } from '../../common/stats.js';
 
-/** The open schedules (driver/open-loop.js's arrivalGaps). */
 export const SCHEDULES = ['poisson', 'uniform'];
 
-/** Pure: the figures of a rate row from its windows' counts: the rate achieved, and whether it was sustained. */
 export function summarizeRate(windows, askedPerSec) {
   const total = (k) => sum(windows.map((w) => w[k] ?? 0));
   const seconds = sum(windows.map((w) => w.measureSeconds));
@@ -21,12 +19,10 @@ export function summarizeRate(windows, askedPerSec) {
     skipped,
     late: total('late'),
     behind,
-    // Sustained: at most 1 % of the arrivals skipped or still waiting when their window's schedule
-    // ended: a moment's stall (a collection, the host), not a backlog that grows
+    // A moment's stall (a collection, the host) is tolerated, a backlog that grows is not
     // (docs/history/2026-11-26-rate.md#2026-11-26---rate-an-open-schedule-issue-37).
     sustained: scheduled > 0 && skipped + behind <= MAX_BEHIND_SHARE * scheduled,
   };
 }
 
-/** The share of a row's arrivals that may be skipped or behind, for its rate to count as sustained. */
 export const MAX_BEHIND_SHARE = 0.01;

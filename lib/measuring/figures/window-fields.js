@@ -1,6 +1,5 @@
-// Pure: the window figure, what a driver process reports of one window, as one table: each field
-// with how the windows of a --workers group combine into one, and what a row's `rounds` keep of it
-// in the results. A new per-window figure is one entry here; nothing else lists the fields.
+// Pure: what a driver process reports of one window, as one table: how each field combines across
+// --workers and what a row's `rounds` keep of it. A new per-window figure is one entry here.
 import { round1, round3, sum } from '../../common/stats.js';
 
 const total = (values) => sum(values.map((v) => v ?? 0));
@@ -12,10 +11,7 @@ const sumFields = (objs) => (objs.every((o) => o && typeof o === 'object')
   : objs[0]);
 const meanOf = (xs) => { const known = xs.filter(Number.isFinite); return known.length ? sum(known) / known.length : null; };
 
-/**
- * field: { combine(values of the group's windows) -> the group's, inRound?(value, window) -> what the
- * row's `rounds` entry keeps of it }. Order is the reply's and the round's.
- */
+/** field: { combine(the group's values), inRound?(value, window) }. Order is the reply's and the round's. */
 export const WINDOW_FIELDS = {
   opsPerSec: { combine: total, inRound: (v) => ({ opsPerSec: round1(v) }) },
   samples: { combine: total, inRound: (v) => ({ samples: v }) },
@@ -24,7 +20,6 @@ export const WINDOW_FIELDS = {
   seconds: { combine: largest },
   cpuUs: { combine: total, inRound: (v, w) => ({ cpuUsPerOp: w.ops > 0 ? round1(v / w.ops) : null }) },
   gcMs: { combine: knownTotal, inRound: (v) => ({ gcMs: Number.isFinite(v) ? round3(v) : null }) },
-  // The kept sample's bytes allocated and read and write system calls (driver/allocation-meter.js).
   allocatedBytes: { combine: knownTotal },
   syscw: { combine: knownTotal },
   syscr: { combine: knownTotal },
@@ -33,8 +28,7 @@ export const WINDOW_FIELDS = {
   reruns: { combine: (values) => (values[0] ? sumFields(values) : values[0]) },
   compileWaitMs: { combine: largest },
   workload: { combine: (values) => (values[0] === undefined ? undefined : sumFields(values)) },
-  // --rate: the window's counts summed, its percentiles the workers' mean (each worker's latencies go
-  // to the row's merged histogram exactly); the round keeps its own p50 and p99, which its Δ pairs.
+  // --rate: percentiles the workers' mean (their latencies merge exactly in the row's histogram).
   rate: {
     combine: (rates) => (rates.every(Boolean)
       ? { ...sumFields(rates), measureSeconds: Math.max(...rates.map((x) => x.measureSeconds)), p50Us: meanOf(rates.map((x) => x.p50Us)), p99Us: meanOf(rates.map((x) => x.p99Us)) }
@@ -43,11 +37,8 @@ export const WINDOW_FIELDS = {
   },
 };
 
-/** The window figure of what a window measured (`measured`: its fields, and anything else, left out). */
 export const windowFigure = (measured) => Object.fromEntries(Object.keys(WINDOW_FIELDS).map((k) => [k, measured[k]]));
 
-/** The windows several workers of one row ran at once (--workers), as one window. */
 export const combineWindows = (parts) => Object.fromEntries(Object.entries(WINDOW_FIELDS).map(([k, f]) => [k, f.combine(parts.map((p) => p[k]))]));
 
-/** What a row's `rounds` entry keeps of a window (besides its round and process). */
 export const roundOf = (w) => Object.assign({}, ...Object.entries(WINDOW_FIELDS).filter(([, f]) => f.inRound).map(([k, f]) => f.inRound(w[k], w)));

@@ -16,12 +16,7 @@ function reading(label, startedAt, now) {
   };
 }
 
-/**
- * @param {object} [p]
- * @param {number} [p.intervalMs] time between readings
- * @param {number} [p.maxPoints] the timeline is thinned (every other point dropped, interval doubled) past this
- * @param {() => number} [p.now]
- */
+/** Past `maxPoints` the timeline is thinned: every other point dropped, the interval doubled. */
 export function startHealthMonitor({ intervalMs = 5000, maxPoints = 400, now = () => Date.now() } = {}) {
   const startedAt = now();
   let label = null;
@@ -34,7 +29,6 @@ export function startHealthMonitor({ intervalMs = 5000, maxPoints = 400, now = (
     peak = Math.max(peak, r.rssMB);
     timeline.push(r);
     if (timeline.length > maxPoints) {
-      // Keep the first reading and every other one after it; halve the density from now on.
       for (let i = timeline.length - 1; i > 0; i -= 2) timeline.splice(i, 1);
       interval *= 2;
       reschedule();
@@ -52,7 +46,6 @@ export function startHealthMonitor({ intervalMs = 5000, maxPoints = 400, now = (
     /** Label the readings that follow (e.g. "do · mysql2"). */
     setCell(name) { label = name; },
     sample: take,
-    /** Stop sampling and return { rssStartMB, rssEndMB, rssPeakMB, heapUsedEndMB, intervalMs, timeline }. */
     stop() {
       clearInterval(timer);
       take();

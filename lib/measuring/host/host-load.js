@@ -1,9 +1,7 @@
-// What the host took from this machine while it measured: CPU time stolen by the hypervisor (a
-// virtual machine's CPUs waiting for a physical one) and time spent waiting for the disk, from the
-// kernel's counters in /proc/stat. Linux only; null elsewhere.
+// What the host took while this machine measured: CPU time stolen by the hypervisor and time waiting
+// for the disk, from /proc/stat. Linux only; null elsewhere.
 import { readFileSync } from 'node:fs';
 
-/** The machine-wide CPU counters (clock ticks): { total, steal, iowait }, or null. */
 export function readCpuCounters(text = null) {
   try {
     const line = (text ?? readFileSync('/proc/stat', 'utf8')).split('\n').find((l) => l.startsWith('cpu '));
@@ -16,7 +14,6 @@ export function readCpuCounters(text = null) {
   }
 }
 
-/** Pure: the share (%) of all CPU time between two readings that was stolen, and spent in I/O wait. */
 export function hostLoadBetween(a, b) {
   if (!a || !b || b.total <= a.total) return null;
   const span = b.total - a.total;

@@ -1,7 +1,5 @@
-// CPU wake-up control. On virtual machines a CPU that idles while the client waits for a reply
-// takes tens of microseconds to wake, and a one-connection benchmark is a chain of such waits.
-// `spin` keeps idle CPUs awake with lowest-priority (nice 19) busy loops while sampling;
-// `none` leaves the machine alone.
+// CPU wake-up control: on a VM an idle CPU is slow to wake, and a one-connection bench is a chain of
+// such waits. `spin` keeps idle CPUs awake with nice-19 busy loops while sampling; `none` does nothing.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { cpus } from 'node:os';
@@ -10,23 +8,16 @@ import { killOnExit } from '../../common/children.js';
 
 const SPINNER = fileURLToPath(new URL('./spinner.js', import.meta.url));
 
-// Chosen from measurements on a 2-core VM (docs/measuring.md, "CPU placement": wake-ups).
+// docs/measuring.md#cpu-placement---cpus (wake-ups).
 export const DEFAULT_WAKE = 'none';
 
-/**
- * The wake mode of a run that names none: none, but spin for an open schedule (--rate), whose
- * driver process never sleeps (ticker.js), so that the server's CPU is kept out of idle too, in its
- * closed-loop pass and at each rate alike.
- */
+/** Spin for an open schedule (--rate), whose driver process never sleeps: the server's CPU stays out of idle too, in every pass alike. */
 export const defaultWake = ({ openSchedule = false } = {}) => parseWake(openSchedule ? 'spin' : DEFAULT_WAKE);
 
-/** A run's wake mode: the one it names (`asked`, parsed), else its default (what its settings record and what runs). */
 export const runWake = (asked, { openSchedule = false } = {}) => asked ?? defaultWake({ openSchedule });
 
-/** Default number of spinners: all CPUs but one (at least one). */
 export const defaultSpinners = () => Math.max(1, cpus().length - 1);
 
-/** Parse `spin`, `spin:N`, `spinN` or `none` into { mode, spinners }. */
 export function parseWake(value) {
   const m = /^(?:(none)|spin(?:[:=]?(\d+))?)$/.exec(String(value).trim());
   if (!m) throw usageError(`--wake must be 'spin', 'spin:N' or 'none', not '${value}'`);
@@ -40,10 +31,7 @@ export function describeWake(wake) {
   return wake.mode === 'spin' ? `spin:${wake.spinners}` : 'none';
 }
 
-/**
- * Start the spinners of a wake mode. Returns { stop() }; stop is idempotent and synchronous,
- * and also runs on process exit. Spinners also exit by themselves if this process dies.
- */
+/** stop() is idempotent and synchronous, and also runs on exit; spinners exit by themselves if this process dies. */
 export function startWake(wake) {
   const children = [];
   for (let i = 0; i < (wake.mode === 'spin' ? wake.spinners : 0); i++) {
@@ -61,7 +49,6 @@ export function startWake(wake) {
   return { stop, pids };
 }
 
-/** Run `fn` with the wake mode applied, always stopping the spinners. */
 export async function withWake(wake, fn) {
   const w = startWake(wake);
   try {

@@ -1,7 +1,5 @@
-// The parent's side of a driver process (driver-process.js): start it, send it requests, stop it
-// (SIGSTOP) while other drivers are measured and continue it (SIGCONT) for its own turn, and end it.
-// A process that crashes or stops answering fails the request with a clear reason; it never hangs
-// or fails the run.
+// The parent's side of a driver process (driver-process.js): stopped (SIGSTOP) while other drivers are
+// measured, continued for its own turn. A crash or a silence fails the request, never the run.
 import { fork } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -22,15 +20,7 @@ export class DriverProcessError extends Error {
 }
 
 export class DriverHandle {
-  /**
-   * @param {object} p
-   * @param {object} p.driver the loaded adapter (its loadSpec and name say what the child loads; a
-   *   repeat's `#tag` stays in the parent, so an A/A twin's process loads the same program)
-   * @param {object} p.target where the driver connects
-   * @param {object} p.context { schema, server, options } handed to the benches
-   * @param {(pid: number) => void} [p.place] pins the process to its CPUs (placement)
-   * @param {{ away(pid), back(pid) }} [p.aside] moves its main thread to the harness's CPU and back
-   */
+  // A repeat's `#tag` stays in the parent, so an A/A twin's process loads the same program.
   static async start({ driver, target, context, place = () => {}, aside = null }) {
     const handle = new DriverHandle(driver);
     // The temp dir in the command line lets a test find a leftover process of its own run.
@@ -47,8 +37,7 @@ export class DriverHandle {
     child.on('error', (err) => handle.onExit(`cannot run the driver process: ${err.message}`));
     child.on('exit', (code, signal) => handle.onExit(`the driver process exited (${signal ?? `code ${code}`})`));
     await handle.waitReady();
-    // Placed once its driver is loaded: processes started together load in parallel, not all on
-    // the drivers' CPU; nothing is measured before the placement.
+    // Placed once loaded: processes started together load in parallel, not all on the drivers' CPU.
     let loaded;
     try {
       loaded = await handle.request('init', { spec: programSpec(driver), target, context, benches: addedBenchSources() }, START_TIMEOUT_MS);
@@ -116,11 +105,7 @@ export class DriverHandle {
     this.pending.clear();
   }
 
-  /**
-   * Send one request; resolves to its result. Rejects with the driver's error (a failed check, a
-   * driver error), or a DriverProcessError when the process died or did not answer in `timeoutMs`
-   * (it is then killed).
-   */
+  /** Rejects with the driver's error, or a DriverProcessError when the process died or timed out (then killed). */
   request(cmd, args, timeoutMs) {
     if (!this.alive) return Promise.reject(new DriverProcessError(this.exitReason));
     return new Promise((resolve, reject) => {
@@ -141,7 +126,7 @@ export class DriverHandle {
     });
   }
 
-  /** Stop the process (all its threads: its garbage collection too) until resume(). */
+  /** All its threads: its garbage collection too. */
   pause() {
     if (!this.alive || this.paused) return;
     try { this.child.kill('SIGSTOP'); this.paused = true; } catch { /* gone */ }
@@ -152,10 +137,7 @@ export class DriverHandle {
     try { this.child.kill('SIGCONT'); this.paused = false; } catch { /* gone */ }
   }
 
-  /**
-   * Continue the process for one request, and stop it again afterwards. `aside`: its main thread
-   * runs the request on the harness's CPU, and is placed back on its own after it.
-   */
+  /** Continues the process for one request, then stops it; `aside`: run on the harness's CPU. */
   async turn(cmd, args, timeoutMs, { aside = false } = {}) {
     if (cmd === 'window') this.windowsRun++;
     const away = aside && this.aside;
@@ -176,7 +158,7 @@ export class DriverHandle {
     try { this.child.kill('SIGKILL'); } catch { /* gone */ }
   }
 
-  /** End the process: continue it (a stopped process cannot exit), disconnect, and kill it if it lingers. */
+  /** Continued first: a stopped process cannot exit. */
   async end() {
     if (!this.child || this.child.exitCode !== null || this.child.signalCode !== null) return;
     const gone = new Promise((resolve) => this.child.once('exit', resolve));

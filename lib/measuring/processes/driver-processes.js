@@ -2,14 +2,7 @@
 // after a crash, and ended together.
 import { DriverHandle } from './driver-handle.js';
 
-/** The run's driver processes: per driver, as many as its rows use, started on first use, started again after a crash. */
 export class DriverProcesses {
-  /**
-   * @param {object} p
-   * @param {object} p.target @param {object} p.context
-   * @param {(pid: number) => void} [p.place]
-   * @param {{ away(pid), back(pid) }} [p.aside] moves a process's main thread to the harness's CPU and back (canWarmAside)
-   */
   constructor({ target, context, place, aside = null }) {
     this.options = { target, context, place, aside };
     this.handles = new Map();
@@ -32,8 +25,8 @@ export class DriverProcesses {
     }
   }
 
-  // A start that ends after endAll() began (a run interrupted while its processes were starting)
-  // ends its process at once: otherwise it would be left stopped, and keep the harness alive.
+  // A start that ends after endAll() began ends its process at once, or it would be left stopped
+  // and keep the harness alive.
   async #start(driver, key) {
     const started = await DriverHandle.start({ driver, ...this.options });
     if (this.ending) {
@@ -44,7 +37,6 @@ export class DriverProcesses {
     return started;
   }
 
-  /** Can two processes warm up at once, one of them on the harness's CPU? */
   canWarmAside() {
     return Boolean(this.options.aside);
   }

@@ -1,7 +1,5 @@
-// Ends the driver processes of a harness that died without ending them (SIGKILL, crash). A driver
-// process that is stopped (SIGSTOP) between its windows cannot notice its parent going, so this
-// small detached process is told each driver's pid on its stdin, and when stdin closes (the parent
-// is gone, however it went) it kills them all. SIGKILL ends a stopped process too.
+// Ends the driver processes of a harness that died without ending them: a stopped (SIGSTOP) driver
+// cannot notice its parent going. Told each pid on stdin; when stdin closes, SIGKILLs them all.
 import { createInterface } from 'node:readline';
 
 const pids = new Set();

@@ -6,7 +6,6 @@ import { killOnExit } from '../../common/children.js';
 
 const WATCHDOG = fileURLToPath(new URL('./orphan-watchdog.js', import.meta.url));
 
-// One watchdog per harness process, started with the first driver process (see orphan-watchdog.js).
 let watchdog = null;
 function watch(pid) {
   if (!watchdog) {
@@ -21,7 +20,7 @@ function watch(pid) {
 // An ended process's pid may be reused: the watchdog forgets it.
 const unwatch = (pid) => watchdog?.stdin.write(`-${pid}\n`);
 
-/** Reap a driver process: killed when the harness exits, and by the watchdog when it is killed. Returns what forgets it once it has ended. */
+/** Returns what forgets the process once it has ended. */
 export function reap(child) {
   const forget = killOnExit(child);
   watch(child.pid);

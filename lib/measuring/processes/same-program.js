@@ -1,11 +1,8 @@
-// What makes the processes of a row run the same program, where the figure is the driver's own cost
-// (--replay, timed; --count instructions): V8's determinism flags, one address layout, and (timed)
-// fixed malloc thresholds.
+// What makes a row's processes run the same program where the figure is the driver's own cost (--replay,
+// --count): V8's determinism flags, one address layout, fixed malloc thresholds.
 import { spawnSync } from 'node:child_process';
 
-// V8's determinism flags (as CodSpeed runs JavaScript under Valgrind): no concurrent compiles or GC
-// threads, fixed seeds, no GC or compile work started by a timer, no incremental marking and no
-// allocation-site pretenuring, each of which moved the same program's figures from run to run
+// V8's determinism flags (as CodSpeed runs JavaScript under Valgrind): each moved the same program's figures
 // (docs/history/2026-11-25-replay-and-counts.md#instruction-counts-without-allocation-site-pretenuring-2026-11-26,
 // docs/history/2026-11-26-replay-timed.md#2026-11-26-morning-replayed-time-one-program-issue-33).
 export const DETERMINISTIC_V8_FLAGS = Object.freeze([
@@ -20,10 +17,7 @@ export const DETERMINISTIC_V8_FLAGS = Object.freeze([
 const SETARCH = 'setarch';
 let launcher;
 
-/**
- * How to start a process with address-space randomization off: { command, args } to put before the
- * program, or null where setarch (util-linux) is missing or may not change the personality.
- */
+/** { command, args } to start a process with address-space randomization off, or null where setarch cannot. */
 export function fixedLayoutLauncher() {
   if (launcher === undefined) {
     const r = spawnSync(SETARCH, ['-R', 'true'], { stdio: 'ignore' });
@@ -32,14 +26,11 @@ export function fixedLayoutLauncher() {
   return launcher;
 }
 
-/** What a run records as its processes' address layout: 'fixed', or why not. */
 export const addressLayout = () => (fixedLayoutLauncher() ? 'fixed' : 'randomized (setarch -R could not run)');
 
-// glibc's malloc moves its mmap and trim thresholds with what a process happened to free first, and
-// replayed processes of one row ran up to 1.4 times apart until both were fixed
+// glibc's malloc moves its thresholds with what a process freed first; 32 MiB is the largest mmap threshold
 // (docs/history/2026-11-26-replay-pace.md#2026-11-26-early-afternoon-mallocs-moving-thresholds-issue-33).
-// 32 MiB is the largest mmap threshold glibc takes; nothing is trimmed below 256 MiB.
 export const FIXED_MALLOC_TUNABLES = 'glibc.malloc.mmap_threshold=33554432:glibc.malloc.trim_threshold=268435456';
 
-/** A replayed (or counted) process's GLIBC_TUNABLES: the caller's own (`inherited`), then `tunables` (the fixed thresholds), which win. */
+/** The caller's GLIBC_TUNABLES, then the fixed thresholds, which win. */
 export const fixedMallocTunables = (inherited, tunables = FIXED_MALLOC_TUNABLES) => (inherited ? `${inherited}:${tunables}` : tunables);

@@ -1,7 +1,6 @@
-// --count allocations: the bytes the driver process allocates per operation on V8's heap (its young
-// generation and large objects: V8's own old-space and code work left out), measured natively around each replayed window (replay/window-meter.js), with the driver's socket
-// writes and the bytes sent and received per operation beside it (the row's count.events). No Valgrind:
-// under replay the work repeats exactly, so the figure does too, at the driver's own speed.
+// --count allocations: bytes allocated per operation in V8's young generation and large objects,
+// measured natively around each replayed window (replay/window-meter.js), socket writes and bytes beside
+// it. No Valgrind: under replay the work repeats exactly, so the figure does too.
 import { COUNT_MALLOC_TUNABLES, COUNT_V8_FLAGS } from '../valgrind.js';
 import { sizeCount } from './instructions.js';
 
@@ -14,7 +13,6 @@ const BENCH_FLOORS_PCT = Object.freeze({ batch: 0.4 });
 
 const METER = "V8's heap space statistics and GCProfiler around each window, the young generation and large objects (V8's old and code spaces left out), the meter's own readings subtracted";
 
-/** Pure: one window's figure from the worker's meter: its bytes, and its traffic as events. */
 export function allocationWindow(w) {
   return { figure: w.bytes, jit: 0, events: { writes: w.writes, bytesSent: w.bytesSent, bytesReceived: w.bytesReceived, collections: w.collections } };
 }
@@ -36,7 +34,6 @@ export default Object.freeze({
   mallocTunables: COUNT_MALLOC_TUNABLES,
   noiseFloorPct: NOISE_FLOOR_PCT,
   benchFloorsPct: BENCH_FLOORS_PCT,
-  // The driver's writes to its socket and the bytes each way, per operation, beside the bytes allocated.
   columns: Object.freeze([
     { head: 'writes/op', of: (count) => count.events?.writes },
     { head: 'sent B/op', of: (count) => count.events?.bytesSent },

@@ -1,34 +1,24 @@
 // --count cycles: estimated CPU cycles per operation, from callgrind's simulation of a fixed cache and
-// branch predictor: what instructions miss (an operation that touches more memory costs more), the
-// caches fixed, not the host's. The same windows as
-// --count instructions (instructions.js), under callgrind --cache-sim=yes --branch-sim=yes; each
-// window's figure its events weighted by CYCLE_WEIGHTS (estimatedCycles). The registry's second
-// entry (index.js says what an entry holds).
+// branch predictor, so an operation that touches more memory costs more. The same windows as
+// instructions.js; the registry's second entry (index.js says what an entry holds).
 import { engineEntry, rootedGroups } from '../callgrind.js';
 import { COUNT_MALLOC_TUNABLES, VALGRIND_V8_FLAGS, MARKER, assertValgrind } from '../valgrind.js';
 import instructions, { PROFILE_FLAGS } from './instructions.js';
 import { addressLayout } from '../../measuring/processes/same-program.js';
 
-// The simulated caches, given explicitly so that no count depends on the host's (callgrind otherwise
-// reads the host's CPU): 32 KiB 8-way L1 instruction and data caches, an 8 MiB 16-way last level,
-// 64-byte lines (size,associativity,line in bytes). A change to it makes counts incomparable (recorded).
+// Given explicitly, or callgrind reads the host's CPU (size,associativity,line in bytes). A change to
+// it makes counts incomparable (recorded).
 export const CACHE_CONFIG = Object.freeze({ I1: '32768,8,64', D1: '32768,8,64', LL: '8388608,16,64' });
 
 const CALLGRIND_ARGS = Object.freeze(['--tool=callgrind', '--instr-atstart=no', `--dump-before=${MARKER}`, '--cache-sim=yes', '--branch-sim=yes',
   ...Object.entries(CACHE_CONFIG).map(([cache, geometry]) => `--${cache}=${geometry}`)]);
 
-// The cycles an event costs: an L1 hit 1, an LL hit 5, a RAM access 35, from Itamar Turner-Trauring's
-// estimate (pythonspeed.com, "Measuring performance with cachegrind"), the one iai-callgrind's
-// EstimatedCycles and CodSpeed use; a branch misprediction 0. Weights fitted to timed replay did no
-// better on rows left out of their fit (calibrate --count, docs/history/2026-11-27-cycles.md), so
-// these stay; calibrate re-weighs a row's breakdown (weighedEvents) with any others.
+// Itamar Turner-Trauring's estimate (pythonspeed.com, "Measuring performance with cachegrind"), as in iai-callgrind
+// and CodSpeed: weights fitted to timed replay did no better (docs/history/2026-11-27-cycles.md).
 export const PUBLISHED_CYCLE_WEIGHTS = Object.freeze({ l1Hit: 1, llHit: 5, ramHit: 35, branchMiss: 0 });
 export const CYCLE_WEIGHTS = PUBLISHED_CYCLE_WEIGHTS;
 
-/**
- * Pure: event totals → the breakdown a row keeps (count.events, per operation once divided): enough to
- * weigh a row's events again with other weights (weighedEvents; calibrate --count fits them).
- */
+/** Pure: event totals → the breakdown a row keeps, enough to weigh its events again with other weights. */
 export const breakdownOf = (events) => ({
   instructions: events.Ir ?? 0,
   dataAccesses: (events.Dr ?? 0) + (events.Dw ?? 0),
@@ -37,24 +27,14 @@ export const breakdownOf = (events) => ({
   branchMispredicts: (events.Bcm ?? 0) + (events.Bim ?? 0),
 });
 
-/**
- * Pure: a breakdown's (breakdownOf's, or a row's count.events) estimated cycles under `weights`: L1 hits
- * + 5 × LL hits + 35 × RAM hits (+ branchMiss × mispredictions) under the published ones.
- */
 export function weighedEvents(b, weights = CYCLE_WEIGHTS) {
   const accesses = b.instructions + b.dataAccesses;
   return (accesses - b.l1Misses) * weights.l1Hit + (b.l1Misses - b.llMisses) * weights.llHit + b.llMisses * weights.ramHit
     + b.branchMispredicts * weights.branchMiss;
 }
 
-/** Pure: the estimated cycles of a dump's event totals ({ Ir, Dr, Dw, I1mr, …, Bim }; a missing one is 0), weighed as a breakdown. */
 export const estimatedCycles = (events, weights = CYCLE_WEIGHTS) => weighedEvents(breakdownOf(events), weights);
 
-/**
- * Pure: one window's figure from its callgrind dump: the estimated cycles of its events without those
- * of V8's compiles, tier-ups and deoptimizations (`jit`) and of its collector (`gc`), kept apart, and
- * their breakdown (`events`).
- */
 export function cycleWindow(text) {
   const counted = rootedGroups(text, engineEntry, ['jit', 'gc']);
   if (!counted || counted.totals.I1mr === undefined) throw new Error('a callgrind dump had no cache events in its summary line');
@@ -85,12 +65,9 @@ export default Object.freeze({
   noiseFloorPct: NOISE_FLOOR_PCT,
   benchFloorsPct: instructions.benchFloorsPct,
   cacheConfig: CACHE_CONFIG,
-  // Where pages lie decides which of the simulated LL's sets their lines fill: four processes of
-  // mariadb's `do` read 44,226-44,241 est. cycles/op with the address layout randomized, 44,232-44,234
-  // with it fixed (setarch -R) (docs/history/2026-11-27-cycles.md#one-address-layout).
+  // Where pages lie decides which simulated LL sets they fill (docs/history/2026-11-27-cycles.md#one-address-layout).
   fixedLayout: true,
-  // The simulated caches start empty when instrumentation is switched on: one window fills them
-  // (mysql2's `do`, smoke: LL misses 63.4/op without it, 48.6 with; 50,057 est. cycles/op, 49,137).
+  // The simulated caches start empty when instrumentation is switched on: one window fills them.
   warmWindows: 1,
   // Cache simulation is about twice as slow as an instruction count: a count process may take 30 minutes.
   timeoutS: 1800,

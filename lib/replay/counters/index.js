@@ -1,21 +1,12 @@
-// What --count can count: a registry of counters, `instructions` (instructions.js) the first, `cycles`
-// (cycles.js) the second, `allocations` (allocations.js, native: no Valgrind) the third. A counter is one entry; the count (replay/count.js), the run's settings, the
-// rows, the reports and `compare` take what they need from it, so a new counter is a file and a line below.
-//
-// An entry:
+// What --count can count: one entry per counter, which the count (replay/count.js), the settings, the
+// reports and `compare` read, so a new counter is a file and a line below. An entry:
 //   name        what --count takes, and rows' count.what ('instructions')
-//   unit        the figure's label in tables and charts ('instructions/op'); shortUnit, compare's columns ('instr/op')
-//   noun        the counted thing in prose ('instructions': "fewer instructions"); counts, the figures ('instruction counts');
-//               perOp, per operation in prose ('instructions per operation')
-//   title       the comparison's footer ('Instructions per operation under Valgrind'); heading, the run's line in the table
-//   help        what --count <name> does, for --help
-//   tool, toolArgs, outputArgs(dir)   the Valgrind tool, its arguments (recorded), and where it writes into dir;
-//                            tool null: a native counter, whose windows the count worker measures (window-meter.js)
+//   unit, shortUnit, noun, counts, perOp, title, heading, help   its words in tables, prose and --help
+//   tool, toolArgs, outputArgs(dir)   the Valgrind tool (null: native, window-meter.js), its arguments, its output in dir
 //   v8Flags, mallocTunables           the counted process's V8 flags and GLIBC_TUNABLES
 //   noiseFloorPct, benchFloorsPct     the run-to-run spread a Δ must exceed, and benches' own (wider) ones, in %
 //   size(recording)          { warmup, ops }: the operations before the windows and in each, from a replay set
-//   readWindow(text)         a window's { figure, jit, events? } from its dump (a native counter's: from the worker's
-//                            window): the figure without V8's compile work (jit)
+//   readWindow(text)         a window's { figure, jit, events? } from its dump (or the worker's window): jit left out
 //   columns                  optional: figures of its own beside the unit in the tables, [{ head, of(row's count) }] (allocations: writes/op)
 //   warmWindows              optional: windows run instrumented before the counted ones, not read (cycles: 1, to fill its caches)
 //   fixedLayout              optional: run the counted processes with address-space randomization off (setarch -R, where it runs; cycles)
@@ -37,7 +28,6 @@ const FIELDS = ['name', 'unit', 'shortUnit', 'noun', 'counts', 'perOp', 'title',
 
 const counters = new Map([instructions, cycles, allocations].map((c) => [c.name, c]));
 
-/** The counters' names, in registration order. */
 export const counterNames = () => [...counters.keys()];
 
 /** The counter named `name`, or a usage error (exit 2) in one line that lists the known ones. */
@@ -47,13 +37,9 @@ export function counterNamed(name) {
   return counter;
 }
 
-/** The counter a run's settings.count names (counterNamed). */
 export const counterOf = (count) => counterNamed(count?.what);
 
-/**
- * Add a counter (a test's, or a new one's first trial); an entry lacking a field is refused. Returns
- * a function that removes it again.
- */
+/** Adds a counter (a test's, or a new one's first trial); returns what removes it. */
 export function registerCounter(entry) {
   const missing = FIELDS.filter((f) => entry[f] === undefined);
   if (missing.length) throw new Error(`counter ${entry.name ?? '(no name)'} lacks ${missing.join(', ')}`);
@@ -65,11 +51,7 @@ export function registerCounter(entry) {
 // How a row is counted (count.js): the design a figure belongs to, which compare requires to match.
 export const COUNT_PROCESS = 'one process per row, a worker thread per bench after a primer of all; compile work left out';
 
-/**
- * A count run's settings.count: what is counted, how (the tool's record, `options`: { jitNames }, and
- * the counted processes' libuv thread pool and module loading, valgrind.js), on
- * what platform (replay/platform.js; `platform` in place of this host's, for a test) and its noise floors.
- */
+/** A count run's settings.count: what, how (valgrind.js), on what platform (replay/platform.js), and its noise floors. */
 export const countSettings = (counter, { platform, collectedStart = false, ...options } = {}) => ({
   what: counter.name, ...counter.record(options), ...(collectedStart ? { collectedStart: true } : {}), threadPool: COUNT_THREAD_POOL, moduleLoading: countModuleLoading(), process: COUNT_PROCESS, sandbox: sandboxRecord(),
   platform: platform ?? hostPlatform(counter),

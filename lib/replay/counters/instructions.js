@@ -1,6 +1,5 @@
-// --count instructions: machine instructions per operation, counted by Valgrind's callgrind (the same
-// count run to run within 0.1 %, host to host within 0.3 %). The counter registry's first entry
-// (index.js says what an entry holds).
+// --count instructions: machine instructions per operation, counted by Valgrind's callgrind. The
+// counter registry's first entry (index.js says what an entry holds).
 import path from 'node:path';
 import { callsInto, engineEntry, isFullCollection, rootedGroups } from '../callgrind.js';
 import { COUNT_MALLOC_TUNABLES, VALGRIND_V8_FLAGS, MARKER, assertValgrind } from '../valgrind.js';
@@ -8,16 +7,14 @@ import { COUNT_MALLOC_TUNABLES, VALGRIND_V8_FLAGS, MARKER, assertValgrind } from
 // callgrind, instrumentation off until the count process passes its warm-up, a dump at each window's marker.
 const CALLGRIND_ARGS = Object.freeze(['--tool=callgrind', '--instr-atstart=no', `--dump-before=${MARKER}`]);
 
-// A Δ within the run-to-run spread of every design bench's count is not called
-// (docs/history/2026-11-28-gate.md).
+// A Δ within every design bench's run-to-run spread is not called (docs/history/2026-11-28-gate.md).
 const NOISE_FLOOR_PCT = 0.1;
 
 // Benches whose count moves more than that between two codes that differ off the bench's path: the
 // largest such move on a driver's history, rounded up (docs/history/2026-11-29-gate-between-commits.md#the-history-replayed).
 const BENCH_FLOORS_PCT = Object.freeze({ do: 0.5, insert: 0.6, pipelining: 0.6, select_100_cols: 0.5, execute: 0.5 });
-// What a window holds, in instructions estimated from the replay set, and the warm-up's budget: a window
-// need only hold one operation's work many times over (the figure leaves compiles out), and the
-// warm-up runs uninstrumented, several times as fast as a counted window.
+// A window need only hold one operation's work many times over (compiles are left out); the warm-up
+// runs uninstrumented, several times as fast as a counted window.
 const WINDOW_INSTRUCTIONS = 16e6;
 const WARMUP_INSTRUCTIONS = 0.5e9;
 // At least this many operations before the windows: V8 compiles what an operation calls once with
@@ -26,16 +23,9 @@ const MIN_WARMUP_OPS = 1024;
 const MAX_WARMUP_OPS = 8192;
 const MAX_OPS = 16384;
 
-/** Pure: the power of two nearest `x`, within [lo, hi]. */
 const powerOfTwo = (x, lo, hi) => Math.max(lo, Math.min(hi, 2 ** Math.round(Math.log2(x))));
 
-/**
- * How many operations each window runs (N) and the warm-up before them (W), from what a replayed
- * operation moves (from the set): its commands, the bytes the driver sends and those it receives
- * (about 30,000, 30 and 100 instructions each) estimate its instructions; N holds about
- * WINDOW_INSTRUCTIONS and W about WARMUP_INSTRUCTIONS, at least MIN_WARMUP_OPS. The same W and N on
- * every run of a set: a count depends on where its windows lie.
- */
+/** Sized by what a replayed operation moves; the same on every run of a set: a count depends on where its windows lie. */
 export function sizeCount(recording) {
   const loop = recording.steps.slice(recording.cycleFrom);
   const ops = Math.max(1, recording.cycleOps ?? recording.ops - 1);
@@ -44,16 +34,11 @@ export function sizeCount(recording) {
   return { warmup: powerOfTwo(WARMUP_INSTRUCTIONS / estimate, MIN_WARMUP_OPS, MAX_WARMUP_OPS), ops: powerOfTwo(WINDOW_INSTRUCTIONS / estimate, 8, MAX_OPS) };
 }
 
-/** The instructions a callgrind dump holds (its "summary:" line), or null. */
 export function parseDumpTotal(text) {
   const m = /^summary:\s*(\d+)/m.exec(text);
   return m ? Number(m[1]) : null;
 }
 
-/**
- * Pure: one window's figure from its callgrind dump: its instructions without those of V8's compiles,
- * tier-ups and deoptimizations (`jit`, kept apart).
- */
 export function instructionWindow(text) {
   const events = rootedGroups(text, engineEntry, ['jit', 'gc']);
   if (!events) throw new Error('a callgrind dump had no summary line');
@@ -61,10 +46,8 @@ export function instructionWindow(text) {
   return { figure: events.totals.Ir - jit.Ir - gc.Ir, jit: jit.Ir, gc: gc.Ir, fullCollections: callsInto(text, isFullCollection) };
 }
 
-// A kept profile's names (profiles.js), with --jit-names: V8's perf map of its JIT code, which callgrind
-// shows as bare addresses; V8's log goes to the count process's directory. Not by default: the flag
-// moves the count itself, so a run with names is compared only with one with names (settings.count.profileFlags).
-// Builtins stay in the binary, where callgrind names them: a worker's copy in its code range is in no map.
+// --jit-names (profiles.js): not by default, as the flag moves the count: runs with names compare only with
+// each other. Builtins stay in the binary, where callgrind names them: a worker's copy is in no map.
 export const PROFILE_FLAGS = Object.freeze(['--perf-basic-prof', '--no-short-builtin-calls']);
 const profileFlags = (recorded) => (recorded?.profileFlags?.length ? [...recorded.profileFlags, '--no-logfile-per-isolate', '--logfile=v8.log'] : []);
 

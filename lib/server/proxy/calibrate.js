@@ -1,14 +1,6 @@
-// What --rtt adds as the client sees it, and the hold that makes it the round trip asked.
-//
-// Holding each chunk half the RTT is not enough: the path costs more than its holds (two more socket
-// hops through a proxy, and CPUs woken after a held pause). So the hold is tuned from the client's
-// side: a probe process (probe.js), placed where the drivers run, times `DO 1` straight to the server
-// and with the round trip added, in interleaved blocks; the difference of the trimmed means is what
-// the client sees added (means, not medians: a run's ops/s follows the mean;
-// docs/history/2026-11-25-rtt.md#2026-11-25-afternoon---rtt-tuned-from-the-clients-side-then-held-in-the-driver-process-issue-32).
-// The hold each way is then set to (asked RTT - the path's own cost) / 2,
-// measured again, and kept when the client sees the asked RTT within the tolerance. A chunk is still
-// never released before its hold; the hold is what was found to give the client the asked round trip.
+// The hold that makes --rtt the round trip a client sees: the path costs more than its holds, so a probe
+// process (probe.js) times `DO 1` with and without it and the hold is tuned on the trimmed means
+// (docs/network.md, 'Tuned so that a client sees the round trip asked for').
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { within } from '../../common/timers.js';
@@ -23,18 +15,12 @@ const PROBE_MS = 500; // time spent through the proxy per measurement, about: a 
 /** How close to the asked RTT what the client sees added must come for the tuning to stop: ms. */
 export const tolerance = (rttMs) => Math.max(0.01 * rttMs, 0.003);
 
-/** Operations per block of a measurement at this RTT: about PROBE_MS through the proxy in all. */
 export function probeSize(rttMs) {
   const total = Math.min(1200, Math.max(48, Math.round(PROBE_MS / Math.max(rttMs + 0.1, 0.1))));
   return { blocks: BLOCKS, perBlock: Math.ceil(total / BLOCKS) };
 }
 
-/**
- * Start a probe process: `direct` and `proxied` are connection targets, or `heldOneWayMs` instead of
- * `proxied` to hold a second connection to `direct` in the probe process itself (--rtt-via process);
- * `place(pid)` pins it where the drivers run. Returns { measure(size) -> { loopbackP50Us,
- * proxiedP50Us, addedMs, ops }, setHold(ms) (held connections only), stop() }.
- */
+/** `heldOneWayMs` instead of `proxied`: the second connection is held in the probe itself (--rtt-via process). */
 export async function startProbe({ direct, proxied, heldOneWayMs, place }) {
   const child = spawn(process.execPath, [PROBE], { stdio: ['pipe', 'pipe', 'inherit'] });
   child.stdin.on('error', () => {});
@@ -76,15 +62,7 @@ export async function startProbe({ direct, proxied, heldOneWayMs, place }) {
   return { measure, setHold, stop };
 }
 
-/**
- * Tune `proxy`'s hold (anything with setHold) so that the probe's client sees `rttMs` added, at the
- * median (`on` 'p50') or on average (`on` 'mean': the trimmed means, so that throughput follows
- * 1 / (RTT + loopback); the median then lands just below). Returns { holdMs, calibratedOn, pathCostMs,
- * observed, steps, within } where observed is the probe's last measurement at the kept hold
- * ({ loopbackP50Us, proxiedP50Us, addedMs, addedMeanMs, ops }), pathCostMs what the client saw added
- * beyond the holds, steps every hold tried with its measurement, and within whether what was tuned
- * on is within the tolerance of rttMs.
- */
+/** Tuned on the trimmed means ('mean') so throughput follows 1 / (RTT + loopback), or at the median ('p50'); the closest step kept. */
 export async function calibrateProxy(proxy, probe, rttMs, { on = 'mean' } = {}) {
   const seen = (m) => (on === 'mean' ? m.addedMeanMs : m.addedMs);
   const size = probeSize(rttMs);

@@ -5,7 +5,6 @@ const SUB_BUCKETS = 512; // per doubling above EXACT_BELOW_US
 const LARGEST_US = 2 ** 31 - 1; // about 36 minutes; anything longer lands in the last bucket
 const BUCKETS = EXACT_BELOW_US + 21 * SUB_BUCKETS;
 
-/** The histogram bucket of a hold of `us` microseconds. */
 export function bucketOf(us) {
   const v = Math.min(Math.max(0, Math.floor(us)), LARGEST_US);
   if (v < EXACT_BELOW_US) return v;
@@ -13,7 +12,7 @@ export function bucketOf(us) {
   return EXACT_BELOW_US + (shift - 1) * SUB_BUCKETS + ((v >>> shift) - SUB_BUCKETS);
 }
 
-/** The range [fromUs, toUs) a bucket covers. */
+/** [fromUs, toUs) */
 export function bucketRange(index) {
   if (index < EXACT_BELOW_US) return [index, index + 1];
   const j = index - EXACT_BELOW_US;
@@ -48,7 +47,6 @@ export function createHoldRecorder(requestedMs = 0) {
   }
 
   return {
-    /** Record one chunk held for `holdMs` milliseconds. */
     add(holdMs) {
       if (holdMs < requestedMs) early++;
       const us = holdMs * 1000;
@@ -58,10 +56,7 @@ export function createHoldRecorder(requestedMs = 0) {
       if (us < minUs) minUs = us;
       if (us > maxUs) maxUs = us;
     },
-    /**
-     * { chunks, early, minMs, p50Ms, p99Ms, maxMs, meanMs } in ms: minMs rounded down to the ns, the
-     * others to the µs; figures null when nothing was held.
-     */
+    /** In ms: minMs rounded down to the ns, the others to the µs; null when nothing was held. */
     summary() {
       if (count === 0) return { chunks: 0, early: 0, minMs: null, p50Ms: null, p99Ms: null, maxMs: null, meanMs: null };
       return {

@@ -40,16 +40,8 @@ function resolveRtt({ rtt, network }) {
   return { name: n === 0 ? 'loopback' : `rtt ${n} ms`, rttMs: n };
 }
 
-/**
- * Start a proxy in front of `target` adding `rttMs` of round trip (half each way).
- * `waits`: 'spin' when the proxy will have a CPU of its own (it spins rather than sleeps while it
- * holds chunks), 'sleep' when it shares one with the client or the server (process.js).
- * Returns { host, port, pid, waits, stop(), report(), setHold(oneWayMs) }. report() resolves to the proxy's
- * own account since the last setHold (or its start): hold-time summaries per direction, the hold in
- * force, its CPU seconds (all its threads) and uptime. setHold() changes the hold of chunks arriving
- * from then on and starts a new account. In sleep mode the proxy runs an event loop and an alarm
- * thread (alarm.js): to pin it to CPUs, pin all of pid's threads (taskset -a).
- */
+// report() covers the time since the last setHold(), which holds chunks arriving from then on. In sleep
+// mode the proxy has an alarm thread (alarm.js): pin all of pid's threads (taskset -a).
 export async function startProxy(target, rttMs, { waits = 'sleep' } = {}) {
   const child = spawn(process.execPath, [PROXY, '127.0.0.1', target.host ?? '-', String(target.port ?? '-'), target.socket ?? '-', String(rttMs / 2), waits],
     { stdio: ['pipe', 'pipe', 'inherit'] });
@@ -86,7 +78,6 @@ export async function startProxy(target, rttMs, { waits = 'sleep' } = {}) {
   return { host: '127.0.0.1', port, pid: child.pid, waits, stop, report, setHold };
 }
 
-/** Hand each JSON line of `stream` to `reader.next` (set by whoever waits for the next one). */
 function readJsonLines(stream) {
   const reader = { next: null };
   eachLine(stream, (line) => {
@@ -99,13 +90,7 @@ function readJsonLines(stream) {
 
 const ms3 = (x) => (x === null || x === undefined ? null : round3(x));
 
-/**
- * What the proxy held over the run, for settings.network: the hold each way in force (holdMs), per direction the hold times' summary
- * ({ chunks, early, minMs, p50Ms, p99Ms, maxMs, meanMs }), and the round trip held, as the sum of the two
- * directions' p50s (addedRttP50Ms) and of their p99s (addedRttP99Ms): the proxy's holds only, not what
- * the client sees (that is settings.network.calibration's probe, with the path's own cost). `early` counts the
- * chunks the proxy saw itself release before their time: always 0 unless the proxy is broken.
- */
+/** The proxy's holds only, not what the client sees (calibration); `early` is 0 unless the proxy is broken. */
 export function summarizeAddedDelay(report) {
   if (!report) return { measured: false };
   const { toServer, toClient } = report;
@@ -121,17 +106,12 @@ export function summarizeAddedDelay(report) {
   };
 }
 
-/** A taskset CPU list ('0', '1-3', '0,2') as a set of numbers; null stays null. */
 const cpuSet = (list) => (list ? new Set(String(list).split(',').flatMap((part) => {
   const [a, b = a] = part.split('-').map(Number);
   return Array.from({ length: b - a + 1 }, (_, i) => a + i);
 })) : null);
 
-/**
- * Where the proxy runs in a placement (common/placement.js) and how it waits: on the harness's CPUs
- * less the drivers' and the server's, spinning, when that leaves any; else beside the harness (or the
- * server, or the client), sleeping. Returns { cpus, waits, note } for settings.network.proxy.
- */
+/** Spinning on the harness's CPUs less the drivers' and the server's when any are left, else sleeping beside one. */
 export function proxyPlacement(placement) {
   const taken = new Set([...(cpuSet(placement.client) ?? []), ...(cpuSet(placement.server) ?? [])]);
   const own = [...(cpuSet(placement.harness) ?? [])].filter((c) => !taken.has(c));
@@ -150,7 +130,6 @@ const observedText = (o, on) => (on === 'mean' && o.addedMeanMs !== undefined
   ? `+${o.addedMeanMs} ms on average (p50 +${o.addedMs} ms: ${medians(o)})`
   : `+${o.addedMs} ms (${medians(o)})`);
 
-/** The progress line on the proxy's tuning (settings.network.calibration). */
 export function describeCalibration(rttMs, c) {
   if (!c?.calibrated) return `network: ${rttMs / 2} ms held each way, not tuned (${c?.why ?? 'no probe'}): a client sees the RTT plus the path's own cost`;
   return `network: probed from the drivers' CPU, a client sees ${observedText(c.observed, c.calibratedOn)} with ${c.holdMs} ms held each way; `
@@ -164,10 +143,7 @@ export function describeHeld(network) {
   return `network: +${network.rttMs} ms RTT requested${seen}; held in each driver process ${network.holdMs} ms each way`;
 }
 
-/**
- * Progress lines, one per bench, on its hold (--rtt held in the driver processes, tuned on the
- * bench's reference row: measuring/driver/held-tuning.js) and what each row's driver saw, unheld and held.
- */
+/** Progress lines, one per bench, on its hold (measuring/driver/held-tuning.js) and what each row's driver saw. */
 export function describeRowHolds(results) {
   const lines = [];
   for (const bench of results?.benches ?? []) {
@@ -184,7 +160,6 @@ export function describeRowHolds(results) {
 
 const holdText = (h) => (h.chunks ? `p50 ${h.p50Ms}, p99 ${h.p99Ms}, shortest ${Math.floor(h.minMs * 1e4) / 1e4} ms` : 'no data');
 
-/** The progress line on what the proxy added over the run (settings.network after summarizeAddedDelay). */
 export function describeAddedDelay(network) {
   if (!network.holds) return `network: +${network.rttMs} ms RTT requested; the latency proxy gave no account of the run`;
   const { toServer, toClient } = network.holds;

@@ -1,13 +1,6 @@
-// The --rtt probe, run as its own process placed where the drivers run: one connection straight to
-// the server and one with the round trip added (through the proxy, or held in this process as the
-// driver processes hold theirs, drivers/held-sockets.js), both with the harness's minimal client (the
-// floor client), timing `DO 1` on each in interleaved blocks. What the added round trip is as the
-// client sees it is the difference of the two medians (calibrate.js).
-//
-// stdin: one JSON line { direct, proxied } or { direct, heldOneWayMs } (connection targets, password
-// included: never on argv), then one line per measurement { blocks, perBlock } or per change of the
-// held time { hold: ms }; stdout: one JSON line per measurement { directUs: [...], proxiedUs: [...] }
-// (each operation's time in µs, unsorted), { hold } or { error }. Exits when stdin closes.
+// The --rtt probe, in its own process placed where the drivers run: the floor client times `DO 1`
+// straight to the server and with the round trip added (the proxy, or drivers/held-sockets.js), in
+// interleaved blocks. JSON lines with calibrate.js; targets, passwords included, come on stdin, never argv.
 import { performance } from 'node:perf_hooks';
 import { connectFloor } from '../../drivers/floor-client.js';
 import { holdSockets, setHold } from '../../drivers/held-sockets.js';

@@ -1,29 +1,6 @@
-// A latency-injecting TCP proxy, run as its own process so it never takes the measured drivers'
-// event loop. Every chunk read from either side is released to the other side no earlier than its
-// arrival + the hold in force when it arrived, in arrival order; nothing is merged, reordered or
-// dropped. Lateness is allowed, and measured: the proxy records each chunk's hold time (release −
-// arrival) per direction, and counts a chunk released before its hold as `early` (never expected).
-//
-// The hold starts at the asked one-way delay; the harness may set it lower ({"command":"hold"}) by
-// the proxy's own path cost, measured from the client's side (calibrate.js), so that the client sees
-// the asked round trip rather than the asked round trip plus the proxy's forwarding and wake-ups.
-//
-// Waiting, two ways (argv `waits`):
-//   spin   when the proxy has a CPU of its own: while chunks are held, and for LINGER_MS after the
-//          last one, the event loop turns without sleeping (setImmediate: each turn still polls the
-//          sockets), so an arriving chunk is read at once and a held one leaves on time, with no
-//          wake-up of an idle CPU in between. Waits longer than SPIN_WITHIN_MS sleep on a timer first.
-//   sleep  when it shares a CPU with the client or the server: a Node timer for the bulk of a long
-//          wait (it wakes ~1 ms late, or early), the alarm thread (alarm.js) until shortly before the
-//          release time, then a spin on setImmediate to the exact time.
-// Either way a chunk is released only when the clock says its time has come, whatever woke the
-// loop, so it is never early.
-//
-// argv: <listenHost> <targetHost|-> <targetPort|-> <targetSocket|-> <oneWayMs> [spin|sleep]
-// stdout: one JSON line {"port": N} once listening; then one line per command line on stdin:
-//   {"command":"report"}             -> {"report": {toServer, toClient, holdMs, waits, cpuSeconds, uptimeSeconds}}
-//   {"command":"hold","oneWayMs":x}  -> {"hold": x}  hold chunks arriving from now on x ms, and start a new record
-// Exits when stdin closes (the harness that started it is gone) or on SIGTERM.
+// A latency-injecting TCP proxy in its own process (index.js starts it and speaks its stdin/stdout): each
+// chunk leaves no earlier than its arrival plus the hold in force then, in arrival order, never merged or
+// dropped, its hold recorded per direction. The harness tunes the hold from the client's side (calibrate.js).
 import { createServer, connect } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
@@ -37,10 +14,8 @@ const TIMER_LEAD_MS = 2.5; // a Node timer only for waits longer than this, set 
 const SPIN_WITHIN_MS = 5; // spin mode: spin through waits up to this long (timer first beyond)
 const LINGER_MS = 3; // spin mode: keep spinning this long after the last chunk came or went
 const SPIN_MARGIN_MS = 0.03; // the alarm wakes the loop this much before a release, on top of its usual lateness
-// How late the alarm thread's wake-ups usually arrive: a running estimate of their 75th percentile
-// (up 3 steps when a wake-up is later than it, down 1 when not), capped so that a busy host does not
-// turn the wait into a long spin. It only moves CPU between sleeping and spinning: never-early does
-// not depend on it.
+// The alarm's usual lateness, a running 75th percentile (up 3 steps, down 1), capped so a busy host does
+// not turn waits into long spins. It only trades sleeping for spinning: never-early does not depend on it.
 const LATENESS_STEP_MS = 0.002;
 const LATENESS_CAP_MS = 0.3;
 let alarmLatenessMs = 0.1;
@@ -94,7 +69,8 @@ function releaseDue() {
 
 const turn = () => { waiting = null; releaseDue(); };
 
-/** Arrange to be woken for the next chunk's release time, by the cheapest means precise enough. */
+// The cheapest wake-up precise enough. spin (a CPU of its own): the loop turns through holds and LINGER_MS
+// after, so no idle CPU wakes. sleep: a timer (~1 ms off), the alarm thread, then setImmediate.
 function arm(now = performance.now()) {
   if (waiting) return;
   if (head >= queue.length) {
