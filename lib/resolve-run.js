@@ -6,7 +6,7 @@ import { BUILTIN_DRIVERS, assertDriverNames } from './drivers/index.js';
 import { expandReleaseRanges } from './drivers/ranges.js';
 import { expandCommitRanges } from './drivers/commit-ranges.js';
 import { expandRuntimes } from './drivers/runtimes.js';
-import { benchOptionSpecs, benchOptions } from './measuring/planning/catalogue.js';
+import { benchOptionSpecs, benchOptions } from './measuring/run/catalogue.js';
 import { describeWake, runWake } from './measuring/host/wake.js';
 import { defaultPlacement } from './common/placement.js';
 import { connectionFlags } from './server/session.js';
@@ -14,13 +14,13 @@ import { countSettings, counterNamed } from './replay/counters/index.js';
 import { usageError } from './common/errors.js';
 import { driverProcessFlags } from './measuring/processes/launch.js';
 import { FIXED_MALLOC_TUNABLES, addressLayout } from './measuring/processes/same-program.js';
-import { REPLAY_MIN_BUDGET_S, REPLAY_RUN_TARGET_S } from './measuring/planning/pace.js';
+import { REPLAY_MIN_BUDGET_S, REPLAY_RUN_TARGET_S } from './measuring/run/pace.js';
 import { REPLAY_WARMUP_OPS, SMOKE_REPLAY_WARMUP_OPS, collectionPoint } from './measuring/figures/warm-up-lengths.js';
 import { resolveNetwork } from './server/proxy/index.js';
-import { DEFAULT_JIT } from './measuring/planning/jit-mode.js';
+import { DEFAULT_JIT } from './measuring/run/jit-mode.js';
 import { windowLead } from './measuring/figures/window-sizing.js';
 import { eachIntervalLevel } from './measuring/figures/paired-delta.js';
-import { assertRateBenches, rateSettings } from './measuring/planning/rate-passes.js';
+import { assertRateBenches, rateSettings } from './measuring/run/rate-passes.js';
 
 /**
  * What the results record of a run (results.settings), every field.

@@ -17,14 +17,14 @@ const showFiles = process.argv.includes('--files');
 // lib/measuring/ is split along the process boundary. Each rule: files of `from` never import `never`.
 const M = 'lib/measuring';
 const RULES = [
-  { from: `${M}/figures`, never: [`${M}/driver`, `${M}/processes`, `${M}/planning`, `${M}/host`, `${M}/bench`], why: 'pure figures import nothing from the other sides' },
-  { from: `${M}/bench`, never: [`${M}/driver`, `${M}/processes`, `${M}/planning`, `${M}/host`], why: 'a bench\'s plan is read on both sides' },
-  { from: `${M}/driver`, never: [`${M}/processes`, `${M}/planning`, `${M}/host`], why: 'the driver process knows nothing of the harness' },
-  { from: `${M}/processes`, never: [`${M}/driver`, `${M}/planning`, `${M}/host`], why: 'starting processes knows nothing of what runs in them, or of the run\'s plan' },
-  { from: `${M}/host`, never: [`${M}/driver`, `${M}/processes`, `${M}/planning`, `${M}/bench`], why: 'the host\'s state is read apart from the run' },
-  { from: `${M}/planning`, never: [`${M}/driver`], why: 'the harness talks to a driver process by messages, never by its code' },
-  { from: 'lib/results', never: [`${M}/driver`, `${M}/processes`, `${M}/planning`, `${M}/host`], why: 'results read pure figures only' },
-  { from: 'lib/reporting', never: [`${M}/driver`, `${M}/processes`, `${M}/planning`, `${M}/host`], why: 'reports read pure figures only' },
+  { from: `${M}/figures`, never: [`${M}/driver`, `${M}/processes`, `${M}/run`, `${M}/host`, `${M}/bench`], why: 'pure figures import nothing from the other sides' },
+  { from: `${M}/bench`, never: [`${M}/driver`, `${M}/processes`, `${M}/run`, `${M}/host`], why: 'a bench\'s plan is read on both sides' },
+  { from: `${M}/driver`, never: [`${M}/processes`, `${M}/run`, `${M}/host`], why: 'the driver process knows nothing of the harness' },
+  { from: `${M}/processes`, never: [`${M}/driver`, `${M}/run`, `${M}/host`], why: 'starting processes knows nothing of what runs in them, or of the run\'s plan' },
+  { from: `${M}/host`, never: [`${M}/driver`, `${M}/processes`, `${M}/run`, `${M}/bench`], why: 'the host\'s state is read apart from the run' },
+  { from: `${M}/run`, never: [`${M}/driver`], why: 'the harness talks to a driver process by messages, never by its code' },
+  { from: 'lib/results', never: [`${M}/driver`, `${M}/processes`, `${M}/run`, `${M}/host`], why: 'results read pure figures only' },
+  { from: 'lib/reporting', never: [`${M}/driver`, `${M}/processes`, `${M}/run`, `${M}/host`], why: 'reports read pure figures only' },
   { from: '*', never: [`${M}/driver`], why: 'only a driver process runs the driver process\'s code' },
 ];
 

@@ -10,7 +10,7 @@ import { PRESETS, REPLAY_LEAD_S } from '../resolve-run.js';
 import { windowLead } from '../measuring/figures/window-sizing.js';
 import { NETWORK_PROFILES } from '../server/proxy/index.js';
 import { parseWake } from '../measuring/host/wake.js';
-import { benchOptionSpecs } from '../measuring/planning/catalogue.js';
+import { benchOptionSpecs } from '../measuring/run/catalogue.js';
 
 export const CONFIG_FILE = 'mysql-driver-bench.config.json';
 // Options a config file cannot hold: the ones that choose files of options, and commander's own.

@@ -8,11 +8,11 @@ import { BUILTIN_DRIVERS } from '../drivers/index.js';
 import { MAX_ROUNDS_SCALE, PRESETS } from '../resolve-run.js';
 import { NEW_PROCESS_WARMUP_S } from '../measuring/figures/warm-up-lengths.js';
 import { parsePlacement } from '../common/placement.js';
-import { parseConcurrency } from '../measuring/planning/scaling.js';
-import { parseLatencyLimit, parseRates, parseSchedule } from '../measuring/planning/rate-passes.js';
-import { benchOptionSpecs } from '../measuring/planning/catalogue.js';
+import { parseConcurrency } from '../measuring/run/scaling.js';
+import { parseLatencyLimit, parseRates, parseSchedule } from '../measuring/run/rate-passes.js';
+import { benchOptionSpecs } from '../measuring/run/catalogue.js';
 import { parseWake } from '../measuring/host/wake.js';
-import { DEFAULT_JIT, parseJit } from '../measuring/planning/jit-mode.js';
+import { DEFAULT_JIT, parseJit } from '../measuring/run/jit-mode.js';
 import { counterNamed, counterNames } from '../replay/counters/index.js';
 
 /** A commander parser for a percentage of 0 or more (`--threshold`). */

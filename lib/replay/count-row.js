@@ -2,7 +2,7 @@
 // windows held a one-off event counted again in a new one.
 import path from 'node:path';
 import { notApplicableReason, planFor } from '../measuring/bench/plan.js';
-import { failedRow, naRow } from '../measuring/planning/rows.js';
+import { failedRow, naRow } from '../measuring/run/rows.js';
 import { median, sum } from '../common/stats.js';
 import { decodeConversation, readSet } from '../conversations/sets.js';
 import { programSpec } from '../drivers/spec.js';

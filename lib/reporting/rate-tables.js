@@ -1,4 +1,4 @@
-// Pure: the latency-against-throughput tables of a run with --rate (measuring/planning/rate-passes.js runs the
+// Pure: the latency-against-throughput tables of a run with --rate (measuring/run/rate-passes.js runs the
 // rates): per bench, each rate asked and each driver's achieved rate, latencies from the intended
 // starts, schedule lag, late and skipped operations, and whether the rate was sustained.
 import Table from 'cli-table3';

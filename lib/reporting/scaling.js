@@ -1,4 +1,4 @@
-// Pure: the scaling tables of a run with --concurrency 1,4,16 (measuring/planning/scaling.js runs the levels):
+// Pure: the scaling tables of a run with --concurrency 1,4,16 (measuring/run/scaling.js runs the levels):
 // each driver's ops/s and p99 latency per level.
 import Table from 'cli-table3';
 import { fmtOps, fmtUs } from '../common/format-numbers.js';

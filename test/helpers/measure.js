@@ -1,7 +1,7 @@
 // Runs benches through the real machinery (one process per driver, interleaved windows) against a
 // test's embedded server, and ends the driver processes afterwards.
 import { DriverProcesses } from '../../lib/measuring/processes/driver-processes.js';
-import { measureLoop } from '../../lib/measuring/planning/loop.js';
+import { measureLoop } from '../../lib/measuring/run/loop.js';
 import { createResults } from '../../lib/results/file.js';
 import { applyDeltas } from '../../lib/results/deltas.js';
 

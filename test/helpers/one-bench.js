@@ -1,6 +1,6 @@
-// One bench measured through the run's loop (lib/measuring/planning/loop.js) at one level, for tests of
+// One bench measured through the run's loop (lib/measuring/run/loop.js) at one level, for tests of
 // a bench's rounds: windows of `windowS`, and with `benchRate` an open schedule at its asked rate.
-import { measureLoop } from '../../lib/measuring/planning/loop.js';
+import { measureLoop } from '../../lib/measuring/run/loop.js';
 
 /** Resolves to { rows, order, budgetStopped, entry }: the bench's entry as the loop yielded it. */
 export async function measureBench({ bench, drivers, processes, admin = null, context = {}, settings, level = 1, windowS, benchRate = null, serverAlive = async () => true, signal, progress }) {

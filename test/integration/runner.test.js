@@ -7,7 +7,7 @@ import { selectBenches } from '../../benchs/index.js';
 import { loadDrivers } from '../../lib/drivers/index.js';
 import { prepareSchema, inspectServer } from '../../lib/server/schema.js';
 import { rotate } from '../../lib/common/rotate.js';
-import { shuffle } from '../../lib/measuring/planning/schedule.js';
+import { shuffle } from '../../lib/measuring/run/schedule.js';
 import { median } from '../../lib/common/stats.js';
 import { useEmbeddedServer } from '../helpers/server.js';
 import { alive, measureWith } from '../helpers/measure.js';

@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { assignCells, parseShard, parseStartAt, shardBenches, waitUntil } from '../../lib/measuring/planning/shards.js';
+import { assignCells, parseShard, parseStartAt, shardBenches, waitUntil } from '../../lib/measuring/run/shards.js';
 import { mergeShards } from '../../lib/results/merge.js';
 import { loadDrivers } from '../../lib/drivers/index.js';
 import { selectBenches } from '../../benchs/index.js';

@@ -8,7 +8,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BENCHES } from '../../benchs/index.js';
 import { benchContractProblems } from '../../lib/measuring/bench/bench-contract.js';
-import { benchOptions, benchOptionSpecs, probesFailed, probesOf, runProbes } from '../../lib/measuring/planning/catalogue.js';
+import { benchOptions, benchOptionSpecs, probesFailed, probesOf, runProbes } from '../../lib/measuring/run/catalogue.js';
 import { resolveRun } from '../../lib/resolve-run.js';
 import { renderRun, renderSections } from '../../lib/reporting/sections.js';
 import fixture, { NAME } from '../fixtures/sectioned-bench.js';

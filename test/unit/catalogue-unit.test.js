@@ -2,10 +2,10 @@
 // the scaling, transfer, streaming and metadata sections, and what counts as a failed section.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseConcurrency, concurrencyLevels } from '../../lib/measuring/planning/scaling.js';
-import { passRates, ratePasses } from '../../lib/measuring/planning/rate-passes.js';
+import { parseConcurrency, concurrencyLevels } from '../../lib/measuring/run/scaling.js';
+import { passRates, ratePasses } from '../../lib/measuring/run/rate-passes.js';
 import { renderScaling, scalingData } from '../../lib/reporting/scaling.js';
-import { probesFailed } from '../../lib/measuring/planning/catalogue.js';
+import { probesFailed } from '../../lib/measuring/run/catalogue.js';
 import { renderSections } from '../../lib/reporting/sections.js';
 import { renderTransfer } from '../../benchs/transfer/section.js';
 import { probeSpec } from '../../benchs/stream_rows/probe.js';

@@ -37,8 +37,8 @@ test('an import against a rule fails the check, and names the file and the rule'
   const root = tree({
     'lib/measuring/figures/sum.js': module('sum', { x: '../driver/loop.js' }),
     'lib/measuring/driver/loop.js': module('x'),
-    'lib/measuring/planning/plan.js': module('y', { x: '../driver/loop.js', sum: '../figures/sum.js' }),
-    'lib/reporting/table.js': module('z', { y: '../measuring/planning/plan.js' }),
+    'lib/measuring/run/plan.js': module('y', { x: '../driver/loop.js', sum: '../figures/sum.js' }),
+    'lib/reporting/table.js': module('z', { y: '../measuring/run/plan.js' }),
     'bin/cli.js': module('w', { sum: '../lib/measuring/figures/sum.js' }),
   });
   t.after(() => rmSync(root, { recursive: true, force: true }));
@@ -47,15 +47,15 @@ test('an import against a rule fails the check, and names the file and the rule'
   const broken = r.stdout.split('\n').filter((l) => l.startsWith('rule broken:'));
   assert.equal(broken.length, 3, r.stdout);
   assert.match(r.stdout, /lib\/measuring\/figures\/sum\.js → lib\/measuring\/driver\/loop\.js: lib\/measuring\/figures never imports lib\/measuring\/driver/);
-  assert.match(r.stdout, /lib\/measuring\/planning\/plan\.js → lib\/measuring\/driver\/loop\.js: lib\/measuring\/planning never imports lib\/measuring\/driver/);
-  assert.match(r.stdout, /lib\/reporting\/table\.js → lib\/measuring\/planning\/plan\.js: lib\/reporting never imports lib\/measuring\/planning/);
+  assert.match(r.stdout, /lib\/measuring\/run\/plan\.js → lib\/measuring\/driver\/loop\.js: lib\/measuring\/run never imports lib\/measuring\/driver/);
+  assert.match(r.stdout, /lib\/reporting\/table\.js → lib\/measuring\/run\/plan\.js: lib\/reporting never imports lib\/measuring\/run/);
 });
 
 test('a tree that keeps the rules passes', (t) => {
   const root = tree({
     'lib/measuring/figures/sum.js': module('sum'),
     'lib/measuring/driver/loop.js': module('x', { sum: '../figures/sum.js' }),
-    'lib/measuring/planning/plan.js': module('y', { sum: '../figures/sum.js' }),
+    'lib/measuring/run/plan.js': module('y', { sum: '../figures/sum.js' }),
   });
   t.after(() => rmSync(root, { recursive: true, force: true }));
   assert.equal(run('--root', root).status, 0);

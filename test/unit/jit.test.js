@@ -43,7 +43,7 @@ test('every driver process runs with the flag', () => {
 });
 
 test('--jit takes background or wait, and nothing else', async () => {
-  const { parseJit, DEFAULT_JIT } = await import('../../lib/measuring/planning/jit-mode.js');
+  const { parseJit, DEFAULT_JIT } = await import('../../lib/measuring/run/jit-mode.js');
   assert.equal(DEFAULT_JIT, 'background');
   assert.equal(parseJit(' wait '), 'wait');
   assert.throws(() => parseJit('always'), /--jit must be one of background, wait, not 'always'/);

@@ -4,9 +4,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { measureBench } from '../helpers/one-bench.js';
-import { measureLoop } from '../../lib/measuring/planning/loop.js';
-import { measureRun } from '../../lib/measuring/planning/measure-run.js';
-import { MIN_ROUNDS, PRECISION_BATCH } from '../../lib/measuring/planning/schedule.js';
+import { measureLoop } from '../../lib/measuring/run/loop.js';
+import { measureRun } from '../../lib/measuring/run/measure-run.js';
+import { MIN_ROUNDS, PRECISION_BATCH } from '../../lib/measuring/run/schedule.js';
 import { DriverProcessError } from '../../lib/measuring/processes/driver-handle.js';
 import { Interrupted } from '../../lib/common/errors.js';
 import { EXIT } from '../../lib/common/errors.js';

@@ -1,7 +1,7 @@
 // A timed replay run's pace (measuring/pace.js): the rounds share what is left of the run's time.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { pacedBudget, startPace } from '../../lib/measuring/planning/pace.js';
+import { pacedBudget, startPace } from '../../lib/measuring/run/pace.js';
 import { describeBudgetStops } from '../../lib/reporting/format.js';
 import { runSettings } from '../../lib/resolve-run.js';
 

@@ -1,7 +1,7 @@
 // --precision: rounds go on, in batches, until every row's paired Δ interval is narrow enough.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { MIN_ROUNDS, moreRounds, preciseEnough, PRECISION_BATCH } from '../../lib/measuring/planning/schedule.js';
+import { MIN_ROUNDS, moreRounds, preciseEnough, PRECISION_BATCH } from '../../lib/measuring/run/schedule.js';
 import { FULL_RUN_CELLS, PRESETS, roundsScale, runSettings } from '../../lib/resolve-run.js';
 import { DEFAULT_BENCHES } from '../../benchs/index.js';
 import { BUILTIN_DRIVERS } from '../../lib/drivers/index.js';

@@ -2,8 +2,8 @@
 // how their latencies and counts are put together.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { processesFor } from '../../lib/measuring/planning/rows.js';
-import { processSchedule } from '../../lib/measuring/planning/schedule.js';
+import { processesFor } from '../../lib/measuring/run/rows.js';
+import { processSchedule } from '../../lib/measuring/run/schedule.js';
 import { combineClosed } from '../../lib/measuring/figures/combine.js';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { arrivalGaps, openLoopWindow, seededRandom } from '../../lib/measuring/driver/open-loop.js';
 import { summarizeRate } from '../../lib/measuring/figures/rate-figures.js';
-import { closedLoopMax, parseLatencyLimit, parseRates, resolveRate } from '../../lib/measuring/planning/rate-passes.js';
+import { closedLoopMax, parseLatencyLimit, parseRates, resolveRate } from '../../lib/measuring/run/rate-passes.js';
 
 /** A discrete-event clock: wake-ups and operation completions happen at their simulated times, in order. */
 function simulation() {

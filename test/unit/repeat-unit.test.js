@@ -9,7 +9,7 @@ import { redactArgv } from '../../lib/common/redact.js';
 import { describeDifferences } from '../../lib/results/repeat.js';
 import { resolveSettings } from '../../lib/resolve-run.js';
 import { parseWake } from '../../lib/measuring/host/wake.js';
-import { parseRates } from '../../lib/measuring/planning/rate-passes.js';
+import { parseRates } from '../../lib/measuring/run/rate-passes.js';
 import { selectBenches } from '../../benchs/index.js';
 import { addedBenches } from '../../lib/cli/bench-sources.js';
 

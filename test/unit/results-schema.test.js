@@ -20,7 +20,7 @@ import { applyDeltas } from '../../lib/results/deltas.js';
 import { resolveSettings } from '../../lib/resolve-run.js';
 import { parseWake } from '../../lib/measuring/host/wake.js';
 import { combineClosed } from '../../lib/measuring/figures/combine.js';
-import { rowFromWindows } from '../../lib/measuring/planning/rows.js';
+import { rowFromWindows } from '../../lib/measuring/run/rows.js';
 import { startHealthMonitor } from '../../lib/measuring/host/health.js';
 import { hostLoadBetween, readCpuCounters } from '../../lib/measuring/host/host-load.js';
 import { planPlacement } from '../../lib/common/placement.js';
@@ -66,7 +66,7 @@ const windowsAround = (opsPerSec, rounds = 12, processes = 2) => Array.from({ le
   return { round: r, process: r % processes, opsPerSec: figure, samples: 1, ops: Math.round(figure / 100), opsRun: Math.round(figure / 80), cpuUs: figure / 10, gcMs: r % 3 ? 0 : 0.4, allocatedBytes: Math.round(figure / 100) * 4800, syscw: Math.round(figure / 100), syscr: Math.round(figure / 100), reruns: { leadInStalled: 0, shortSamples: r === 3 ? 1 : 0 }, serverCpuUs: figure / 20 };
 });
 
-/** A measured row as the coordinator makes it (planning/rows.js rowFromWindows), from its windows and its processes' closing reports. */
+/** A measured row as a bench's rounds make it (measuring/run/rows.js rowFromWindows), from its windows and its processes' closing reports. */
 function measuredRow(driver, opsPerSec, { processes = 2, workload } = {}) {
   const windows = windowsAround(opsPerSec, 12, processes);
   const parts = Array.from({ length: processes }, () => {

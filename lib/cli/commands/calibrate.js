@@ -25,7 +25,7 @@ export const MIN_RATIO = 0.98;
 export const CALIBRATION_BENCHES = ['do', 'select_100_cols'];
 const BARE = ' (bare loop)';
 
-/** Each driver and its bare-loop twin (the same adapter, in the driver's processes: measuring/planning/bench.js). */
+/** Each driver and its bare-loop twin (the same adapter, in the driver's processes: measuring/run/bench.js). */
 export function withBareTwins(drivers) {
   return drivers.flatMap((d) => [d, { ...d, name: `${d.name}${BARE}`, bareLoopOf: d.name }]);
 }

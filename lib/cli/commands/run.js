@@ -4,7 +4,7 @@ import { BENCHES, DEFAULT_BENCHES, DESIGN_BENCHES, selectBenches } from '../../.
 import { runBenchmark } from '../../run.js';
 import { addRunOptions, nonNegativeNumber } from '../options.js';
 import { splitList } from '../../common/config.js';
-import { parseShard, parseStartAt } from '../../measuring/planning/shards.js';
+import { parseShard, parseStartAt } from '../../measuring/run/shards.js';
 import { exitCodesHelp } from '../exit-codes.js';
 import { applyOptionFiles } from '../option-files.js';
 import { redactArgv } from '../../common/redact.js';
