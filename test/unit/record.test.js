@@ -7,7 +7,7 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { Command } from 'commander';
 import { registerRecord } from '../../lib/cli/commands/record.js';
 import { gitIn, makeDriverRepo } from '../helpers/driver-repo.js';
@@ -88,14 +88,11 @@ test('record: a first build counts every release from --from, a rerun only the n
       env: { MYSQL_DRIVER_BENCH_CACHE: join(dir, 'cache') },
       setExitCode: (c) => { said.code = c; },
       versionsOf: async () => [...published, '3.25.0-rc.1'],
-      run: async (argv) => {
-        runs.push(argv);
-        const at = (flag) => argv[argv.indexOf(flag) + 1];
-        const [from, to] = at('--drivers').replace('mysql2@', '').split('..');
+      runRows: async (asked) => {
+        runs.push(asked);
+        const [from, to] = asked.drivers[0].replace('mysql2@', '').split('..');
         const versions = published.filter((v) => v >= from && v <= to);
-        mkdirSync(at('--out'), { recursive: true });
-        writeFileSync(at('--json'), JSON.stringify(countRun(versions, at('--count') === 'allocations' ? () => 5000 : perOp, { what: at('--count') })));
-        return 0;
+        return { code: 0, results: countRun(versions, asked.count === 'allocations' ? () => 5000 : perOp, { what: asked.count }) };
       },
     });
     await program.parseAsync(['record', 'mysql2', '--dir', recordDir, '--from', '3.22.6', '--no-timed', ...args], { from: 'user' });
@@ -103,8 +100,8 @@ test('record: a first build counts every release from --from, a rerun only the n
   };
   const first = await record([]);
   assert.equal(first.code, 0, first.stderr);
-  assert.deepEqual(runs.map((argv) => [argv[argv.indexOf('--drivers') + 1], argv[argv.indexOf('--count') + 1]]), [['mysql2@3.22.6..3.24.0', 'instructions'], ['mysql2@3.22.6..3.24.0', 'allocations']]);
-  assert.deepEqual(runs[0].slice(0, 7), SEVEN, 'the design benches');
+  assert.deepEqual(runs.map((asked) => [asked.drivers.join(), asked.count]), [['mysql2@3.22.6..3.24.0', 'instructions'], ['mysql2@3.22.6..3.24.0', 'allocations']]);
+  assert.deepEqual(runs[0].benches, SEVEN, 'the design benches');
   assert.match(first.stdout, /^mysql2: 5 releases, 3 steps; 3 new:\n {2}execute instructions: 3\.22\.6 → 3\.23\.0 \+2\.7 %\n {2}execute instructions: 3\.23\.0 → 3\.23\.1 \+84\.9 %\n {2}execute instructions: 3\.23\.2 → 3\.24\.0 -50\.1 %\n$/);
   const file = join(recordDir, 'mysql2.json');
   assert.equal(JSON.parse(readFileSync(file, 'utf8')).releases.length, 5);
@@ -116,7 +113,7 @@ test('record: a first build counts every release from --from, a rerun only the n
 
   published = [...published, '3.24.1'];
   const rerun = await record(['--no-bytes']);
-  assert.deepEqual(runs.map((argv) => argv[argv.indexOf('--drivers') + 1]), ['mysql2@3.24.0..3.24.1'], 'the new release, with the one before it');
+  assert.deepEqual(runs.map((asked) => asked.drivers.join()), ['mysql2@3.24.0..3.24.1'], 'the new release, with the one before it');
   assert.match(rerun.stderr, /mysql2: 1 release to add \(3\.24\.1 … 3\.24\.1\), counted with 3\.24\.0, the one before them/);
   assert.match(rerun.stdout, /^mysql2: 6 releases, 3 steps; no new step\n$/);
   assert.equal(JSON.parse(readFileSync(file, 'utf8')).releases.length, 6);
@@ -125,7 +122,7 @@ test('record: a first build counts every release from --from, a rerun only the n
   writeFileSync(join(recordDir, 'mariadb.json'), '{"format":"something else"}');
   await assert.rejects(record(['--limit', '0']), /--limit must be a whole number of at least 1/);
   await assert.rejects(record(['--no-count']), /--no-count counts nothing and --site was not given/);
-  const other = async () => { const p = new Command().exitOverride(); registerRecord(p, { stdout: { write: () => true }, stderr: { write: () => true }, env: {}, setExitCode: () => {}, versionsOf: async () => published, run: async () => 0 }); await p.parseAsync(['record', 'mariadb', '--dir', recordDir], { from: 'user' }); };
+  const other = async () => { const p = new Command().exitOverride(); registerRecord(p, { stdout: { write: () => true }, stderr: { write: () => true }, env: {}, setExitCode: () => {}, versionsOf: async () => published, runRows: async () => ({ code: 0, results: null }) }); await p.parseAsync(['record', 'mariadb', '--dir', recordDir], { from: 'user' }); };
   await assert.rejects(other(), /mariadb\.json is not mariadb's record/);
 });
 
@@ -141,17 +138,13 @@ test('record --repo: each new step bisected between its release tags, its commit
     stdout: { write: (s) => { stdout += s; return true; } }, stderr: { write: () => true },
     env: { MYSQL_DRIVER_BENCH_CACHE: join(dir, 'cache2') }, setExitCode: () => {},
     versionsOf: async () => ['3.22.6', '3.23.0', '3.23.1'],
-    run: async (argv) => {
-      const at = (flag) => argv[argv.indexOf(flag) + 1];
-      mkdirSync(at('--out'), { recursive: true });
-      if (argv[0] === 'bisect') {
-        bisects.push([at('--good'), at('--bad'), at('--bench'), at('--count')]);
-        writeFileSync(at('--json'), JSON.stringify({ answer: { found: true, commit: culprit, subject: 'fix(parser): call typeCast for NULL values' } }));
-        return 0;
-      }
-      writeFileSync(at('--json'), JSON.stringify(countRun(['3.22.6', '3.23.0', '3.23.1'], perOp, { what: at('--count') })));
+    bisect: async (repoDir, asked) => {
+      bisects.push([asked.good, asked.bad, asked.bench, asked.count]);
+      mkdirSync(dirname(asked.json), { recursive: true });
+      writeFileSync(asked.json, JSON.stringify({ answer: { found: true, commit: culprit, subject: 'fix(parser): call typeCast for NULL values' } }));
       return 0;
     },
+    runRows: async (asked) => ({ code: 0, results: countRun(['3.22.6', '3.23.0', '3.23.1'], perOp, { what: asked.count }) }),
   });
   await program.parseAsync(['record', 'mysql2', '--dir', join(dir, 'record-repo'), '--from', '3.22.6', '--no-bytes', '--no-timed', '--bisect-min', '0', '--repo', `mysql2=${repo.dir}`], { from: 'user' });
   assert.deepEqual(bisects, [['v3.23.0', 'v3.23.1', 'execute', 'instructions']], 'the step with both tags, on its bench and counter');
@@ -171,34 +164,29 @@ test('record: a step of 10 % or more is timed in a replay of its two releases, a
       stdout: { write: () => true }, stderr: { write: (s) => { stderr += s; return true; } },
       env: { MYSQL_DRIVER_BENCH_CACHE: join(dir, 'cache3') }, setExitCode: () => {},
       versionsOf: async (driver) => (driver === 'mysql2' ? ['3.22.6', '3.23.0', '3.23.1'] : ['2.18.1']),
-      run: async (argv) => {
-        runs.push(argv);
-        const at = (flag) => argv[argv.indexOf(flag) + 1];
-        mkdirSync(at('--out'), { recursive: true });
-        const drivers = at('--drivers');
+      runRows: async (asked) => {
+        runs.push(asked);
+        const [drivers] = asked.drivers;
         if (drivers.includes('..')) {
           const [from, to] = drivers.replace(/^\w+@/, '').split('..');
           const versions = drivers.startsWith('mysql2') ? ['3.22.6', '3.23.0', '3.23.1'].filter((v) => v >= from && v <= to) : [from];
-          const results = countRun(versions, perOp, { what: at('--count') });
+          const results = countRun(versions, perOp, { what: asked.count });
           if (drivers.startsWith('mysql@')) for (const d of results.drivers) Object.assign(d, { name: `mysql@${d.version}`, package: 'mysql' });
           if (drivers.startsWith('mysql@')) for (const b of results.benches) for (const r of b.results) r.driver = 'mysql@2.18.1';
-          writeFileSync(at('--json'), JSON.stringify(results));
-          return 0;
+          return { code: 0, results };
         }
-        // A timed run: each listed driver a row, ops/s falling by half at 3.23.1.
-        const names = drivers.split(',');
-        const benches = argv.slice(0, argv.indexOf('--drivers'));
-        writeFileSync(at('--json'), JSON.stringify({ settings: { baseline: at('--baseline') }, finishedAt: '2026-11-29T12:00:00Z', env: { node: 'v20.20.2', cpus: 2 }, server: { version: '10.11.19' },
-          benches: benches.map((name) => ({ name, results: names.map((d, i) => ({ driver: d, ok: true, opsPerSec: 1000 / (i + 1), deltaPct: i ? -50 : 0, deltaSignificant: i > 0 })) })) }));
-        return 0;
+        // A timed run: each listed driver a row (the first the baseline), ops/s falling by half at 3.23.1.
+        const results = { settings: { baseline: asked.drivers[0] }, finishedAt: '2026-11-29T12:00:00Z', env: { node: 'v20.20.2', cpus: 2 }, server: { version: '10.11.19' },
+          benches: asked.benches.map((name) => ({ name, results: asked.drivers.map((d, i) => ({ driver: d, ok: true, opsPerSec: 1000 / (i + 1), deltaPct: i ? -50 : 0, deltaSignificant: i > 0 })) })) };
+        return { code: 0, results };
       },
     });
     await program.parseAsync(['record', 'mysql2', 'mysql', '--dir', recordDir, '--from', '2.18.1', '--no-bytes'], { from: 'user' });
     return stderr;
   };
   const said = await record();
-  const timed = runs.filter((argv) => !argv[argv.indexOf('--drivers') + 1].includes('..'));
-  assert.deepEqual(timed.map((argv) => [argv.slice(0, argv.indexOf('--drivers')), argv[argv.indexOf('--drivers') + 1], argv.includes('--replay')]), [
+  const timed = runs.filter((asked) => !asked.drivers[0].includes('..'));
+  assert.deepEqual(timed.map((asked) => [asked.benches, asked.drivers.join(), asked.replay !== false]), [
     [['execute'], 'mysql2@3.23.0,mysql2@3.23.1', true],
     [SEVEN, 'mysql@2.18.1,mysql2@3.23.1', false],
   ], 'the +84.9 % step (not the +2.7 %) in a replay; the newest releases against a server');
@@ -237,7 +225,7 @@ test("a matrix's release slices: each starts at the release before it, and their
   writeFileSync(join(sliceDir, 'c.json'), '{"format":"other"}');
   const merge = async (files) => {
     const program = new Command().exitOverride();
-    registerRecord(program, { stdout: { write: () => true }, stderr: { write: () => true }, env: {}, setExitCode: () => {}, versionsOf: async () => [], run: async () => { throw new Error('nothing is counted'); } });
+    registerRecord(program, { stdout: { write: () => true }, stderr: { write: () => true }, env: {}, setExitCode: () => {}, versionsOf: async () => [], runRows: async () => { throw new Error('nothing is counted'); } });
     await program.parseAsync(['record', '--dir', recordDir, '--no-count', '--merge', ...files.map((f) => join(sliceDir, f))], { from: 'user' });
   };
   await merge(['a.json', 'b.json']);
@@ -254,7 +242,7 @@ test('record --plan: the releases the records lack, as a matrix of slices shared
   registerRecord(program, {
     stdout: { write: (s) => { stdout += s; return true; } }, stderr: { write: () => true }, env: {}, setExitCode: () => {},
     versionsOf: async (d) => (d === 'mysql2' ? ['3.22.6', '3.23.0', '3.23.1', '3.23.2', '3.24.0', '3.24.1', '3.24.2'] : ['3.0.0', '3.0.1']),
-    run: async () => { throw new Error('nothing is counted'); },
+    runRows: async () => { throw new Error('nothing is counted'); },
   });
   await program.parseAsync(['record', 'mysql2', 'mariadb', '--dir', recordDir, '--plan', '3'], { from: 'user' });
   assert.deepEqual(JSON.parse(stdout).include, [
@@ -274,13 +262,10 @@ test('record: a count a signal stopped part-way adds nothing to the record, and 
     stdout: { write: () => true }, stderr: { write: (s) => { stderr += s; return true; } },
     env: { MYSQL_DRIVER_BENCH_CACHE: join(dir, 'cache4') }, setExitCode: (c) => { code = c; },
     versionsOf: async () => ['3.22.6', '3.23.0', '3.23.1'],
-    run: async (argv) => {
-      runs.push(argv);
-      const at = (flag) => argv[argv.indexOf(flag) + 1];
-      mkdirSync(at('--out'), { recursive: true });
+    runRows: async (asked) => {
+      runs.push(asked);
       // SIGTERM half-way: the run saves what it counted, marked incomplete, and exits 143.
-      writeFileSync(at('--json'), JSON.stringify({ ...countRun(['3.22.6', '3.23.0'], perOp, { what: at('--count') }), complete: false, stoppedBy: 'interrupted by SIGTERM' }));
-      return 143;
+      return { code: 143, results: { ...countRun(['3.22.6', '3.23.0'], perOp, { what: asked.count }), complete: false, stoppedBy: 'interrupted by SIGTERM' } };
     },
   });
   await program.parseAsync(['record', 'mysql2', 'mysql', '--dir', recordDir, '--from', '3.22.6'], { from: 'user' });

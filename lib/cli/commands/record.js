@@ -1,5 +1,5 @@
 // `mysql-driver-bench record [driver...]`: the public record (results/record.js), one file per driver
-// in --dir, built through the run and bisect commands; a rerun counts only the releases the record
+// in --dir, built by count runs (lib/run-rows.js) and bisections (lib/bisect.js); a rerun counts only the releases the record
 // lacks, with the one just before them, and completes the steps it has not bisected or timed.
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -16,6 +16,9 @@ import { exitCodesHelp } from '../exit-codes.js';
 import { fmtStepChange } from '../../reporting/history.js';
 import { functionsText } from '../../reporting/function-name.js';
 import { renderRecordSite } from '../../reporting/record-site.js';
+import { runRows } from '../../run-rows.js';
+import { bisect } from '../../bisect.js';
+import { sayError } from '../../common/error-line.js';
 
 // Where each driver's record starts: mysql2 and mariadb from their 3.0.0, mysql's 2.x line.
 export const RECORD_FROM = { mysql2: '3.0.0', mariadb: '3.0.0', mysql: '2.0.0' };
@@ -38,7 +41,7 @@ function releaseTag(repo, version) {
 }
 
 /** A step's commit: `bisect` between its two release tags on its bench and counter, { commit, subject } or { why }. */
-async function bisectStep(step, { repo, driver, out, flags, run, say, stderr: shown }) {
+async function bisectStep(step, { repo, driver, out, flags, debug, bisectRun, say, stderr: shown }) {
   const [good, bad] = [releaseTag(repo, step.from), releaseTag(repo, step.to)];
   if (!good || !bad) {
     const why = `no tag ${!good ? step.from : step.to} in the repository`;
@@ -49,7 +52,8 @@ async function bisectStep(step, { repo, driver, out, flags, run, say, stderr: sh
   const started = Date.now();
   let said = '';
   const stderr = { write: (text) => { said += text; return shown.write(text); } };
-  const code = await run(['bisect', repo, '--good', good, '--bad', bad, '--bench', step.bench, '--package', driver, '--count', RECORD_COUNTERS[step.key], '--json', json, '--out', join(out, 'bisect'), ...flags], { stdout: { write: () => true }, stderr });
+  const asked = { good, bad, bench: step.bench, package: driver, count: RECORD_COUNTERS[step.key], json, out: join(out, 'bisect'), ...flags, debug };
+  const code = await bisectRun(repo, asked, { stdout: { write: () => true }, stderr });
   let answer;
   try { answer = JSON.parse(readFileSync(json, 'utf8')).answer; } catch { answer = null; }
   // Why a bisection that gave no answer stopped: its one line (mysql-driver-bench: …), else its exit code.
@@ -60,7 +64,7 @@ async function bisectStep(step, { repo, driver, out, flags, run, say, stderr: sh
 }
 
 /** The releases `record` lacks of `driver`, counted in both counters and merged: the record and the exit code. */
-async function countMissing(driver, record, file, { opts, out, flags, benches, run, say, versionsOf }) {
+async function countMissing(driver, record, file, { opts, out, flags, debug, benches, run, say, versionsOf }) {
   const from = opts.from ?? RECORD_FROM[driver];
   const to = opts.to ?? RECORD_TO[driver] ?? null;
   const published = selectReleases(await versionsOf(driver), { from, to: to ?? '999.999.999', step: 'all', pre: false });
@@ -77,8 +81,7 @@ async function countMissing(driver, record, file, { opts, out, flags, benches, r
     if (key === 'bytes' && !opts.bytes) continue;
     const json = join(out, `${driver}-${key}-${first}-${missing.at(-1)}.json`);
     const started = Date.now();
-    const runCode = await run([...benches, '--drivers', range, '--baseline', `${driver}@${first}`, '--replay', '--count', counter, '--out', out, '--json', json, ...flags], { stdout: { write: () => true } });
-    const results = existsSync(json) ? JSON.parse(readFileSync(json, 'utf8')) : null;
+    const { code: runCode, results } = await run({ benches, drivers: [range], baseline: `${driver}@${first}`, count: counter, out, json, flags, debug });
     // A run that stopped part-way (a signal, a lost server) adds nothing: its rows are not all counted.
     if (!results || results.complete === false) {
       say(`${driver}: the ${key} count stopped (exit ${runCode}): the record is left as it was`);
@@ -107,14 +110,13 @@ async function bisectSteps(driver, record, file, ctx) {
 }
 
 /** Each release pair with a step of TIMED_STEP_PCT % or more, timed in a replay of its benches; the record saved after each. */
-async function timeSteps(driver, record, file, { out, flags, run, say }) {
+async function timeSteps(driver, record, file, { out, flags, debug, run, say }) {
   const pairs = pairsToTime(record);
   if (pairs.length) say(`${driver}: ${pairs.length} release pair(s) with a step of ${TIMED_STEP_PCT} % or more to time in a replay`);
   for (const pair of pairs) {
     const json = join(out, `timed-${driver}-${pair.from}-${pair.to}.json`);
     const started = Date.now();
-    const code = await run([...pair.benches, '--drivers', `${driver}@${pair.from},${driver}@${pair.to}`, '--baseline', `${driver}@${pair.from}`, '--replay', '--out', out, '--json', json, ...flags], { stdout: { write: () => true } });
-    const results = existsSync(json) ? JSON.parse(readFileSync(json, 'utf8')) : null;
+    const { code, results } = await run({ benches: pair.benches, drivers: [`${driver}@${pair.from}`, `${driver}@${pair.to}`], out, json, flags, debug });
     if (!results || results.complete === false) { say(`${driver}: the timed replay of ${pair.from} → ${pair.to} stopped (exit ${code}): left for the next run`); return record; }
     record = withTimed(record, pair, results);
     writeFileSync(file, serializeRecord(record));
@@ -125,7 +127,7 @@ async function timeSteps(driver, record, file, { out, flags, run, say }) {
 }
 
 /** The drivers' newest releases timed side by side against a real server (the default run), kept in the record directory (its latest file) when they changed. */
-async function timeLatest(dir, { out, flags, run, say, benches }) {
+async function timeLatest(dir, { out, flags, debug, run, say, benches }) {
   const records = recordsIn(dir);
   const versions = latestVersions(records);
   if (!versions.mysql || Object.keys(versions).length < 2) return;
@@ -136,8 +138,7 @@ async function timeLatest(dir, { out, flags, run, say, benches }) {
   const drivers = Object.keys(RECORD_FROM).sort((a, b) => (a === 'mysql' ? -1 : b === 'mysql' ? 1 : 0)).filter((d) => versions[d]).map((d) => `${d}@${versions[d]}`);
   const json = join(out, `latest-${drivers.join('-')}.json`);
   say(`the newest releases timed side by side against a real server: ${drivers.join(', ')}`);
-  const code = await run([...benches, '--drivers', drivers.join(','), '--baseline', drivers[0], '--json', json, ...flags], { stdout: { write: () => true } });
-  const results = existsSync(json) ? JSON.parse(readFileSync(json, 'utf8')) : null;
+  const { code, results } = await run({ benches, drivers, replay: false, out, json, flags, debug });
   if (!results || results.complete === false) { say(`the timed run of the newest releases stopped (exit ${code}): left for the next run`); return; }
   writeFileSync(file, `${JSON.stringify(latestTimed(results, versions), null, 1)}\n`);
   say(`${file} saved`);
@@ -190,14 +191,29 @@ function reportDriver(stdout, driver, record, added) {
   }
 }
 
-/** `run` that notes a run a signal stopped: { run, stopped() → its exit code or null }. Such a run stops the record: what it had is saved, nothing after it runs. */
-function signalAware(run) {
+/**
+ * The record's count runs and bisections, noting one a signal stopped: { run, bisectRun, stopped() →
+ * its exit code or null }. Such a run stops the record: what it had is saved, nothing after it runs.
+ */
+function signalAware({ run, bisectRun, env, signal }) {
   let signalled = null;
+  const noted = (code) => {
+    if ([EXIT.INTERRUPTED, EXIT.TERMINATED, EXIT.HUNG_UP].includes(code)) signalled ??= code;
+    return code;
+  };
   return {
-    run: async (argv, over) => {
-      const code = await run(argv, over);
-      if ([EXIT.INTERRUPTED, EXIT.TERMINATED, EXIT.HUNG_UP].includes(code)) signalled ??= code;
-      return code;
+    run: async (request) => {
+      const ran = await run({ ...request, env, signal });
+      noted(ran.code);
+      return ran;
+    },
+    // A bisection refused (no such tag, not on one line) says its one line and exit code, as the command would.
+    bisectRun: async (repo, asked, io) => {
+      try {
+        return noted(await bisectRun(repo, asked, { ...io, env, signal }));
+      } catch (err) {
+        return noted(sayError(err, { stderr: io.stderr, debug: asked.debug }));
+      }
     },
     stopped: () => signalled,
   };
@@ -221,12 +237,13 @@ function recordContext(drivers, opts, { env, stderr }) {
   return {
     opts, names, repos, dir, out: resolve(opts.out ?? join(defaultCacheDir(env), 'record')), stderr,
     say: (line) => { if (!opts.quiet) stderr.write(`${line}\n`); },
-    flags: [...(opts.smoke ? ['--smoke'] : []), ...(opts.quiet ? ['--quiet'] : []), ...(opts.debug ? ['--debug'] : [])],
+    flags: { smoke: Boolean(opts.smoke), quiet: Boolean(opts.quiet) },
+    debug: Boolean(opts.debug),
     benches: DESIGN_BENCHES.map((b) => b.name),
   };
 }
 
-export function registerRecord(program, { stdout, stderr, env, run, setExitCode, versionsOf = publishedVersions }) {
+export function registerRecord(program, { stdout, stderr, env, signal, setExitCode, versionsOf = publishedVersions, runRows: run = runRows, bisect: bisectRun = bisect }) {
   program.command('record')
     .description("each driver's public record: every release since a first one counted on the design benches (instructions and bytes allocated per operation), its steps and their functions; a rerun counts only what the record lacks")
     .argument('[driver...]', 'mysql2, mariadb, mysql (default: all three)')
@@ -252,7 +269,7 @@ Example: mysql2's releases from 3.22.0, into record/mysql2.json, then again afte
   $ mysql-driver-bench record mysql2 --from 3.22.0      # counts the new release and the one before it`)
     .addHelpText('after', exitCodesHelp('record'))
     .action(async (drivers, opts) => {
-      const ctx = { ...recordContext(drivers, opts, { env, stderr }), ...signalAware(run), versionsOf };
+      const ctx = { ...recordContext(drivers, opts, { env, stderr }), ...signalAware({ run, bisectRun, env, signal }), versionsOf };
       if (opts.plan) return stdout.write(`${JSON.stringify(await planSlices(ctx.dir, ctx.names, ctx))}\n`);
       if (opts.merge) mergeInto(ctx.dir, opts.merge, ctx.say);
       let code = EXIT.OK;
