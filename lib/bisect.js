@@ -1,9 +1,6 @@
-// `mysql-driver-bench bisect <repo> --good <ref> --bad <ref> --bench <names>`: the first commit on the
-// first-parent line from good to bad where a bench's count moved (instructions, or --count's counter:
-// allocations needs no Valgrind). Each commit is a git row (extracted and installed in the cache; the
-// repository is only read) counted by a `--replay --count <what>` run (lib/run-rows.js); the count is
-// the oracle (results/bisection.js judges it).
-// A commit that cannot be installed or run is skipped, as `git bisect skip` does.
+// `bisect`: the first commit on the first-parent line from good to bad where a bench's count moved,
+// each commit a git row of a count run (run-rows.js), judged by results/bisection.js. A commit that
+// cannot be installed or run is skipped, as `git bisect skip` does (docs/ci.md, "Which commit moved a count: `bisect`").
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { selectBenches } from '../benchs/index.js';
@@ -21,10 +18,7 @@ const short = (sha) => sha.slice(0, 7);
 const n = (x) => Math.round(x).toLocaleString('en-US');
 const signed = (pct) => `${pct > 0 ? '+' : ''}${pct} %`;
 const INSTRUCTIONS = counterNamed('instructions');
-/**
- * Pure: a count's change with its direction in words too, in the counter's (+ is more): `+8 % more
- * instructions/op`, `-4.6 % fewer bytes allocated/op`.
- */
+/** Pure: `+8 % more instructions/op`, `-4.6 % fewer bytes allocated/op`. */
 export const moreOrFewer = (pct, counter = INSTRUCTIONS) => `${signed(pct)} ${pct > 0 ? 'more' : pct < 0 ? 'fewer' : 'the same'} ${counter.noun}/op`;
 const countsText = (counts) => Object.entries(counts).map(([bench, c]) => `${bench} ${n(c)}`).join(' · ');
 
@@ -34,12 +28,7 @@ export function countRequest({ repo, pkg, commits, benches, out, json, count = I
   return { benches, drivers: commits.map(row), count, out, json, flags: { quiet: true } };
 }
 
-/**
- * Pure: each commit's counts from a count run's results, { commit: { counts, unsteady } | { error } },
- * and the benches' noise floors. A row without a count (failed, n/a) gives its commit an error;
- * `unsteady` names the benches whose count held a one-off event in both its processes (a Δ the run
- * does not call).
- */
+/** Pure: { byCommit: { [sha]: { counts, unsteady } | { error } }, floors }; a row without a count gives its commit an error. */
 export function countsOf(results, commits, benches) {
   const byCommit = {};
   for (const sha of commits) {
@@ -86,13 +75,9 @@ function bisectionOf(repoPath, asked) {
 }
 
 /**
- * The bisection's counts: count(commits), one run for them, resolving to { code, said, byCommit,
- * floors }; prepare(sha), a commit's files and dependencies before its run (an install that fails
- * skips the commit, where a run's exit 5 would not say whether the commit or the host failed),
- * resolving to null or the error; runs(), how many count runs there were.
- * A step counts only its new commit: a count is the same figure on every run (docs/replay.md), so
- * good's and bad's counts stand for the whole bisection. Replay sets are per commit (a commit may
- * change what the driver sends), kept in `out` for a bisection run again.
+ * count(commits): one run for them; prepare(sha): install before the run, so that a failed install
+ * skips the commit (a run's exit 5 would not say whether the commit or the host failed). A step counts
+ * only its new commit: a count is the same on every run (docs/replay.md), so good's and bad's stand.
  */
 function commitCounter({ repo, benches, counter, asked, out, cacheDir, signal, say }) {
   let runs = 0;
@@ -117,9 +102,8 @@ function commitCounter({ repo, benches, counter, asked, out, cacheDir, signal, s
 }
 
 /**
- * Good and bad counted side by side in one run (neither is skipped: what stops either stops the
- * bisection, with its exit code): { moved, steps } or { stopped: { code } }. A bench unsteady at either
- * end is not judged: its step may be a one-off event.
+ * Good and bad counted in one run; neither is skipped: what stops either stops the bisection. A bench
+ * unsteady at either end is not judged: its step may be a one-off event.
  */
 async function countEnds({ good, bad, path, subjects, benches, counter, asked, counting, say, stderr }) {
   for (const [flag, sha] of [['--good', good], ['--bad', bad]]) {
@@ -209,11 +193,7 @@ async function countStep(at, { counting, moved, stderr }) {
   return shaky.length ? { ...counted, error: `${shaky.join(', ')}: unsteady count (a one-off event in both its processes)` } : counted;
 }
 
-/**
- * The bisection `asked` ask for (the command's options: good, bad, bench, package, count, threshold,
- * json, out, smoke, quiet, debug) of the repository at `repoPath`: its steps said on stderr, its
- * answer on stdout, the report written to --json. Resolves to the exit code.
- */
+/** The bisection: steps on stderr, the answer on stdout, the report to --json. Resolves to the exit code. */
 export async function bisect(repoPath, asked, { stdout, stderr, env, signal }) {
   const ctx = { ...bisectionOf(repoPath, asked), asked, stdout, stderr, started: Date.now() };
   ctx.say = (line) => { if (!asked.quiet) stderr.write(`${line}\n`); };

@@ -6,17 +6,13 @@ import { NOT_THE_DRIVER, columnsText, commentHeadline, functionPlace, gateCounte
 import { renderResultsMarkdown } from './reporting/markdown.js';
 import { copyArtifact } from './results/artifact.js';
 
-/**
- * The artifact as the comment names it: the results file's path as `profile` reads it, and in a
- * GitHub Actions run the run it is uploaded from (action.yml names the artifact after its directory).
- */
+/** In a GitHub Actions run, the run it is uploaded from too: action.yml names the artifact after its directory. */
 function artifactForComment(copied, given, env) {
   const name = basename(copied.dir);
   const run = env.GITHUB_RUN_ID && env.GITHUB_REPOSITORY ? { id: env.GITHUB_RUN_ID, repository: env.GITHUB_REPOSITORY } : null;
   return { name, run, path: join(run ? name : given, basename(copied.results)) };
 }
 
-/** The gate said: the verdict and the moved functions on stdout, the job summary, the artifact and the pull request's comment. */
 export function reportGate({ results, json, rows, bytes, collected, wallMs, profiles, verdict, accept, accepted, out, asked, env, stdout, stderr }) {
   const say = (line) => { if (!asked.quiet) stderr.write(`${line}\n`); };
   const { perOp } = gateCounter(results);

@@ -1,12 +1,6 @@
-// `mysql-driver-bench ci-driver`: a driver repository's pull-request gate in one command, what the
-// project's action (action.yml) runs. The head and its merge-base with --base (where its branch left
-// the base's line: the base's later commits are not the head's) are two git rows of one count run
-// (--replay --count instructions, or --count's counter: allocations needs no Valgrind), with the bytes
-// allocated per operation counted beside instructions; a bench where the head needs more than
-// --threshold % more of the count per operation fails it, unless V8's work moved and not the driver's
-// (unsettled: said, not failed). The verdict and the Markdown report go to stdout and to the job
-// summary ($GITHUB_STEP_SUMMARY); --comment writes the pull request's comment, --artifact copies what a
-// reviewer reads after the run (the results, the bytes' results, kept profiles, replay sets).
+// `ci-driver`: a driver repository's pull-request gate in one command (what action.yml runs): the head
+// and its merge-base with --base counted as two git rows of one count run; a bench whose count grows
+// beyond --threshold % fails, unless V8's work moved and not the driver's (docs/ci.md).
 import { accessSync, constants, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { DESIGN_BENCHES, selectBenches } from '../benchs/index.js';
@@ -38,11 +32,7 @@ export function docsUrl(pkg = JSON.parse(readFileSync(new URL('../package.json',
   return `https://github.com/${repo}/blob/v${pkg.version}/docs/`;
 }
 
-/**
- * Pure: the commits a gate judged, in words: the head, the base row (its merge-base with the base ref)
- * and the base ref's tip when that is another commit. `tip`: { ref, commit }; a ref that is the tip's
- * own id (the action's default) is called the base. Without a tip, the base row is named as the base.
- */
+/** Pure: the commits a gate judged, in words. A tip ref that is the tip's own id (the action's default) is called the base. */
 export function judgedCommits({ base, head, tip }) {
   const who = `**${head.label}** (head, ${short(head.commit)}) against`;
   if (!tip) return `${who} **${base.label}** (base, ${short(base.commit)})`;
@@ -54,18 +44,14 @@ export function judgedCommits({ base, head, tip }) {
 export const gateCommits = ({ base, head, tip }) => ({ head: head.commit, mergeBase: base.commit, baseTip: tip.commit, baseRef: tip.ref });
 
 /**
- * Pure: the verdict on a ci-driver run's results, as Markdown lines in the words of the run's counter
- * (instructions, bytes allocated, …): which benches the head needs more of it for beyond the
- * threshold, or that none does; a row that failed is named too. The first line names the commits
- * (judgedCommits). A bench in `unsettled` (unsettledBenches: V8's work moved, not the driver's) and one
- * whose count was unsteady are said, and are not regressions. Returns { regressed: bool, regressions:
- * [{ bench, deltaPct, counts }], failed: [..], unsettled: [..], lines: [..] }.
+ * Pure: the verdict as Markdown lines in the counter's words. A bench in `unsettled` (unsettledBenches)
+ * or whose count was unsteady is said, not failed. Returns { regressed, regressions: [{ bench, deltaPct, counts }], failed, unsettled, lines }.
  */
 export function driverVerdict(results, { threshold, base, head, tip, unsettled = [] }) {
   const { perOp } = gateCounter(results);
   const rows = gateRows(results, { threshold, base, head });
   const unsteady = rows.filter((r) => r.unsteady).map((r) => r.bench);
-  // More of the count beyond the threshold and the floor, as judged (the smaller of two heap states' changes).
+  // judgedPct: the smaller of the two heap states' changes.
   const found = rows.filter((r) => r.judgedPct !== null && !r.unsteady && !unsettled.includes(r.bench) && r.judgedPct > Math.max(threshold, r.floorPct))
     .map((r) => (r.collected && r.judgedPct !== r.changePct
       ? { bench: r.bench, deltaPct: r.judgedPct, counts: [r.collected.base, r.collected.head], from: 'collected' }
@@ -73,7 +59,6 @@ export function driverVerdict(results, { threshold, base, head, tip, unsettled =
   // A bench whose change was not the same from a collected heap: V8's work moved with the heap's state.
   const heapMoved = rows.filter((r) => r.collected?.changePct !== null && r.collected?.changePct !== undefined && Math.abs(r.collected.changePct - r.changePct) > r.floorPct);
   const failed = results.benches.flatMap((b) => b.results.filter((r) => r.status === 'failed').map((r) => `${b.name} · ${r.driver}: ${r.error ?? 'failed'}`));
-  // Δ is the head's count over the base's − 1: + is more of it, as the line says it.
   const more = (pct) => `${pct > 0 ? '+' : ''}${pct.toFixed(2)} %`;
   const fmt = (n) => Math.round(n).toLocaleString('en-US');
   const counts = (r) => (r.counts?.every(Number.isFinite) ? ` (${r.counts.map(fmt).join(' → ')})` : '');
@@ -105,20 +90,14 @@ export function fencesLine(file, { history, source, why }, results) {
   return `${head}: ${benches.join(', ')}`;
 }
 
-/**
- * The run for a head and a base commit (its merge-base) of `repo`, counted by `count` (a counter's
- * name), for runRows. The run judges nothing itself (no threshold): ci-driver does, with the bytes
- * and the profiles beside the count.
- */
+/** The count run of the head and base rows, for runRows. It judges nothing itself (no threshold): ci-driver does. */
 export function gateRequest({ repo, pkg, base, head, benches, out, json, count = CI_DRIVER_COUNT }) {
   const row = (ref) => `${pkg ? `${pkg}@` : ''}git:${repo}#${ref}`;
-  // With V8's JIT names in both rows: a profile diff names the driver's functions, with no second
-  // count. Only a Valgrind counter keeps profiles.
+  // JIT names let a profile diff name the driver's functions without a second count (Valgrind counters only).
   return { benches, drivers: [row(base), row(head)], baseline: row(base), count, out, json, flags: counterNamed(count).tool ? { jitNames: true } : {} };
 }
 
-// What is counted beside a count that runs under Valgrind: the bytes allocated per operation, natively
-// in seconds, which tell a step of the driver's from V8's (unsettledBenches).
+// Counted natively beside a Valgrind count: the bytes per operation tell a driver's step from V8's (unsettledBenches).
 export const BYTES_COUNT = 'allocations';
 
 /** Pure: each bench's count per operation at the base and the head row (a companion run's: bytes, a second heap state): { [bench]: { base, head } }, a row not counted null. */
@@ -130,12 +109,7 @@ export function countsByBench(results, { base, head }) {
   return Object.fromEntries((results.benches ?? []).map((b) => [b.name, { base: perOp(b, base.label), head: perOp(b, head.label) }]));
 }
 
-/**
- * Per bench that moved, head against base, from the rows' kept profiles: { functions: { [bench]:
- * [{ name, where, deltaPerOp }] }, driverSharePct: { [bench]: pct } }, the functions whose
- * instructions per operation changed most and the share of the change in the driver's own; nothing
- * for a bench whose profiles are gone.
- */
+/** Per moved bench, from the kept profiles: the functions that changed most and the driver's own share of the change. */
 function movedFunctions(results, json, { threshold, base, head }) {
   const moved = gateRows(results, { threshold, base, head }).filter((r) => r.moved).map((r) => r.bench);
   if (!moved.length || !gateCounter(results).tool) return { functions: {}, driverSharePct: {} };
@@ -172,10 +146,8 @@ function gateCommitsOf(asked) {
 }
 
 /**
- * The head and the base counted as two rows of one run (the bytes first, natively: their run captures
- * the replay sets the count reads), the fences of the base branch's history read, and a bench that
- * moved beyond the threshold counted again from a heap collected before the driver loads. Returns
- * { results, json, rows, judged, bytes: { results, file }, collected: { results, file }, history, code, wallMs }.
+ * The gate's counts: the bytes first (natively: their run captures the replay sets the count reads),
+ * then the count; a bench that moved is counted again from a heap collected before the driver loads.
  */
 async function countGate({ repo, tip, head, base, benches, out, asked, env, stdout, stderr, signal, run }) {
   const say = (line) => { if (!asked.quiet) stderr.write(`${line}\n`); };
@@ -200,8 +172,7 @@ async function countGate({ repo, tip, head, base, benches, out, asked, env, stdo
   const rowOf = (sha) => results.drivers.find((d) => d.git?.commit === sha);
   const rows = { base: { label: rowOf(base).name, commit: base }, head: { label: rowOf(head).name, commit: head } };
   const judged = { ...rows, tip: { ref: asked.base, commit: tip } };
-  // The three commits, full, and the bytes counted beside the count, for a script and the comment:
-  // in the results file, before the artifact copies it.
+  // In the results file before the artifact copies it.
   const bytesResults = bytesRun.results;
   if (withBytes && !bytesResults) say(`the bytes allocated per operation were not counted (exit ${bytesRun.code}): every bench that moved is judged by its count alone`);
   results.gate = { ...gateCommits(judged), ...(bytesResults ? { bytes: { file: basename(bytesJson), benches: countsByBench(bytesResults, rows) } } : {}) };
@@ -231,11 +202,7 @@ function judgeGate({ results, json, rows, judged, bytes }, { asked }) {
   return { profiles, verdict, accept, accepted: Boolean(verdict.regressed && accept.by && !verdict.failed.length) };
 }
 
-/**
- * The gate `asked` ask for (the command's options) on `benchNames` (default: the design benches): counted,
- * judged and reported (stdout, the job summary, --comment, --artifact), the base history kept. `run`:
- * what makes its count runs (runRows; a test's stand-in). Resolves to the exit code.
- */
+/** The gate counted, judged, reported and its base history kept; `run` is runRows or a test's stand-in. Resolves to the exit code. */
 export async function ciDriver(benchNames, asked, { stdout, stderr, env, signal, run = runRows }) {
   const commits = gateCommitsOf(asked);
   const benches = selectBenches(benchNames.length ? benchNames : CI_DRIVER_BENCHES).map((b) => b.name);

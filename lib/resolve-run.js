@@ -1,6 +1,6 @@
-// The one reader of a command's options (`opts`) below its action: the drivers expanded, the settings
-// the results record (how long and in how many windows each bench is measured, never a secret), and the
-// choices they do not record. Resolved once, deep-frozen; what the run learns later goes in by settleSettings.
+// The one reader of a command's options below its action. It resolves the run's plan once, deep-frozen:
+// the settings the results record (each field in docs/results.schema.json; never a secret) and the choices
+// they do not. What the run learns later goes in by settleSettings.
 import { BENCHES, DEFAULT_BENCHES } from '../benchs/index.js';
 import { BUILTIN_DRIVERS, assertDriverNames } from './drivers/index.js';
 import { expandReleaseRanges } from './drivers/ranges.js';
@@ -22,61 +22,6 @@ import { windowLead } from './measuring/figures/window-sizing.js';
 import { eachIntervalLevel } from './measuring/figures/paired-delta.js';
 import { assertRateBenches, rateSettings } from './measuring/run/rate-passes.js';
 
-/**
- * What the results record of a run (results.settings), every field.
- * @typedef {object} Settings
- * @property {'default'|'ci'|'smoke'} mode the preset
- * @property {string[]} drivers the driver specs, release ranges and runtimes expanded
- * @property {object[]} [releaseRanges] each range asked for ({ spec, releases }; a commit range { spec, commits, subjects, skipped })
- * @property {string} baseline the row the Δs compare against (its name once the drivers are loaded)
- * @property {string[]} benches the benches' names
- * @property {object} [ownBenches] --bench-file, --sql and their flags, as given (what --from runs again)
- * @property {number|number[]} concurrency the level, or the levels (--concurrency 1,4)
- * @property {number} rounds the rounds of interleaved windows per bench
- * @property {number} [precision] --precision: the Δ half-width (%) the rounds go on for
- * @property {number} [maxRounds] with --precision, the most rounds
- * @property {number} [precisionLevel] with --precision, the level its intervals are taken at
- * @property {number} time measured seconds per bench and driver (split into the rounds' windows)
- * @property {number} roundsScale how many times the preset's rounds a small run gets
- * @property {number|null} budget the most seconds per driver a bench's rounds may take
- * @property {object} [pace] a timed --replay run's time target ({ targetS, minBudgetS })
- * @property {number} lead the unmeasured lead-in of each window (s)
- * @property {string[]} driverProcessFlags Node's flags for the driver processes
- * @property {number} warmup warm-up seconds per row
- * @property {boolean} warmupSettles whether a warm-up runs on until the driver is up to speed
- * @property {number} processes processes per row, taking the rounds in turn
- * @property {number} workers processes sharing each window (--workers)
- * @property {string} wake the wake mode (none, spin:N)
- * @property {string} jit background or wait
- * @property {number} callTimeoutMs the longest a call to a driver process may take
- * @property {object} network { name, rttMs, via?, and from the stage: proxy?, calibration?, holdMs?, what was added }
- * @property {object} [replay] --replay: the figure, and a timed run's warm-up and layout; from the stage, its sets
- * @property {object} [rate] --rate: { rates, schedule, latencyLimitMs, seed }
- * @property {object} [count] --count: the counter's settings, and from the stage its primer
- * @property {{ index: number, count: number }} [shard] --shard
- * @property {object} placement from the stage: where drivers, server and harness run
- * @property {string} [startAt] --start-at, ISO 8601
- * @property {string} schema the harness's schema on the server
- * (and each option a run's bench declares with `record`, under its key)
- */
-
-/**
- * A run's plan: its settings and the choices the results do not record.
- * @typedef {object} RunPlan
- * @property {Settings} settings what the results record (without what the stage adds)
- * @property {object} connection the server's connection flags (host, port, user, password, database, socket)
- * @property {string} cpus the placement asked for (shared, split or none)
- * @property {{ mode: string, spinners: number }} wake the wake mode that runs
- * @property {object} benchOptions every bench option's value (ctx.options)
- * @property {{ out: string, json: (boolean|string|undefined), quiet: boolean, latency: boolean }} output where the results and the report go
- * @property {string} [explicitBaseline] --baseline as given
- * @property {number} [threshold] --threshold (%)
- * @property {number} [startAt] --start-at (ms since the epoch)
- * @property {boolean} recapture --recapture
- * @property {boolean} reinstall --reinstall
- * @property {boolean} overrideFairness --override-fairness
- */
-
 /** Object.freeze, all the way down. Returns `value`. */
 export function deepFreeze(value) {
   if (value && typeof value === 'object' && !Object.isFrozen(value)) {
@@ -94,13 +39,13 @@ async function expandDrivers(opts) {
   const { specs, ranges: commitRanges } = expandCommitRanges(released, { log: opts.quiet ? () => {} : (line) => process.stderr.write(`${line}\n`) });
   const drivers = expandRuntimes(specs, opts.runtimes, { only: (base) => base === 'bun-sql' || base === 'floor' });
   assertDriverNames(drivers, { overrideFairness: opts.overrideFairness });
-  // A --from run's ranges come with its drivers, already expanded. A commit range keeps its commits, in order.
+  // A --from run's ranges come with its drivers, already expanded.
   const taken = [...ranges.map(({ spec, releases }) => ({ spec, releases })), ...commitRanges];
   const releaseRanges = taken.length ? taken : opts.releaseRanges;
   return { drivers, releaseRanges };
 }
 
-/** Resolve a run's options once: the frozen RunPlan. */
+/** The run's plan, frozen: its settings and the choices the results do not record. */
 export async function resolveRun(opts, benches) {
   if (opts.collectedStart && !(opts.count && counterNamed(opts.count).tool)) {
     throw usageError('--collected-start is a second heap state for a count under Valgrind: it needs --replay --count instructions (or cycles)', 'add --replay --count instructions, or drop --collected-start');
@@ -135,11 +80,7 @@ export async function resolveRun(opts, benches) {
   });
 }
 
-/**
- * The settings a run measures with and records, settled once: the plan's, with what the run learnt
- * after resolving them (`learnt`: the baseline's name, the stage's placement, network, replay sets
- * and count primer, the start time, the schema). A new frozen object; the plan's is left as it was.
- */
+/** The plan's settings with what the run learnt later (baseline, the stage's placement, network, replay sets…): a new frozen object. */
 export function settleSettings(settings, learnt) {
   const { replay, count, ...rest } = learnt;
   return deepFreeze({
@@ -150,22 +91,15 @@ export function settleSettings(settings, learnt) {
   });
 }
 
-// --- The settings the results record, from the options ---
-
-// time: measured seconds per bench and driver, split into `rounds` windows; lead: the unmeasured
-// lead-in of each window, at most a third of its measured part (docs/measuring.md, "How a bench is
-// measured"); budget: the most seconds a bench's rounds may take per driver, so that a contended host
-// does not stretch the run (docs/history/2026-11-24-how-a-bench-is-measured.md#time-budget);
-// processes: how many processes of its own each driver's row is measured in, taking the rounds in
-// turn (two processes of one driver differ by a few per cent; docs/measuring.md, "How a bench is measured").
+// budget: the most seconds a bench's rounds may take per driver, so that a contended host does not stretch
+// the run (docs/history/2026-11-24-how-a-bench-is-measured.md#time-budget); processes: two of one driver
+// differ by a few per cent, so each row takes its rounds in turn in several (docs/measuring.md, "Processes differ").
 export const PRESETS = {
   default: { time: 2.3, lead: 0.005, warmup: 0.2, rounds: 120, budget: 3.2, processes: 4 },
   smoke: { time: 0.1, lead: 0.01, warmup: 0.05, rounds: 2, processes: 1 },
-  // --ci: a gate that can fail: enough rounds and processes for every row's paired interval, short
-  // enough for a shared 2-core runner (sized from measurement: docs/ci.md, "The CI preset").
+  // Enough rounds for every row's paired interval, short enough for a shared 2-core runner (docs/ci.md, "The CI preset").
   ci: { time: 1.92, lead: 0.005, warmup: 0.2, rounds: 96, budget: 2.6, processes: 4 },
-  // --rate: windows of a quarter second, so that an open schedule's queue (and a backlog past the
-  // maximum) builds in each; the lead-in runs the schedule unrecorded first.
+  // Windows of a quarter second, so that an open schedule's queue (and a backlog past the maximum) builds in each.
   rate: { time: 6, lead: 0.05, warmup: 0.2, rounds: 24, processes: 4 },
 };
 
@@ -182,13 +116,10 @@ function plannedIntervalLevel(opts, benches) {
   return eachIntervalLevel(benches.length * Math.max(1, runRows(opts) - 1) * runLevels(opts));
 }
 
-// A run of fewer cells (bench × row × concurrency level) than the default full run gets up to
-// MAX_ROUNDS_SCALE times the rounds, time and budget, whole multiples, so that it takes at most about
-// as long as a full run: an interval narrows with the square root of the rounds
-// (docs/history/2026-11-24-how-a-bench-is-measured.md#figures-the-codes-comments-held).
+// A run of fewer cells than a full run gets whole multiples of the rounds, time and budget, taking about as
+// long: an interval narrows with the square root of the rounds (docs/history/2026-11-24-how-a-bench-is-measured.md#figures-the-codes-comments-held).
 export const FULL_RUN_CELLS = DEFAULT_BENCHES.length * BUILTIN_DRIVERS.length;
-// A --replay run's full run: the design card's seven benches on the three drivers, which
-// REPLAY_RUN_TARGET_S (pace.js) times, capture included.
+// The design card's seven benches on the three drivers: what REPLAY_RUN_TARGET_S (pace.js) times.
 export const REPLAY_FULL_RUN_CELLS = 7 * BUILTIN_DRIVERS.length;
 export const MAX_ROUNDS_SCALE = 4;
 
@@ -201,10 +132,8 @@ export function roundsScale(cells, { fullRun = FULL_RUN_CELLS } = {}) {
 export function runSettings(opts, benches) {
   if (opts.smoke && opts.ci) throw usageError('--smoke and --ci are two presets: choose one', '--ci for a gate that can fail (every row with an interval), --smoke for a pass that only checks');
   const preset = opts.smoke ? PRESETS.smoke : opts.ci ? PRESETS.ci : opts.rate ? PRESETS.rate : PRESETS.default;
-  // A timed --replay run's windows: a shorter lead-in and budget (REPLAY_LEAD_S).
   const replayTimed = opts.replay && !opts.smoke;
-  // Only the default lengths are scaled: rounds or a time asked for are run as asked; `aa` keeps the
-  // full run's (scaleSmallRuns: false), so that the resolution it reports is a full run's.
+  // `aa` keeps a full run's lengths (scaleSmallRuns: false): the resolution it reports is a full run's.
   const defaultLengths = !opts.smoke && opts.rounds === undefined && opts.time === undefined && !opts.precision;
   // A preset's own lengths are run as they are: --ci's are sized for its seven benches, not scaled.
   const scalable = defaultLengths && !opts.ci;
@@ -213,7 +142,7 @@ export function runSettings(opts, benches) {
   const scale = scalable && !opts.rate && opts.scaleSmallRuns !== false ? roundsScale(cells, { fullRun }) : 1;
   const scaled = (x) => Math.round(x * scale * 1000) / 1000; // 2.3 × 3 is 6.9, not 6.8999999999999995
   const rounds = opts.rounds ?? preset.rounds * scale;
-  const benchS = opts.time ?? scaled(preset.time); // measured seconds per bench and driver
+  const benchS = opts.time ?? scaled(preset.time);
   return {
     mode: opts.smoke ? 'smoke' : opts.ci ? 'ci' : 'default',
     drivers: opts.drivers,
@@ -233,8 +162,7 @@ export function runSettings(opts, benches) {
     lead: windowLead(opts.lead ?? (replayTimed ? REPLAY_LEAD_S : preset.lead), benchS / rounds),
     driverProcessFlags: driverProcessFlags({ replay: opts.replay }),
     warmup: opts.warmup ?? preset.warmup,
-    // A default warm-up runs on until the driver is up to speed (warm-up-loops.js); one asked for with
-    // --warmup, and a smoke run's, are run as they are.
+    // A default warm-up runs on until the driver is up to speed (warm-up-loops.js).
     warmupSettles: !opts.smoke && opts.warmup === undefined,
     processes: opts.processes ?? preset.processes,
     workers: opts.workers ?? 1,
@@ -251,11 +179,7 @@ function ownBenchSettings(opts, benches) {
   return { ownBenches: { benchFile: opts.benchFile ?? [], sql: opts.sql ?? [], setup: opts.setup ?? null, prepared: Boolean(opts.prepared), allowWrites: Boolean(opts.allowWrites), ownNames } };
 }
 
-/**
- * The run's settings, built once from the command's options: runSettings's, and the network
- * (--rtt, --network, recorded by name and RTT), --replay's and --rate's. Options that cannot go
- * together are refused here, in one line each.
- */
+/** runSettings's, with the network, --replay's and --rate's; options that cannot go together are refused here. */
 export function resolveSettings(opts, benches) {
   const base = runSettings(opts, benches);
   // The driver processes cannot hold TLS bytes (drivers/held-sockets.js): a run with a TLS bench goes through the proxy.

@@ -9,10 +9,8 @@ import { runBenchmark } from './run.js';
 const sink = { write: () => true };
 
 /**
- * `benches`: names; `drivers`: row specs (the first the baseline unless `baseline`); `count`: a counter's
- * name, or none for a timed run; `json`: the results file. `flags`: the run's other options by their
- * camelCase names (smoke, quiet, collectedStart, jitNames). Its table goes to `stdout` when given.
- * Resolves to { code, results (null when the run saved none), said (what it wrote on stderr) }.
+ * `drivers`: row specs, the first the baseline unless `baseline`; `flags`: the run's other options by
+ * their camelCase names. Resolves to { code, results (null when none saved), said (its stderr) }.
  */
 export async function runRows({ benches, drivers, baseline = drivers[0], replay = true, count, out, json, flags = {}, env = process.env, stdout = sink, stderr, signal, debug = false }) {
   let said = '';

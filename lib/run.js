@@ -1,7 +1,6 @@
-// One benchmark run, top-down: resolve its settings → open the server → measure → save → render.
-// Each step is a call into one stage folder; this file only puts them in order and cleans up (the
-// driver processes, the proxy and the server are closed however the run ends). Returns the exit code.
-// The command's options are read once, by resolveRun; below here only its frozen plan travels.
+// One benchmark run, top-down: resolve → open the server → measure → save → render. This file only
+// orders the stage folders' calls and closes what they opened however the run ends; the options are
+// read once, by resolveRun, and below here only its frozen plan travels.
 import path from 'node:path';
 import { EXIT, usageError } from './common/errors.js';
 import { nothingRunnable } from './measuring/bench/plan.js';
@@ -31,8 +30,7 @@ import { describeDifferences } from './results/repeat.js';
 async function chooseDrivers(plan, variant) {
   const { settings } = plan;
   const loaded = await loadDrivers(settings.drivers, { overrideFairness: plan.overrideFairness, reinstall: plan.reinstall });
-  // The replay transport patches node:net inside the harness's own kind of process, and instruction
-  // counts run that process under Valgrind: neither is built for another runtime's rows (yet).
+  // The harness's Node only: the replay transport patches its node:net, and counts run it under Valgrind.
   const elsewhere = (settings.replay || settings.count) && loaded.find((d) => d.runtime && !d.runtime.harness);
   if (elsewhere) {
     throw usageError(`${settings.count ? '--replay and --count run' : '--replay runs'} on the harness's Node only: ${elsewhere.name} runs on ${elsewhere.runtime.kind} ${elsewhere.runtime.version}`,
@@ -50,11 +48,9 @@ async function countAll({ benches, primerBenches, drivers, settings, startedAt, 
 }
 
 /**
- * The run's stage: --replay's sets found or captured, nothing measured reaching a server (a count's
- * primer runs the design benches too, so their sets are captured with the rest); else the server, its
- * placement and network, and each bench's preflight (a --sql file the server cannot prepare stops the
- * run before anything is measured). Returns { stage, benches, primerBenches, learnt: what the settings
- * take from the stage }; the caller closes the stage however the run ends.
+ * --replay's sets (a count's primer runs the design benches too, so their sets are captured with the
+ * rest), or the server and each bench's preflight, so that a --sql file the server cannot prepare stops
+ * the run before anything is measured. The caller closes the stage.
  */
 async function openRunStage({ plan, benches, drivers, env, log, signals }) {
   const { replay, count } = plan.settings;
@@ -66,7 +62,6 @@ async function openRunStage({ plan, benches, drivers, env, log, signals }) {
     const learnt = { placement: opened.placement, replay: opened.settings, ...(count ? { count: { primer: primerBenches.map((b) => b.name) } } : {}) };
     return { stage: opened.stage, benches: primerBenches.filter((b) => measured.has(b.name)), primerBenches, learnt };
   }
-  // A certificate is made only for a run with a bench that needs TLS.
   const opened = await openStage({ flags: plan.connection, cpus: plan.cpus, env, network: plan.settings.network, log, signals, tls: benches.some((b) => b.requires?.includes('tls')) });
   const { stage } = opened;
   try {
@@ -109,11 +104,7 @@ function exitCodeOf(results, exitCode, { variant, threshold, stderr }) {
   return variant.exitCode ? variant.exitCode(results, code) : code;
 }
 
-/**
- * The run's results, built once: the header startResults made, what the measuring stage returned (its
- * benches, probes, health, how it ended), the network as the run found it (with a round-trip time),
- * the paired Δs, and a counted history's steps with the functions that moved across each.
- */
+/** The run's results: what was measured, the network as the run found it, the paired Δs, a counted history's step functions. */
 function resultsOf(started, measured, { network, out }) {
   const { exitCode, probes, ...values } = measured ?? { benches: [] };
   const settings = network ? settleSettings(started.settings, { network }) : started.settings;
@@ -137,26 +128,20 @@ function benchesOfRun(plan, benches, { drivers, baseline, log }) {
   return shardBenches(benches, drivers, baseline.name, shard);
 }
 
-/**
- * The measuring stage: counted (--count) or timed, in the open stage. Returns what it measured
- * ({ benches, complete, stoppedBy, exitCode, … }); `hold(processes)` is handed the driver processes
- * as soon as they exist, for the caller to end however the run ends.
- */
+/** Counted or timed; `hold(processes)` gets the driver processes as soon as they exist, for the caller to end. */
 function measureStage({ plan, opened, drivers, started, signals, progress, log, hold }) {
   const { settings } = started;
   const { stage, benches, primerBenches } = opened;
   if (settings.count) return countAll({ benches, primerBenches, drivers, settings, startedAt: started.startedAt, stage, signals, progress, log, out: plan.output.out });
-  // The benches' context, with their options (ctx.options), for the driver processes and the probes alike.
   const context = { ...stage.session.context, options: { ...stage.session.context.options, ...plan.benchOptions } };
   const processes = hold(startDriverProcesses({ target: stage.target, context, placement: stage.placement }));
   return measureRun({ benches, drivers, settings, wake: plan.wake, context, stage, processes, signals, progress });
 }
 
 /**
- * One run: settings, server, driver processes, the benches, the results file, the report.
  * `variant` lets a command reuse the whole run with its own rows and report (`aa`, `calibrate`):
  * { prepareDrivers(drivers) -> drivers, render(results, { color, latency }) -> text, exitCode(results, code) -> code }.
- * `command`: the command line the results record (redacted); `from`: the results file a --from run repeats ({ file, results }).
+ * `command`: the command line recorded (redacted); `from`: { file, results } of the run --from repeats.
  */
 export async function runBenchmark({ benches, opts, env, stdout, stderr, signal, variant = {}, command, from }) {
   const plan = await resolveRun(opts, benches);

@@ -30,11 +30,7 @@ export function buildProgram({ stdout = process.stdout, stderr = process.stderr,
     .showHelpAfterError('(see mysql-driver-bench --help)')
     .enablePositionalOptions();
 
-  // argv: the command line, which a run's results record (redacted).
   const io = { stdout, stderr, env, signal, argv, setExitCode: (code) => { exitCode = code; } };
-  // record runs the run and bisect commands through the same entry as the command line; `over`
-  // replaces their stdout or stderr.
-  io.run = (argv, over = {}) => main(argv, { stdout, stderr, env, signal, ...over });
   registerRun(program, io);
   registerAa(program, io);
   registerCalibrate(program, io);

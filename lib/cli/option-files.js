@@ -19,9 +19,8 @@ const NOT_IN_CONFIG = new Set(['config', 'version', 'help']);
 const presetOf = (s) => (s.mode === 'smoke' ? PRESETS.smoke : s.mode === 'ci' ? PRESETS.ci : s.rate ? PRESETS.rate : PRESETS.default);
 
 /**
- * Pure: the root command's option values (commander's keys) that give a run the settings recorded in
- * `results`, and its benches. A length left at its default stays so (it was scaled to the run's size):
- * one asked for is given again. `releaseRanges` is the record of the ranges its drivers came from.
+ * Pure: the option values that give a run the settings recorded in `results`. A length left at its
+ * default stays so (it was scaled to the run's size); one asked for is given again.
  */
 export function optionsFromResults(results) {
   const s = results.settings;
@@ -81,7 +80,7 @@ export const OPTION_GROUPS = [['smoke', 'ci'], ['rtt', 'network'], ['drivers', '
 
 const fromCli = (cmd, key) => cmd.getOptionValueSource(key) === 'cli';
 
-/** A config file's value as the flag's parser would give it: a list may be an array, a number a number. */
+/** A list may be an array, a number a number: given to the flag's parser as text. */
 function configValue(option, value, file) {
   const key = option.attributeName();
   if (!option.required && !option.optional) {
@@ -100,7 +99,6 @@ function configValue(option, value, file) {
   }
 }
 
-/** The config file's options (an object), or null when there is none; its problems are usage errors naming it. */
 export function readConfig(cmd, { cwd = process.cwd() } = {}) {
   const asked = cmd.getOptionValue('config');
   const file = asked ?? (existsSync(join(cwd, CONFIG_FILE)) ? CONFIG_FILE : null);
@@ -123,11 +121,7 @@ export function readConfig(cmd, { cwd = process.cwd() } = {}) {
   return { file, values };
 }
 
-/**
- * Give `cmd` (the root command, parsed) the config file's and --from's options where the command line
- * gave none. Returns the benches to run (the command line's, else --from's), the results file repeated
- * ({ file, results } or null), the release ranges it recorded, and the config file's name.
- */
+/** The config file's and --from's options set on the parsed root command where the command line gave none. */
 export function applyOptionFiles(cmd, benchNames, { cwd = process.cwd() } = {}) {
   const config = readConfig(cmd, { cwd });
   for (const [key, value] of Object.entries(config?.values ?? {})) {

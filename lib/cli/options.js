@@ -1,6 +1,5 @@
-// The options the measuring commands share: what a run measures (the root command: drivers,
-// baseline, concurrency, the options the benches declare, network), how windows are measured, where
-// processes run and results go, and where the server is.
+// The options the measuring commands share: what a run measures (the root command's), how windows
+// are measured, where processes run and results go, and where the server is.
 import { Option } from 'commander';
 import { usageError } from '../common/errors.js';
 import { positiveInteger, positiveNumber, splitList } from '../common/config.js';

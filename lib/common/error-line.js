@@ -15,8 +15,7 @@ export function formatError(err, debug) {
 
 /** `err` said on `stderr` in one line; returns its exit code. */
 export function sayError(err, { stderr, debug = false }) {
-  // A signal before anything was measured (a replay run's capture, a server starting): what a run
-  // started was cleaned up on the way here, and there are no rows to save.
+  // A signal before anything was measured: what the run started was cleaned up on the way here.
   if (err instanceof Interrupted) {
     stderr.write(`mysql-driver-bench: ${err.message}: stopped before anything was measured, nothing left running\n`);
     return err.exitCode;

@@ -1,10 +1,6 @@
-// --replay --count <counter> (counters/: instructions, cycles): each row's client cost counted by Valgrind
-// instead of timed. A row is one process (count-row.js, count-process.js): its benches each in a worker thread of their
-// own after a primer, instrumentation off for start-up and warm-up (Valgrind's uninstrumented speed,
-// about eight times a counted one), on for three windows of N operations, each ended by a dump of the
-// tool's counters. A bench's figure per operation is its windows' total, without V8's compile work, over
-// their operations; the windows' spread says whether the row was steady. Rows are counted side by side,
-// one per CPU: a count does not follow the host's load.
+// --replay --count <counter>: each row's client cost counted instead of timed, one process a row
+// (count-row.js), its benches in worker threads after a primer. Rows run side by side, one per CPU: a count
+// does not follow the host's load (docs/replay.md, "Instructions per operation: `--replay --count instructions`").
 import os from 'node:os';
 import { DESIGN_BENCHES } from '../../benchs/index.js';
 import { confirmSteps, stepRows } from './confirm-steps.js';
@@ -14,16 +10,14 @@ import { EXIT } from '../common/errors.js';
 import { stoppedWith } from '../common/stopped.js';
 
 /**
- * Pure: the benches a count's primer runs: the design benches, then the run's others. What ran before a
- * bench could move its count (mysql2's execute read 4.56 M, 4.66 M or 4.75 M instructions/op by it), so
- * the primer runs the same benches whatever subset of them a run counts (settings.count.primer).
+ * Pure: the design benches, then the run's others. What ran before a bench moves its count, so the primer
+ * runs the same benches whatever subset a run counts (docs/history/2026-11-28-gate.md#designs-tried).
  */
 export const primerOf = (benches) => [...DESIGN_BENCHES, ...benches.filter((b) => !DESIGN_BENCHES.some((d) => d.name === b.name))];
 
 /** Pure: are the rows one package's (releases, commits, checkouts of one driver)? */
 const onePackage = (drivers) => drivers.length > 1 && new Set(drivers.map((d) => d.packageName ?? d.name.split('@')[0])).size === 1;
 
-/** A bench's floor, as the counter sets it. */
 const floorOf = (counter) => (bench) => counter.benchFloorsPct?.[bench.name] ?? counter.noiseFloorPct;
 
 /** Row i's `benches` counted again in one new process, with no profile kept: resolves to a Map of bench name → row. */
@@ -34,10 +28,7 @@ const recountRow = ({ counter, context, target, live, signal, rows, entries }) =
     .then(() => resolve(got), reject);
 });
 
-/**
- * The rows on either side of a step, counted again with V8's JIT names (--perf-basic-prof), which moves
- * a count: their profiles name the driver's functions, their figures stay the unnamed ones.
- */
+/** A step's rows counted again with V8's JIT names, which move a count: only their profiles are kept. */
 async function nameSteps({ counter, context, target, live, signal, profiles, rows, entries, parallel, log }) {
   const wanted = rows.map(() => []);
   entries.forEach(({ bench, entry }, k) => stepRows(entry.results, floorOf(counter)(bench)).forEach((i) => wanted[i].push(k)));
@@ -55,12 +46,8 @@ async function nameSteps({ counter, context, target, live, signal, profiles, row
 }
 
 /**
- * Every bench × driver of a replay run counted (the benches as the replay stage made them: each with
- * its rows' sets), one row's process per CPU at a time; a bench's entry is reported when its rows are
- * done. Rows fail alone; nothing is left running, also on abort. `settings`: the run's; `out`: the
- * results' directory, where each row's profile is kept (under profiles/), or null to keep none.
- * Resolves to { benches, complete, stoppedBy, exitCode } (stopped by a signal with the benches counted
- * so far); any other error is thrown with them (err.partial).
+ * Rows fail alone; nothing is left running, also on abort. `out`: where the rows' profiles are kept, or
+ * null. Resolves to { benches, complete, stoppedBy, exitCode }; any other error is thrown with them (err.partial).
  */
 export async function countRun({ counter, benches, primerBenches = benches, drivers, settings, startedAt, context, target, signal, progress, smoke = false, out = null }) {
   const profiles = out && counter.tool ? { out, startedAt, recorded: settings.count } : null; // a native counter dumps none
@@ -91,7 +78,7 @@ export async function countRun({ counter, benches, primerBenches = benches, driv
       if (n) progress?.log?.(`  counted ${driver.name}: ${n} bench${n === 1 ? '' : 'es'} in one process (${Math.round((Date.now() - started) / 1000)} s)`);
     }, { signal });
     const again = { counter, context, target, live, signal, rows, entries, parallel, log: (line) => progress?.log?.(line) };
-    // A release history's steps, each side counted again (confirm-steps.js); not at --smoke size.
+    // Not at --smoke size.
     if (settings.releaseRanges?.length && !smoke) await confirmSteps(entries, { floorOf: floorOf(counter), recountRow: recountRow(again), parallel, signal, log: again.log });
     if (profiles && !settings.count?.profileFlags?.length && onePackage(drivers)) await nameSteps({ ...again, profiles });
     return { benches: counted, complete: true, stoppedBy: null, exitCode: EXIT.OK };

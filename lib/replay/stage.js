@@ -1,8 +1,6 @@
-// The stage of a --replay run: no server in the measured part. Each bench's replay set for each driver
-// is looked up under <out>/replay/; what is missing (or asked for again with --recapture) is captured
-// first from the real server (embedded or remote), in a short-lived process per driver, and the server
-// is closed again before anything is measured. The benches the run measures are then the replayed
-// ones: no set-up, no checks against tables, each driver's connections answered in its own process.
+// The stage of a --replay run: no server in the measured part. A missing replay set is captured first
+// from the real server, which is closed again before anything is measured; the benches are then the
+// replayed ones: no set-up, no table checks, each driver answered in its own process (docs/replay.md).
 import { DriverHandle } from '../measuring/processes/driver-handle.js';
 import { setUpBench } from '../measuring/bench/plan.js';
 import { canPin, pin, planPlacement } from '../common/placement.js';
@@ -10,14 +8,12 @@ import { embeddedServerVersion } from '../server/embedded.js';
 import { openServer, serverSource } from '../server/session.js';
 import { benchIdentity, driverIdentity, findSet, saveSet } from '../conversations/sets.js';
 
-// Operations recorded per set: the first ones (the driver's own set-up on the wire, e.g. a prepare)
-// are played once, then the rest round and round. Enough to hold a bench's varying replies (insert
-// ids, random numbers) without making a set of select_1000_rows more than about 1 MB.
+// Enough to hold a bench's varying replies (insert ids, random numbers) without making a set of
+// select_1000_rows more than about 1 MB.
 export const CAPTURE_OPS = 24;
 
 export const REPLAY_NOTE = 'client cost: each driver answered in its own process by the server\'s recorded replies (no socket, no server)';
 
-/** Where each (bench, driver) of the run stands: its identity, and the set found for it (or why a new one is needed). */
 function lookUp({ benches, drivers, dir, source, liveVersion, recapture }) {
   const wanted = [];
   for (const bench of benches.filter((b) => !b.notReplayable)) {
@@ -44,11 +40,7 @@ function lookUp({ benches, drivers, dir, source, liveVersion, recapture }) {
 
 const label = (e) => `${e.bench.name} on ${e.driver.name}`;
 
-/**
- * Capture what is missing: the server opened, each bench set up once, each driver's capture process
- * recording CAPTURE_OPS checked operations. A driver's failed capture fails its row (entry.failed),
- * never stores a set.
- */
+/** A driver's failed capture fails its row (entry.failed) and never stores a set. */
 async function capture(missing, { dir, source, flags, env, log, signals }) {
   let session;
   let closing = false; // the server stopped after capturing is no loss
@@ -90,7 +82,6 @@ async function capture(missing, { dir, source, flags, env, log, signals }) {
   }
 }
 
-/** A bench as a replay run measures it: no set-up on a server, no table checks, each row's set. */
 function replayedBench(bench, entries) {
   if (bench.notReplayable) {
     return { ...bench, setup: undefined, beforeWindow: undefined, verify: undefined, probe: undefined, note: undefined, plan: () => ({ unavailable: `n/a under --replay: ${bench.notReplayable}` }) };
@@ -108,17 +99,12 @@ function replayedBench(bench, entries) {
     probe: undefined,
     note: (ctx) => [bench.note?.(ctx), tableChecks ? 'replay: the recorded OK packets are replayed; the check reads them, not the table' : null].filter(Boolean).join('; ') || undefined,
     plan: (driver, ctx) => naOf.get(driver.name) ?? bench.plan(driver, ctx),
-    // What each row's process replays (a set's path), or why it cannot ({ failed }): its process is handed it at `open`.
+    // A set's path, or { failed }: each row's process is handed it at `open`.
     replaySets: Object.fromEntries(mine.map((e) => [e.driver.name, e.failed ? { failed: e.failed } : e.found?.file])),
   };
 }
 
-/**
- * Open a replay run's stage: sets found or captured (under `out`/replay, from the server the connection
- * `flags` name), then a stage with no server: its session (no admin connection, nothing alive to
- * lose), target (what the drivers' options name; never reached) and placement (`cpus`, the client side
- * only). Returns { stage, benches (as replayed), placement, settings (the sets' record) }.
- */
+/** A stage with no server: no admin connection, nothing alive to lose, a target that is never reached. */
 export async function openReplayStage({ benches, drivers, flags, cpus, out, recapture, env, log, signals }) {
   const dir = out;
   const where = serverSource({ flags, env });

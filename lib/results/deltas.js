@@ -4,10 +4,7 @@ import { round1 } from '../common/stats.js';
 import { eachIntervalLevel, pairedDelta, pairedDrift, pairedResolution, pairedSignificant } from '../measuring/figures/paired-delta.js';
 import { countDeltaPct, countFloorPct } from './counts.js';
 
-/**
- * The reference of a bench's Δ column: the baseline's row when it was measured there, else the
- * first driver in --drivers order that was. Returns { row, note } (row null when no row was measured).
- */
+/** The baseline's row when it was measured, else the first in --drivers order that was: { row, note }. */
 export function deltaReference(bench, baseline, driverOrder) {
   const measured = (name) => bench.results.find((r) => r.driver === name && r.ok);
   const base = measured(baseline);
@@ -22,10 +19,8 @@ export function deltaReference(bench, baseline, driverOrder) {
 }
 
 /**
- * Each row's paired Δ against its bench's reference (the baseline, or the first driver that ran the
- * bench) and its significance under the one rule (measuring/figures/paired-delta.js), filled on the
- * rows; returns the results with the run's resolution (a new object, the argument's top level kept).
- * The run's Δ intervals hold together at 95 %: each is taken at 1 - 0.05 / (the run's number of Δs).
+ * Fills the rows' Δs in place; returns the results with the run's resolution. The run's intervals hold
+ * together at 95 %: each is taken at 1 - 0.05 / (the run's number of Δs).
  */
 export function applyDeltas(results) {
   const baseline = results.settings.baseline;
@@ -37,7 +32,6 @@ export function applyDeltas(results) {
     bench.deltaNote = note;
     const floor = bench.results.find((r) => r.driver === 'floor' && r.ok);
     for (const row of bench.results) {
-      // Each driver's extra time per operation over the reference client's, in %.
       row.overFloorPct = floor && row.ok && row !== floor ? (floor.opsPerSec / row.opsPerSec - 1) * 100 : null;
       row.deltaCI = null;
       row.deltaProcessSdPct = null;
@@ -60,8 +54,7 @@ export function applyDeltas(results) {
   }
   for (const [row, ref, bench] of compared) {
     row.costDelta = costDelta(row, ref, level);
-    // --rate: the p99s compared too, as the ratio of the rows' whole histograms (no interval: a
-    // window's p99 rests on a handful of operations).
+    // No interval for the p99: a window's p99 rests on a handful of operations.
     if (bench.rate) row.deltaP99Pct = row.latency?.p99 > 0 && ref.latency?.p99 > 0 ? round1((ref.latency.p99 / row.latency.p99 - 1) * 100) : null;
   }
   const resolution = pairedResolution(paired.map(([, d]) => d), { level, comparisons: compared.length });
@@ -70,20 +63,13 @@ export function applyDeltas(results) {
   return { ...results, resolution };
 }
 
-/**
- * The rounds a row's Δ pairs: its windows' ops/s, or at a fixed rate (--rate) their p50 latency as a
- * speed (1 / p50), so that Δ keeps its sign (+ is better: a lower p50 at the same rate).
- */
+/** At a fixed rate, the windows' p50 as a speed (1 / p50), so that + stays better. */
 function roundsOf(row, bench) {
   if (!bench.rate) return row.rounds;
   return (row.rounds ?? []).map((w) => ({ ...w, opsPerSec: w.p50Us > 0 ? 1e6 / w.p50Us : 0 }));
 }
 
-/**
- * Counts (--count): Δ = the row's count per operation ÷ the reference's − 1 (in %, + is more work),
- * called when beyond the bench's noise floor (counts.js countFloorPct) and neither row is unsteady (a
- * window held a one-off event in both its counts).
- */
+/** A count's Δ (+ is more work) is called beyond the bench's noise floor, when neither row is unsteady. */
 function applyCountDeltas(compared, results) {
   for (const [row, ref, bench] of compared) {
     const deltaPct = countDeltaPct(ref.count?.perOp, row.count?.perOp);
@@ -97,10 +83,8 @@ function applyCountDeltas(compared, results) {
 }
 
 /**
- * A row's cost per operation against its reference's: client CPU µs/op paired round by round (its
- * median ratio and interval, as for ops/s; + is more CPU per operation), and GC ms per 1,000 ops as a
- * ratio of the totals (most windows have no pause at all, so there is no ratio per round). Null parts
- * where a side lacks the figure.
+ * Client CPU µs/op paired round by round (+ is more CPU), and GC ms per 1,000 ops as a ratio of the
+ * totals: most windows have no pause at all, so there is no ratio per round.
  */
 export function costDelta(row, ref, level = 0.95) {
   const asRounds = (r) => (r.rounds ?? []).map((w) => ({ round: w.round, process: w.process, opsPerSec: w.cpuUsPerOp }));
@@ -114,11 +98,7 @@ export function costDelta(row, ref, level = 0.95) {
   };
 }
 
-/**
- * A row's Δ in the first and second halves of its rounds (paired-delta.js pairedDrift), and whether it
- * moved: the halves differ by the U test at the level of the run's intervals, and by more than the
- * run's resolution. Null with too few rounds.
- */
+/** Moved: the halves' Δs differ by the U test at the run's interval level, and by more than its resolution. */
 function driftOf(rowRounds, refRounds, level, resolutionPct = 0) {
   const d = pairedDrift(rowRounds, refRounds);
   if (!d) return null;

@@ -1,12 +1,10 @@
-// The stage one run plays on: the server (embedded or remote) with the harness's admin connection,
-// where the server and the harness run (CPU placement, the same for every driver), and, with --rtt,
-// the latency proxy between the drivers and the server. Opened before the benches, closed after.
+// The stage one run plays on: the server with the harness's admin connection, the CPU placement (the
+// same for every driver) and, with --rtt, the added round trip. Opened before the benches, closed after.
 import { canPin, pin, pinThreads, planPlacement } from '../common/placement.js';
 import { openServer } from './session.js';
 import { describeAddedDelay, describeHeld, describeRowHolds, startProxy, summarizeAddedDelay, proxyPlacement, describeCalibration } from './proxy/index.js';
 import { calibrateProxy, CALIBRATE_MAX_RTT_MS, probeSize, startProbe } from './proxy/calibrate.js';
 
-/** CPU placement `cpus` (shared, split, none) planned for this server; the server and the harness pinned. */
 function placeServer(session, { cpus, log }) {
   const placement = planPlacement(cpus, { embedded: session.serverInfo.embedded, pinning: canPin() });
   if (placement.note) log(`placement: ${placement.note}`);
@@ -15,11 +13,7 @@ function placeServer(session, { cpus, log }) {
   return placement;
 }
 
-/**
- * The latency proxy, off the measured CPU (spinning while it holds chunks when that CPU is its own), tuned
- * from the drivers' CPU so that a client sees the asked round trip (proxy/calibrate.js). The drivers'
- * target goes through it, the admin connection does not. Returns the network with where the proxy runs and its tuning.
- */
+/** The latency proxy, off the measured CPU, tuned from the drivers' CPU; the admin connection bypasses it. */
 async function openProxy(stage, { network, log }) {
   const where = proxyPlacement(stage.placement);
   const proxy = await startProxy(stage.target, network.rttMs, { waits: where.waits });
@@ -35,10 +29,8 @@ async function openProxy(stage, { network, log }) {
 }
 
 /**
- * --rtt-via process: each driver process holds its own connections' chunks (drivers/held-sockets.js),
- * with the hold tuned by a probe that holds its connection the same way, then by each row on its own
- * driver (measuring/driver/held-tuning.js, heldRttMs) where the probe tuned it. No process between drivers
- * and server; the admin connection is not held. Returns the drivers' target.
+ * --rtt-via process: each driver process holds its own chunks (drivers/held-sockets.js), tuned by a
+ * probe held the same way, then by each row (measuring/driver/held-tuning.js) where the probe tuned it.
  */
 async function holdInDriverProcesses(stage, { network, log }) {
   stage.direct = stage.target;
@@ -50,11 +42,7 @@ async function holdInDriverProcesses(stage, { network, log }) {
   return { ...stage.target, heldOneWayMs: stage.network.holdMs, heldRttMs };
 }
 
-/**
- * Tune the hold each way (the proxy's, or the driver processes' when there is no proxy) from a probe
- * placed as the drivers are (proxy/calibrate.js). Returns { calibration, holdMs }. Above
- * CALIBRATE_MAX_RTT_MS, or when the probe fails, the hold is half the RTT.
- */
+/** The hold each way, tuned from a probe placed as the drivers are; above CALIBRATE_MAX_RTT_MS or on failure, half the RTT. */
 async function tuneHold(stage, rttMs) {
   let calibration;
   if (rttMs > CALIBRATE_MAX_RTT_MS) {
@@ -75,7 +63,6 @@ async function tuneHold(stage, rttMs) {
   return { calibration, holdMs: calibration.holdMs ?? rttMs / 2 };
 }
 
-/** The probe process, placed as the drivers are: straight to the server and through the proxy, or with a connection held in itself. */
 function openProbe(stage, heldOneWayMs) {
   const { client, harness } = stage.placement;
   const place = (pid) => pinThreads(pid, client, harness);
@@ -97,12 +84,7 @@ async function probeAfter(stage, network) {
   }
 }
 
-/**
- * Open the stage: the server (named by the connection `flags`), placement `cpus`, and the proxy (or
- * the driver processes' hold) when the run asks for a round-trip time. Returns { stage (session,
- * target: where the drivers connect, placement, proxy), placement, network (`network` with the proxy's
- * place and the hold's tuning) }. A failure part-way closes what was opened before it is thrown.
- */
+/** `stage.target` is where the drivers connect. A failure part-way closes what was opened before it is thrown. */
 export async function openStage({ flags, cpus, env, network, log, signals, tls = false }) {
   const stage = {};
   try {
@@ -123,11 +105,7 @@ export async function dropStage(stage) {
   await stage.session?.close().catch(() => {});
 }
 
-/**
- * Close what openStage opened. With a round-trip time, returns the network as the results keep it:
- * the tuning, what the client sees added now (at the hold the run used) and what the proxy held;
- * null otherwise.
- */
+/** With a round-trip time, returns the network as the results keep it (with what the client sees added now), else null. */
 export async function closeStage(stage, { benches, log }) {
   let network = null;
   if (stage.proxy || (stage.direct && stage.network)) {

@@ -1,7 +1,5 @@
-// `mysql-driver-bench aa [bench...]`: the harness proves its resolution. The baseline driver is
-// measured against a second row of itself (processes of its own) with the normal machinery
-// (interleaved windows, placement, checks); whatever Δ appears between the two is the harness and
-// the host, not a driver.
+// `aa`: the baseline driver measured against a second row of itself with the normal machinery:
+// whatever Δ appears is the harness and the host, not a driver (docs/measuring.md, "The A/A self-test: `aa`").
 import Table from 'cli-table3';
 import { DESIGN_BENCHES, selectBenches } from '../../../benchs/index.js';
 import { EXIT } from '../../common/errors.js';
@@ -17,7 +15,6 @@ import { redactArgv } from '../../common/redact.js';
 
 export const TWIN_TAG = 'aa';
 
-/** The A/A pairs of a results object: per bench, the baseline's row and its twin's (pure). */
 export function aaPairs(results) {
   const base = results.settings.baseline;
   const twin = `${base}#${TWIN_TAG}`;
@@ -32,17 +29,13 @@ export function aaPairs(results) {
 // different states of their own (docs/measuring.md, "Processes differ").
 export const PROCESS_STATE_PCT = 15;
 
-/** Pure: the A and B processes' client CPU per operation and B's change against A (%); null without both. */
 function cpuPerOp(a, b) {
   const ca = a?.cost?.clientCpuUsPerOp;
   const cb = b?.cost?.clientCpuUsPerOp;
   return ca > 0 && cb > 0 ? { ca, cb, pct: (cb / ca - 1) * 100 } : null;
 }
 
-/**
- * Pure: a note when the A and B rows' processes did different work per operation; null otherwise.
- * A row measured in several processes (`processes`) averages them, so then some of its processes differ.
- */
+/** Pure: a note when the A and B rows' processes did different work per operation. A row of several processes averages them. */
 export function processStateNote(benchName, a, b) {
   const cpu = cpuPerOp(a, b);
   if (!cpu || Math.abs(cpu.pct) <= PROCESS_STATE_PCT) return null;
@@ -55,10 +48,8 @@ export function processStateNote(benchName, a, b) {
 }
 
 /**
- * Pure: for a bench called significant, whether the two processes' own work per operation explains
- * it. Client CPU is part of an operation's time, so a process that is faster by Δ because it does
- * its work more cheaply spends less CPU per operation by at least about half of Δ. On a quiet host
- * two processes of mysql2 differed so by 2-4 % on a bench (docs/measuring.md, "Processes differ").
+ * Pure: whether the processes' own work explains a significant Δ. Client CPU is part of an operation's
+ * time, so a process faster by Δ because it works more cheaply spends at least about Δ/2 less CPU per operation.
  */
 export function significantNote(benchName, a, b) {
   const cpu = cpuPerOp(a, b);
@@ -72,7 +63,6 @@ export function significantNote(benchName, a, b) {
   return `${benchName}: the twin spent ${figures}: not the processes' own work; chance, or the host`;
 }
 
-/** Pure: what the A/A found, in figures. */
 export function summarizeAA(results) {
   const measured = aaPairs(results).filter((p) => p.a?.ok && p.b?.ok && Number.isFinite(p.b.deltaPct));
   const abs = measured.map((p) => Math.abs(p.b.deltaPct));
@@ -92,7 +82,6 @@ function chanceCall(res) {
     : 'a 95 % interval leaves out the true Δ in about 1 sitting of 20';
 }
 
-/** Pure: the A/A report. */
 export function renderAA(results) {
   const table = new Table({
     head: ['bench', 'driver', 'ops/s (A)', 'ops/s (B)', 'rounds', 'A/A Δ (B vs A)', jointIntervals(results.resolution) ? '95 % joint interval' : '95 % interval'],
@@ -139,7 +128,6 @@ export function aaVariant() {
   };
 }
 
-/** `aa` options -> the run's: benches (the seven design benches by default) and the two drivers. */
 export function aaRun(benchNames, opts) {
   const benches = benchNames?.length ? selectBenches(benchNames) : DESIGN_BENCHES;
   const driver = opts.baseline;

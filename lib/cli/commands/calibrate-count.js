@@ -1,9 +1,6 @@
-// `calibrate --count cycles`: one cycles count of the benches and drivers (which reads their instructions
-// too, in the same windows) and one allocations count (bytes allocated and writes per operation, natively),
-// then --sittings timed replay runs of the same rows, one after another, each interleaving the drivers in its
-// rounds; then every row's ratios and errors (results/count-calibration.js), what allocation and writes
-// explain of them (results/count-calibration-allocations.js), and a calibration file beside the runs'
-// results. --counts, --allocations and --timed take runs already made instead.
+// `calibrate --count cycles`: a cycles count, an allocations count and --sittings timed replay runs of
+// the same rows, then every row's ratios and errors (results/count-calibration.js) in a calibration file
+// (docs/replay.md, "Instructions, cycles or time: `calibrate --count cycles`").
 import { join, resolve } from 'node:path';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { EXIT, usageError } from '../../common/errors.js';
@@ -15,7 +12,7 @@ import { renderCountCalibration } from '../../reporting/count-calibration-text.j
 
 export const DEFAULT_SITTINGS = 3;
 
-/** One measuring run of `benches`, its table sent to stderr; resolves to { results, file (where it was saved), code }. */
+/** One measuring run, its table sent to stderr. */
 async function subRun({ benches, opts, env, stderr, signal, command }) {
   let results = null;
   const variant = { exitCode: (r, code) => { results = r; return code; } };
@@ -23,10 +20,7 @@ async function subRun({ benches, opts, env, stderr, signal, command }) {
   return { results, file: results ? resolve(join(opts.out, resultsFileName(results))) : null, code };
 }
 
-/**
- * A results file given by --counts, --allocations or --timed, checked for what calibrate --count needs of it
- * (exit 2 otherwise): `counted` names the counter it must count with (cycles or allocations), or is null for a timed run.
- */
+/** A run given by --counts, --allocations or --timed: `counted`, the counter it must count with, or null for a timed run. */
 function readRun(file, { counted }) {
   const results = readResults(file);
   if (!results.settings.replay) throw usageError(`${file} is not a --replay run: calibrate --count compares replayed rows only`);
@@ -53,7 +47,6 @@ export const calibrationRecord = ({ calibration, countsFile, allocationsFile = n
   })),
 });
 
-/** The whole command; returns its exit code. */
 export async function calibrateCount({ benches, opts, env, stdout, stderr, signal, command }) {
   if (opts.count !== 'cycles') throw usageError(`calibrate --count ${opts.count}: calibrate counts with cycles, whose count reads instructions too, in the same windows`, 'run calibrate --count cycles');
   assertWritableDir(opts.out);
@@ -68,8 +61,7 @@ export async function calibrateCount({ benches, opts, env, stdout, stderr, signa
     if (!results?.complete || code !== EXIT.OK) return code === EXIT.OK ? EXIT.ROWS_FAILED : code;
     counts = { results, file };
   }
-  // Allocations are counted whenever something is measured; runs all given (--counts and --timed) without
-  // --allocations are calibrated as they are, with no allocation columns.
+  // Runs all given (--counts and --timed) without --allocations are calibrated with no allocation columns.
   let allocations = null;
   if (opts.allocations) allocations = readRun(opts.allocations, { counted: 'allocations' });
   else if (!(opts.counts && opts.timed)) {

@@ -1,9 +1,5 @@
-// `calibrate`: the harness against a bare await loop of the same driver and statement, in the same
-// placement and wake mode, in interleaved windows. Each driver has two rows: the harness
-// (benchmark.js, the sampler's batching, checks, latency recording) and a bare loop (the statement
-// awaited back to back, nothing else), which takes its windows in the harness row's processes, on
-// the same connections, in each round the same process as the harness's window. The ratio is the
-// paired one: the median over rounds of harness/bare, with its 95 % interval. With --count cycles it
+// `calibrate`: each driver's harness row against a bare await loop of the same statement in the same
+// processes, paired round by round (docs/measuring.md, "Calibrating the harness"). With --count cycles it
 // calibrates the counts against time instead (calibrate-count.js).
 import Table from 'cli-table3';
 import { selectBenches } from '../../../benchs/index.js';
@@ -51,7 +47,6 @@ export function calibrationRows(results) {
 
 const fmtRatio = (r) => (r.ratio === null ? '-' : `${r.ratio.toFixed(3)}${r.ratioCI ? ` (${r.ratioCI[0].toFixed(3)}–${r.ratioCI[1].toFixed(3)})` : ''}`);
 
-/** Pure: the calibration report. */
 export function renderCalibration(results) {
   const table = new Table({
     head: ['bench', 'driver', 'harness ops/s', 'bare loop ops/s', 'harness/bare: median of rounds (95 % interval)'],

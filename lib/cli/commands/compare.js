@@ -26,10 +26,7 @@ export function writeOutput(file, text, flag) {
   return resolve(file);
 }
 
-/**
- * The outputs of `compare` and `report`: `--json`, `--markdown` (stdout when given no file or '-'),
- * `--html <file>`, `--svg <file>` (report); the text table goes to stdout unless stdout already carries one of them.
- */
+/** The outputs of `compare` and `report`: the text table goes to stdout unless stdout already carries another. */
 export function emitOutputs({ opts, stdout, stderr, text, json, markdown, html, svg, textWithFiles = true }) {
   const onStdout = ['json', 'markdown', 'html', 'svg'].filter((k) => opts[k] !== undefined && toStdout(opts[k]));
   if (onStdout.length > 1) {

@@ -1,6 +1,5 @@
-// `mysql-driver-bench merge <shard.json...>`: the results files of a run's shards (--shard i/n) joined
-// into one results file, each cell from the shard that measured it; the report names which machine
-// measured which cells. Written whole or not at all: to a temporary file, renamed into place.
+// `merge <shard.json...>`: a run's shards joined into one results file, each cell from the shard that
+// measured it. Written whole or not at all: to a temporary file, renamed into place.
 import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { EXIT, usageError } from '../../common/errors.js';

@@ -60,7 +60,6 @@ export function registerRun(program, { stdout, stderr, env, signal, setExitCode,
       const named = benchNames?.length ? selectBenches(benchNames)
         : added.length ? [] : opts.rate ? DEFAULT_BENCHES.filter((b) => b.openSchedule) : opts.ci ? DESIGN_BENCHES : selectBenches(benchNames);
       const benches = [...named, ...added.filter((b) => !named.includes(b))];
-      // --floor, release ranges (mysql2@3.0.0..3.24.5:minor) and --runtimes become rows in the run's plan (resolve-run.js).
       setExitCode(await runBenchmark({ benches, opts, env, stdout, stderr, signal, command, from }));
     });
   program.addHelpText('after', `${EXAMPLES}\n${exitCodesHelp('run')}`);

@@ -20,10 +20,7 @@ import { windowRate } from './rate-passes.js';
 
 /** A bench's rounds: `open()`, then `next(r)` (the cells of round r, or null when the rounds are over) and `window(cell, r)`, then `close()`. */
 export class BenchRounds {
-  /**
-   * `run`: the loop's { drivers, processes, admin, settings, serverPid, serverAlive, signal, progress };
-   * `level`, `windowS`, `benchRate` (--rate: resolveRate's, or null), `pace` (pace.js, or null).
-   */
+  /** `run`: the loop's; `benchRate`: resolveRate's, or null; `pace`: pace.js's, or null. */
   constructor(bench, context, { run, level, windowS, benchRate, pace }) {
     Object.assign(this, { bench, context, run, level, windowS, pace, settings: run.settings, signal: run.signal });
     this.cells = cellsOf(bench, run.drivers, context, run.settings);

@@ -1,13 +1,10 @@
-// What the benches add around their rows, read from the bench modules themselves (the bench
-// contract, bench-contract.js): the options they declare (handed to them as ctx.options, and recorded
-// in the results' settings when they ask), and each bench's extra measurement (`probe`), run once
-// after the run's levels. No bench is named here.
+// What the benches add around their rows (bench-contract.js): the options they declare and each
+// bench's `probe`, run once after the run's levels. No bench is named here.
 import { BENCHES } from '../../../benchs/index.js';
 
 /** Every option the benches declare: [{ flags, description, parse, key, default, record? }]. */
 export const benchOptionSpecs = (benches = BENCHES) => [...new Set(benches.flatMap((b) => b.options ?? []))];
 
-/** Options benches read from their context (`ctx.options`), from the values given (the command line's). */
 export function benchOptions(given = {}, benches = BENCHES) {
   return Object.fromEntries(benchOptionSpecs(benches).map((o) => [o.key, given[o.key] ?? o.default]));
 }
@@ -20,10 +17,7 @@ export function probesOf(benches, registry = BENCHES) {
 
 const isAbort = (err, signal) => signal?.aborted || err?.name === 'AbortError';
 
-/**
- * Each probe of the run's benches: { [probe.key]: its figures, or { error } }. A probe's failure is
- * recorded, not thrown; an abort (Ctrl-C, server lost) is.
- */
+/** A probe's failure is recorded ({ error }), not thrown; an abort is. */
 export async function runProbes(benches, probeContext) {
   const { signal } = probeContext;
   const probes = {};

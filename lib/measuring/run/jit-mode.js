@@ -1,8 +1,5 @@
-// --jit: whether a driver process waits for V8's background compiles (driver/jit.js) outside its
-// measured parts.
-//   background  V8 compiles while the driver process runs, as in any process (the default)
-//   wait        a driver process waits for V8's queued compiles at the end of its warm-up and
-//               after each window, outside the measured parts: figures of the optimized code
+// --jit background|wait: whether a driver process waits for V8's background compiles (driver/jit.js)
+// after its warm-up and windows (docs/measuring.md, "V8's background compiles: `--jit`").
 import { usageError } from '../../common/errors.js';
 
 export const JIT_MODES = ['background', 'wait'];
@@ -10,7 +7,6 @@ export const JIT_MODES = ['background', 'wait'];
 // time (docs/history/2026-11-25-one-sitting.md#--jit-the-runs-measuringmd-gave).
 export const DEFAULT_JIT = 'background';
 
-/** Do a run's driver processes wait for V8's compiles after their warm-ups and windows? */
 export const waitsForCompiles = (settings) => settings.jit === 'wait';
 
 export function parseJit(value) {

@@ -53,17 +53,13 @@ const paceOf = ({ settings, benches, drivers }) => (settings.pace && settings.bu
   ? startPace({ targetS: settings.pace.targetS, minS: settings.pace.minBudgetS, budgetS: settings.budget, benches: benches.length, rowsPerBench: drivers.length })
   : null);
 
-/** A bench's entry in the results, before its rows. */
 const entryOf = (bench, { level, passRate, benchRate, context }) => ({
   name: bench.name, title: bench.title, sql: bench.sql, note: bench.note ? bench.note(context) : undefined, concurrency: level,
   ...(passRate ? { rate: benchRate ?? { pctOfMax: passRate.pctOfMax } } : {}),
   order: [], results: [],
 });
 
-/**
- * The bench's set-up (what it shares with the driver processes: ctx.setupData): { context }, or the rows
- * it ends with when it cannot be measured ({ rows }: a share of a maximum no row reached, a failed set-up).
- */
+/** The bench's set-up: { context }, or { rows } when it cannot be measured (no maximum to take a share of, a failed set-up). */
 async function setUp(bench, { passRate, benchRate, run }) {
   const { drivers, admin, context } = run;
   if (passRate && !benchRate) return { rows: drivers.map((d) => naRow(d, 'no closed-loop maximum to take a share of: no row was measured in the closed-loop pass')) };

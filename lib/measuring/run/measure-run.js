@@ -1,6 +1,5 @@
-// The measuring stage of one run: the driver processes, the loop (loop.js) with the wake mode on, the
-// benches' probes, and the harness's own health over it, returned as values. Nothing here prints:
-// progress lines go through the `progress` it is given.
+// The measuring stage of one run: the loop (loop.js) with the wake mode on, the benches' probes and the
+// harness's own health, returned as values. Nothing here prints: lines go through `progress`.
 import { EXIT } from '../../common/errors.js';
 import { DriverProcesses } from '../processes/driver-processes.js';
 import { runProbes } from './catalogue.js';
@@ -14,10 +13,6 @@ import { withWake } from '../host/wake.js';
 import { PRECISION_BATCH } from './schedule.js';
 import { describeWindowLength } from '../figures/row-figures.js';
 
-/**
- * The run's driver processes (a row may use several), each placed as the stage's placement says (the
- * same for every driver), handed the benches' `context` (with their options).
- */
 export function startDriverProcesses({ target, context, placement }) {
   const placedThreads = new Map();
   const place = (pid) => {
@@ -30,7 +25,6 @@ export function startDriverProcesses({ target, context, placement }) {
   return new DriverProcesses({ target, context, place, aside });
 }
 
-/** The harness's own health over the run: its memory, connections left open on the server, the host's steal. */
 async function watchHealth(admin) {
   const threadsConnected = async () => {
     try {
@@ -46,26 +40,22 @@ async function watchHealth(admin) {
   return {
     memory,
     threadsConnected,
-    /** { health, host } when the levels end, also when they are interrupted: partial results keep their memory timeline. */
+    // Also when interrupted: partial results keep their memory timeline.
     end(extra) {
       const { timeline, ...summary } = memory.stop();
-      // host: what the hypervisor took while this run measured (steal) and the disk waits (iowait).
       return { health: { ...summary, threadsConnectedBefore, ...extra, timeline }, host: hostLoadBetween(hostCounters, readCpuCounters()) };
     },
   };
 }
 
-/** How the driver processes' code is compiled: a replayed row runs V8 deterministically (same-program.js). */
+// A replayed row runs V8 deterministically (same-program.js).
 const describeCompiling = (settings) => (settings.replay?.warmupOps
   ? `V8 deterministic, warm-ups of ${settings.replay.warmupOps.toLocaleString('en-US')} operations${settings.replay.warmupCollectionAfterOps ? ` (a full collection after ${settings.replay.warmupCollectionAfterOps.toLocaleString('en-US')})` : ''}, windows in operations sized side by side and again from the rounds, address layout ${settings.replay.addressLayout}, glibc malloc thresholds fixed`
   : `jit ${settings.jit}`);
 
 /**
- * Every bench measured on every driver (measureLoop), with the wake mode `wake` on ({ mode, spinners }),
- * then the benches' probes. `context`: what the benches are handed (the session's, with their options).
- * Resolves to { benches, probes, health, host, complete, stoppedBy, exitCode }: stopped by an
- * interruption (Ctrl-C) or a lost server with the benches finished so far. Any other error is thrown
- * with them (err.partial).
+ * Resolves to { benches, probes, health, host, complete, stoppedBy, exitCode }, also when stopped by a
+ * signal or a lost server; any other error is thrown with the benches so far (err.partial).
  */
 export async function measureRun({ benches, drivers, settings, wake, context, stage, processes, signals, progress }) {
   const { admin, alive: serverAlive, serverPid } = stage.session;
@@ -90,7 +80,6 @@ export async function measureRun({ benches, drivers, settings, wake, context, st
   }
 }
 
-/** The run's opening line: what is measured, how many rounds of what windows, where, and how V8 compiles. */
 function describeMeasuring({ benches, drivers, settings, stage }) {
   const own = settings.processes > 1 ? `${settings.processes} processes of its own, taking the rounds in turn` : 'a process of its own';
   return `measuring ${benches.length} bench(es) × ${drivers.length} driver(s), each driver in ${own}: `

@@ -5,7 +5,6 @@ import { unlessAborted } from '../../common/timers.js';
 import { notApplicableReason } from '../bench/plan.js';
 import { benchConcurrency, naRow } from './rows.js';
 
-/** Connections, pool and warm-up in each driver's own process, one driver at a time. */
 export async function openRows(cells, { bench, processes, context, settings, level, windowS, signal, fail, jitWait }) {
   const { warmup, callTimeoutMs, lead } = settings;
   // --rtt held in the driver processes: the hold the bench's first row opened tuned on its driver
@@ -16,7 +15,7 @@ export async function openRows(cells, { bench, processes, context, settings, lev
   const opening = {
     bench, processes, context, settings, windowS, signal, jitWait, held, warmup, callTimeoutMs, lead,
     concurrency: benchConcurrency(bench, level),
-    warmupOps: settings.replay?.warmupOps, // --replay: each process warms up for this many operations (warm-up-loops.js), not a time
+    warmupOps: settings.replay?.warmupOps,
     hold: null,
   };
   // A bare-loop row (calibrate) is opened with the row whose processes it shares.
@@ -36,11 +35,9 @@ export async function openRows(cells, { bench, processes, context, settings, lev
 }
 
 /**
- * A row's processes opened. --replay: a process's warm-up is a number of operations, the same program
- * in every process (same-program.js), and the rows' windows are sized side by side afterwards; so a
- * row's processes warm up two at a time, the second of each pair on the harness's CPU, which only
- * waits meanwhile. Every row warms the same share of its processes there, so that what this does to a
- * process's later speed is the same in every row.
+ * --replay: a warm-up is a number of operations and the windows are sized afterwards, so processes warm
+ * up two at a time, the second on the harness's CPU (idle meanwhile). Every row warms the same share of
+ * its processes there, so that what this does to a process's later speed is the same in every row.
  */
 async function openCopies(cell, b) {
   const total = cell.copies * cell.workers;
@@ -68,12 +65,11 @@ async function openCopies(cell, b) {
 async function openCopy(cell, copy, b, aside = false) {
   const { bench, processes, context, settings, signal, warmup, callTimeoutMs, warmupOps } = b;
   const handle = await unlessAborted(processes.get(cell.driver, copy), signal);
-  // --warmup is the row's, shared among its processes; each then warms up until it is up to
-  // speed (warm-up-loops.js), and in its lead-ins.
+  // --warmup is the row's, shared among its processes; each then settles (warm-up-loops.js).
   const opened = await unlessAborted(handle.turn('open', {
     bench: bench.name, concurrency: b.concurrency, warmup: warmup / cell.copies, settle: settings.warmupSettles !== false, awaitCompiles: b.jitWait, callTimeoutMs, setupData: context.setupData,
     replay: bench.replaySets?.[cell.driver.name], // --replay: the set this row's connections replay
-    warmupOps, // --replay: the operations each process warms up for (warm-up-loops.js)
+    warmupOps,
     fixed: cell.fixedWindow, windowS: b.windowS, lead: b.lead, // its windows sized as the row's first opened process's (then side by side, then from its rounds)
     held: b.hold ? { holdMs: b.hold.holdMs, measure: copy === 0 } : undefined, // --rtt: the bench's hold
   },

@@ -1,7 +1,5 @@
-// `--rate 2000,4000` or `--rate 50%,120%`: the rate passes of a level. The benches that take an open
-// schedule (a bench's `openSchedule`) run once per rate (open-loop.js), after the run's closed-loop
-// pass when a rate is a share of the closed-loop maximum; here the flags are parsed, the passes listed
-// and each pass's rate resolved per bench. The figures of a rate are figures/rate-figures.js's.
+// `--rate 2000,4000` or `--rate 50%,120%`: the rate passes of a level, after the closed-loop pass when a
+// rate is a share of its maximum; each pass's rate resolved per bench (docs/rate.md).
 import { usageError } from '../../common/errors.js';
 import { SCHEDULES } from '../figures/rate-figures.js';
 
@@ -24,20 +22,17 @@ export function parseRates(value) {
   return rates;
 }
 
-/** commander parser for --schedule. */
 export function parseSchedule(value) {
   if (!SCHEDULES.includes(value)) throw usageError(`--schedule must be ${SCHEDULES.join(' or ')}, not '${value}'`);
   return value;
 }
 
-/** commander parser for --latency-limit (ms). */
 export function parseLatencyLimit(value) {
   const n = Number(value);
   if (String(value).trim() === '' || !Number.isFinite(n) || n <= 0) throw usageError(`--latency-limit must be milliseconds above 0, not '${value}'`);
   return n;
 }
 
-/** The benches of a run that cannot take --rate (no open schedule), refused in one line. */
 export function assertRateBenches(benches) {
   const closedOnly = benches.filter((b) => !b.openSchedule).map((b) => b.name);
   if (closedOnly.length) {
@@ -46,16 +41,13 @@ export function assertRateBenches(benches) {
   }
 }
 
-/** The settings' record of --rate, --schedule and --latency-limit (saved with the run). */
 export const rateSettings = ({ rate, schedule, latencyLimit }) => (rate ? {
   rates: rate, schedule: schedule ?? 'poisson', latencyLimitMs: latencyLimit ?? null, seed: 1,
 } : null);
 
 /**
- * The closed-loop maximum a share of which a rate asks for: the highest rate every row of the bench
- * reached in the run's closed-loop pass at this concurrency (its slowest row's ops/s), so that the
- * rows are compared at a rate each can reach; a run of one driver takes its own. Null when that pass
- * measured no row.
+ * The slowest row's ops/s in the closed-loop pass at this concurrency, so that the rows are compared at
+ * a rate each can reach. Null when that pass measured no row.
  */
 export function closedLoopMax(results, benchName, concurrency) {
   const entry = results.benches.find((e) => e.name === benchName && !e.rate && (e.concurrency ?? concurrency) === concurrency);
@@ -63,7 +55,7 @@ export function closedLoopMax(results, benchName, concurrency) {
   return rows.length ? Math.min(...rows.map((r) => r.opsPerSec)) : null;
 }
 
-/** One rate of the list, for one bench: { askedPerSec, pctOfMax?, closedLoopMax?, schedule, latencyLimitMs, seed }; null when its maximum is unknown. */
+/** One rate of the list, for one bench; null when its maximum is unknown. */
 export function resolveRate(rate, rateRun, { results, benchName, concurrency }) {
   const common = { schedule: rateRun.schedule, latencyLimitMs: rateRun.latencyLimitMs, seed: rateRun.seed };
   if (rate.perSec !== undefined) return { askedPerSec: rate.perSec, ...common };
@@ -72,17 +64,11 @@ export function resolveRate(rate, rateRun, { results, benchName, concurrency }) 
   return { askedPerSec: Math.round((max * rate.pctOfMax) / 100), pctOfMax: rate.pctOfMax, closedLoopMax: Math.round(max), ...common };
 }
 
-/** What each window of a bench at `benchRate` (resolveRate's) is asked to run: its rate, schedule, seed and limit; null for a closed loop. */
 export const windowRate = (benchRate) => (benchRate
   ? { perSec: benchRate.askedPerSec, schedule: benchRate.schedule, seed: benchRate.seed, latencyLimitMs: benchRate.latencyLimitMs }
   : null);
 
-/**
- * The rate passes of a level, each the rate a pass asks for ({ perSec } or { pctOfMax }; null for a
- * closed loop): one closed-loop pass without --rate; with it, the closed-loop pass first when a rate
- * is a share of that pass's maximum, then one pass per rate (settings.rate: rateSettings's).
- */
+/** A level's passes: null is the closed loop, first when a rate is a share of its maximum. */
 export const passRates = (run) => (run ? [...(run.rates.some((r) => r.pctOfMax !== undefined) ? [null] : []), ...run.rates] : [null]);
 
-/** How many times each bench is measured at each level: once, or once per rate (and the closed-loop pass for shares). */
 export const ratePasses = (run) => passRates(run).length;

@@ -6,10 +6,8 @@ import { REPLAY_SIZING, fixedFromMsPerOp, sizesRow, sizingWindowsLeft } from '..
 import { shuffle } from './schedule.js';
 
 /**
- * The rows' windows sized side by side: every process of every row runs windows of its warm-up's
- * size, the rows in a fresh random order each time, not kept; each row is then sized from the median
- * time per operation of its own, taken on the same stretch of the host's drift as the others'. Sets
- * `fixedWindow` on the rows it sized.
+ * Unkept windows, the rows in a fresh random order each time, so that each row's median time per
+ * operation is taken on the same stretch of the host's drift as the others'. Sets `fixedWindow`.
  */
 export async function sizeWindowsSideBySide(cells, { windowS, lead, windowTimeoutMs, signal, fail }) {
   const rows = cells.filter((c) => !c.row && !c.owner && c.fixedWindow);

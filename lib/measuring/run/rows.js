@@ -15,30 +15,21 @@ export const workersFor = (plan, settings) => (plan.summarize ? 1 : Math.max(1, 
 // A bench may fix its own connections (pool_select_users); else the level's concurrency.
 export const benchConcurrency = (bench, level) => bench.concurrency ?? level;
 
-/** A driver's row that is n/a (its plan, or the run, says why). */
 export const naRow = (driver, reason) => ({ driver: driver.name, protocol: 'n/a', ok: false, status: 'n/a', error: reason });
 
-/** A driver's row that failed, with its error (and the protocol it ran, when known). */
 export const failedRow = (driver, error, protocol = 'n/a') => ({ driver: driver.name, protocol, ok: false, status: 'failed', error });
 
-/** The failed row of a cell (its protocol as opened, else as planned). */
 export const failedRowOf = (cell, error) => failedRow(cell.driver, error, cell.protocol ?? cell.plan.protocol ?? 'n/a');
 
-/**
- * A bench's cells at one level and rate, one per driver (a row being measured: its plan, how many
- * processes and workers measure it, which gives each round's window, its processes' handles and its
- * windows; its `row` once it has one). A bare-loop cell (calibrate) shares the processes of its
- * `owner` cell, whose `sharer` it is.
- */
+/** A bench's cells at one level and rate, one per driver. A bare-loop cell (calibrate) is its `owner` cell's `sharer`. */
 export function cellsOf(bench, drivers, context, settings) {
   const cells = drivers.map((driver) => {
     const plan = planFor(bench, driver, context);
     const copies = processesFor(plan, settings);
     return { driver, plan, copies, workers: workersFor(plan, settings), processFor: processSchedule(copies), handles: [], windows: [], row: null, compileWaitS: { warmup: 0, windows: 0 } };
   });
-  // calibrate's bare-loop row of a driver (driver.bareLoopOf) runs in that driver's row's processes,
-  // on its connections, each round in the same process as the harness's window: the two sides
-  // differ by the harness alone, not also by two draws of processes (docs/measuring.md, "Calibrating the harness").
+  // A bare-loop row runs in its driver's row's processes, each round in the same one: the two sides differ
+  // by the harness alone, not also by two draws of processes (docs/measuring.md, "Calibrating the harness").
   for (const cell of cells.filter((c) => c.driver.bareLoopOf)) {
     const owner = cells.find((c) => c.driver.name === cell.driver.bareLoopOf && !c.driver.bareLoopOf);
     if (!owner) throw new Error(`${cell.driver.name}: no row ${cell.driver.bareLoopOf} to share processes with`);
@@ -48,10 +39,7 @@ export function cellsOf(bench, drivers, context, settings) {
   return cells;
 }
 
-/**
- * Pure: a measured row from its windows and its processes' closing reports (`closed`, combined): its
- * figures, cost and latencies, and what the run's settings add (`rate`: --rate's asked rate).
- */
+/** Pure: a measured row from its windows and its processes' combined closing reports (`closed`). */
 export function rowFromWindows(cell, closed, { concurrency, jitWait, rate }) {
   return {
     driver: cell.driver.name,
@@ -64,21 +52,16 @@ export function rowFromWindows(cell, closed, { concurrency, jitWait, rate }) {
     pool: cell.pool ? { size: concurrency, callers: concurrency } : undefined,
     // --rtt held in the driver processes: the bench's hold each way, and what it added on this row's driver (held-tuning.js).
     ...(cell.held ? { held: cell.held } : {}),
-    // --workers: each window ran in this many processes at once, each with its own connections (or pool).
     ...(cell.workers > 1 ? { workers: cell.workers } : {}),
     operations: closed.operations,
     latency: closed.latency,
-    // --rate: the rate achieved, skipped and late arrivals, and the schedule lag (latency from intended starts).
     ...(rate ? { rate: summarizeRate(cell.windows.map((w) => w.rate), rate.perSec), lag: closed.lag } : {}),
-    // A bench's own figures for the row (e.g. a payments workload's retries, deadlocks and p95).
     workload: closed.workload,
     processRssMB: closed.rssMB,
     processes: cell.handles.length / cell.workers,
-    // Each process's warm-up (warm-up-loops.js: until its time per operation stopped improving).
     warmupSeconds: cell.warmupSeconds,
-    warmupOps: cell.warmupOps, // --replay: the operations each process warmed up for
-    // What the row's processes waited for V8 to finish compiling, in their warm-ups and after
-    // their windows (jit.js); null where they could not wait.
+    warmupOps: cell.warmupOps,
+    // Null where the processes could not wait for V8's compiles (jit.js).
     compileWaitSeconds: jitWait && cell.handles.every((h) => h.awaitsCompiles)
       ? { warmup: round3(cell.compileWaitS.warmup), windows: round3(cell.compileWaitS.windows) } : null,
   };

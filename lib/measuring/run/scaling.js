@@ -1,14 +1,9 @@
-// `--concurrency 1,4,16`: the run's levels, each measuring the chosen benches (measure-run.js's
-// loop; the scaling table of each driver's ops/s and p99 latency per level is reporting/scaling.js).
-// A single level is the plain run it always was.
+// `--concurrency 1,4,16`: the run's levels, each measuring the chosen benches (their table: reporting/scaling.js).
 import { usageError } from '../../common/errors.js';
 
 const MAX_LEVEL = 1024;
 
-/**
- * commander parser for --concurrency: `4` -> 4; `1,4,16` -> [1, 4, 16] (in the order given,
- * duplicates refused). A list of one is a number.
- */
+/** commander parser for --concurrency: `4` -> 4; `1,4,16` -> [1, 4, 16] (in the order given). */
 export function parseConcurrency(value) {
   const parts = String(value).split(',').map((s) => s.trim());
   const levels = parts.map((p) => {

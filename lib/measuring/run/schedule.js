@@ -1,16 +1,12 @@
-// Pure: the round schedule of a bench: a fresh random order of its cells each round, which of a cell's processes
-// gives its window, and whether to run another round (a count, a precision target, a time budget).
+// Pure: a bench's round schedule: a fresh random order of its cells each round, which of a cell's
+// processes gives its window, and whether to run another round.
 import { pairedDelta } from '../figures/paired-delta.js';
 
 // With --precision, rounds are added in batches (and precision judged only between batches), so
 // that stopping follows the interval's width over many rounds, not one lucky round.
 export const PRECISION_BATCH = 12;
 
-/**
- * Has every cell's paired Δ against the bench's reference cell (the baseline's, else the first
- * driver's that runs) reached ±`precisionPct`, its interval taken at `level`? True when there is
- * nothing to compare.
- */
+/** Has every cell's paired Δ against the reference cell reached ±`precisionPct`? */
 export function preciseEnough(cells, baseline, precisionPct, level = 0.95) {
   const ref = cells.find((cell) => cell.driver.name === baseline) ?? cells[0];
   if (!ref) return true;
@@ -23,11 +19,7 @@ export function preciseEnough(cells, baseline, precisionPct, level = 0.95) {
 // A bench whose time budget runs out still gets this many rounds (and its interval).
 export const MIN_ROUNDS = 24;
 
-/**
- * How many rounds to run: the settings' `rounds`, or with a precision target, on in batches until it
- * holds or `maxRounds`; with a time `budget` (seconds per cell), no new round once `elapsedS` is past
- * it for the `cells` still measured (after MIN_ROUNDS).
- */
+/** `budget`: seconds per cell, for the `cells` still measured. */
 export function moreRounds(r, { rounds, precision, maxRounds, precisionLevel, baseline }, { budget = null, cells = [], elapsedS = 0 } = {}) {
   if (budget && r >= MIN_ROUNDS && elapsedS > budget * cells.length) return false;
   if (r < rounds) return true;
@@ -35,7 +27,6 @@ export function moreRounds(r, { rounds, precision, maxRounds, precisionLevel, ba
   return (r - rounds) % PRECISION_BATCH !== 0 || !preciseEnough(cells, baseline, precision, precisionLevel);
 }
 
-/** A fresh random order (Fisher-Yates). */
 export function shuffle(list, random = Math.random) {
   const out = [...list];
   for (let i = out.length - 1; i > 0; i--) {
@@ -45,11 +36,7 @@ export function shuffle(list, random = Math.random) {
   return out;
 }
 
-/**
- * Which of a row's `copies` processes gives its window in round r: within every block of `copies`
- * rounds each process once, in a random order, so each gets the same share of the rounds and of
- * every stretch of the host's drift.
- */
+/** Each process once in every block of `copies` rounds, so each gets the same share of every stretch of the host's drift. */
 export function processSchedule(copies, random = Math.random) {
   const order = [];
   return (r) => {

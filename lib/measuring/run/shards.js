@@ -1,8 +1,6 @@
-// --shard i/n: a deterministic share of a run's cells (bench × row), for runs spread over machines
-// (a Kubernetes Indexed Job, a CI matrix) and joined by `merge`. Every shard also measures each
-// bench's reference row (the baseline, or the first driver that runs a bench the baseline cannot),
-// so every Δ is paired on the machine that measured it. The other rows of a bench are n/a in a shard
-// that does not measure them; a bench's extra probe runs in shard 1 only.
+// --shard i/n: a deterministic share of a run's cells, joined by `merge`. Every shard also measures each
+// bench's reference row, so that every Δ is paired on the machine that measured it; a bench's probe runs
+// in shard 1 only (docs/scaling.md, "Sharded runs").
 import { usageError } from '../../common/errors.js';
 import { whenAborted } from '../../common/timers.js';
 import { rowKey } from '../../common/row-key.js';
@@ -24,10 +22,7 @@ const runs = (bench, driver, context) => {
   return !plan.unsupported && !plan.unavailable;
 };
 
-/**
- * Which shard measures each cell that is not a reference row: the cells in bench order, then driver
- * order, dealt in turn. Pure: the same on every machine for the same benches and drivers.
- */
+/** Pure: the cells dealt in turn, the same on every machine for the same benches and drivers. */
 export function assignCells(benches, driverNames, baseline, count) {
   const owner = new Map();
   let k = 0;
@@ -82,7 +77,6 @@ export function parseStartAt(text, now = Date.now()) {
   return ms;
 }
 
-/** Wait until `at` (ms since the epoch), or until `signal` aborts (Ctrl-C); at once when it has passed. */
 export function waitUntil(at, signal) {
   const ms = at - Date.now();
   if (ms <= 0) return Promise.resolve();
