@@ -1,7 +1,6 @@
-// The release history (results/history.js) as a report: per bench, the figure per release as a chart
-// (releases in order on the x axis) and the table of its steps, in the terminal (a text chart), in
-// Markdown (the same chart in a code block) and in HTML (an SVG step chart). Pure; '' when the run's
-// rows are not a release history.
+// Pure: the release history (results/history.js) as a report, per bench a chart of the figure per
+// release and the table of its steps, as text, Markdown (the chart in a code block) or HTML (an SVG
+// step chart); '' when the run's rows are not a release history.
 import { releaseHistory } from '../results/history.js';
 import { counterOf } from '../replay/counters/index.js';
 import { fmtOps, fmtSignedPct } from '../common/format-numbers.js';

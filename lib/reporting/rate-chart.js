@@ -1,7 +1,6 @@
-// Pure SVG: a bench's latency against throughput (--rate): for each driver, the rate it did (x) and
-// its p50 (solid) and p99 (dashed) latency from the intended starts (y, logarithmic: at a rate past
-// the maximum the latencies grow by orders of magnitude), one point per rate asked; a hollow point
-// is a rate the driver did not sustain.
+// Pure SVG: a bench's latency against throughput (--rate): per driver the rate it did (x) and its p50
+// (solid) and p99 (dashed) latency from the intended starts (y, logarithmic: past the maximum they grow
+// by orders of magnitude), a point per rate asked, hollow where the driver did not sustain it.
 import { esc, niceStep } from './svg.js';
 import { fmtOps } from '../common/format-numbers.js';
 

@@ -1,10 +1,6 @@
-// Pure: everything a run prints about its results, from one entry point. The verdict first (a few
-// lines a reader can act on, verdict-text.js); when the rows are releases of one package in order,
-// the release history next (history.js: its steps are the verdict, its chart and table the evidence);
-// then the main table, then the sections: the rate tables (--rate), the scaling tables (runs at
-// several --concurrency levels), each bench's own section (`section(results)` in its module), and
-// each probe's section (`probe.section(results)`), in the order of the bench list. A section with
-// nothing to show returns ''. No bench is named here.
+// Pure: everything a run prints about its results, in order: the verdict, a release history, the main
+// table, then the rate and scaling tables and each bench's and probe's own section (in the bench
+// list's order; a section with nothing to show is ''). No bench is named here.
 import { BENCHES } from '../../benchs/index.js';
 import { renderScaling } from './scaling.js';
 import { renderRates } from './rate-tables.js';
