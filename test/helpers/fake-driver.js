@@ -1,5 +1,5 @@
 // Stands in for a run's driver processes, as hyperfine's --debug-mode stands in for the commands it
-// times: each answers the coordinator's turns ('open', 'window', 'close') at once, with figures from
+// times: each answers the loop's turns ('open', 'window', 'close') at once, with figures from
 // a function the test passes, and logs every turn. So the measuring loop runs without a driver, a
 // server or a clock, the same every time.
 import { DriverProcessError } from '../../lib/measuring/processes/driver-handle.js';
@@ -15,14 +15,14 @@ export const processName = (driver, copy) => `${driver.name}#${copy}`;
  * @param {object} [p]
  * @param {(w: { process: string, driver: string, copy: number, n: number, index: number, args: object }) => object} [p.figures]
  *   a window's figures (any of the window figure's fields; opsPerSec 1000 unless given), from the
- *   process, its `n`th window (from 1), the run's `index`th (from 1) and the coordinator's arguments
+ *   process, its `n`th window (from 1), the run's `index`th (from 1) and the loop's arguments
  * @param {(turn: { process: string, cmd: string, n: number, args: object }) => Error|null} [p.fault]
  *   an error the process answers this turn with instead (`n`: its turns of this kind, from 1)
  * @param {(process: string, args: object) => object} [p.opened] fields added to an open's reply (e.g. { unsupported })
  * @param {boolean} [p.aside] whether two processes may warm up at once, one on the harness's CPU
  * @returns {{ processes: object, log: object[], inFlight: { most: number }, handles: Map<string, object> }}
- *   `processes` for measureBench/measureBenches/measureRun; `log`, every turn in the order the
- *   coordinator took them: { process, driver, copy, cmd, args, aside }
+ *   `processes` for measureLoop and measureRun (one-bench.js for a bench alone); `log`, every turn in the order the
+ *   loop took them: { process, driver, copy, cmd, args, aside }
  */
 export function fakeDriverProcesses({ figures = () => ({}), fault = () => null, opened = () => ({}), aside = false } = {}) {
   const log = [];
@@ -49,7 +49,7 @@ export function fakeDriverProcesses({ figures = () => ({}), fault = () => null, 
           windows++;
         }
         const index = windows;
-        // One turn of the event loop in flight, so that turns the coordinator takes together overlap.
+        // One turn of the event loop in flight, so that turns the loop takes together overlap.
         inFlight.now++;
         inFlight.most = Math.max(inFlight.most, inFlight.now);
         await new Promise((resolve) => setImmediate(resolve));

@@ -37,7 +37,7 @@ test('processes still starting when the run ends are ended too, and none is star
   const processes = new DriverProcesses({ target: {}, context: {} });
   const mysql2 = { name: 'mysql2' };
   try {
-    // As the coordinator starts a bench's processes at once, and an interrupt ends the run meanwhile.
+    // As a bench's rounds start its processes at once, and an interrupt ends the run meanwhile.
     const starts = Promise.allSettled([0, 1, 2].map((copy) => processes.get(mysql2, copy)));
     await processes.endAll();
     const settled = await starts;

@@ -1,4 +1,4 @@
-// How the coordinator opens a replayed row's processes (two warm-ups at a time, the second of each
+// How a bench's rounds open a replayed row's processes (two warm-ups at a time, the second of each
 // pair on the harness's CPU, the same share of every row there) and sizes its windows, through the
 // fake driver processes; no driver, no server.
 import { test } from 'node:test';

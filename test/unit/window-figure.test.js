@@ -1,6 +1,6 @@
 // The window figure (lib/measuring/figures/window-fields.js) is one table: a field added to it
 // arrives in every mode (timed, replay, --workers, rate), through the driver process's reply (the
-// fake driver processes'), the coordinator, --workers' combining and the row's rounds; and a real
+// fake driver processes'), a bench's rounds, --workers' combining and the row's rounds; and a real
 // driver process replies with exactly the table's fields in each mode. No server: a stand-in
 // adapter answers `do` at once.
 import { test } from 'node:test';
@@ -99,6 +99,6 @@ test('a driver process replies with exactly the window figure\'s fields: timed, 
   assert.ok(opened.fixed?.ops > 0, 'a replayed row\'s window is fixed in operations');
   const w = await handle.turn('window', { lead: 0.002, windowS: 0.02, fixed: { ...opened.fixed, ops: 7 } }, 10000);
   assert.deepEqual(Object.keys(w), fields);
-  assert.equal(w.ops, 7, 'the window the coordinator sized');
+  assert.equal(w.ops, 7, 'the window the rounds sized');
   await handle.turn('close', {}, 10000);
 });
