@@ -67,6 +67,18 @@ test('--sql text: oltp_read_only and a one-row query on the three drivers, check
   assert.equal(Number(n), 2000);
 });
 
+test('a bug in a bench (its plan throws) ends the run with exit 70 in one line, and the benches measured before it are saved', { timeout: 120000 }, async () => {
+  const buggy = file('buggy.js', 'export default { name: "buggy", title: "a plan that throws", sql: "DO 1", plan() { throw new TypeError("a bug in the plan"); }, check() {} };\n');
+  const r = await run(['do', '--bench-file', buggy, '--drivers', 'mysql2']);
+  assert.equal(r.code, 70, r.stderr);
+  assert.match(r.stderr, /^mysql-driver-bench: unexpected error: a bug in the plan — run again with --debug for the stack trace, and report it$/m);
+  assert.ok(noStackTrace(r.stderr));
+  assert.deepEqual(r.json.benches.map((b) => b.name), ['do'], 'the bench measured before the bug is saved');
+  assert.equal(r.json.benches[0].results[0].status, 'ok');
+  assert.equal(r.json.complete, false);
+  assert.equal(r.json.stoppedBy, 'an unexpected error (a bug in the plan)');
+});
+
 test('--sql --prepared: binary on mysql2 and mariadb (and a variant with array rows) with checks passing, n/a with the reason on mysql', { timeout: 240000 }, async () => {
   const r = await run(['--sql', oltp, '--setup', sbSetup, '--prepared', '--drivers', 'mysql,mysql2,mariadb,mariadb:rowsAsArray=true']);
   assert.equal(r.code, 0, r.stderr);

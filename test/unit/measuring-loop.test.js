@@ -196,5 +196,6 @@ test('an error that is neither an interruption nor a lost server is thrown from 
   assert.match(thrown.message, /a bug in the plan/);
   // It carries what the run measured before it, for the results file.
   assert.deepEqual(thrown.partial.benches.map((e) => e.name), ['a']);
+  assert.equal(thrown.partial.stoppedBy, 'an unexpected error (a bug in the plan)');
   assert.deepEqual(thrown.partial.benches[0].tables[0].rows, [['could not make this bench\'s tables: no column x']]);
 });
