@@ -1,6 +1,5 @@
-// `mysql-driver-bench record [driver...]`: the public record (results/record.js), one file per driver
-// in --dir, built by count runs (lib/run-rows.js) and bisections (lib/bisect.js); a rerun counts only the releases the record
-// lacks, with the one just before them, and completes the steps it has not bisected or timed.
+// `mysql-driver-bench record [driver...]`: the public record (results/record.js), a file per driver in
+// --dir, built by count runs (run-rows.js) and bisections (bisect.js); a rerun counts only what it lacks.
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { DESIGN_BENCHES } from '../../../benchs/index.js';
@@ -144,10 +143,7 @@ async function timeLatest(dir, { out, flags, debug, run, say, benches }) {
   say(`${file} saved`);
 }
 
-/**
- * A matrix's plan: the releases each driver's record lacks, cut into at most `slices` slices in all
- * (each driver's share by how many it lacks): { include: [{ driver, from, to, releases }] }.
- */
+/** A matrix's plan: the releases the records lack in at most `slices` slices, { include: [{ driver, from, to, releases }] }. */
 async function planSlices(dir, names, { opts, versionsOf }) {
   const lacking = [];
   for (const driver of names) {
@@ -191,10 +187,7 @@ function reportDriver(stdout, driver, record, added) {
   }
 }
 
-/**
- * The record's count runs and bisections, noting one a signal stopped: { run, bisectRun, stopped() →
- * its exit code or null }. Such a run stops the record: what it had is saved, nothing after it runs.
- */
+/** The record's runs and bisections, noting one a signal stopped (`stopped()`): it stops the record, what it had saved. */
 function signalAware({ run, bisectRun, env, signal }) {
   let signalled = null;
   const noted = (code) => {
