@@ -184,10 +184,11 @@ async function countGate({ repo, tip, head, base, benches, out, asked, env, stdo
   // A change that is the driver's is there from both heap states.
   const moved = gateRows(results, { threshold: asked.threshold, ...rows }).filter((r) => r.moved && !r.unsteady).map((r) => r.bench);
   const collectedJson = moved.length && counterNamed(asked.count).tool ? join(out, `ci-driver-${stamp}-collected.json`) : null;
+  let collected = null;
   if (collectedJson) {
     say(`${moved.join(', ')} moved beyond ${asked.threshold} %: counted again from a heap collected before the driver loads`);
+    ({ results: collected } = await countRows(asked.count, collectedJson, { only: moved, collectedStart: true }));
   }
-  const collected = collectedJson ? (await countRows(asked.count, collectedJson, { only: moved, collectedStart: true })).results : null;
   if (collected) results.gate.collected = { file: basename(collectedJson), benches: countsByBench(collected, rows) };
   writeFileSync(json, serialize(results));
   return { results, json, rows, judged, bytes: { results: bytesResults, file: bytesJson }, collected: { results: collected, file: collectedJson }, history, code, wallMs: Date.now() - started };

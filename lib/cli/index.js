@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { EXIT } from '../common/errors.js';
-import { formatError, sayError } from '../common/error-line.js';
+import { sayError } from '../common/error-line.js';
 import { registerRun } from './commands/run.js';
 import { registerAa } from './commands/aa.js';
 import { registerCalibrate } from './commands/calibrate.js';
@@ -44,8 +44,6 @@ export function buildProgram({ stdout = process.stdout, stderr = process.stderr,
   registerRecord(program, io);
   return { program, exitCode: () => exitCode };
 }
-
-export { formatError };
 
 /** Parse argv, run, return the exit code. Never throws. */
 export async function main(argv, io = {}) {
